@@ -1,0 +1,63 @@
+# Compiling NIC firmware: freestanding C/C++ and assembly for the Lanai target.
+# No linker supports Lanai, so firmware stays a set of relocatable objects
+# that the emulator's loader links at load time.
+
+find_program(LANAI_CLANG NAMES clang-14 clang REQUIRED)
+
+# Two clang-14 Lanai code-generation passes miscompile (docs/toolchain.md):
+# the compare-folding peephole swaps sub.f operands without swapping the
+# condition of a following s<cc>, and the memory/ALU combiner creates
+# post-increment stores that the delay-slot filler moves past a loop test.
+set(LANAI_FIRMWARE_FLAGS --target=lanai -ffreestanding -fno-builtin -nostdlib
+    -mllvm -disable-peephole -mllvm -disable-lanai-mem-alu-combiner
+    -Wall -Wextra)
+set(LANAI_FIRMWARE_CXX_FLAGS -std=c++20 -fno-exceptions -fno-rtti)
+set(LANAI_FIRMWARE_OPT -O2)
+
+# lanai_firmware_objects(<target> [OPT <level>] [INCLUDES dirs...] SOURCES files...)
+# Compiles each source to <binary dir>/<target>/<name>.o and makes <target> a
+# custom target that builds them. The list of objects is stored in the target
+# property LANAI_OBJECTS and in <binary dir>/<target>/objects.txt.
+function(lanai_firmware_objects target)
+  cmake_parse_arguments(ARG "" "OPT" "SOURCES;INCLUDES" ${ARGN})
+  if(NOT ARG_OPT)
+    set(ARG_OPT ${LANAI_FIRMWARE_OPT})
+  endif()
+  set(objects)
+  set(includes -I${PROJECT_SOURCE_DIR}/firmware/include)
+  foreach(dir IN LISTS ARG_INCLUDES)
+    list(APPEND includes -I${dir})
+  endforeach()
+  foreach(src IN LISTS ARG_SOURCES)
+    get_filename_component(abs ${src} ABSOLUTE)
+    get_filename_component(name ${src} NAME_WE)
+    get_filename_component(ext ${src} LAST_EXT)
+    set(obj ${CMAKE_CURRENT_BINARY_DIR}/${target}/${name}.o)
+    set(lang_flags)
+    if(ext STREQUAL ".cpp")
+      set(lang_flags ${LANAI_FIRMWARE_CXX_FLAGS})
+    elseif(ext STREQUAL ".c")
+      set(lang_flags -std=c11)
+    endif()
+    add_custom_command(
+      OUTPUT ${obj}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/${target}
+      COMMAND ${LANAI_CLANG} ${LANAI_FIRMWARE_FLAGS} ${lang_flags} ${ARG_OPT}
+              ${includes} -MD -MF ${obj}.d -c ${abs} -o ${obj}
+      DEPENDS ${abs}
+      DEPFILE ${obj}.d
+      COMMENT "Lanai firmware ${target}/${name}.o"
+      VERBATIM)
+    list(APPEND objects ${obj})
+  endforeach()
+  # The manifest names exactly the objects of this set (in link order), so
+  # stale objects left in the directory are never picked up.
+  set(names)
+  foreach(obj IN LISTS objects)
+    get_filename_component(n ${obj} NAME)
+    string(APPEND names "${n}\n")
+  endforeach()
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${target}/objects.txt "${names}")
+  add_custom_target(${target} ALL DEPENDS ${objects})
+  set_target_properties(${target} PROPERTIES LANAI_OBJECTS "${objects}")
+endfunction()

@@ -1,0 +1,24 @@
+// `lanai-emu config`: print the resolved hardware profile with each
+// parameter's meaning and unit.
+#include <fmt/format.h>
+
+#include <string>
+
+#include "cli/commands.hpp"
+#include "cli/profile_option.hpp"
+
+namespace lanai::cli {
+
+void add_config_command(CLI::App& app, int& exit_status) {
+  auto path = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand(
+      "config", "Print the resolved hardware profile (defaults overlaid with --profile)");
+  cmd->alias("dump-config");
+  cmd->add_option("--profile", *path, "hardware profile (TOML)")->check(CLI::ExistingFile);
+  cmd->callback([path, &exit_status] {
+    fmt::print("{}", profile::dump_profile(resolve_profile(*path)));
+    exit_status = 0;
+  });
+}
+
+} // namespace lanai::cli

@@ -1,0 +1,25 @@
+// lanai-emu: command-line front end of the LANai NIC emulator.
+#include <fmt/format.h>
+
+#include <exception>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"lanai-emu: emulator of a Myrinet-style programmable NIC (LANai firmware, "
+               "devices, VIA hosts) in deterministic virtual time"};
+  app.require_subcommand(1);
+  int exit_status = 0;
+  lanai::cli::add_exec_command(app, exit_status);
+  lanai::cli::add_disasm_command(app, exit_status);
+  lanai::cli::add_config_command(app, exit_status);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "lanai-emu: {}\n", e.what());
+    return 1;
+  }
+  return exit_status;
+}

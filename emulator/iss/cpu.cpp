@@ -1,0 +1,207 @@
+// Instruction execution for the LANai core. The loop fetches from the
+// predecode cache, advances the three-entry fetch queue that models the
+// delay slots (one after a branch or an ALU write to pc, two after a load
+// into pc), executes, and charges the cycle model.
+#include "iss/cpu.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "iss/decoder.hpp"
+#include "lanai/register_map.h"
+
+namespace lanai::iss {
+
+namespace {
+
+bool evaluate(unsigned cond, bool c, bool v, bool n, bool z) {
+  switch (cond) {
+  case 0: return true;
+  case 1: return false;
+  case 2: return c && !z;
+  case 3: return !c || z;
+  case 4: return !c;
+  case 5: return c;
+  case 6: return !z;
+  case 7: return z;
+  case 8: return !v;
+  case 9: return v;
+  case 10: return !n;
+  case 11: return n;
+  case 12: return n == v;
+  case 13: return n != v;
+  case 14: return n == v && !z;
+  default: return z || n != v;
+  }
+}
+
+} // namespace
+
+Cpu::Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus* bus)
+    : sram_bytes_(sram_bytes), sram_(sram_bytes, 0), decoded_(sram_bytes / 4),
+      decoded_valid_(sram_bytes / 4, 0), costs_(costs), bus_(bus) {
+  if (sram_bytes == 0 || sram_bytes % 4 != 0 || sram_bytes > LANAI_MMIO_BASE)
+    throw std::invalid_argument("SRAM size must be a non-zero multiple of 4 below the register window");
+  class_cost_[static_cast<int>(CostClass::alu)] = costs.alu;
+  class_cost_[static_cast<int>(CostClass::load)] = costs.load;
+  class_cost_[static_cast<int>(CostClass::store)] = costs.store;
+  class_cost_[static_cast<int>(CostClass::branch)] = costs.branch_untaken;
+  for (unsigned f = 0; f < 16; ++f) {
+    std::uint16_t mask = 0;
+    for (unsigned cond = 0; cond < 16; ++cond)
+      if (evaluate(cond, f & flag_c, f & flag_v, f & flag_n, f & flag_z)) mask |= 1u << cond;
+    cond_table_[f] = mask;
+  }
+  reset(0);
+}
+
+void Cpu::reset(std::uint32_t entry) {
+  std::fill(std::begin(regs_), std::end(regs_), 0u);
+  regs_[1] = 0xFFFFFFFFu;
+  flags_ = 0;
+  pc_ = entry;
+  npc_ = entry + 4;
+  nnpc_ = entry + 8;
+  loaded_reg_ = 0;
+  cycles_ = 0;
+  instructions_ = 0;
+  state_ = StopReason::cycle_limit;
+  fault_ = {};
+}
+
+void Cpu::set_reg(unsigned r, std::uint32_t v) {
+  r &= 31u;
+  if (r == reg_pc) {
+    pc_ = v;
+    npc_ = v + 4;
+    nnpc_ = v + 8;
+  } else if (r > 1) {
+    regs_[r] = v;
+  }
+}
+
+Flags Cpu::flags() const {
+  return {(flags_ & flag_c) != 0, (flags_ & flag_v) != 0, (flags_ & flag_n) != 0,
+          (flags_ & flag_z) != 0};
+}
+
+void Cpu::write_sram(std::uint32_t addr, std::span<const std::uint8_t> data) {
+  if (addr > sram_bytes_ || data.size() > sram_bytes_ - addr)
+    throw std::out_of_range("SRAM write outside the SRAM");
+  std::copy(data.begin(), data.end(), sram_.begin() + addr);
+  if (data.empty()) return;
+  const std::uint32_t first = addr / 4, last = (addr + static_cast<std::uint32_t>(data.size()) - 1) / 4;
+  std::fill(decoded_valid_.begin() + first, decoded_valid_.begin() + last + 1, 0);
+}
+
+void Cpu::read_sram(std::uint32_t addr, std::span<std::uint8_t> out) const {
+  if (addr > sram_bytes_ || out.size() > sram_bytes_ - addr)
+    throw std::out_of_range("SRAM read outside the SRAM");
+  std::copy_n(sram_.begin() + addr, out.size(), out.begin());
+}
+
+std::uint32_t Cpu::read_word(std::uint32_t addr) const {
+  std::uint8_t b[4];
+  read_sram(addr, b);
+  return std::uint32_t(b[0]) << 24 | std::uint32_t(b[1]) << 16 | std::uint32_t(b[2]) << 8 | b[3];
+}
+
+void Cpu::write_word(std::uint32_t addr, std::uint32_t v) {
+  const std::uint8_t b[4] = {std::uint8_t(v >> 24), std::uint8_t(v >> 16), std::uint8_t(v >> 8),
+                             std::uint8_t(v)};
+  write_sram(addr, b);
+}
+
+void Cpu::write_reg(unsigned r, std::uint32_t v, bool from_load) {
+  if (r > reg_pc + 0u) {
+    regs_[r] = v;
+    return;
+  }
+  if (r != reg_pc) return; // r0 and r1 are constants
+  if (from_load) {
+    nnpc_ = v;
+  } else {
+    npc_ = v;
+    nnpc_ = v + 4;
+  }
+}
+
+std::uint32_t Cpu::shift(std::uint32_t a, std::uint32_t amount, bool arithmetic, bool set_flags) {
+  // The amount is a two's complement count: positive shifts left, negative
+  // right. Counts beyond +-31 shift every bit out.
+  const auto n = static_cast<std::int32_t>(amount);
+  std::uint32_t r;
+  bool carry = false;
+  if (n >= 0) {
+    r = n >= 32 ? 0u : a << n;
+    if (n > 0 && n <= 32) carry = (a >> (32 - n)) & 1u;
+  } else {
+    const std::int64_t m = -static_cast<std::int64_t>(n);
+    if (arithmetic)
+      r = m >= 32 ? static_cast<std::uint32_t>(static_cast<std::int32_t>(a) >> 31)
+                  : static_cast<std::uint32_t>(static_cast<std::int32_t>(a) >> m);
+    else
+      r = m >= 32 ? 0u : a >> m;
+  }
+  if (set_flags)
+    flags_ = static_cast<std::uint8_t>((carry ? flag_c : 0) | (r >> 31 ? flag_n : 0) |
+                                       (r == 0 ? flag_z : 0));
+  return r;
+}
+
+std::uint32_t Cpu::alu(const Instruction& in, std::uint32_t a, std::uint32_t b) {
+  std::uint32_t carry_in = 0;
+  switch (in.alu) {
+  case alu_add: break;
+  case alu_addc: carry_in = flags_ & flag_c; break;
+  case alu_sub: b = ~b; carry_in = 1; break;
+  case alu_subb: b = ~b; carry_in = flags_ & flag_c; break;
+  default: {
+    const std::uint32_t r = in.alu == alu_and ? (a & b) : in.alu == alu_or ? (a | b) : (a ^ b);
+    if (in.set_flags)
+      flags_ = static_cast<std::uint8_t>((r >> 31 ? flag_n : 0) | (r == 0 ? flag_z : 0));
+    return r;
+  }
+  }
+  const std::uint64_t sum = std::uint64_t(a) + b + carry_in;
+  const auto r = static_cast<std::uint32_t>(sum);
+  if (in.set_flags) {
+    const bool overflow = ((~(a ^ b) & (a ^ r)) >> 31) != 0;
+    flags_ = static_cast<std::uint8_t>(((sum >> 32) ? flag_c : 0) | (overflow ? flag_v : 0) |
+                                       (r >> 31 ? flag_n : 0) | (r == 0 ? flag_z : 0));
+  }
+  return r;
+}
+
+std::uint32_t Cpu::address_op(const Instruction& in, std::uint32_t a, std::uint32_t b) const {
+  const std::uint32_t c = flags_ & flag_c;
+  switch (in.alu) {
+  case alu_add: return a + b;
+  case alu_addc: return a + b + c;
+  case alu_sub: return a - b;
+  case alu_subb: return a + ~b + c;
+  case alu_and: return a & b;
+  case alu_or: return a | b;
+  case alu_xor: return a ^ b;
+  default: return const_cast<Cpu*>(this)->shift(a, b, in.arithmetic, false);
+  }
+}
+
+void Cpu::raise(FaultKind kind, const Instruction& in, std::uint32_t pc, std::uint32_t address,
+                std::uint32_t width, bool is_store) {
+  fault_ = Fault{kind, pc, address, in.word, kind != FaultKind::fetch_error, width, is_store};
+  state_ = StopReason::fault;
+}
+
+const Instruction& Cpu::fetch(std::uint32_t pc) {
+  const std::uint32_t index = pc >> 2;
+  if (!decoded_valid_[index]) {
+    const std::uint8_t* p = &sram_[pc];
+    decoded_[index] = decode(std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 |
+                             std::uint32_t(p[2]) << 8 | p[3]);
+    decoded_valid_[index] = 1;
+  }
+  return decoded_[index];
+}
+
+} // namespace lanai::iss

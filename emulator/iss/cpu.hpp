@@ -1,0 +1,96 @@
+// The LANai processor core: 32 registers (r0 reads 0, r1 reads all ones,
+// r2 is the pc), condition flags, big-endian SRAM, the register window, the
+// branch and load-to-pc delay slots, and a per-class cycle count. Code is
+// predecoded once per SRAM word and re-decoded only after a store to it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "iss/cycle_costs.hpp"
+#include "iss/fault.hpp"
+#include "iss/instruction.hpp"
+#include "iss/mmio_bus.hpp"
+
+namespace lanai::iss {
+
+enum class StopReason : std::uint8_t {
+  cycle_limit, // ran up to the requested cycle count
+  halted,      // a device register access stopped the processor
+  fault,       // see fault()
+};
+
+struct Flags {
+  bool c = false, v = false, n = false, z = false;
+};
+
+class Cpu {
+public:
+  Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus* bus);
+
+  // Clears registers and flags, starts fetching at `entry`.
+  void reset(std::uint32_t entry);
+
+  // Executes until the cycle count reaches `cycle_limit`, the processor halts
+  // or faults. Returns immediately if already halted or faulted.
+  StopReason run(std::uint64_t cycle_limit);
+
+  std::uint64_t cycles() const { return cycles_; }
+  std::uint64_t instructions() const { return instructions_; }
+  // Cycles a device made the processor wait (e.g. a busy bus).
+  void add_stall_cycles(std::uint64_t n) { cycles_ += n; }
+  const Fault& fault() const { return fault_; }
+  StopReason state() const { return state_; }
+  bool running() const { return state_ == StopReason::cycle_limit; }
+
+  std::uint32_t reg(unsigned r) const { return regs_[r & 31u]; }
+  void set_reg(unsigned r, std::uint32_t v);
+  std::uint32_t pc() const { return pc_; }
+  Flags flags() const;
+
+  // Host-side SRAM access (big-endian), e.g. for loaders and DMA engines.
+  std::uint32_t sram_bytes() const { return sram_bytes_; }
+  void write_sram(std::uint32_t addr, std::span<const std::uint8_t> data);
+  void read_sram(std::uint32_t addr, std::span<std::uint8_t> out) const;
+  std::uint32_t read_word(std::uint32_t addr) const;
+  void write_word(std::uint32_t addr, std::uint32_t value);
+
+private:
+  enum FlagBit : std::uint8_t { flag_c = 1, flag_v = 2, flag_n = 4, flag_z = 8 };
+
+  bool condition(unsigned cond) const { return (cond_table_[flags_] >> cond) & 1u; }
+  void write_reg(unsigned r, std::uint32_t v, bool from_load);
+  std::uint32_t alu(const Instruction& in, std::uint32_t a, std::uint32_t b);
+  std::uint32_t shift(std::uint32_t a, std::uint32_t amount, bool arithmetic, bool set_flags);
+  std::uint32_t address_op(const Instruction& in, std::uint32_t a, std::uint32_t b) const;
+  bool load(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t& out);
+  bool store(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t value);
+  bool mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t* value,
+                   bool is_store);
+  void raise(FaultKind kind, const Instruction& in, std::uint32_t pc, std::uint32_t address,
+             std::uint32_t width, bool is_store);
+  void skip_predicated(const Instruction& in);
+  bool execute_memory(const Instruction& in, std::uint32_t pc);
+  const Instruction& fetch(std::uint32_t pc);
+
+  std::uint32_t sram_bytes_;
+  std::vector<std::uint8_t> sram_;
+  std::vector<Instruction> decoded_;
+  std::vector<std::uint8_t> decoded_valid_;
+  CycleCosts costs_;
+  std::uint32_t class_cost_[static_cast<int>(CostClass::count)];
+  MmioBus* bus_;
+
+  std::uint32_t regs_[32] = {};
+  std::uint8_t flags_ = 0;
+  std::uint16_t cond_table_[16] = {};
+  std::uint32_t pc_ = 0, npc_ = 4, nnpc_ = 8;
+  std::uint32_t loaded_reg_ = 0; // register written by the previous load (0: none)
+  std::uint64_t cycles_ = 0;
+  std::uint64_t instructions_ = 0;
+  StopReason state_ = StopReason::cycle_limit;
+  Fault fault_;
+};
+
+} // namespace lanai::iss

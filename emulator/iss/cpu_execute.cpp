@@ -1,0 +1,235 @@
+// The LANai execution loop and its memory operations: effective addresses
+// with pre/post update, big-endian part-word SRAM access, and full-word
+// device register access through the MMIO bus.
+#include "iss/cpu.hpp"
+
+#include "lanai/register_map.h"
+
+namespace lanai::iss {
+
+bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
+                      std::uint32_t* value, bool is_store) {
+  if (in.width != 4) {
+    raise(FaultKind::register_width, in, pc, ea, in.width, is_store);
+    return false;
+  }
+  const MmioStatus status = bus_ == nullptr ? MmioStatus::unmapped
+                            : is_store      ? bus_->write(ea, cycles_, *value)
+                                            : bus_->read(ea, cycles_, *value);
+  if (status == MmioStatus::unmapped) {
+    raise(FaultKind::unmapped_register, in, pc, ea, in.width, is_store);
+    return false;
+  }
+  if (status == MmioStatus::halt) state_ = StopReason::halted;
+  cycles_ += costs_.mmio;
+  cycles_ -= class_cost_[static_cast<int>(in.cost)];
+  return true;
+}
+
+bool Cpu::load(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t& out) {
+  const std::uint32_t width = in.width;
+  if (ea & (width - 1)) {
+    raise(FaultKind::misaligned_access, in, pc, ea, width, false);
+    return false;
+  }
+  if (ea < sram_bytes_) {
+    const std::uint8_t* p = &sram_[ea];
+    if (width == 4) {
+      out = std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
+    } else if (width == 2) {
+      const std::uint32_t h = std::uint32_t(p[0]) << 8 | p[1];
+      out = in.zero_extend ? h : static_cast<std::uint32_t>(static_cast<std::int16_t>(h));
+    } else {
+      out = in.zero_extend ? p[0] : static_cast<std::uint32_t>(static_cast<std::int8_t>(p[0]));
+    }
+    return true;
+  }
+  if (ea >= LANAI_MMIO_BASE) return mmio_access(in, pc, ea, &out, false);
+  raise(FaultKind::bus_error, in, pc, ea, width, false);
+  return false;
+}
+
+bool Cpu::store(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t v) {
+  const std::uint32_t width = in.width;
+  if (ea & (width - 1)) {
+    raise(FaultKind::misaligned_access, in, pc, ea, width, true);
+    return false;
+  }
+  if (ea < sram_bytes_) {
+    std::uint8_t* p = &sram_[ea];
+    if (width == 4) {
+      p[0] = std::uint8_t(v >> 24);
+      p[1] = std::uint8_t(v >> 16);
+      p[2] = std::uint8_t(v >> 8);
+      p[3] = std::uint8_t(v);
+    } else if (width == 2) {
+      p[0] = std::uint8_t(v >> 8);
+      p[1] = std::uint8_t(v);
+    } else {
+      p[0] = std::uint8_t(v);
+    }
+    decoded_valid_[ea >> 2] = 0; // self-modifying code re-decodes
+    return true;
+  }
+  if (ea >= LANAI_MMIO_BASE) return mmio_access(in, pc, ea, &v, true);
+  raise(FaultKind::bus_error, in, pc, ea, width, true);
+  return false;
+}
+
+bool Cpu::execute_memory(const Instruction& in, std::uint32_t pc) {
+  std::uint32_t ea;
+  bool update = false;
+  std::uint32_t updated = 0;
+  switch (in.op) {
+  case OpClass::load_sls:
+  case OpClass::store_sls:
+    ea = in.imm;
+    break;
+  default: {
+    const std::uint32_t base = regs_[in.rs1];
+    const std::uint32_t computed = (in.op == OpClass::load_rrm || in.op == OpClass::store_rrm)
+                                       ? address_op(in, base, regs_[in.rs2])
+                                       : base + in.imm;
+    ea = (in.mode == addr_offset || in.mode == addr_pre) ? computed : base;
+    update = in.mode == addr_post || in.mode == addr_pre;
+    updated = computed;
+  }
+  }
+  const bool is_store = in.op == OpClass::store_rm || in.op == OpClass::store_rrm ||
+                        in.op == OpClass::store_spls || in.op == OpClass::store_sls;
+  std::uint32_t value = 0;
+  if (is_store) {
+    if (!store(in, pc, ea, regs_[in.rd])) return false;
+  } else if (!load(in, pc, ea, value)) {
+    return false;
+  }
+  if (update) write_reg(in.rs1, updated, false);
+  if (!is_store) {
+    write_reg(in.rd, value, true);
+    loaded_reg_ = in.rd;
+  }
+  return true;
+}
+
+void Cpu::skip_predicated(const Instruction& in) {
+  // A register-register operation whose condition fails leaves Rd as it
+  // was; its `.f' form still sets Z and N from that (unchanged) Rd. LLVM
+  // relies on this: it folds a later compare-with-zero of Rd into a
+  // predicated `.f' instruction (e.g. `or.f.eq %r17, %r20, %r17; bne').
+  if (!in.set_flags) return;
+  const std::uint32_t r = regs_[in.rd];
+  flags_ = static_cast<std::uint8_t>((r >> 31 ? flag_n : 0) | (r == 0 ? flag_z : 0));
+}
+
+StopReason Cpu::run(std::uint64_t cycle_limit) {
+  if (state_ != StopReason::cycle_limit) return state_;
+  while (cycles_ < cycle_limit) {
+    const std::uint32_t pc = pc_;
+    if (pc >= sram_bytes_ || (pc & 3u)) {
+      Instruction none;
+      raise(FaultKind::fetch_error, none, pc, pc, 0, false);
+      return state_;
+    }
+    const Instruction& in = fetch(pc);
+    regs_[reg_pc] = pc;
+    std::uint32_t cost = class_cost_[static_cast<int>(in.cost)];
+    if (loaded_reg_ != 0) {
+      if (in.rs1 == loaded_reg_ || in.rs2 == loaded_reg_ || in.rd == loaded_reg_)
+        cost += costs_.load_use_stall;
+      loaded_reg_ = 0;
+    }
+    const std::uint32_t saved_npc = npc_, saved_nnpc = nnpc_;
+    pc_ = npc_;
+    npc_ = nnpc_;
+    nnpc_ = npc_ + 4;
+    bool jumped = false;
+    switch (in.op) {
+    case OpClass::alu_ri:
+      jumped = in.rd == reg_pc;
+      write_reg(in.rd, alu(in, regs_[in.rs1], in.imm), false);
+      break;
+    case OpClass::shift_ri:
+      jumped = in.rd == reg_pc;
+      write_reg(in.rd, shift(regs_[in.rs1], in.imm, in.arithmetic, in.set_flags), false);
+      break;
+    case OpClass::alu_rr:
+      if (!condition(in.cond)) {
+        skip_predicated(in);
+        break;
+      }
+      jumped = in.rd == reg_pc;
+      write_reg(in.rd, alu(in, regs_[in.rs1], regs_[in.rs2]), false);
+      break;
+    case OpClass::shift_rr:
+      if (!condition(in.cond)) {
+        skip_predicated(in);
+        break;
+      }
+      jumped = in.rd == reg_pc;
+      write_reg(in.rd, shift(regs_[in.rs1], regs_[in.rs2], in.arithmetic, in.set_flags), false);
+      break;
+    case OpClass::select:
+      jumped = in.rd == reg_pc;
+      write_reg(in.rd, condition(in.cond) ? regs_[in.rs1] : regs_[in.rs2], false);
+      break;
+    case OpClass::set_cond:
+      jumped = in.rd == reg_pc;
+      write_reg(in.rd, condition(in.cond) ? 1u : 0u, false);
+      break;
+    case OpClass::popc:
+      jumped = in.rd == reg_pc;
+      write_reg(in.rd, static_cast<std::uint32_t>(__builtin_popcount(regs_[in.rs1])), false);
+      break;
+    case OpClass::leadz: {
+      const std::uint32_t v = regs_[in.rs1];
+      jumped = in.rd == reg_pc;
+      write_reg(in.rd, v ? static_cast<std::uint32_t>(__builtin_clz(v)) : 32u, false);
+      break;
+    }
+    case OpClass::trailz: {
+      const std::uint32_t v = regs_[in.rs1];
+      jumped = in.rd == reg_pc;
+      write_reg(in.rd, v ? static_cast<std::uint32_t>(__builtin_ctz(v)) : 32u, false);
+      break;
+    }
+    case OpClass::load_imm:
+      jumped = in.rd == reg_pc;
+      write_reg(in.rd, in.imm, true);
+      break;
+    case OpClass::branch:
+      if (condition(in.cond)) {
+        npc_ = in.imm;
+        nnpc_ = in.imm + 4;
+        jumped = true;
+      }
+      break;
+    case OpClass::branch_rel:
+      if (condition(in.cond)) {
+        npc_ = pc + in.imm;
+        nnpc_ = npc_ + 4;
+        jumped = true;
+      }
+      break;
+    case OpClass::invalid:
+      raise(FaultKind::undefined_instruction, in, pc, pc, 0, false);
+      break;
+    default:
+      jumped = in.rd == reg_pc && (in.op == OpClass::load_rm || in.op == OpClass::load_rrm ||
+                                   in.op == OpClass::load_spls || in.op == OpClass::load_sls);
+      execute_memory(in, pc);
+      break;
+    }
+    if (state_ == StopReason::fault) {
+      pc_ = pc;
+      npc_ = saved_npc;
+      nnpc_ = saved_nnpc;
+      return state_;
+    }
+    cycles_ += jumped ? costs_.branch_taken : cost;
+    ++instructions_;
+    if (state_ == StopReason::halted) return state_;
+  }
+  return state_;
+}
+
+} // namespace lanai::iss

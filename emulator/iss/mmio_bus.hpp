@@ -1,0 +1,24 @@
+// The LANai's view of its device registers: a full-word, split-phase-free
+// register interface. Devices decide what each register does; the CPU only
+// charges the access time and turns an unknown register into a fault.
+#pragma once
+
+#include <cstdint>
+
+namespace lanai::iss {
+
+enum class MmioStatus : std::uint8_t {
+  ok,        // access done
+  unmapped,  // no register at this address: the CPU faults
+  halt,      // access done and the processor stops (e.g. the exit register)
+};
+
+class MmioBus {
+public:
+  virtual ~MmioBus() = default;
+  // `cycle` is the processor's cycle count at the access, for time-aware devices.
+  virtual MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t& value) = 0;
+  virtual MmioStatus write(std::uint32_t address, std::uint64_t cycle, std::uint32_t value) = 0;
+};
+
+} // namespace lanai::iss

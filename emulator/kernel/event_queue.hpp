@@ -1,0 +1,115 @@
+// The discrete-event scheduler that owns virtual time. Every component of the
+// emulated machine advances only by scheduling callbacks here, and the fixed
+// (time, insertion order) execution order is what makes runs reproducible.
+#pragma once
+
+#include "kernel/sim_time.hpp"
+
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace lanai::kernel {
+
+using Callback = std::function<void()>;
+
+// Names one scheduled event so it can be cancelled. A default-constructed id
+// names nothing; ids are never reused within one Kernel.
+struct EventId {
+    std::uint64_t value = 0;
+
+    constexpr bool valid() const { return value != 0; }
+    friend constexpr auto operator<=>(EventId, EventId) = default;
+};
+
+class Kernel {
+public:
+    Kernel() = default;
+    Kernel(const Kernel&) = delete;
+    Kernel& operator=(const Kernel&) = delete;
+
+    SimTime now() const { return now_; }
+
+    // Runs `callback` at time `when`. Events at equal times run in the order
+    // they were scheduled, including events scheduled for the current time
+    // from inside a callback: they run after everything already queued for
+    // now. Throws std::logic_error if `when` lies before now(), and
+    // std::invalid_argument for an empty callback. The label is kept for
+    // diagnostics only (current_label(), error messages).
+    EventId schedule_at(SimTime when, Callback callback, std::string_view label = {});
+    EventId schedule_in(SimTime delay, Callback callback, std::string_view label = {});
+
+    // Withdraws a pending event. Returns false, and does nothing, if the event
+    // has already run, was already cancelled or never existed.
+    bool cancel(EventId id);
+    bool is_pending(EventId id) const { return live_.contains(id.value); }
+
+    // Runs events until none remain or a callback calls stop().
+    void run();
+
+    // Runs every event with time <= limit, then sets now() to `limit`, so a
+    // caller alternating run_until with external work sees time advance
+    // uniformly whether or not events were due. If a callback calls stop(),
+    // now() stays at that event's time. Throws std::logic_error if `limit`
+    // lies before now().
+    void run_until(SimTime limit);
+
+    // Runs the single earliest event; returns false if there was none.
+    bool step();
+
+    // Makes the innermost run() or run_until() return after the current
+    // callback finishes. A stop requested outside a run is forgotten when the
+    // next run starts, so a stale request cannot cut a later run short.
+    void stop() { stop_requested_ = true; }
+
+    // Events scheduled and neither run nor cancelled.
+    std::size_t pending() const { return live_.size(); }
+    std::uint64_t events_executed() const { return events_executed_; }
+
+    // Time of the earliest pending event, or SimTime::max() if there is none.
+    SimTime next_event_time();
+
+    // Label of the event whose callback is running; empty outside callbacks.
+    std::string_view current_label() const { return current_label_; }
+
+private:
+    struct Entry {
+        SimTime time;
+        std::uint64_t sequence;
+        Callback callback;
+        std::string label;
+    };
+
+    // Heap order: the root is the smallest (time, sequence).
+    struct Later {
+        bool operator()(const Entry& a, const Entry& b) const {
+            if (a.time != b.time) return a.time > b.time;
+            return a.sequence > b.sequence;
+        }
+    };
+
+    // Discards cancelled entries sitting at the root of the heap.
+    void drop_cancelled_front();
+    Entry pop_front();
+    void execute(Entry entry);
+    void enter_run(const char* who);
+
+    std::vector<Entry> heap_;
+    // Sequence numbers of events still due to run. Cancellation removes the
+    // number here and leaves the entry in the heap to be skipped when it
+    // surfaces, which keeps cancel O(1) instead of a heap search.
+    std::unordered_set<std::uint64_t> live_;
+    SimTime now_ = SimTime::zero();
+    std::uint64_t next_sequence_ = 1;
+    std::uint64_t events_executed_ = 0;
+    bool stop_requested_ = false;
+    bool running_ = false;
+    std::string current_label_;
+};
+
+}  // namespace lanai::kernel

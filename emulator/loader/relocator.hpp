@@ -1,0 +1,20 @@
+// Applies the relocations of every placed section to the linked image,
+// resolving each referenced symbol to its final SRAM address.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "loader/elf_object.hpp"
+#include "loader/firmware_linker.hpp"
+#include "loader/section_layout.hpp"
+
+namespace lanai::loader {
+
+// `image.symbols` must already hold the final global and linker-defined
+// symbols; an undefined non-weak reference is an error.
+void apply_relocations(std::span<const ElfObject> objects,
+                       const std::vector<std::vector<bool>>& kept, const Layout& layout,
+                       LinkedImage& image);
+
+}  // namespace lanai::loader

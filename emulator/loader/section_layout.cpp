@@ -1,0 +1,134 @@
+// Layout is computed in 64-bit arithmetic: sizes and alignments come from the
+// files, and only a layout that fits below the SRAM size is narrowed to 32 bits.
+
+#include "loader/section_layout.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "loader/elf_format.hpp"
+
+namespace lanai::loader {
+namespace {
+
+enum class Region { none, text, rodata, data, init_array, bss };
+
+bool is_init_array(const ElfSection& s) {
+  return s.type == elf::sht_init_array || s.name == ".init_array" ||
+         s.name.starts_with(".init_array.");
+}
+
+Region region_of(const ElfSection& s) {
+  if (!s.alloc()) return Region::none;
+  if (s.executable()) return Region::text;
+  if (s.nobits()) return Region::bss;
+  if (is_init_array(s)) return Region::init_array;
+  return s.writable() ? Region::data : Region::rodata;
+}
+
+std::uint64_t align_up(std::uint64_t value, std::uint64_t align) {
+  return (value + align - 1) & ~(align - 1);
+}
+
+}  // namespace
+
+std::uint32_t init_array_priority(std::string_view section_name) {
+  constexpr std::string_view prefix = ".init_array.";
+  if (!section_name.starts_with(prefix)) return 65535;
+  const std::string_view digits = section_name.substr(prefix.size());
+  std::uint32_t priority = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), priority);
+  if (error != std::errc{} || end != digits.data() + digits.size() || priority > 65535) {
+    return 65535;
+  }
+  return priority;
+}
+
+Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::vector<bool>>& kept,
+                   std::span<const CommonBlock> commons, const LinkOptions& options) {
+  struct Placement {
+    std::size_t object;
+    std::uint32_t section;
+    std::uint64_t address;
+  };
+  std::vector<Placement> placements;
+  std::uint64_t cursor = options.base;
+
+  auto place_region = [&](Region region) {
+    std::vector<std::pair<std::size_t, std::uint32_t>> members;
+    for (std::size_t o = 0; o < objects.size(); ++o) {
+      const auto& sections = objects[o].sections();
+      for (std::uint32_t i = 1; i < sections.size(); ++i) {
+        if (kept[o][i] && region_of(sections[i]) == region) members.emplace_back(o, i);
+      }
+    }
+    if (region == Region::init_array) {
+      // Constructors run by priority; equal priorities keep object order.
+      auto priority = [&](const auto& m) {
+        return init_array_priority(objects[m.first].sections()[m.second].name);
+      };
+      std::stable_sort(members.begin(), members.end(),
+                       [&](const auto& a, const auto& b) { return priority(a) < priority(b); });
+    }
+    for (const auto& [o, i] : members) {
+      const ElfSection& s = objects[o].sections()[i];
+      cursor = align_up(cursor, s.align);
+      placements.push_back({o, i, cursor});
+      cursor += s.size;
+    }
+  };
+
+  const std::uint64_t text_begin = cursor;
+  place_region(Region::text);
+  const std::uint64_t text_end = cursor;
+  place_region(Region::rodata);
+  place_region(Region::data);
+  // Pointer-aligned even when empty, so that the start/end symbols are usable.
+  cursor = align_up(cursor, 4);
+  const std::uint64_t init_begin = cursor;
+  place_region(Region::init_array);
+  const std::uint64_t init_end = cursor;
+  // Startup code clears bss a word at a time, so both of its ends are
+  // word-aligned; the padding is zero like the rest of bss.
+  cursor = align_up(cursor, 4);
+  const std::uint64_t bss_begin = cursor;
+  place_region(Region::bss);
+  std::vector<std::uint64_t> common_addresses;
+  for (const CommonBlock& block : commons) {
+    cursor = align_up(cursor, block.align);
+    common_addresses.push_back(cursor);
+    cursor += block.size;
+  }
+  cursor = align_up(cursor, 4);
+  const std::uint64_t image_end = cursor;
+
+  if (image_end + options.stack_reserve > options.sram_bytes) {
+    const std::uint64_t size = image_end - options.base;
+    const std::string where = options.base == 0 ? "" : fmt::format(" at {:#x}", options.base);
+    throw LoadError(fmt::format("image ({} bytes{}) plus stack reserve ({}) overflows SRAM ({} bytes)",
+                                size, where, options.stack_reserve, options.sram_bytes));
+  }
+
+  // Everything now lies below sram_bytes, so every address fits in 32 bits.
+  auto narrow = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
+  Layout layout;
+  layout.addresses.resize(objects.size());
+  for (std::size_t o = 0; o < objects.size(); ++o) {
+    layout.addresses[o].resize(objects[o].sections().size());
+  }
+  for (const Placement& p : placements) layout.addresses[p.object][p.section] = narrow(p.address);
+  for (const std::uint64_t a : common_addresses) layout.common_addresses.push_back(narrow(a));
+  layout.text_begin = narrow(text_begin);
+  layout.text_end = narrow(text_end);
+  layout.init_array_begin = narrow(init_begin);
+  layout.init_array_end = narrow(init_end);
+  layout.bss_begin = narrow(bss_begin);
+  layout.bss_end = narrow(image_end);
+  layout.image_end = narrow(image_end);
+  return layout;
+}
+
+}  // namespace lanai::loader

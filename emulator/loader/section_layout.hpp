@@ -1,0 +1,37 @@
+// Placement of allocated sections in SRAM: code first, then read-only data,
+// writable data (with the init array kept contiguous), then zero-filled data.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "loader/elf_object.hpp"
+#include "loader/firmware_linker.hpp"
+#include "loader/symbol_resolver.hpp"
+
+namespace lanai::loader {
+
+// Section i of object o lives at addresses[o][i] when it is placed.
+using SectionAddresses = std::vector<std::vector<std::optional<std::uint32_t>>>;
+
+struct Layout {
+  std::uint32_t text_begin = 0, text_end = 0;
+  std::uint32_t init_array_begin = 0, init_array_end = 0;
+  std::uint32_t bss_begin = 0, bss_end = 0;
+  std::uint32_t image_end = 0;
+  SectionAddresses addresses;
+  std::vector<std::uint32_t> common_addresses;  // parallel to the common blocks
+};
+
+// `kept[o][i]` is false for sections dropped as duplicate COMDAT copies.
+// Throws LoadError when the image plus the stack reserve does not fit in SRAM.
+Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::vector<bool>>& kept,
+                   std::span<const CommonBlock> commons, const LinkOptions& options);
+
+// Priority of an init array section: ".init_array.101" runs before
+// ".init_array", which counts as the lowest priority (65535).
+std::uint32_t init_array_priority(std::string_view section_name);
+
+}  // namespace lanai::loader

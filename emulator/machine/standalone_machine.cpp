@@ -1,0 +1,92 @@
+// Loading an image into the LANai and running it to completion.
+#include "machine/standalone_machine.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace lanai::machine {
+
+StandaloneMachine::StandaloneMachine(const profile::HardwareProfile& profile,
+                                     const loader::LinkedImage& image)
+    : image_(image), system_(profile.lanai.sram_bytes),
+      cpu_(profile.lanai.sram_bytes, iss::CycleCosts::from_profile(profile.lanai), &system_) {
+  cpu_.write_sram(image_.base, image_.bytes);
+  cpu_.reset(image_.entry);
+}
+
+ExecResult StandaloneMachine::run(std::uint64_t max_cycles) {
+  const iss::StopReason reason = cpu_.run(max_cycles);
+  ExecResult r;
+  r.instructions = cpu_.instructions();
+  r.cycles = cpu_.cycles();
+  switch (reason) {
+  case iss::StopReason::halted:
+    r.stop = ExecStop::exited;
+    r.exit_code = system_.exit_code().value_or(0);
+    break;
+  case iss::StopReason::fault: {
+    r.stop = ExecStop::fault;
+    const auto where = image_.symbol_at(cpu_.fault().pc);
+    r.fault_report = iss::format_fault(cpu_.fault(), where.value_or(""));
+    break;
+  }
+  case iss::StopReason::cycle_limit: r.stop = ExecStop::cycle_limit; break;
+  }
+  return r;
+}
+
+std::uint32_t StandaloneMachine::symbol(std::string_view name) const {
+  const auto addr = image_.find_symbol(name);
+  if (!addr) throw std::out_of_range(fmt::format("no symbol '{}' in the firmware image", name));
+  return *addr;
+}
+
+std::uint64_t StandaloneMachine::read_u64(std::uint32_t addr) const {
+  return std::uint64_t(cpu_.read_word(addr)) << 32 | cpu_.read_word(addr + 4);
+}
+
+void StandaloneMachine::write_u64(std::uint32_t addr, std::uint64_t value) {
+  cpu_.write_word(addr, static_cast<std::uint32_t>(value >> 32));
+  cpu_.write_word(addr + 4, static_cast<std::uint32_t>(value));
+}
+
+std::vector<std::filesystem::path> objects_in_manifest(const std::filesystem::path& dir) {
+  std::ifstream manifest(dir / "objects.txt");
+  std::vector<std::filesystem::path> objects;
+  std::string name;
+  while (std::getline(manifest, name))
+    if (!name.empty()) objects.push_back(dir / name);
+  return objects;
+}
+
+std::vector<std::filesystem::path> runtime_objects() {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> candidates;
+  if (const char* env = std::getenv("LANAI_EMU_RUNTIME_DIR")) candidates.emplace_back(env);
+  candidates.emplace_back(LANAI_EMU_BUILD_RUNTIME_DIR);
+  candidates.emplace_back(LANAI_EMU_INSTALL_RUNTIME_DIR);
+  for (const auto& dir : candidates) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    auto objects = objects_in_manifest(dir);
+    if (!objects.empty()) return objects;
+  }
+  throw std::runtime_error(
+      "firmware runtime objects not found (build the project or set LANAI_EMU_RUNTIME_DIR)");
+}
+
+loader::LinkedImage link_program(std::span<const std::filesystem::path> objects,
+                                 const profile::HardwareProfile& profile, bool with_runtime) {
+  std::vector<loader::ObjectInput> inputs;
+  for (const auto& p : objects) inputs.push_back(loader::read_object_file(p));
+  if (with_runtime)
+    for (const auto& p : runtime_objects()) inputs.push_back(loader::read_object_file(p));
+  loader::LinkOptions options;
+  options.sram_bytes = profile.lanai.sram_bytes;
+  return loader::link(inputs, options);
+}
+
+} // namespace lanai::machine

@@ -1,0 +1,35 @@
+// The card's system register block: debug console, exit register, cycle
+// counter and SRAM size. It is the only device a bare firmware program
+// needs; the NIC devices add their own blocks to the register window.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "iss/mmio_bus.hpp"
+
+namespace lanai::machine {
+
+class SystemRegisters : public iss::MmioBus {
+public:
+  explicit SystemRegisters(std::uint32_t sram_bytes) : sram_bytes_(sram_bytes) {}
+
+  // Each console byte goes to the sink as it is written (default: kept only).
+  void set_console_sink(std::function<void(char)> sink) { sink_ = std::move(sink); }
+  const std::string& console() const { return console_; }
+  std::optional<std::int32_t> exit_code() const { return exit_code_; }
+
+  iss::MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t& value) override;
+  iss::MmioStatus write(std::uint32_t address, std::uint64_t cycle, std::uint32_t value) override;
+
+private:
+  std::uint32_t sram_bytes_;
+  std::string console_;
+  std::function<void(char)> sink_;
+  std::optional<std::int32_t> exit_code_;
+  std::uint32_t latched_cycle_hi_ = 0;
+};
+
+} // namespace lanai::machine

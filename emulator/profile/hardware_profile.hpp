@@ -1,0 +1,59 @@
+// The hardware profile: every timing and size of the card, in one struct
+// with defaults, and a table that describes each parameter (key, unit,
+// one-line meaning) so the CLI, TOML loading and --dump-config render them.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lanai::profile {
+
+class ProfileError : public std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The LANai processor and its SRAM.
+struct LanaiParams {
+  double clock_mhz = 66.0;
+  std::uint32_t sram_bytes = 2u << 20;
+  std::uint32_t alu_cycles = 1;
+  std::uint32_t load_cycles = 1;
+  std::uint32_t store_cycles = 1;
+  std::uint32_t branch_taken_cycles = 2;
+  std::uint32_t branch_untaken_cycles = 1;
+  std::uint32_t mmio_cycles = 3;
+  std::uint32_t load_use_stall_cycles = 1;
+};
+
+struct HardwareProfile {
+  std::string name = "default";
+  LanaiParams lanai;
+};
+
+// One documented parameter; `kind` tells which member pointer is set.
+struct ParamInfo {
+  std::string_view key;          // dotted TOML key, e.g. "lanai.clock_mhz"
+  std::string_view unit;         // "MHz", "bytes", "cycles"
+  std::string_view description;  // one line
+  double LanaiParams::*real = nullptr;
+  std::uint32_t LanaiParams::*integer = nullptr;
+};
+
+const std::vector<ParamInfo>& parameter_table();
+
+// Profile with the defaults above.
+HardwareProfile default_profile();
+
+// Loads a TOML profile on top of the defaults. Unknown keys, wrong types and
+// out-of-range values raise ProfileError naming the file and the key.
+HardwareProfile load_profile(const std::filesystem::path& file);
+HardwareProfile parse_profile(std::string_view toml_text, std::string_view source_name);
+
+// Resolved profile as commented TOML, loadable again with load_profile.
+std::string dump_profile(const HardwareProfile& profile);
+
+} // namespace lanai::profile

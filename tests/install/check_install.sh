@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Installs a built lanai-emu tree into a scratch prefix and checks that code
+# outside the tree can use it, both through find_package(LanaiEmu) and through
+# pkg-config. Usage: check_install.sh <build dir> <scratch dir>
+set -euo pipefail
+
+if [[ $# -ne 2 ]]; then
+  echo "usage: $0 <build dir> <scratch dir>" >&2
+  exit 2
+fi
+build_dir=$(cd "$1" && pwd)
+work_dir=$2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# The consumers must be built the way the tree was: same compiler, and with
+# the sanitizers if the installed libraries were built with them.
+cache_value() {
+  sed -n "s/^$1:[A-Z]*=//p" "$build_dir/CMakeCache.txt" | head -n 1
+}
+cmake_bin=$(cache_value CMAKE_COMMAND)
+cmake_bin=${cmake_bin:-cmake}
+cxx=$(cache_value CMAKE_CXX_COMPILER)
+cxx=${cxx:-c++}
+generator=$(cache_value CMAKE_GENERATOR)
+flags=""
+case "$(cache_value LANAI_EMU_SANITIZE)" in
+  ON|on|TRUE|true|1|YES|yes) flags="-fsanitize=address,undefined -fno-sanitize-recover=all" ;;
+esac
+
+rm -rf "$work_dir"
+mkdir -p "$work_dir"
+prefix="$work_dir/prefix"
+
+echo "== installing $build_dir into $prefix"
+"$cmake_bin" --install "$build_dir" --prefix "$prefix"
+
+echo "== building the find_package consumer"
+generator_args=()
+if [[ -n "$generator" ]]; then
+  generator_args=(-G "$generator")
+fi
+"$cmake_bin" -S "$here/consumer" -B "$work_dir/consumer-build" "${generator_args[@]}" \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_COMPILER="$cxx" \
+  -DCMAKE_CXX_FLAGS="$flags" \
+  -DCMAKE_EXE_LINKER_FLAGS="$flags"
+"$cmake_bin" --build "$work_dir/consumer-build"
+"$work_dir/consumer-build/consumer"
+
+echo "== building the pkg-config consumer"
+pc_file=$(find "$prefix" -name lanai-emu.pc -path '*/pkgconfig/*' | head -n 1)
+if [[ -z "$pc_file" ]]; then
+  echo "lanai-emu.pc was not installed under $prefix" >&2
+  exit 1
+fi
+pc_dir=$(dirname "$pc_file")
+pc_flags=$(PKG_CONFIG_PATH="$pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
+  pkg-config --cflags --libs lanai-emu)
+echo "pkg-config flags: $pc_flags"
+# Word splitting of the flag strings is intended.
+# shellcheck disable=SC2086
+"$cxx" -std=c++20 $flags "$here/pkgconfig_main.cpp" $pc_flags -o "$work_dir/pkgconfig_consumer"
+"$work_dir/pkgconfig_consumer"
+
+echo "== install check passed"
