@@ -40,7 +40,7 @@ int run_exec(const ExecOptions& o) {
     });
   const auto r = m.run(o.max_cycles);
   std::fflush(stdout);
-  const double time_us = static_cast<double>(r.cycles) / profile.lanai.clock_mhz;
+  const double time_us = static_cast<double>(r.end_time_ps) / 1e6; // virtual time at exit
   const char* stop = r.stop == machine::ExecStop::exited  ? "exited"
                      : r.stop == machine::ExecStop::fault ? "fault"
                                                           : "cycle_limit";

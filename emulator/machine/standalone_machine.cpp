@@ -1,6 +1,8 @@
 // Loading an image into the LANai and running it to completion.
 #include "machine/standalone_machine.hpp"
 
+#include "machine/clocked_core.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -11,15 +13,24 @@ namespace lanai::machine {
 
 StandaloneMachine::StandaloneMachine(const profile::HardwareProfile& profile,
                                      const loader::LinkedImage& image)
-    : image_(image), system_(profile.lanai.sram_bytes),
+    : image_(image), clock_mhz_(profile.lanai.clock_mhz), system_(profile.lanai.sram_bytes),
       cpu_(profile.lanai.sram_bytes, iss::CycleCosts::from_profile(profile.lanai), &system_) {
   cpu_.write_sram(image_.base, image_.bytes);
   cpu_.reset(image_.entry);
 }
 
 ExecResult StandaloneMachine::run(std::uint64_t max_cycles) {
-  const iss::StopReason reason = cpu_.run(max_cycles);
+  ClockedCore core(kernel_, cpu_, kernel::Frequency::megahertz(clock_mhz_));
+  iss::StopReason reason = iss::StopReason::cycle_limit;
+  const std::uint64_t events_before = kernel_.events_executed();
+  core.start(max_cycles, [&](iss::StopReason r) {
+    reason = r;
+    kernel_.stop();
+  });
+  kernel_.run();
   ExecResult r;
+  r.end_time_ps = kernel_.now().ps();
+  r.kernel_events = kernel_.events_executed() - events_before;
   r.instructions = cpu_.instructions();
   r.cycles = cpu_.cycles();
   switch (reason) {
@@ -66,6 +77,12 @@ std::vector<std::filesystem::path> runtime_objects() {
   namespace fs = std::filesystem;
   std::vector<fs::path> candidates;
   if (const char* env = std::getenv("LANAI_EMU_RUNTIME_DIR")) candidates.emplace_back(env);
+  // An installed tree may have been moved or installed with --prefix: look
+  // beside the running executable first, then at the configured prefix.
+  std::error_code exe_ec;
+  const auto exe = fs::read_symlink("/proc/self/exe", exe_ec);
+  if (!exe_ec)
+    candidates.push_back(exe.parent_path().parent_path() / "share/lanai-emu/firmware/runtime");
   candidates.emplace_back(LANAI_EMU_BUILD_RUNTIME_DIR);
   candidates.emplace_back(LANAI_EMU_INSTALL_RUNTIME_DIR);
   for (const auto& dir : candidates) {

@@ -1,6 +1,6 @@
 // A LANai with its SRAM and system registers and nothing else: runs a
-// linked firmware image from `_start` to its exit, as `lanai-emu exec`
-// and the simulator tests do.
+// linked firmware image from `_start` to its exit on the event kernel, as
+// `lanai-emu exec` and the simulator tests do.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "iss/cpu.hpp"
+#include "kernel/event_queue.hpp"
 #include "loader/firmware_linker.hpp"
 #include "machine/system_registers.hpp"
 #include "profile/hardware_profile.hpp"
@@ -24,6 +25,8 @@ struct ExecResult {
   std::uint64_t instructions = 0;
   std::uint64_t cycles = 0;
   std::string fault_report; // set when stop == fault
+  std::int64_t end_time_ps = 0;     // virtual time when the core stopped
+  std::uint64_t kernel_events = 0;  // events the kernel executed for the run
 };
 
 class StandaloneMachine {
@@ -33,6 +36,7 @@ public:
   ExecResult run(std::uint64_t max_cycles);
 
   iss::Cpu& cpu() { return cpu_; }
+  kernel::Kernel& kernel() { return kernel_; }
   SystemRegisters& system() { return system_; }
   const loader::LinkedImage& image() const { return image_; }
 
@@ -43,6 +47,8 @@ public:
 
 private:
   loader::LinkedImage image_;
+  double clock_mhz_;
+  kernel::Kernel kernel_;
   SystemRegisters system_;
   iss::Cpu cpu_;
 };
@@ -52,7 +58,9 @@ private:
 std::vector<std::filesystem::path> objects_in_manifest(const std::filesystem::path& dir);
 
 // The firmware runtime objects (startup, string and integer helpers):
-// $LANAI_EMU_RUNTIME_DIR if set, else the build tree, else the install tree.
+// $LANAI_EMU_RUNTIME_DIR if set, else share/lanai-emu/firmware/runtime beside
+// the running executable's prefix, else the build tree, else the configured
+// install prefix.
 std::vector<std::filesystem::path> runtime_objects();
 
 // Reads the objects, adds the runtime and links for the profile's SRAM.

@@ -1,0 +1,43 @@
+// Slice scheduling of the LANai core on the event kernel.
+#include "machine/clocked_core.hpp"
+
+#include <algorithm>
+
+namespace lanai::machine {
+
+ClockedCore::ClockedCore(kernel::Kernel& kernel, iss::Cpu& cpu, kernel::Frequency clock,
+                         std::uint64_t quantum_cycles)
+    : kernel_(kernel), cpu_(cpu), clock_(clock), quantum_(std::max<std::uint64_t>(quantum_cycles, 1)) {}
+
+kernel::SimTime ClockedCore::local_time() const {
+  return origin_ + clock_.cycles_to_time(cpu_.cycles() - origin_cycles_);
+}
+
+void ClockedCore::start(std::uint64_t cycle_limit, std::function<void(iss::StopReason)> on_stop) {
+  cycle_limit_ = cycle_limit;
+  on_stop_ = std::move(on_stop);
+  origin_ = kernel_.now();
+  origin_cycles_ = cpu_.cycles();
+  kernel_.schedule_at(kernel_.now(), [this] { slice(); }, "lanai.slice");
+}
+
+void ClockedCore::slice() {
+  ++slices_;
+  // Run no further than the next thing anyone else scheduled, so device
+  // events see the core's accesses in time order.
+  std::uint64_t horizon = std::min(cycle_limit_, cpu_.cycles() + quantum_);
+  if (kernel_.pending() > 0) {
+    const auto next = kernel_.next_event_time();
+    const std::uint64_t next_cycle = origin_cycles_ + clock_.time_to_cycles(next - origin_);
+    horizon = std::min(horizon, std::max(next_cycle, cpu_.cycles() + 1));
+  }
+  const iss::StopReason reason = cpu_.run(horizon);
+  const kernel::SimTime resume = origin_ + clock_.cycles_to_time_ceil(cpu_.cycles() - origin_cycles_);
+  if (reason != iss::StopReason::cycle_limit || cpu_.cycles() >= cycle_limit_) {
+    kernel_.schedule_at(resume, [this, reason] { on_stop_(reason); }, "lanai.stop");
+    return;
+  }
+  kernel_.schedule_at(resume, [this] { slice(); }, "lanai.slice");
+}
+
+} // namespace lanai::machine

@@ -1,0 +1,43 @@
+// The LANai as a clocked part of the event-driven simulation: the core runs
+// ahead in slices (up to the next pending event or a quantum), converting
+// its cycle count to virtual time, so a program of N cycles costs about
+// N / quantum kernel events rather than N.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "iss/cpu.hpp"
+#include "kernel/event_queue.hpp"
+#include "kernel/sim_time.hpp"
+
+namespace lanai::machine {
+
+class ClockedCore {
+public:
+  ClockedCore(kernel::Kernel& kernel, iss::Cpu& cpu, kernel::Frequency clock,
+              std::uint64_t quantum_cycles = 100'000);
+
+  // Starts executing at the kernel's current time; `on_stop` runs once, in
+  // virtual time, when the core halts, faults or reaches `cycle_limit`.
+  void start(std::uint64_t cycle_limit, std::function<void(iss::StopReason)> on_stop);
+
+  // Virtual time of the core's current cycle (its local clock).
+  kernel::SimTime local_time() const;
+  std::uint64_t slices() const { return slices_; }
+
+private:
+  void slice();
+
+  kernel::Kernel& kernel_;
+  iss::Cpu& cpu_;
+  kernel::Frequency clock_;
+  std::uint64_t quantum_;
+  std::uint64_t cycle_limit_ = 0;
+  kernel::SimTime origin_{};
+  std::uint64_t origin_cycles_ = 0;
+  std::uint64_t slices_ = 0;
+  std::function<void(iss::StopReason)> on_stop_;
+};
+
+} // namespace lanai::machine

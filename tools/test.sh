@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Sets everything up, builds and runs the whole test suite.
+#   tools/test.sh              the ci preset (optimised, assertions on)
+#   tools/test.sh --sanitize   the dev preset (debug, AddressSanitizer + UBSan)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset=ci
+if [[ "${1:-}" == "--sanitize" ]]; then preset=dev; fi
+bash tools/setup.sh
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j "$(nproc)"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --preset "$preset" -j "$(nproc)"
