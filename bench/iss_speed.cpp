@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <ctime>
 #include <exception>
 #include <optional>
 #include <stdexcept>
@@ -35,6 +36,12 @@ struct Options {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Processor time of this (single-threaded) process, to tell a slow
+// simulator from a busy host.
+double cpu_seconds_since(std::clock_t start) {
+  return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
 }
 
 std::optional<double> load_average() {
@@ -70,7 +77,9 @@ int run_benchmark(const Options& o) {
     machine::StandaloneMachine m(profile, image);
     m.cpu().write_word(m.symbol("bench_scale"), scale);
     const auto start = std::chrono::steady_clock::now();
+    const std::clock_t cpu_start = std::clock();
     const auto r = m.run(max_cycles);
+    const double cpu = cpu_seconds_since(cpu_start);
     const double wall = seconds_since(start);
     if (r.stop != machine::ExecStop::exited) {
       fmt::print(stderr, "bench_iss_speed: the firmware did not exit: {}\n",
@@ -84,7 +93,7 @@ int run_benchmark(const Options& o) {
       return 1;
     }
     report.emulated_checksum = checksum;
-    report.runs.push_back({r.instructions, r.cycles, wall});
+    report.runs.push_back({r.instructions, r.cycles, wall, cpu});
 
     bench_scale = scale;
     const auto native_start = std::chrono::steady_clock::now();

@@ -16,6 +16,7 @@ struct EmulatedRun {
   std::uint64_t instructions = 0;
   std::uint64_t cycles = 0;
   double wall_s = 0.0;
+  double cpu_s = 0.0; // processor time the run got; below wall_s on a busy host
 };
 
 struct SpeedReport {

@@ -14,7 +14,7 @@ void add_config_command(CLI::App& app, int& exit_status) {
   auto* cmd = app.add_subcommand(
       "config", "Print the resolved hardware profile (defaults overlaid with --profile)");
   cmd->alias("dump-config");
-  cmd->add_option("--profile", *path, "hardware profile (TOML)")->check(CLI::ExistingFile);
+  cmd->add_option("--profile", *path, "hardware profile (TOML)");
   cmd->callback([path, &exit_status] {
     fmt::print("{}", profile::dump_profile(resolve_profile(*path)));
     exit_status = 0;

@@ -56,7 +56,7 @@ void add_disasm_command(CLI::App& app, int& exit_status) {
   auto* cmd = app.add_subcommand("disasm", "Disassemble instruction words or linked Lanai objects");
   cmd->add_option("--word,-w", opts->words, "instruction words in hexadecimal (e.g. 0x0290 0008 as 02900008)");
   cmd->add_option("objects", opts->objects, "Lanai objects to link (with the runtime) and list");
-  cmd->add_option("--profile", opts->profile, "hardware profile (TOML)")->check(CLI::ExistingFile);
+  cmd->add_option("--profile", opts->profile, "hardware profile (TOML)");
   cmd->callback([opts, &exit_status] { exit_status = run_disasm(*opts); });
 }
 

@@ -74,7 +74,7 @@ void add_exec_command(CLI::App& app, int& exit_status) {
   auto* cmd = app.add_subcommand(
       "exec", "Link Lanai objects with the firmware runtime and run main() on a bare LANai");
   cmd->add_option("objects", opts->objects, "relocatable Lanai ELF objects (clang --target=lanai -c)");
-  cmd->add_option("--profile", opts->profile, "hardware profile (TOML)")->check(CLI::ExistingFile);
+  cmd->add_option("--profile", opts->profile, "hardware profile (TOML)");
   cmd->add_option("--max-cycles", opts->max_cycles, "stop with an error after this many LANai cycles");
   cmd->add_flag("--json", opts->json, "print one JSON object: exit_code, instructions, cycles, ...");
   cmd->add_flag("--dump-config", opts->dump_config, "print the resolved hardware profile and exit");

@@ -15,8 +15,14 @@ int main(int argc, char** argv) {
   lanai::cli::add_config_command(app, exit_status);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // Usage errors get the same one-line form and status as bad input.
+    fmt::print(stderr, "lanai-emu: {} (see --help)\n", e.what());
+    return 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "lanai-emu: {}\n", e.what());
     return 1;

@@ -121,8 +121,25 @@ HardwareProfile load_profile(const std::filesystem::path& file) {
   return parse_profile(ss.str(), file.string());
 }
 
+// A TOML basic string, escaped so any name survives a dump and reload.
+static std::string toml_string(std::string_view s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20 || c == 0x7F) {
+      out += fmt::format("\\u{:04X}", c);
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
 std::string dump_profile(const HardwareProfile& p) {
-  std::string out = fmt::format("# resolved hardware profile\nname = \"{}\"\n", p.name);
+  std::string out = fmt::format("# resolved hardware profile\nname = {}\n", toml_string(p.name));
   std::string section;
   for (const auto& info : parameter_table()) {
     const auto dot = info.key.find('.');
