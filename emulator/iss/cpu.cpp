@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "iss/decoder.hpp"
 #include "lanai/register_map.h"
 
 namespace lanai::iss {
@@ -191,17 +190,6 @@ void Cpu::raise(FaultKind kind, const Instruction& in, std::uint32_t pc, std::ui
                 std::uint32_t width, bool is_store) {
   fault_ = Fault{kind, pc, address, in.word, kind != FaultKind::fetch_error, width, is_store};
   state_ = StopReason::fault;
-}
-
-const Instruction& Cpu::fetch(std::uint32_t pc) {
-  const std::uint32_t index = pc >> 2;
-  if (!decoded_valid_[index]) {
-    const std::uint8_t* p = &sram_[pc];
-    decoded_[index] = decode(std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 |
-                             std::uint32_t(p[2]) << 8 | p[3]);
-    decoded_valid_[index] = 1;
-  }
-  return decoded_[index];
 }
 
 } // namespace lanai::iss

@@ -3,9 +3,22 @@
 // device register access through the MMIO bus.
 #include "iss/cpu.hpp"
 
+#include "iss/decoder.hpp"
 #include "lanai/register_map.h"
 
 namespace lanai::iss {
+
+// Defined here, next to the loop, so the compiler can inline it.
+inline const Instruction& Cpu::fetch(std::uint32_t pc) {
+  const std::uint32_t index = pc >> 2;
+  if (!decoded_valid_[index]) {
+    const std::uint8_t* p = &sram_[pc];
+    decoded_[index] = decode(std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 |
+                             std::uint32_t(p[2]) << 8 | p[3]);
+    decoded_valid_[index] = 1;
+  }
+  return decoded_[index];
+}
 
 bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
                       std::uint32_t* value, bool is_store) {
