@@ -230,9 +230,10 @@ uint64_t diff_gcd_euclid(const uint64_t in[4]) {
  * unsigned compare of the low words, which clang-14's compare folding got
  * backwards (hence -disable-peephole in the firmware flags). */
 uint64_t diff_negate_offset64(const uint64_t in[4]) {
-  const int64_t x = (int64_t)(in[0] >> 1);
-  const int64_t a = -x - 12345;
-  const int64_t b = -(int64_t)(in[1] & 0x7FFFFFFFFFFFFFFFull) - (int64_t)(in[2] & 0xFFFFu);
+  /* Unsigned, so wrapping is defined; the code is the same as for
+   * `-(int64_t)x - 12345`. */
+  const uint64_t a = 0u - in[0] - 12345u;
+  const uint64_t b = 0u - in[1] - (in[2] & 0xFFFFu);
   const uint64_t c = (uint64_t)0xFFFFFFFFu - (in[3] & 0xFFFFFFFFu);
-  return (uint64_t)a ^ ((uint64_t)b << 1) ^ (c * 3u);
+  return a ^ (b << 1) ^ (c * 3u);
 }
