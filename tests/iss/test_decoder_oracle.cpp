@@ -1,9 +1,12 @@
 // The decoder and disassembler against LLVM's own: every instruction word
-// of the built firmware and at least 100,000 random words must decode to
-// the same mnemonic and operands as llvm-mc prints, or be invalid for both.
+// of the built firmware must print as llvm-objdump-14 prints it, and at
+// least 100,000 random words as llvm-mc-14 (the same LLVM disassembler and
+// printer, fed raw words) prints them, or be invalid for both.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -73,9 +76,49 @@ std::vector<std::uint32_t> firmware_words(const char* dir) {
   return words;
 }
 
+// Runs llvm-objdump -d on one object; returns (word, text) per instruction.
+std::vector<std::pair<std::uint32_t, std::string>> objdump(const std::filesystem::path& obj) {
+  const std::string cmd = std::string("'") + LANAI_LLVM_OBJDUMP + "' -d '" + obj.string() + "'";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(cmd.c_str(), "r"), ::pclose);
+  REQUIRE(pipe);
+  std::vector<std::pair<std::uint32_t, std::string>> out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe.get())) {
+    std::string line(buf);
+    if (!line.empty() && line.back() == '\n') line.pop_back();
+    // "      2c: 07 88 00 10  \tadd\t%pc, 0x10, %rca"
+    const auto colon = line.find(": ");
+    const auto tab = line.find('\t');
+    if (colon == std::string::npos || tab == std::string::npos || tab < colon) continue;
+    unsigned b[4];
+    if (std::sscanf(line.c_str() + colon + 2, "%2x %2x %2x %2x", &b[0], &b[1], &b[2], &b[3]) != 4)
+      continue;
+    out.emplace_back(b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3], line.substr(tab + 1));
+  }
+  return out;
+}
+
 } // namespace
 
-TEST_CASE("every instruction word of the built firmware disassembles as llvm-mc does") {
+TEST_CASE("llvm-objdump's listing of every built firmware object matches the disassembler") {
+  std::size_t words = 0, mismatches = 0;
+  for (const char* dir : {LANAI_DEMO_DIR, LANAI_RUNTIME_DIR, LANAI_DIFF_O0_DIR, LANAI_DIFF_O2_DIR}) {
+    for (const auto& obj : lanai::machine::objects_in_manifest(dir)) {
+      for (const auto& [word, text] : objdump(obj)) {
+        ++words;
+        const std::string mine = lanai::iss::disassemble(word);
+        if (mine != text && ++mismatches <= 20)
+          MESSAGE(obj.filename().string() << ": word 0x" << std::hex << word << ": llvm-objdump '"
+                                          << text << "' emulator '" << mine << "'");
+      }
+    }
+  }
+  MESSAGE("compared " << words << " instruction words with llvm-objdump");
+  CHECK(words > 5000);
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("every instruction word of the linked firmware disassembles as llvm-mc does") {
   std::set<std::uint32_t> unique;
   for (const char* dir : {LANAI_DEMO_DIR, LANAI_DIFF_O0_DIR, LANAI_DIFF_O2_DIR}) {
     const auto words = firmware_words(dir);
