@@ -147,7 +147,7 @@ StopReason Cpu::run(std::uint64_t cycle_limit) {
     regs_[reg_pc] = pc;
     std::uint32_t cost = class_cost_[static_cast<int>(in.cost)];
     if (loaded_reg_ != 0) {
-      if (in.rs1 == loaded_reg_ || in.rs2 == loaded_reg_ || in.rd == loaded_reg_)
+      if (in.rs1 == loaded_reg_ || in.rs2 == loaded_reg_ || (in.reads_rd && in.rd == loaded_reg_))
         cost += costs_.load_use_stall;
       loaded_reg_ = 0;
     }

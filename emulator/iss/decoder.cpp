@@ -167,9 +167,7 @@ Instruction decode_sls_family(std::uint32_t w, Instruction in) {
   return in;
 }
 
-} // namespace
-
-Instruction decode(std::uint32_t word) {
+Instruction decode_word(std::uint32_t word) {
   Instruction in;
   in.word = word;
   switch (word >> 28) {
@@ -182,6 +180,14 @@ Instruction decode(std::uint32_t word) {
   case 0xE: return decode_branch_family(word, in);
   default: return decode_sls_family(word, in);
   }
+}
+
+} // namespace
+
+Instruction decode(std::uint32_t word) {
+  Instruction in = decode_word(word);
+  in.reads_rd = in.cost == CostClass::store;
+  return in;
 }
 
 } // namespace lanai::iss

@@ -60,6 +60,7 @@ struct Instruction {
   bool set_flags = false;     // the `.f' forms
   bool zero_extend = false;   // part-word loads
   bool arithmetic = false;    // arithmetic (sha) rather than logical (sh) shift
+  bool reads_rd = false;      // stores read Rd as their data source
   std::uint32_t imm = 0;      // expanded immediate / offset / absolute address
   CostClass cost = CostClass::alu;
 };

@@ -245,3 +245,13 @@ TEST_CASE("cycle model charges each class, taken branches and the load-use inter
   CHECK(p.cpu->instructions() == 8);
   CHECK(p.cpu->cycles() == 2 + 3 + 2 + 17 + 5 + 11 + 7 + 2 + 13);
 }
+
+TEST_CASE("the load-use interlock counts reads of the loaded register, not overwrites") {
+  lanai::iss::CycleCosts costs{1, 1, 1, 1, 1, 1, 10};
+  ProgramRun overwrite({rm(false, r6, r0, 2, 0x40), ri(add, r6, r0, 5), exit_with(r6)}, costs);
+  overwrite.run();
+  CHECK(overwrite.cpu->cycles() == 3);
+  ProgramRun store_data({rm(false, r6, r0, 2, 0x40), rm(true, r6, r0, 2, 0x44), exit_with(r0)}, costs);
+  store_data.run();
+  CHECK(store_data.cpu->cycles() == 13);
+}
