@@ -50,9 +50,14 @@ void validate(const HardwareProfile& p, std::string_view source) {
         "{}: lanai.sram_bytes must be a multiple of 4 in [4096, 33554432], got {}", source,
         l.sram_bytes));
   for (const auto& info : parameter_table()) {
-    if (info.integer && info.key != "lanai.sram_bytes" && l.*(info.integer) > 1000)
-      throw ProfileError(fmt::format("{}: {} must be at most 1000 cycles, got {}", source,
-                                     info.key, l.*(info.integer)));
+    if (!info.integer || info.key == "lanai.sram_bytes") continue;
+    const std::uint32_t v = l.*(info.integer);
+    // Every instruction must take time, or a program could run forever in
+    // zero virtual time; only the interlock penalty may be zero.
+    const std::uint32_t lowest = info.key == "lanai.load_use_stall_cycles" ? 0 : 1;
+    if (v < lowest || v > 1000)
+      throw ProfileError(fmt::format("{}: {} must be in [{}, 1000] cycles, got {}", source,
+                                     info.key, lowest, v));
   }
 }
 

@@ -118,12 +118,12 @@ TEST_CASE("overrides change only the keys given") {
   }
   SUBCASE("inclusive range limits are accepted") {
     const auto l = parse_profile("[lanai]\nclock_mhz = 10000.0\nsram_bytes = 4096\n"
-                                 "alu_cycles = 1000\nstore_cycles = 0\n",
+                                 "alu_cycles = 1000\nload_use_stall_cycles = 0\n",
                                  "l.toml");
     CHECK(l.lanai.clock_mhz == 10000.0);
     CHECK(l.lanai.sram_bytes == 4096);
     CHECK(l.lanai.alu_cycles == 1000);
-    CHECK(l.lanai.store_cycles == 0);
+    CHECK(l.lanai.load_use_stall_cycles == 0);
     CHECK(parse_profile("[lanai]\nsram_bytes = 33554432\n", "l.toml").lanai.sram_bytes ==
           33554432u);
   }
@@ -222,9 +222,11 @@ TEST_CASE("integers out of range are rejected naming the key") {
   check_error("[lanai]\nsram_bytes = -4096\n", {"lanai.sram_bytes", "non-negative integer"});
   check_error("[lanai]\nmmio_cycles = 4294967296\n", {"lanai.mmio_cycles", "non-negative integer"});
   check_error("[lanai]\nbranch_taken_cycles = 1001\n",
-              {"lanai.branch_taken_cycles", "at most 1000", "1001"});
+              {"lanai.branch_taken_cycles", "[1, 1000]", "1001"});
   check_error("[lanai]\nload_use_stall_cycles = 4294967295\n",
-              {"lanai.load_use_stall_cycles", "at most 1000"});
+              {"lanai.load_use_stall_cycles", "[0, 1000]"});
+  check_error("[lanai]\nalu_cycles = 0\n", {"lanai.alu_cycles", "[1, 1000]", "got 0"});
+  check_error("[lanai]\nmmio_cycles = 0\n", {"lanai.mmio_cycles", "[1, 1000]"});
 }
 
 TEST_CASE("the clock must be positive and at most 10 GHz") {
