@@ -1,7 +1,7 @@
 // Differential execution: the corpus of C and C++ functions runs natively
-// and on the emulated LANai (compiled by clang --target=lanai at -O0 and
-// -O2, linked by the emulator's loader with the firmware runtime); every
-// result must agree bit for bit.
+// and on the emulated LANai (compiled by clang --target=lanai at -O0, -O1,
+// -O2, -O3 and -Os, linked by the emulator's loader with the firmware
+// runtime); every result must agree bit for bit.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -47,9 +47,10 @@ std::vector<std::array<std::uint64_t, 4>> make_inputs() {
   return inputs;
 }
 
-void check_level(const char* dir) {
+void check_level(const char* level) {
   const auto profile = lanai::profile::default_profile();
-  const auto objects = lanai::machine::objects_in_manifest(dir);
+  const auto objects =
+      lanai::machine::objects_in_manifest(std::string(LANAI_DIFF_DIR) + "/diff_lanai_" + level);
   REQUIRE(!objects.empty());
   const auto image = lanai::machine::link_program(objects, profile);
   lanai::machine::StandaloneMachine m(profile, image);
@@ -85,9 +86,21 @@ void check_level(const char* dir) {
 } // namespace
 
 TEST_CASE("corpus compiled at -O0 runs identically on the LANai and natively") {
-  check_level(LANAI_DIFF_O0_DIR);
+  check_level("O0");
+}
+
+TEST_CASE("corpus compiled at -O1 runs identically on the LANai and natively") {
+  check_level("O1");
 }
 
 TEST_CASE("corpus compiled at -O2 runs identically on the LANai and natively") {
-  check_level(LANAI_DIFF_O2_DIR);
+  check_level("O2");
+}
+
+TEST_CASE("corpus compiled at -O3 runs identically on the LANai and natively") {
+  check_level("O3");
+}
+
+TEST_CASE("corpus compiled at -Os runs identically on the LANai and natively") {
+  check_level("Os");
 }
