@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/json_text.hpp"
 #include "cli/profile_option.hpp"
+#include "iss/disassembler.hpp"
 #include "machine/standalone_machine.hpp"
 
 namespace lanai::cli {
@@ -22,6 +25,48 @@ struct ExecOptions {
   bool json = false;
   bool dump_config = false;
   bool no_runtime = false;
+  std::string trace;                  // file for the instruction trace, "-" for stderr
+  std::uint64_t trace_limit = 100000; // instructions traced at most
+};
+
+// One line per executed instruction: cycle before it, pc, function, word
+// and disassembly, e.g. "      1234  000001a0  main+0x20  02900008  add %sp, 0x8, %fp".
+class InstructionTrace {
+public:
+  InstructionTrace(const std::string& path, std::uint64_t limit, const machine::StandaloneMachine& m)
+      : limit_(limit), machine_(m) {
+    if (path == "-") {
+      out_ = stderr;
+    } else {
+      out_ = std::fopen(path.c_str(), "w");
+      if (!out_) throw std::runtime_error(fmt::format("{}: cannot open trace file", path));
+      owned_ = true;
+    }
+  }
+  ~InstructionTrace() {
+    if (owned_) std::fclose(out_);
+  }
+  InstructionTrace(const InstructionTrace&) = delete;
+  InstructionTrace& operator=(const InstructionTrace&) = delete;
+
+  void record(std::uint32_t pc, std::uint64_t cycle) {
+    if (written_ >= limit_) return;
+    ++written_;
+    const machine::StandaloneMachine& m = machine_;
+    const std::uint32_t word = const_cast<machine::StandaloneMachine&>(m).cpu().read_word(pc);
+    std::string text = iss::disassemble(word);
+    for (auto& c : text)
+      if (c == '\t') c = ' ';
+    fmt::print(out_, "{:>12}  {:08x}  {:<28}  {:08x}  {}\n", cycle, pc,
+               m.image().symbol_at(pc).value_or("?"), word, text);
+  }
+
+private:
+  std::FILE* out_ = nullptr;
+  bool owned_ = false;
+  std::uint64_t limit_;
+  std::uint64_t written_ = 0;
+  const machine::StandaloneMachine& machine_;
 };
 
 int run_exec(const ExecOptions& o) {
@@ -38,7 +83,12 @@ int run_exec(const ExecOptions& o) {
       std::fputc(c, stdout);
       if (c == '\n') std::fflush(stdout);
     });
-  const auto r = m.run(o.max_cycles);
+  std::unique_ptr<InstructionTrace> trace;
+  if (!o.trace.empty()) trace = std::make_unique<InstructionTrace>(o.trace, o.trace_limit, m);
+  const auto r = trace ? m.run(o.max_cycles,
+                               [&](std::uint32_t pc, std::uint64_t cycle) { trace->record(pc, cycle); })
+                       : m.run(o.max_cycles);
+  trace.reset();
   std::fflush(stdout);
   const double time_us = static_cast<double>(r.end_time_ps) / 1e6; // virtual time at exit
   const char* stop = r.stop == machine::ExecStop::exited  ? "exited"
@@ -78,6 +128,10 @@ void add_exec_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--max-cycles", opts->max_cycles, "stop with an error after this many LANai cycles");
   cmd->add_flag("--json", opts->json, "print one JSON object: exit_code, instructions, cycles, ...");
   cmd->add_flag("--dump-config", opts->dump_config, "print the resolved hardware profile and exit");
+  cmd->add_option("--trace", opts->trace,
+                  "write an instruction trace (cycle, pc, function, word, disassembly) to this "
+                  "file, '-' for stderr; slows execution");
+  cmd->add_option("--trace-limit", opts->trace_limit, "trace at most this many instructions");
   cmd->add_flag("--no-runtime", opts->no_runtime,
                 "do not link the firmware runtime (the objects provide _start)");
   cmd->callback([opts, cmd, &exit_status] {

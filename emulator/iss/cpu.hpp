@@ -32,9 +32,11 @@ public:
   // Clears registers and flags, starts fetching at `entry`.
   void reset(std::uint32_t entry);
 
-  // Executes until the cycle count reaches `cycle_limit`, the processor halts
-  // or faults. Returns immediately if already halted or faulted.
-  StopReason run(std::uint64_t cycle_limit);
+  // Executes until the cycle count reaches `cycle_limit`, the instruction
+  // count reaches `instruction_limit`, or the processor halts or faults.
+  // Returns immediately if already halted or faulted.
+  StopReason run(std::uint64_t cycle_limit,
+                 std::uint64_t instruction_limit = ~std::uint64_t{0});
 
   std::uint64_t cycles() const { return cycles_; }
   std::uint64_t instructions() const { return instructions_; }

@@ -134,9 +134,9 @@ void Cpu::skip_predicated(const Instruction& in) {
   flags_ = static_cast<std::uint8_t>((r >> 31 ? flag_n : 0) | (r == 0 ? flag_z : 0));
 }
 
-StopReason Cpu::run(std::uint64_t cycle_limit) {
+StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   if (state_ != StopReason::cycle_limit) return state_;
-  while (cycles_ < cycle_limit) {
+  while (cycles_ < cycle_limit && instructions_ < instruction_limit) {
     const std::uint32_t pc = pc_;
     if (pc >= sram_bytes_ || (pc & 3u)) {
       Instruction none;

@@ -31,7 +31,17 @@ void ClockedCore::slice() {
     const std::uint64_t next_cycle = origin_cycles_ + clock_.time_to_cycles(next - origin_);
     horizon = std::min(horizon, std::max(next_cycle, cpu_.cycles() + 1));
   }
-  const iss::StopReason reason = cpu_.run(horizon);
+  iss::StopReason reason;
+  if (!observer_) {
+    reason = cpu_.run(horizon);
+  } else {
+    do {
+      const std::uint32_t pc = cpu_.pc();
+      const std::uint64_t before = cpu_.cycles();
+      reason = cpu_.run(horizon, cpu_.instructions() + 1);
+      if (cpu_.cycles() != before || reason != iss::StopReason::fault) observer_(pc, before);
+    } while (reason == iss::StopReason::cycle_limit && cpu_.cycles() < horizon);
+  }
   const kernel::SimTime resume = origin_ + clock_.cycles_to_time_ceil(cpu_.cycles() - origin_cycles_);
   if (reason != iss::StopReason::cycle_limit || cpu_.cycles() >= cycle_limit_) {
     kernel_.schedule_at(resume, [this, reason] { on_stop_(reason); }, "lanai.stop");

@@ -22,6 +22,11 @@ public:
   // virtual time, when the core halts, faults or reaches `cycle_limit`.
   void start(std::uint64_t cycle_limit, std::function<void(iss::StopReason)> on_stop);
 
+  // Called after every instruction with its address and the cycle count
+  // before it; the core then runs one instruction at a time (slower).
+  using StepObserver = std::function<void(std::uint32_t pc, std::uint64_t cycle)>;
+  void set_step_observer(StepObserver observer) { observer_ = std::move(observer); }
+
   // Virtual time of the core's current cycle (its local clock).
   kernel::SimTime local_time() const;
   std::uint64_t slices() const { return slices_; }
@@ -38,6 +43,7 @@ private:
   std::uint64_t origin_cycles_ = 0;
   std::uint64_t slices_ = 0;
   std::function<void(iss::StopReason)> on_stop_;
+  StepObserver observer_;
 };
 
 } // namespace lanai::machine

@@ -1,8 +1,6 @@
 // Loading an image into the LANai and running it to completion.
 #include "machine/standalone_machine.hpp"
 
-#include "machine/clocked_core.hpp"
-
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -19,8 +17,11 @@ StandaloneMachine::StandaloneMachine(const profile::HardwareProfile& profile,
   cpu_.reset(image_.entry);
 }
 
-ExecResult StandaloneMachine::run(std::uint64_t max_cycles) {
+ExecResult StandaloneMachine::run(std::uint64_t max_cycles) { return run(max_cycles, nullptr); }
+
+ExecResult StandaloneMachine::run(std::uint64_t max_cycles, ClockedCore::StepObserver observer) {
   ClockedCore core(kernel_, cpu_, kernel::Frequency::megahertz(clock_mhz_));
+  core.set_step_observer(std::move(observer));
   iss::StopReason reason = iss::StopReason::cycle_limit;
   const std::uint64_t events_before = kernel_.events_executed();
   core.start(max_cycles, [&](iss::StopReason r) {

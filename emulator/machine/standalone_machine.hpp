@@ -12,6 +12,7 @@
 #include "iss/cpu.hpp"
 #include "kernel/event_queue.hpp"
 #include "loader/firmware_linker.hpp"
+#include "machine/clocked_core.hpp"
 #include "machine/system_registers.hpp"
 #include "profile/hardware_profile.hpp"
 
@@ -34,6 +35,8 @@ public:
   StandaloneMachine(const profile::HardwareProfile& profile, const loader::LinkedImage& image);
 
   ExecResult run(std::uint64_t max_cycles);
+  // As run(), calling `observer` after each instruction (see ClockedCore).
+  ExecResult run(std::uint64_t max_cycles, ClockedCore::StepObserver observer);
 
   iss::Cpu& cpu() { return cpu_; }
   kernel::Kernel& kernel() { return kernel_; }

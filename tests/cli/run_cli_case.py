@@ -419,6 +419,32 @@ def disasm_object(ctx):
     check(re.search(r"^ *[0-9a-f]+: [0-9a-f]{8}\tst\t", r.out, re.M), "listing has no store")
 
 
+@case
+def exec_trace(ctx):
+    """--trace writes one line per instruction, from _start, up to the limit,
+    identically on every run, without changing the program's results."""
+    _, plain = ctx.exec_json(ctx.demo)
+    traces = []
+    for n in (1, 2):
+        path = ctx.scratch / f"trace{n}.txt"
+        _, traced = ctx.exec_json("--trace", path, "--trace-limit", "500", ctx.demo)
+        check(traced == plain, "tracing changed the result of the run")
+        traces.append(path.read_text())
+    check(traces[0] == traces[1], "two traces of the same run differ")
+    lines = traces[0].splitlines()
+    check(len(lines) == 500, f"expected 500 trace lines, got {len(lines)}")
+    first = lines[0].split()
+    check(first[0] == "0" and first[2] == "_start",
+          f"the trace must start at cycle 0 in _start: {lines[0]!r}")
+    cycles = [int(line.split()[0]) for line in lines]
+    check(cycles == sorted(cycles) and len(set(cycles)) == len(cycles),
+          "trace cycles must strictly increase")
+    bad = ctx.run("exec", "--trace", ctx.scratch / "no-such-dir" / "t.txt", ctx.demo)
+    ctx.expect(bad, 1)
+    check(bad.err.startswith("lanai-emu: ") and len(bad.err.splitlines()) == 1,
+          "an unwritable trace file must give a one-line error")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("case", choices=sorted(CASES))
