@@ -127,20 +127,18 @@ void Cpu::write_reg(unsigned r, std::uint32_t v, bool from_load) {
 
 std::uint32_t Cpu::shift(std::uint32_t a, std::uint32_t amount, bool arithmetic, bool set_flags) {
   // The amount is a two's complement count: positive shifts left, negative
-  // right. Counts beyond +-31 shift every bit out.
+  // right. Counts beyond +-31 wrap (taken modulo 32), as LLVM's Lanai
+  // lowering states the hardware does.
   const auto n = static_cast<std::int32_t>(amount);
   std::uint32_t r;
   bool carry = false;
   if (n >= 0) {
-    r = n >= 32 ? 0u : a << n;
-    if (n > 0 && n <= 32) carry = (a >> (32 - n)) & 1u;
+    const unsigned k = static_cast<unsigned>(n) & 31u;
+    r = a << k;
+    if (k > 0) carry = (a >> (32 - k)) & 1u;
   } else {
-    const std::int64_t m = -static_cast<std::int64_t>(n);
-    if (arithmetic)
-      r = m >= 32 ? static_cast<std::uint32_t>(static_cast<std::int32_t>(a) >> 31)
-                  : static_cast<std::uint32_t>(static_cast<std::int32_t>(a) >> m);
-    else
-      r = m >= 32 ? 0u : a >> m;
+    const unsigned k = static_cast<unsigned>(-static_cast<std::int64_t>(n)) & 31u;
+    r = arithmetic ? static_cast<std::uint32_t>(static_cast<std::int32_t>(a) >> k) : a >> k;
   }
   if (set_flags)
     flags_ = static_cast<std::uint8_t>((carry ? flag_c : 0) | (r >> 31 ? flag_n : 0) |

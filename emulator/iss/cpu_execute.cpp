@@ -206,8 +206,11 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
       break;
     }
     case OpClass::load_imm:
+      // SLI has the timing of a load: two delay slots when it writes the
+      // pc, and the load-use interlock.
       jumped = in.rd == reg_pc;
       write_reg(in.rd, in.imm, true);
+      loaded_reg_ = in.rd;
       break;
     case OpClass::branch:
       if (condition(in.cond)) {
@@ -227,8 +230,9 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
       raise(FaultKind::undefined_instruction, in, pc, pc, 0, false);
       break;
     default:
-      jumped = in.rd == reg_pc && (in.op == OpClass::load_rm || in.op == OpClass::load_rrm ||
-                                   in.op == OpClass::load_spls || in.op == OpClass::load_sls);
+      jumped = (in.rd == reg_pc && in.cost == CostClass::load) ||
+               (in.rs1 == reg_pc && (in.mode == addr_post || in.mode == addr_pre) &&
+                in.op != OpClass::load_sls && in.op != OpClass::store_sls);
       execute_memory(in, pc);
       break;
     }

