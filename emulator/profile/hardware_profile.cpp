@@ -12,52 +12,65 @@
 
 namespace lanai::profile {
 
+namespace {
+
+// Shorthands for the table below; each field gets an accessor function.
+#define LANAI_REAL(field) [](HardwareProfile& p) -> double* { return &p.field; }, nullptr
+#define LANAI_INT(field) nullptr, [](HardwareProfile& p) -> std::uint32_t* { return &p.field; }
+
+} // namespace
+
 const std::vector<ParamInfo>& parameter_table() {
+  // Every instruction class takes at least one cycle, or a program could
+  // run forever in zero virtual time; only the interlock may be free.
   static const std::vector<ParamInfo> table = {
-      {"lanai.clock_mhz", "MHz", "LANai processor clock", &LanaiParams::clock_mhz, nullptr},
-      {"lanai.sram_bytes", "bytes", "card SRAM size (firmware, buffers and stack)", nullptr,
-       &LanaiParams::sram_bytes},
+      {"lanai.clock_mhz", "MHz", "LANai processor clock", LANAI_REAL(lanai.clock_mhz), 0.0,
+       10000.0},
+      {"lanai.sram_bytes", "bytes", "card SRAM size (firmware, buffers and stack)",
+       LANAI_INT(lanai.sram_bytes), 4096, 33554432, 4},
       {"lanai.alu_cycles", "cycles", "ALU, shift, select, set-condition and bit-count instructions",
-       nullptr, &LanaiParams::alu_cycles},
-      {"lanai.load_cycles", "cycles", "SRAM load (any width) and load-immediate", nullptr,
-       &LanaiParams::load_cycles},
-      {"lanai.store_cycles", "cycles", "SRAM store (any width)", nullptr, &LanaiParams::store_cycles},
+       LANAI_INT(lanai.alu_cycles), 1, 1000},
+      {"lanai.load_cycles", "cycles", "SRAM load (any width) and load-immediate",
+       LANAI_INT(lanai.load_cycles), 1, 1000},
+      {"lanai.store_cycles", "cycles", "SRAM store (any width)", LANAI_INT(lanai.store_cycles), 1,
+       1000},
       {"lanai.branch_taken_cycles", "cycles",
-       "taken branch or register jump, including the delay-slot refill", nullptr,
-       &LanaiParams::branch_taken_cycles},
-      {"lanai.branch_untaken_cycles", "cycles", "conditional branch not taken", nullptr,
-       &LanaiParams::branch_untaken_cycles},
-      {"lanai.mmio_cycles", "cycles", "load or store to a memory-mapped device register", nullptr,
-       &LanaiParams::mmio_cycles},
+       "taken branch or register jump, including the delay-slot refill",
+       LANAI_INT(lanai.branch_taken_cycles), 1, 1000},
+      {"lanai.branch_untaken_cycles", "cycles", "conditional branch not taken",
+       LANAI_INT(lanai.branch_untaken_cycles), 1, 1000},
+      {"lanai.mmio_cycles", "cycles", "load or store to a memory-mapped device register",
+       LANAI_INT(lanai.mmio_cycles), 1, 1000},
       {"lanai.load_use_stall_cycles", "cycles",
-       "interlock when an instruction reads the register loaded by the one before", nullptr,
-       &LanaiParams::load_use_stall_cycles},
+       "interlock when an instruction reads the register loaded by the one before",
+       LANAI_INT(lanai.load_use_stall_cycles), 0, 1000},
   };
   return table;
 }
+
+#undef LANAI_REAL
+#undef LANAI_INT
 
 HardwareProfile default_profile() { return HardwareProfile{}; }
 
 namespace {
 
 void validate(const HardwareProfile& p, std::string_view source) {
-  const auto& l = p.lanai;
-  if (!(l.clock_mhz > 0.0 && l.clock_mhz <= 10000.0))
-    throw ProfileError(fmt::format("{}: lanai.clock_mhz must be in (0, 10000], got {}", source,
-                                   l.clock_mhz));
-  if (l.sram_bytes < 4096 || l.sram_bytes > (1u << 25) || l.sram_bytes % 4 != 0)
-    throw ProfileError(fmt::format(
-        "{}: lanai.sram_bytes must be a multiple of 4 in [4096, 33554432], got {}", source,
-        l.sram_bytes));
   for (const auto& info : parameter_table()) {
-    if (!info.integer || info.key == "lanai.sram_bytes") continue;
-    const std::uint32_t v = l.*(info.integer);
-    // Every instruction must take time, or a program could run forever in
-    // zero virtual time; only the interlock penalty may be zero.
-    const std::uint32_t lowest = info.key == "lanai.load_use_stall_cycles" ? 0 : 1;
-    if (v < lowest || v > 1000)
-      throw ProfileError(fmt::format("{}: {} must be in [{}, 1000] cycles, got {}", source,
-                                     info.key, lowest, v));
+    if (info.real) {
+      const double v = info.real_value(p);
+      if (!(v > info.min && v <= info.max))
+        throw ProfileError(fmt::format("{}: {} must be in ({}, {}], got {}", source, info.key,
+                                       info.min, info.max, v));
+      continue;
+    }
+    const std::uint32_t v = info.integer_value(p);
+    if (v < info.min || v > info.max || v % info.multiple_of != 0) {
+      const std::string multiple =
+          info.multiple_of > 1 ? fmt::format("a multiple of {} ", info.multiple_of) : "";
+      throw ProfileError(fmt::format("{}: {} must be {}in [{}, {}] {}, got {}", source, info.key,
+                                     multiple, info.min, info.max, info.unit, v));
+    }
   }
 }
 
@@ -73,13 +86,13 @@ void apply_value(HardwareProfile& p, const ParamInfo& info, const toml::node& no
     auto v = node.value<double>();
     if (!v || !std::isfinite(*v))
       throw ProfileError(fmt::format("{}: {} must be a number", source, info.key));
-    p.lanai.*(info.real) = *v;
+    *info.real(p) = *v;
     return;
   }
   auto v = node.value<std::int64_t>();
   if (!node.is_integer() || !v || *v < 0 || *v > std::numeric_limits<std::uint32_t>::max())
     throw ProfileError(fmt::format("{}: {} must be a non-negative integer", source, info.key));
-  p.lanai.*(info.integer) = static_cast<std::uint32_t>(*v);
+  *info.integer(p) = static_cast<std::uint32_t>(*v);
 }
 
 void walk(HardwareProfile& p, const toml::table& table, const std::string& prefix,
@@ -153,8 +166,8 @@ std::string dump_profile(const HardwareProfile& p) {
       section = std::string(sec);
       out += fmt::format("\n[{}]\n", section);
     }
-    const std::string value = info.real ? fmt::format("{}", p.lanai.*(info.real))
-                                        : fmt::format("{}", p.lanai.*(info.integer));
+    const std::string value = info.real ? fmt::format("{}", info.real_value(p))
+                                        : fmt::format("{}", info.integer_value(p));
     std::string shown = value;
     if (info.real && shown.find_first_of(".e") == std::string::npos) shown += ".0";
     out += fmt::format("{} = {}  # {} ({})\n", info.key.substr(dot + 1), shown, info.description,

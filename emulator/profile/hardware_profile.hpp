@@ -34,13 +34,24 @@ struct HardwareProfile {
   LanaiParams lanai;
 };
 
-// One documented parameter; `kind` tells which member pointer is set.
+// One documented parameter: its key, unit, meaning, valid range and where
+// it lives in HardwareProfile. Exactly one of `real` and `integer` is set.
 struct ParamInfo {
   std::string_view key;          // dotted TOML key, e.g. "lanai.clock_mhz"
   std::string_view unit;         // "MHz", "bytes", "cycles"
   std::string_view description;  // one line
-  double LanaiParams::*real = nullptr;
-  std::uint32_t LanaiParams::*integer = nullptr;
+  double* (*real)(HardwareProfile&) = nullptr;
+  std::uint32_t* (*integer)(HardwareProfile&) = nullptr;
+  double min = 0.0;              // integers: inclusive; reals: exclusive
+  double max = 0.0;              // inclusive
+  std::uint32_t multiple_of = 1; // integers only
+
+  double real_value(const HardwareProfile& p) const {
+    return *real(const_cast<HardwareProfile&>(p));
+  }
+  std::uint32_t integer_value(const HardwareProfile& p) const {
+    return *integer(const_cast<HardwareProfile&>(p));
+  }
 };
 
 const std::vector<ParamInfo>& parameter_table();
