@@ -5,7 +5,7 @@ include(CMakePackageConfigHelpers)
 
 # The public libraries, each listed before the libraries it depends on: the
 # order a static link line needs.
-set(_lanai_library_candidates lanai_machine lanai_loader lanai_iss lanai_profile lanai_kernel)
+set(_lanai_library_candidates lanai_machine lanai_wire lanai_loader lanai_iss lanai_profile lanai_kernel)
 
 # Returns the in-tree library target a link item names, or nothing for
 # imported targets, plain library names and link flags.
@@ -154,7 +154,7 @@ endif()
 
 # Headers keep their folder, so the include lines used inside the tree
 # ("kernel/sim_time.hpp") work unchanged against the installed copy.
-foreach(_lanai_dir kernel iss loader profile machine)
+foreach(_lanai_dir kernel iss loader profile machine wire)
   if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/emulator/${_lanai_dir})
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/emulator/${_lanai_dir}/
       DESTINATION ${LANAI_EMU_INCLUDE_DIR}/${_lanai_dir}

@@ -44,6 +44,14 @@ const std::vector<ParamInfo>& parameter_table() {
       {"lanai.load_use_stall_cycles", "cycles",
        "interlock when an instruction reads the register loaded by the one before",
        LANAI_INT(lanai.load_use_stall_cycles), 0, 1000},
+      {"wire.link_mbytes_per_s", "MB/s", "bandwidth of one link, each way",
+       LANAI_REAL(wire.link_mbytes_per_s), 0.0, 100000.0},
+      {"wire.link_latency_ns", "ns", "propagation delay of a link: cable plus link interfaces",
+       LANAI_INT(wire.link_latency_ns), 0, 1000000},
+      {"wire.switch_latency_ns", "ns", "switch routing delay from head arrival to forwarding",
+       LANAI_INT(wire.switch_latency_ns), 0, 1000000},
+      {"wire.max_payload_bytes", "bytes", "largest packet payload a network port sends",
+       LANAI_INT(wire.max_payload_bytes), 1, 16777216},
   };
   return table;
 }

@@ -29,9 +29,20 @@ struct LanaiParams {
   std::uint32_t load_use_stall_cycles = 1;
 };
 
+// The Myrinet fabric: links and cut-through crossbar switches. The latency
+// default stands for a few metres of cable (about 5 ns/m) plus the link
+// interface's encode and decode stages on either end.
+struct WireParams {
+  double link_mbytes_per_s = 160.0;       // 1.28 Gb/s each way
+  std::uint32_t link_latency_ns = 50;
+  std::uint32_t switch_latency_ns = 150;  // routing fall-through of a switch
+  std::uint32_t max_payload_bytes = 8192; // the NIC's packet buffer
+};
+
 struct HardwareProfile {
   std::string name = "default";
   LanaiParams lanai;
+  WireParams wire;
 };
 
 // One documented parameter: its key, unit, meaning, valid range and where

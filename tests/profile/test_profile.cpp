@@ -76,6 +76,10 @@ TEST_CASE("defaults are the documented LANai values") {
   CHECK(p.lanai.branch_untaken_cycles == 1);
   CHECK(p.lanai.mmio_cycles == 3);
   CHECK(p.lanai.load_use_stall_cycles == 1);
+  CHECK(p.wire.link_mbytes_per_s == 160.0);
+  CHECK(p.wire.link_latency_ns == 50);
+  CHECK(p.wire.switch_latency_ns == 150);
+  CHECK(p.wire.max_payload_bytes == 8192);
   // An empty file and a file of comments change nothing.
   check_equal(parse_profile("", "empty.toml"), p);
   check_equal(parse_profile("# nothing here\n\n[lanai]\n", "comments.toml"), p);
@@ -86,12 +90,12 @@ TEST_CASE("the parameter table describes each parameter once") {
   for (const auto& info : parameter_table()) {
     CAPTURE(info.key);
     CHECK(keys.insert(info.key).second);
-    CHECK(info.key.rfind("lanai.", 0) == 0);
+    CHECK((info.key.rfind("lanai.", 0) == 0 || info.key.rfind("wire.", 0) == 0));
     CHECK(!info.unit.empty());
     CHECK(!info.description.empty());
     CHECK((info.real == nullptr) != (info.integer == nullptr)); // exactly one member
   }
-  CHECK(keys.size() == 9);
+  CHECK(keys.size() == 13);
   REQUIRE(param("lanai.clock_mhz") != nullptr);
   auto probe = default_profile();
   CHECK(param("lanai.clock_mhz")->real(probe) == &probe.lanai.clock_mhz);

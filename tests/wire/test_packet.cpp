@@ -1,0 +1,66 @@
+// Tests of the packet format: CRC-32 check values, route consumption,
+// wire size at each hop, and corruption being caught by the trailer.
+#include "wire/packet.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <string_view>
+
+using lanai::wire::crc32;
+using lanai::wire::Packet;
+
+namespace {
+
+std::vector<std::uint8_t> bytes_of(std::string_view s) { return {s.begin(), s.end()}; }
+
+}  // namespace
+
+TEST_CASE("CRC-32 matches the IEEE 802.3 check values") {
+    CHECK(crc32(bytes_of("123456789")) == 0xCBF43926u);
+    CHECK(crc32(bytes_of("")) == 0x00000000u);
+    CHECK(crc32(bytes_of("The quick brown fox jumps over the lazy dog")) == 0x414FA339u);
+}
+
+TEST_CASE("route bytes are consumed from the head and shrink the wire size") {
+    Packet p(7, {3, 1, 4}, bytes_of("payload"));
+    CHECK(p.id() == 7);
+    CHECK(p.wire_bytes() == 3 + 7 + Packet::trailer_bytes);
+    CHECK(p.consume_route_byte() == 3);
+    CHECK(p.wire_bytes() == 2 + 7 + Packet::trailer_bytes);
+    CHECK(p.route().size() == 2);
+    CHECK(p.route()[0] == 1);
+    CHECK(p.consume_route_byte() == 1);
+    CHECK(p.consume_route_byte() == 4);
+    CHECK(p.route_exhausted());
+    CHECK(p.route_bytes_consumed() == 3);
+    CHECK(p.wire_bytes() == 7 + Packet::trailer_bytes);
+    CHECK_THROWS_AS(p.consume_route_byte(), std::logic_error);
+}
+
+TEST_CASE("the trailer covers the payload and catches any flipped byte") {
+    Packet p(1, {0}, bytes_of("hello, wire"));
+    p.seal();
+    CHECK(p.trailer() == crc32(bytes_of("hello, wire")));
+    CHECK(p.checksum_ok());
+    // Consuming the route does not disturb the check: routes vanish en route.
+    p.consume_route_byte();
+    CHECK(p.checksum_ok());
+
+    for (std::size_t offset = 0; offset < p.payload().size() + Packet::trailer_bytes; ++offset) {
+        CAPTURE(offset);
+        Packet q = p;
+        q.corrupt_byte(offset, 0x01);
+        CHECK_FALSE(q.checksum_ok());
+        q.corrupt_byte(offset, 0x01);
+        CHECK(q.checksum_ok());
+    }
+    CHECK_THROWS_AS(p.corrupt_byte(p.payload().size() + Packet::trailer_bytes), std::out_of_range);
+}
+
+TEST_CASE("an unsealed packet fails its check unless its CRC happens to be zero") {
+    Packet p(2, {0}, bytes_of("x"));
+    CHECK_FALSE(p.checksum_ok());
+    Packet empty(3, {0}, {});
+    CHECK(empty.checksum_ok());  // CRC-32 of nothing is 0
+}
