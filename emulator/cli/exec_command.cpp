@@ -33,7 +33,7 @@ struct ExecOptions {
 // and disassembly, e.g. "      1234  000001a0  main+0x20  02900008  add %sp, 0x8, %fp".
 class InstructionTrace {
 public:
-  InstructionTrace(const std::string& path, std::uint64_t limit, const machine::StandaloneMachine& m)
+  InstructionTrace(const std::string& path, std::uint64_t limit, machine::StandaloneMachine& m)
       : limit_(limit), machine_(m) {
     if (path == "-") {
       out_ = stderr;
@@ -52,13 +52,9 @@ public:
   void record(std::uint32_t pc, std::uint64_t cycle) {
     if (written_ >= limit_) return;
     ++written_;
-    const machine::StandaloneMachine& m = machine_;
-    const std::uint32_t word = const_cast<machine::StandaloneMachine&>(m).cpu().read_word(pc);
-    std::string text = iss::disassemble(word);
-    for (auto& c : text)
-      if (c == '\t') c = ' ';
+    const std::uint32_t word = machine_.cpu().read_word(pc);
     fmt::print(out_, "{:>12}  {:08x}  {:<28}  {:08x}  {}\n", cycle, pc,
-               m.image().symbol_at(pc).value_or("?"), word, text);
+               machine_.image().symbol_at(pc).value_or("?"), word, iss::disassemble_inline(word));
   }
 
 private:
@@ -66,7 +62,7 @@ private:
   bool owned_ = false;
   std::uint64_t limit_;
   std::uint64_t written_ = 0;
-  const machine::StandaloneMachine& machine_;
+  machine::StandaloneMachine& machine_;
 };
 
 int run_exec(const ExecOptions& o) {

@@ -155,60 +155,52 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
     pc_ = npc_;
     npc_ = nnpc_;
     nnpc_ = npc_ + 4;
-    bool jumped = false;
+    bool jumped = in.writes_pc; // branches decide below
     switch (in.op) {
     case OpClass::alu_ri:
-      jumped = in.rd == reg_pc;
       write_reg(in.rd, alu(in, regs_[in.rs1], in.imm), false);
       break;
     case OpClass::shift_ri:
-      jumped = in.rd == reg_pc;
       write_reg(in.rd, shift(regs_[in.rs1], in.imm, in.arithmetic, in.set_flags), false);
       break;
     case OpClass::alu_rr:
       if (!condition(in.cond)) {
         skip_predicated(in);
+        jumped = false;
         break;
       }
-      jumped = in.rd == reg_pc;
       write_reg(in.rd, alu(in, regs_[in.rs1], regs_[in.rs2]), false);
       break;
     case OpClass::shift_rr:
       if (!condition(in.cond)) {
         skip_predicated(in);
+        jumped = false;
         break;
       }
-      jumped = in.rd == reg_pc;
       write_reg(in.rd, shift(regs_[in.rs1], regs_[in.rs2], in.arithmetic, in.set_flags), false);
       break;
     case OpClass::select:
-      jumped = in.rd == reg_pc;
       write_reg(in.rd, condition(in.cond) ? regs_[in.rs1] : regs_[in.rs2], false);
       break;
     case OpClass::set_cond:
-      jumped = in.rd == reg_pc;
       write_reg(in.rd, condition(in.cond) ? 1u : 0u, false);
       break;
     case OpClass::popc:
-      jumped = in.rd == reg_pc;
       write_reg(in.rd, static_cast<std::uint32_t>(__builtin_popcount(regs_[in.rs1])), false);
       break;
     case OpClass::leadz: {
       const std::uint32_t v = regs_[in.rs1];
-      jumped = in.rd == reg_pc;
       write_reg(in.rd, v ? static_cast<std::uint32_t>(__builtin_clz(v)) : 32u, false);
       break;
     }
     case OpClass::trailz: {
       const std::uint32_t v = regs_[in.rs1];
-      jumped = in.rd == reg_pc;
       write_reg(in.rd, v ? static_cast<std::uint32_t>(__builtin_ctz(v)) : 32u, false);
       break;
     }
     case OpClass::load_imm:
       // SLI has the timing of a load: two delay slots when it writes the
       // pc, and the load-use interlock.
-      jumped = in.rd == reg_pc;
       write_reg(in.rd, in.imm, true);
       loaded_reg_ = in.rd;
       break;
@@ -230,9 +222,6 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
       raise(FaultKind::undefined_instruction, in, pc, pc, 0, false);
       break;
     default:
-      jumped = (in.rd == reg_pc && in.cost == CostClass::load) ||
-               (in.rs1 == reg_pc && (in.mode == addr_post || in.mode == addr_pre) &&
-                in.op != OpClass::load_sls && in.op != OpClass::store_sls);
       execute_memory(in, pc);
       break;
     }

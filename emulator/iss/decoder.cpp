@@ -187,6 +187,13 @@ Instruction decode_word(std::uint32_t word) {
 Instruction decode(std::uint32_t word) {
   Instruction in = decode_word(word);
   in.reads_rd = in.cost == CostClass::store;
+  const bool writes_rd = in.op != OpClass::invalid && in.op != OpClass::branch &&
+                         in.op != OpClass::branch_rel && in.cost != CostClass::store;
+  const bool updates_base = (in.mode == addr_post || in.mode == addr_pre) &&
+                            (in.cost == CostClass::load || in.cost == CostClass::store) &&
+                            in.op != OpClass::load_sls && in.op != OpClass::store_sls &&
+                            in.op != OpClass::load_imm;
+  in.writes_pc = (writes_rd && in.rd == reg_pc) || (updates_base && in.rs1 == reg_pc);
   return in;
 }
 

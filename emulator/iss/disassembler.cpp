@@ -151,6 +151,13 @@ std::string disassemble(const Instruction& in) {
 
 std::string disassemble(std::uint32_t word) { return disassemble(decode(word)); }
 
+std::string disassemble_inline(std::uint32_t word) {
+  std::string text = disassemble(word);
+  for (auto& c : text)
+    if (c == '\t') c = ' ';
+  return text;
+}
+
 std::string_view register_name(unsigned r) {
   static constexpr std::string_view names[32] = {
       "r0",  "r1",  "pc",  "r3",  "sp",  "fp",  "r6",  "r7",  "rv",  "r9",  "rr1",

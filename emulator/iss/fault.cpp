@@ -29,10 +29,7 @@ std::string format_fault(const Fault& f, std::string_view pc_symbol) {
                                              f.width, f.width == 1 ? "" : "s")
                                : std::string());
   if (f.word_valid) {
-    std::string text = disassemble(f.word);
-    for (auto& c : text)
-      if (c == '\t') c = ' ';
-    out += fmt::format("  instruction: 0x{:08x}  {}\n", f.word, text);
+    out += fmt::format("  instruction: 0x{:08x}  {}\n", f.word, disassemble_inline(f.word));
   } else {
     out += "  instruction: (not fetchable)\n";
   }

@@ -61,6 +61,7 @@ struct Instruction {
   bool zero_extend = false;   // part-word loads
   bool arithmetic = false;    // arithmetic (sha) rather than logical (sh) shift
   bool reads_rd = false;      // stores read Rd as their data source
+  bool writes_pc = false;     // a jump when it executes (Rd or an updated base is %pc)
   std::uint32_t imm = 0;      // expanded immediate / offset / absolute address
   CostClass cost = CostClass::alu;
 };
