@@ -132,7 +132,7 @@ void add_exec_command(CLI::App& app, int& exit_status) {
                 "do not link the firmware runtime (the objects provide _start)");
   cmd->callback([opts, cmd, &exit_status] {
     if (opts->objects.empty() && !opts->dump_config)
-      throw CLI::RequiredError("objects");
+      throw CLI::ValidationError("exec needs at least one Lanai object file (.o) to run");
     exit_status = run_exec(*opts);
   });
 }
