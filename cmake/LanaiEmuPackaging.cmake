@@ -1,11 +1,13 @@
 # Installation and packaging: the emulator's libraries, public headers and
-# front end, a relocatable CMake package (find_package(LanaiEmu)) and a
-# pkg-config file. Included last, once every target has been defined.
+# front end, a relocatable CMake package (find_package(LanaiEmu)) and two
+# pkg-config files: lanai-emu (the emulator) and lanai-emu-vipl (the VIPL
+# for host programs). Included last, once every target has been defined.
 include(CMakePackageConfigHelpers)
 
 # The public libraries, each listed before the libraries it depends on: the
 # order a static link line needs.
-set(_lanai_library_candidates lanai_machine lanai_wire lanai_loader lanai_iss lanai_profile lanai_kernel)
+set(_lanai_library_candidates lanai_vipl lanai_host lanai_nic lanai_machine lanai_wire lanai_loader
+    lanai_iss lanai_profile lanai_kernel)
 
 # Returns the in-tree library target a link item names, or nothing for
 # imported targets, plain library names and link flags.
@@ -83,6 +85,7 @@ endwhile()
 
 set(_lanai_installed_targets)
 set(_lanai_pc_libs)
+set(_lanai_vipl_pc_libs)
 foreach(_lanai_target IN LISTS _lanai_ordered)
   # Export under the short name the in-tree alias uses (LanaiEmu::kernel),
   # unless the library chose its own.
@@ -98,7 +101,11 @@ foreach(_lanai_target IN LISTS _lanai_ordered)
     if(NOT _lanai_output_name)
       set(_lanai_output_name ${_lanai_target})
     endif()
-    string(APPEND _lanai_pc_libs " -l${_lanai_output_name}")
+    # The VIPL carries the launcher's main(): only its own .pc links it.
+    if(NOT _lanai_target STREQUAL "lanai_vipl")
+      string(APPEND _lanai_pc_libs " -l${_lanai_output_name}")
+    endif()
+    string(APPEND _lanai_vipl_pc_libs " -l${_lanai_output_name}")
   endif()
 endforeach()
 if(TARGET lanai-emu)
@@ -154,13 +161,19 @@ endif()
 
 # Headers keep their folder, so the include lines used inside the tree
 # ("kernel/sim_time.hpp") work unchanged against the installed copy.
-foreach(_lanai_dir kernel iss loader profile machine wire)
+foreach(_lanai_dir kernel iss loader profile machine wire nic host)
   if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/emulator/${_lanai_dir})
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/emulator/${_lanai_dir}/
       DESTINATION ${LANAI_EMU_INCLUDE_DIR}/${_lanai_dir}
       FILES_MATCHING PATTERN "*.hpp")
   endif()
 endforeach()
+# The VIPL's C headers sit at the top, so programs say #include <vipl.h>.
+if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/hostlib/include)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/hostlib/include/
+    DESTINATION ${LANAI_EMU_INCLUDE_DIR}
+    FILES_MATCHING PATTERN "*.h")
+endif()
 if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/firmware/include/lanai)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/firmware/include/lanai/
     DESTINATION ${LANAI_EMU_INCLUDE_DIR}/lanai
@@ -202,3 +215,11 @@ set(LANAI_EMU_PC_LIBS "${_lanai_pc_libs}${_lanai_pc_extra_libs}")
 set(LANAI_EMU_PC_REQUIRES "${_lanai_pc_requires}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/lanai-emu.pc.in ${PROJECT_BINARY_DIR}/lanai-emu.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/lanai-emu.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(TARGET lanai_vipl)
+  # C programs link it too: they need the C++ runtime spelled out.
+  set(LANAI_EMU_VIPL_PC_LIBS "${_lanai_vipl_pc_libs}${_lanai_pc_extra_libs} -lstdc++ -lm")
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/lanai-emu-vipl.pc.in
+                 ${PROJECT_BINARY_DIR}/lanai-emu-vipl.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/lanai-emu-vipl.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

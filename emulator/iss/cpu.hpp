@@ -42,6 +42,10 @@ public:
   std::uint64_t instructions() const { return instructions_; }
   // Cycles a device made the processor wait (e.g. a busy bus).
   void add_stall_cycles(std::uint64_t n) { cycles_ += n; }
+  // Ends the current run() after the instruction in progress, so a device
+  // that just scheduled an event is seen by the scheduler before the core
+  // runs past it.
+  void request_yield() { yield_ = true; }
   const Fault& fault() const { return fault_; }
   StopReason state() const { return state_; }
   bool running() const { return state_ == StopReason::cycle_limit; }
@@ -92,6 +96,7 @@ private:
   std::uint64_t cycles_ = 0;
   std::uint64_t instructions_ = 0;
   StopReason state_ = StopReason::cycle_limit;
+  bool yield_ = false;
   Fault fault_;
 };
 

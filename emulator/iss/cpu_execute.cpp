@@ -234,6 +234,10 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
     cycles_ += jumped ? costs_.branch_taken : cost;
     ++instructions_;
     if (state_ == StopReason::halted) return state_;
+    if (yield_) {
+      yield_ = false;
+      return state_;
+    }
   }
   return state_;
 }

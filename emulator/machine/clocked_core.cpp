@@ -13,6 +13,14 @@ kernel::SimTime ClockedCore::local_time() const {
   return origin_ + clock_.cycles_to_time(cpu_.cycles() - origin_cycles_);
 }
 
+kernel::SimTime ClockedCore::time_at(std::uint64_t cycle) const {
+  return origin_ + clock_.cycles_to_time(cycle - origin_cycles_);
+}
+
+std::uint64_t ClockedCore::cycle_at(kernel::SimTime time) const {
+  return origin_cycles_ + clock_.time_to_cycles(time - origin_);
+}
+
 void ClockedCore::start(std::uint64_t cycle_limit, std::function<void(iss::StopReason)> on_stop) {
   cycle_limit_ = cycle_limit;
   on_stop_ = std::move(on_stop);

@@ -29,6 +29,11 @@ public:
 
   // Virtual time of the core's current cycle (its local clock).
   kernel::SimTime local_time() const;
+  // Virtual time of a given cycle of the core (e.g. of a register access).
+  kernel::SimTime time_at(std::uint64_t cycle) const;
+  // Cycle of the core at a virtual time at or after the run's start.
+  std::uint64_t cycle_at(kernel::SimTime time) const;
+  bool started() const { return on_stop_ != nullptr; }
   std::uint64_t slices() const { return slices_; }
 
 private:

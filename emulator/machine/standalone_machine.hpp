@@ -66,6 +66,13 @@ std::vector<std::filesystem::path> objects_in_manifest(const std::filesystem::pa
 // install prefix.
 std::vector<std::filesystem::path> runtime_objects();
 
+// The objects of a named firmware (e.g. "svia"), found like the runtime:
+// beside the executable, in the build tree, at the install prefix. Throws
+// std::runtime_error naming the known firmwares for an unknown name.
+std::vector<std::filesystem::path> firmware_objects(std::string_view name);
+// Names of every firmware that can be found.
+std::vector<std::string> firmware_names();
+
 // Reads the objects, adds the runtime and links for the profile's SRAM.
 loader::LinkedImage link_program(std::span<const std::filesystem::path> objects,
                                  const profile::HardwareProfile& profile,

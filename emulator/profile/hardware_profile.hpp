@@ -36,13 +36,39 @@ struct WireParams {
   double link_mbytes_per_s = 160.0;       // 1.28 Gb/s each way
   std::uint32_t link_latency_ns = 50;
   std::uint32_t switch_latency_ns = 150;  // routing fall-through of a switch
-  std::uint32_t max_payload_bytes = 8192; // the NIC's packet buffer
+  std::uint32_t max_payload_bytes = 65600; // a 64 KiB message plus its header
+};
+
+// The card's devices: doorbell FIFO, host DMA with its request queue and
+// the network send and receive DMA engines.
+struct NicParams {
+  std::uint32_t doorbell_entries = 64;      // doorbell FIFO (or per-VI queue) capacity
+  std::uint32_t per_vi_doorbells = 0;       // 0: one merged FIFO (LANai 7); 1: per-VI queues
+  std::uint32_t hdma_queue_entries = 32;    // host DMA hardware request queue
+  std::uint32_t hdma_race_entries = 1;      // head entries the engine may already have taken
+  std::uint32_t hdma_setup_ns = 1000;       // per-request setup on the PCI bus
+  double pci_mbytes_per_s = 130.0;          // host DMA data rate, both directions share it
+  std::uint32_t nsdma_setup_ns = 200;       // network send DMA start-up
+  std::uint32_t nrdma_setup_ns = 200;       // network receive DMA: tail to SRAM done
+};
+
+// The host: what each library call costs its CPU, and the PCI writes it
+// issues to the card.
+struct HostParams {
+  std::uint32_t call_ns = 300;          // entry cost of any VIPL call
+  std::uint32_t post_ns = 500;          // building and checking a posted descriptor
+  std::uint32_t pio_write_ns = 250;     // one posted PCI write to the card (doorbell)
+  std::uint32_t poll_ns = 100;          // one look at a descriptor's status word
+  std::uint32_t register_ns = 5000;     // registering or deregistering a memory region
+  std::uint32_t connect_ns = 20000;     // one connection-manager exchange between hosts
 };
 
 struct HardwareProfile {
   std::string name = "default";
   LanaiParams lanai;
   WireParams wire;
+  NicParams nic;
+  HostParams host;
 };
 
 // One documented parameter: its key, unit, meaning, valid range and where

@@ -11,6 +11,7 @@ fi
 build_dir=$(cd "$1" && pwd)
 work_dir=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+pingpong="$here/../../hostlib/examples/pingpong.c"
 
 # The consumers must be built the way the tree was: same compiler, and with
 # the sanitizers if the installed libraries were built with them.
@@ -21,6 +22,8 @@ cmake_bin=$(cache_value CMAKE_COMMAND)
 cmake_bin=${cmake_bin:-cmake}
 cxx=$(cache_value CMAKE_CXX_COMPILER)
 cxx=${cxx:-c++}
+cc=$(cache_value CMAKE_C_COMPILER)
+cc=${cc:-cc}
 generator=$(cache_value CMAKE_GENERATOR)
 flags=""
 case "$(cache_value LANAI_EMU_SANITIZE)" in
@@ -44,7 +47,10 @@ fi
   -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_CXX_COMPILER="$cxx" \
   -DCMAKE_CXX_FLAGS="$flags" \
-  -DCMAKE_EXE_LINKER_FLAGS="$flags"
+  -DCMAKE_C_COMPILER="$cc" \
+  -DCMAKE_C_FLAGS="$flags" \
+  -DCMAKE_EXE_LINKER_FLAGS="$flags" \
+  -DPINGPONG_SOURCE="$pingpong"
 "$cmake_bin" --build "$work_dir/consumer-build"
 "$work_dir/consumer-build/consumer"
 
@@ -62,5 +68,28 @@ echo "pkg-config flags: $pc_flags"
 # shellcheck disable=SC2086
 "$cxx" -std=c++20 $flags "$here/pkgconfig_main.cpp" $pc_flags -o "$work_dir/pkgconfig_consumer"
 "$work_dir/pkgconfig_consumer"
+
+# The ping-pong example through lanai-emu-vipl.pc, and as built by the
+# find_package consumer, run on the installed SVIA firmware (found through
+# the environment, since the programs live outside the prefix).
+vipl_pc=$(find "$prefix" -name lanai-emu-vipl.pc -path '*/pkgconfig/*' | head -n 1)
+if [[ -z "$vipl_pc" ]]; then
+  echo "lanai-emu-vipl.pc was not installed under $prefix" >&2
+  exit 1
+fi
+echo "== building the ping-pong example (C, pkg-config lanai-emu-vipl)"
+vipl_flags=$(PKG_CONFIG_PATH="$(dirname "$vipl_pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
+  pkg-config --cflags --libs lanai-emu-vipl)
+echo "pkg-config flags: $vipl_flags"
+# shellcheck disable=SC2086
+"$cc" -std=c11 $flags "$pingpong" $vipl_flags -o "$work_dir/pingpong"
+firmware_root="$prefix/share/lanai-emu/firmware"
+for program in "$work_dir/pingpong" "$work_dir/consumer-build/pingpong"; do
+  echo "== running $program"
+  LANAI_EMU_FIRMWARE_DIR="$firmware_root" LANAI_EMU_RUNTIME_DIR="$firmware_root/runtime" \
+    "$program" --nodes 2 -- 256 5 > "$work_dir/pingpong.out"
+  cat "$work_dir/pingpong.out"
+  grep -Eq "^pingpong: 256 bytes, 5 round trips intact, one-way [0-9.]+ us$" "$work_dir/pingpong.out"
+done
 
 echo "== install check passed"

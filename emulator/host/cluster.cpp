@@ -1,0 +1,161 @@
+// The cluster's run loop. LANai firmware polls forever, so the kernel never
+// runs out of events while cards run; the loop therefore advances virtual
+// time in fixed slices and judges progress between them: all programs done,
+// a core stopped, or nobody able to move (deadlock).
+#include "host/cluster.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace lanai::host {
+
+bool RunReport::success() const {
+  return outcome == RunOutcome::finished &&
+         std::all_of(exit_codes.begin(), exit_codes.end(), [](int code) { return code == 0; });
+}
+
+Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
+  if (config_.nodes == 0) throw std::invalid_argument("lanai::host::Cluster: no nodes");
+  if (config_.firmware.size() != config_.nodes)
+    throw std::invalid_argument(
+        fmt::format("lanai::host::Cluster: {} firmware images for {} nodes",
+                    config_.firmware.size(), config_.nodes));
+  network_ = wire::single_switch(kernel_, stats_, config_.profile, config_.nodes);
+  for (std::size_t i = 0; i < config_.nodes; ++i) {
+    const auto node = static_cast<std::uint32_t>(i);
+    tables_.push_back(std::make_unique<nic::ProtectionTable>(node));
+    cards_.push_back(std::make_unique<nic::Card>(kernel_, stats_, config_.profile, node,
+                                                 network_->port(i), *tables_.back(),
+                                                 config_.firmware[i]));
+    hosts_.push_back(std::make_unique<HostCpu>(kernel_, node));
+    // Until a driver installs its own hook, a host DMA write into host
+    // memory is all a polling program could be waiting for.
+    HostCpu* host = hosts_.back().get();
+    cards_.back()->set_on_host_write([host](std::uint64_t, std::uint32_t) { host->notify(); });
+  }
+}
+
+Cluster::~Cluster() {
+  // Programs unwind while the cards and tables they may touch still exist.
+  for (auto& host : hosts_) host->stop_program();
+}
+
+std::uint64_t Cluster::progress() const {
+  std::uint64_t total = 0;
+  for (const auto& card : cards_) total += card->activity();
+  for (const auto& host : hosts_) total += host->wakeups();
+  return total;
+}
+
+std::string Cluster::waiting_report() const {
+  std::string lines;
+  for (const auto& host : hosts_) {
+    if (host->state() == HostState::finished) continue;
+    if (!lines.empty()) lines += '\n';
+    if (host->state() == HostState::waiting) {
+      lines += fmt::format("node{}: waits in {} since {:.3f} us", host->node(),
+                           host->waiting_on().empty() ? "an unnamed wait" : host->waiting_on(),
+                           host->waiting_since().as_us());
+    } else {
+      lines += fmt::format("node{}: {}", host->node(), to_string(host->state()));
+    }
+  }
+  return lines;
+}
+
+std::string Cluster::firmware_report() const {
+  std::string lines;
+  for (const auto& card : cards_) {
+    if (card->firmware_running()) continue;
+    if (!lines.empty()) lines += '\n';
+    std::string report = card->stop_report();
+    while (!report.empty() && report.back() == '\n') report.pop_back();
+    lines += report.empty() ? fmt::format("node {}: firmware stopped", card->node()) : report;
+  }
+  return lines;
+}
+
+RunReport Cluster::run(std::vector<std::function<int()>> programs) {
+  if (ran_) throw std::logic_error("lanai::host::Cluster: run() called twice");
+  if (programs.size() != hosts_.size())
+    throw std::invalid_argument(fmt::format("lanai::host::Cluster: {} programs for {} nodes",
+                                            programs.size(), hosts_.size()));
+  ran_ = true;
+
+  std::size_t unfinished = hosts_.size();
+  for (auto& host : hosts_) {
+    host->set_on_finish([this, &unfinished] {
+      if (--unfinished == 0) kernel_.stop();
+    });
+  }
+  // The callbacks count on this frame: gone with it, even if an event throws.
+  struct ForgetCallbacks {
+    std::vector<std::unique_ptr<HostCpu>>& hosts;
+    ~ForgetCallbacks() {
+      for (auto& host : hosts) host->set_on_finish(nullptr);
+    }
+  } forget{hosts_};
+  for (auto& card : cards_) card->start();
+  for (std::size_t i = 0; i < hosts_.size(); ++i) hosts_[i]->start(std::move(programs[i]));
+
+  // Checks every slice; a deadlock needs a whole quiet window, so it is
+  // reported between one window and one window plus a slice after it began.
+  const kernel::SimTime window = std::max(config_.deadlock_window, kernel::microseconds(1));
+  const kernel::SimTime slice = std::max(window / 8, kernel::nanoseconds(100));
+  const bool limited = config_.time_limit > kernel::SimTime::zero();
+
+  RunReport report;
+  bool quiet = false;
+  kernel::SimTime quiet_since{};
+  std::uint64_t quiet_progress = 0;
+  for (;;) {
+    kernel::SimTime until = kernel_.now() + slice;
+    if (limited) until = std::min(until, config_.time_limit);
+    kernel_.run_until(until);
+
+    if (unfinished == 0) {
+      report.outcome = RunOutcome::finished;
+      break;
+    }
+    if (std::any_of(cards_.begin(), cards_.end(),
+                    [](const auto& card) { return !card->firmware_running(); })) {
+      report.outcome = RunOutcome::firmware_stop;
+      report.detail = firmware_report();
+      break;
+    }
+    if (limited && kernel_.now() >= config_.time_limit) {
+      report.outcome = RunOutcome::time_limit;
+      report.detail = waiting_report();
+      break;
+    }
+    const bool all_blocked = std::all_of(hosts_.begin(), hosts_.end(), [](const auto& host) {
+      return host->state() == HostState::finished || host->waiting_without_deadline();
+    });
+    if (!all_blocked) {
+      quiet = false;
+      continue;
+    }
+    const std::uint64_t now_progress = progress();
+    if (!quiet || now_progress != quiet_progress) {
+      quiet = true;
+      quiet_since = kernel_.now();
+      quiet_progress = now_progress;
+    } else if (kernel_.now() - quiet_since >= window) {
+      report.outcome = RunOutcome::deadlock;
+      report.detail = waiting_report();
+      break;
+    }
+  }
+
+  report.end_time = kernel_.now();
+  for (const auto& host : hosts_) {
+    report.exit_codes.push_back(host->state() == HostState::finished ? host->exit_code() : -1);
+  }
+  for (auto& host : hosts_) host->stop_program();
+  return report;
+}
+
+} // namespace lanai::host

@@ -1,0 +1,195 @@
+// The host processor: runs its program on a fiber and turns the program's
+// compute and wait calls into kernel events, so host time advances only
+// where the program (or the library on its behalf) says it does.
+#include "host/host_cpu.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "host/fiber.hpp"
+
+namespace lanai::host {
+
+namespace {
+
+thread_local HostCpu* running_host = nullptr;
+
+// Makes `host` current while its fiber runs, restoring the outer one after.
+class CurrentHost {
+public:
+  explicit CurrentHost(HostCpu* host) : outer_(running_host) { running_host = host; }
+  ~CurrentHost() { running_host = outer_; }
+  CurrentHost(const CurrentHost&) = delete;
+  CurrentHost& operator=(const CurrentHost&) = delete;
+
+private:
+  HostCpu* outer_;
+};
+
+} // namespace
+
+std::string_view to_string(HostState state) {
+  switch (state) {
+  case HostState::idle: return "idle";
+  case HostState::running: return "running";
+  case HostState::computing: return "computing";
+  case HostState::waiting: return "waiting";
+  case HostState::finished: return "finished";
+  }
+  return "unknown";
+}
+
+HostCpu::HostCpu(kernel::Kernel& kernel, std::uint32_t node)
+    : kernel_(kernel), node_(node), label_(fmt::format("node{}.host", node)) {}
+
+HostCpu::~HostCpu() {
+  stop_program();
+  kernel_.cancel(resume_event_);
+  kernel_.cancel(deadline_event_);
+}
+
+HostCpu* HostCpu::current() { return running_host; }
+
+void HostCpu::start(std::function<int()> program) {
+  if (fiber_) throw std::logic_error(fmt::format("node{}: host program already started", node_));
+  if (!program) throw std::invalid_argument(fmt::format("node{}: empty host program", node_));
+  fiber_ = std::make_unique<Fiber>([this, program = std::move(program)] {
+    try {
+      exit_code_ = program();
+    } catch (const Fiber::Cancelled&) {
+      throw;
+    } catch (const std::exception& e) {
+      exit_code_ = 1;
+      failure_ = e.what();
+    } catch (...) {
+      exit_code_ = 1;
+      failure_ = "unknown exception";
+    }
+  });
+  state_ = HostState::computing;
+  resume_event_ = kernel_.schedule_in(kernel::SimTime::zero(), [this] { resume(); }, label_);
+}
+
+void HostCpu::require_current(const char* what) const {
+  if (running_host != this)
+    throw std::logic_error(
+        fmt::format("node{}: HostCpu::{} called from outside the node's program", node_, what));
+}
+
+void HostCpu::resume() {
+  resume_event_ = {};
+  wake_pending_ = false;
+  state_ = HostState::running;
+  ++wakeups_;
+  {
+    CurrentHost scope(this);
+    fiber_->resume();
+  }
+  if (fiber_->finished()) finish();
+}
+
+void HostCpu::suspend() { fiber_->yield(); }
+
+void HostCpu::finish() {
+  state_ = HostState::finished;
+  finished_at_ = kernel_.now();
+  deadline_.reset();
+  kernel_.cancel(deadline_event_);
+  if (on_finish_) on_finish_();
+}
+
+void HostCpu::compute(kernel::SimTime duration) {
+  require_current("compute");
+  if (fiber_->cancelling()) {
+    // Throws Cancelled again, unless the program is already unwinding.
+    fiber_->yield();
+    return;
+  }
+  if (duration <= kernel::SimTime::zero()) return;
+  busy_ += duration;
+  state_ = HostState::computing;
+  resume_event_ = kernel_.schedule_in(duration, [this] { resume(); }, label_);
+  suspend();
+}
+
+bool HostCpu::wait(const std::function<bool()>& ready, std::optional<kernel::SimTime> deadline,
+                   std::string what, kernel::SimTime poll_cost) {
+  require_current("wait");
+  if (ready()) return true;
+  if (fiber_->cancelling()) {
+    fiber_->yield();
+    return false;
+  }
+  if (deadline && *deadline <= kernel_.now()) return false;
+
+  what_ = std::move(what);
+  since_ = kernel_.now();
+  deadline_ = deadline;
+  missed_wake_ = false;
+  if (deadline) {
+    deadline_event_ = kernel_.schedule_at(*deadline, [this] {
+      deadline_event_ = {};
+      wake();
+    }, label_);
+  }
+  // Leaves no timer or stale report behind, also when the fiber unwinds.
+  struct Cleanup {
+    HostCpu& host;
+    ~Cleanup() {
+      host.kernel_.cancel(host.deadline_event_);
+      host.deadline_event_ = {};
+      host.deadline_.reset();
+      host.what_.clear();
+    }
+  } cleanup{*this};
+
+  for (;;) {
+    if (!missed_wake_) {
+      state_ = HostState::waiting;
+      suspend();
+    }
+    missed_wake_ = false;
+    compute(poll_cost);
+    if (ready()) return true;
+    if (deadline && kernel_.now() >= *deadline) return false;
+  }
+}
+
+void HostCpu::notify() { wake(); }
+
+void HostCpu::wake() {
+  switch (state_) {
+  case HostState::waiting:
+    if (!wake_pending_) {
+      wake_pending_ = true;
+      resume_event_ = kernel_.schedule_in(kernel::SimTime::zero(), [this] { resume(); }, label_);
+    }
+    break;
+  case HostState::running:
+  case HostState::computing: missed_wake_ = true; break;
+  case HostState::idle:
+  case HostState::finished: break;
+  }
+}
+
+void HostCpu::stop_program() {
+  if (!fiber_ || fiber_->finished()) return;
+  kernel_.cancel(resume_event_);
+  kernel_.cancel(deadline_event_);
+  resume_event_ = {};
+  deadline_event_ = {};
+  wake_pending_ = false;
+  {
+    CurrentHost scope(this);
+    fiber_->cancel();
+  }
+  exit_code_ = 1;
+  if (failure_.empty()) failure_ = "stopped before it returned";
+  state_ = HostState::finished;
+  finished_at_ = kernel_.now();
+  deadline_.reset();
+}
+
+} // namespace lanai::host

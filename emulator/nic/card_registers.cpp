@@ -1,0 +1,138 @@
+// Register decoding for the card: which block an address belongs to, the
+// access time of each access, and the system registers the NIC adds (event
+// status, timer, host interrupt, node id).
+#include "nic/card_registers.hpp"
+
+#include <algorithm>
+
+#include "lanai/register_map.h"
+#include "nic/countdown_timer.hpp"
+#include "nic/doorbell_fifo.hpp"
+#include "nic/host_dma.hpp"
+#include "nic/net_recv_dma.hpp"
+#include "nic/net_send_dma.hpp"
+
+namespace lanai::nic {
+
+namespace {
+
+// Each block spans 0x100 bytes of the window; the index names it.
+enum Block : std::uint32_t { system_block = 0, doorbell_block = 1, hdma_block = 2, nsdma_block = 3,
+                             nrdma_block = 4 };
+
+std::uint32_t block_of(std::uint32_t address) { return (address - LANAI_MMIO_BASE) >> 8; }
+
+// Writes that schedule work: the core must end its slice so the scheduler
+// sees the new event before the core runs past its time.
+bool starts_operation(std::uint32_t address) {
+  switch (address) {
+  case LANAI_REG_TIMER:
+  case LANAI_REG_HOST_INTERRUPT:
+  case LANAI_REG_HDMA_APPEND:
+  case LANAI_REG_HDMA_INSERT:
+  case LANAI_REG_NSDMA_START:
+  case LANAI_REG_NRDMA_ARM: return true;
+  default: return false;
+  }
+}
+
+} // namespace
+
+CardRegisters::CardRegisters(kernel::Kernel& kernel, machine::SystemRegisters& system,
+                             std::uint32_t node)
+    : kernel_(kernel), system_(system), node_(node) {}
+
+CardRegisters::~CardRegisters() {
+  for (const auto id : interrupts_) kernel_.cancel(id);
+}
+
+void CardRegisters::attach(const CardDevices& devices) {
+  devices_ = devices;
+  timer_ = std::make_unique<CountdownTimer>(kernel_, *devices_.core);
+}
+
+std::uint64_t CardRegisters::effective_cycle(std::uint64_t cycle) const {
+  // The core runs ahead of the kernel, never behind it; a register driven
+  // by hand (tests) may name an older cycle.
+  return std::max(cycle, devices_.core->cycle_at(kernel_.now()));
+}
+
+kernel::SimTime CardRegisters::access_time(std::uint64_t cycle) const {
+  return std::max(kernel_.now(), devices_.core->time_at(effective_cycle(cycle)));
+}
+
+iss::MmioStatus CardRegisters::read(std::uint32_t address, std::uint64_t cycle,
+                                    std::uint32_t& value) {
+  if (address < LANAI_MMIO_BASE) return iss::MmioStatus::unmapped;
+  switch (block_of(address)) {
+  case system_block:
+    switch (address) {
+    case LANAI_REG_EVENT_STATUS: value = event_status(); return iss::MmioStatus::ok;
+    case LANAI_REG_TIMER: value = timer_->read(effective_cycle(cycle)); return iss::MmioStatus::ok;
+    case LANAI_REG_HOST_INTERRUPT: value = 0; return iss::MmioStatus::ok; // write-only
+    case LANAI_REG_NODE_ID: value = node_; return iss::MmioStatus::ok;
+    default: return system_.read(address, cycle, value);
+    }
+  case doorbell_block: return devices_.doorbells->read(address, value);
+  case hdma_block: return devices_.hdma->read(address, value);
+  case nsdma_block: return devices_.nsdma->read(address, value);
+  case nrdma_block: return devices_.nrdma->read(address, value);
+  default: return iss::MmioStatus::unmapped;
+  }
+}
+
+iss::MmioStatus CardRegisters::write(std::uint32_t address, std::uint64_t cycle,
+                                     std::uint32_t value) {
+  const iss::MmioStatus status = write_device(address, cycle, value);
+  if (status == iss::MmioStatus::ok && starts_operation(address)) devices_.cpu->request_yield();
+  return status;
+}
+
+iss::MmioStatus CardRegisters::write_device(std::uint32_t address, std::uint64_t cycle,
+                                            std::uint32_t value) {
+  if (address < LANAI_MMIO_BASE) return iss::MmioStatus::unmapped;
+  switch (block_of(address)) {
+  case system_block:
+    switch (address) {
+    case LANAI_REG_EVENT_STATUS:
+    case LANAI_REG_NODE_ID: return iss::MmioStatus::ok; // read-only: writes ignored
+    case LANAI_REG_TIMER:
+      timer_->write(effective_cycle(cycle), value);
+      return iss::MmioStatus::ok;
+    case LANAI_REG_HOST_INTERRUPT:
+      raise_interrupt(access_time(cycle), value);
+      return iss::MmioStatus::ok;
+    default: return system_.write(address, cycle, value);
+    }
+  case doorbell_block: return devices_.doorbells->write(address, value);
+  case hdma_block: return devices_.hdma->write(address, access_time(cycle), value);
+  case nsdma_block: return devices_.nsdma->write(address, access_time(cycle), value);
+  case nrdma_block: return devices_.nrdma->write(address, access_time(cycle), value);
+  default: return iss::MmioStatus::unmapped;
+  }
+}
+
+void CardRegisters::raise_interrupt(kernel::SimTime when, std::uint32_t word) {
+  ++interrupts_raised_;
+  // Delivered by an event, never inside the core's access: the host side
+  // must see it at its virtual time, in the kernel's order. Accesses come
+  // in time order, so interrupts are delivered in the order raised.
+  interrupts_.push_back(kernel_.schedule_at(
+      when,
+      [this, word] {
+        interrupts_.pop_front();
+        if (on_interrupt_) on_interrupt_(word);
+      },
+      "nic.host_interrupt"));
+}
+
+std::uint32_t CardRegisters::event_status() const {
+  std::uint32_t bits = devices_.doorbells->event_bits() | devices_.hdma->event_bits() |
+                       devices_.nsdma->event_bits() | devices_.nrdma->event_bits();
+  if (timer_->expired()) bits |= LANAI_EV_TIMER;
+  return bits;
+}
+
+std::uint64_t CardRegisters::activity() const { return timer_->activity() + interrupts_raised_; }
+
+} // namespace lanai::nic

@@ -1,0 +1,72 @@
+// The card's register window as the LANai sees it: decodes each access to
+// the system block (console, exit, cycle counter, event status, timer, host
+// interrupt, node id) or to the doorbell, host DMA and network DMA blocks.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+
+#include "iss/cpu.hpp"
+#include "iss/mmio_bus.hpp"
+#include "kernel/event_queue.hpp"
+#include "machine/clocked_core.hpp"
+#include "machine/system_registers.hpp"
+
+namespace lanai::nic {
+
+class DoorbellFifo;
+class HostDma;
+class NetSendDma;
+class NetRecvDma;
+class CountdownTimer;
+
+// What the decoder dispatches to; all owned by the card.
+struct CardDevices {
+  iss::Cpu* cpu = nullptr;
+  machine::ClockedCore* core = nullptr;
+  DoorbellFifo* doorbells = nullptr;
+  HostDma* hdma = nullptr;
+  NetSendDma* nsdma = nullptr;
+  NetRecvDma* nrdma = nullptr;
+};
+
+class CardRegisters final : public iss::MmioBus {
+public:
+  CardRegisters(kernel::Kernel& kernel, machine::SystemRegisters& system, std::uint32_t node);
+  ~CardRegisters() override;
+  CardRegisters(const CardRegisters&) = delete;
+  CardRegisters& operator=(const CardRegisters&) = delete;
+
+  // The devices exist only after the CPU, which needs this bus first.
+  void attach(const CardDevices& devices);
+  void set_on_host_interrupt(std::function<void(std::uint32_t)> fn) { on_interrupt_ = std::move(fn); }
+
+  iss::MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t& value) override;
+  iss::MmioStatus write(std::uint32_t address, std::uint64_t cycle, std::uint32_t value) override;
+
+  // The LANAI_REG_EVENT_STATUS word as it stands now.
+  std::uint32_t event_status() const;
+  const CountdownTimer& timer() const { return *timer_; }
+  // Timer runs and expiries and host interrupts raised.
+  std::uint64_t activity() const;
+
+private:
+  // Virtual time and cycle of an access the core makes at `cycle`.
+  kernel::SimTime access_time(std::uint64_t cycle) const;
+  std::uint64_t effective_cycle(std::uint64_t cycle) const;
+  iss::MmioStatus write_device(std::uint32_t address, std::uint64_t cycle, std::uint32_t value);
+  void raise_interrupt(kernel::SimTime when, std::uint32_t word);
+
+  kernel::Kernel& kernel_;
+  machine::SystemRegisters& system_;
+  std::uint32_t node_;
+  CardDevices devices_;
+  std::unique_ptr<CountdownTimer> timer_;
+  std::function<void(std::uint32_t)> on_interrupt_;
+  std::deque<kernel::EventId> interrupts_; // raised, not yet delivered
+  std::uint64_t interrupts_raised_ = 0;
+};
+
+} // namespace lanai::nic

@@ -1,0 +1,59 @@
+// The card's doorbell FIFO: the posted PCI writes hosts use to tell the
+// firmware about new descriptors, kept whole, either merged into one FIFO
+// in arrival order (LANai 7) or in one queue per VI.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "iss/mmio_bus.hpp"
+#include "kernel/statistics.hpp"
+#include "lanai/via_abi.h"
+#include "profile/hardware_profile.hpp"
+
+namespace lanai::nic {
+
+class DoorbellFifo {
+public:
+  // Stats: node<N>.doorbell.rung (accepted), .overflows (dropped on a full
+  // queue), .bad_vi (per-VI mode: dropped for naming no VI).
+  DoorbellFifo(kernel::StatsRegistry& stats, std::uint32_t node, const profile::NicParams& params);
+
+  // One doorbell write from the host. False if it was dropped.
+  bool ring(const via_doorbell& doorbell);
+
+  // The doorbell register block (LANAI_REG_DB_*).
+  iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
+  iss::MmioStatus write(std::uint32_t address, std::uint32_t value);
+
+  // LANAI_EV_DOORBELL and LANAI_EV_DOORBELL_OVERFLOW as they stand now.
+  std::uint32_t event_bits() const;
+
+  bool per_vi() const { return queues_.size() > 1; }
+  std::uint32_t capacity() const { return capacity_; }
+  // Entries waiting in all queues, or those of one VI.
+  std::size_t waiting() const;
+  std::size_t waiting(std::uint32_t vi) const;
+  std::uint64_t overflows() const { return overflows_; }
+  bool overflow_flag() const { return overflow_flag_; }
+  // Doorbells taken and entries popped.
+  std::uint64_t activity() const { return activity_; }
+
+private:
+  std::deque<via_doorbell>* selected_queue();
+  std::uint32_t pop();
+
+  std::uint32_t capacity_;
+  std::vector<std::deque<via_doorbell>> queues_; // one in FIFO mode, VIA_MAX_VI per-VI
+  std::uint32_t select_ = 0;
+  via_doorbell latched_{};
+  std::uint32_t overflows_ = 0;
+  bool overflow_flag_ = false;
+  std::uint64_t activity_ = 0;
+  kernel::Counter& rung_;
+  kernel::Counter& overflow_count_;
+  kernel::Counter& bad_vi_;
+};
+
+} // namespace lanai::nic

@@ -1,0 +1,96 @@
+// The card's host DMA engine: a hardware queue of staged requests between
+// host memory (over PCI) and SRAM, served one at a time from its head, each
+// checked against the protection table before any byte moves.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+
+#include "iss/cpu.hpp"
+#include "iss/mmio_bus.hpp"
+#include "kernel/event_queue.hpp"
+#include "kernel/statistics.hpp"
+#include "nic/busy_meter.hpp"
+#include "nic/protection_table.hpp"
+#include "profile/hardware_profile.hpp"
+
+namespace lanai::nic {
+
+struct HostDmaRequest {
+  std::uint16_t id = 0;
+  std::uint32_t direction = 0; // LANAI_HDMA_TO_SRAM or LANAI_HDMA_TO_HOST
+  std::uint64_t host = 0;
+  std::uint32_t handle = 0;
+  std::uint32_t ptag = 0;
+  std::uint32_t sram = 0;
+  std::uint32_t length = 0;
+};
+
+class HostDma {
+public:
+  // Stats: node<N>.hdma.requests (accepted), .bytes_to_sram, .bytes_to_host,
+  // .protection_errors, .busy (0/1 level) and .busy_ps (engine busy time).
+  HostDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
+          const profile::NicParams& params, iss::Cpu& cpu, const ProtectionTable& tpt);
+  ~HostDma();
+  HostDma(const HostDma&) = delete;
+  HostDma& operator=(const HostDma&) = delete;
+
+  void set_on_host_write(std::function<void(std::uint64_t, std::uint32_t)> fn) {
+    on_host_write_ = std::move(fn);
+  }
+
+  // The host DMA register block (LANAI_REG_HDMA_*); `when` is the access time.
+  iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
+  iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
+
+  // LANAI_EV_HDMA_DONE and LANAI_EV_HDMA_IDLE as they stand now.
+  std::uint32_t event_bits() const;
+
+  // Requests queued, including the one in service.
+  std::size_t queued() const { return waiting_.size() + (in_service_ ? 1 : 0); }
+  bool engine_busy() const { return in_service_.has_value(); }
+  std::size_t completions_waiting() const { return done_.size(); }
+  bool idle() const { return queued() == 0; }
+  // Engine time of one request moving `bytes`: setup plus the PCI transfer.
+  kernel::SimTime service_time(std::uint32_t bytes) const;
+  kernel::SimTime busy_time() const { return busy_.total(); }
+  // Requests accepted and completed, completions popped.
+  std::uint64_t activity() const { return activity_; }
+
+private:
+  std::uint32_t commit(std::uint32_t direction, std::uint32_t position, kernel::SimTime when);
+  void start_service(kernel::SimTime when);
+  void finish_service();
+  void move_bytes(const HostDmaRequest& request);
+  std::uint32_t pop_completion();
+
+  kernel::Kernel& kernel_;
+  iss::Cpu& cpu_;
+  const ProtectionTable& tpt_;
+  std::uint32_t capacity_;
+  std::uint32_t race_entries_;
+  kernel::SimTime setup_;
+  kernel::Bandwidth pci_;
+
+  HostDmaRequest staged_;
+  std::uint32_t result_ = 0;
+  std::uint16_t next_id_ = 1;
+  std::deque<HostDmaRequest> waiting_;
+  std::optional<HostDmaRequest> in_service_;
+  std::uint32_t in_service_status_ = 0;
+  kernel::EventId completion_event_;
+  std::deque<std::uint32_t> done_; // completion words, service order
+  std::uint64_t activity_ = 0;
+  std::function<void(std::uint64_t, std::uint32_t)> on_host_write_;
+
+  BusyMeter busy_;
+  kernel::Counter& requests_;
+  kernel::Counter& bytes_to_sram_;
+  kernel::Counter& bytes_to_host_;
+  kernel::Counter& protection_errors_;
+};
+
+} // namespace lanai::nic

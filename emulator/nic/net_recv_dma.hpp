@@ -1,0 +1,82 @@
+// The card's network receive DMA: armed with one SRAM buffer it lets the
+// network port take the next packet, copies its payload into the buffer and
+// holds it (DONE) until the firmware acknowledges; the link is held in STOP
+// whenever it is not armed, so packets wait in the fabric.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "iss/cpu.hpp"
+#include "iss/mmio_bus.hpp"
+#include "kernel/event_queue.hpp"
+#include "kernel/statistics.hpp"
+#include "nic/busy_meter.hpp"
+#include "profile/hardware_profile.hpp"
+#include "wire/network_port.hpp"
+
+namespace lanai::nic {
+
+class NetRecvDma {
+public:
+  enum class State : std::uint8_t {
+    idle,      // not armed; the port is in STOP
+    armed,     // waiting for a packet
+    receiving, // a packet arrived; its payload is being written to SRAM
+    done,      // the packet is in the buffer until acknowledged
+  };
+
+  // Takes over the port's packet callback and its stop/go control. Stats:
+  // node<N>.nrdma.packets, .bytes (payload written to SRAM), .busy and
+  // .busy_ps (from a packet's tail to its DMA done).
+  NetRecvDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
+             const profile::NicParams& params, iss::Cpu& cpu, wire::NetworkPort& port);
+  ~NetRecvDma();
+  NetRecvDma(const NetRecvDma&) = delete;
+  NetRecvDma& operator=(const NetRecvDma&) = delete;
+
+  // The receive DMA register block (LANAI_REG_NRDMA_*); `when` is the access time.
+  iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
+  iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
+
+  // LANAI_EV_NRDMA_DONE as it stands now.
+  std::uint32_t event_bits() const;
+
+  State state() const { return state_; }
+  // The NRDMA_STATUS word.
+  std::uint32_t status() const;
+  // No packet being received or held.
+  bool idle() const { return state_ == State::idle || state_ == State::armed; }
+  kernel::SimTime busy_time() const { return meter_.total(); }
+  // Arms, packets received and acknowledgements.
+  std::uint64_t activity() const { return activity_; }
+
+private:
+  std::uint32_t arm(kernel::SimTime when);
+  void on_packet(wire::Packet packet, bool checksum_ok);
+  void finish();
+
+  kernel::Kernel& kernel_;
+  iss::Cpu& cpu_;
+  wire::NetworkPort& port_;
+  std::uint32_t node_;
+  kernel::SimTime setup_;
+
+  std::uint32_t sram_ = 0, capacity_ = 0;
+  std::uint32_t result_ = 0;
+  State state_ = State::idle;
+  // The armed buffer, fixed at ARM.
+  std::uint32_t buffer_ = 0, buffer_capacity_ = 0;
+  std::optional<wire::Packet> packet_;
+  bool checksum_ok_ = true;
+  std::uint32_t flags_ = 0; // BAD_CRC and TRUNCATED of the held packet
+  std::uint32_t length_ = 0, source_ = 0;
+  std::uint64_t activity_ = 0;
+  kernel::EventId event_; // the pending GO or the pending DMA done
+
+  BusyMeter meter_;
+  kernel::Counter& packets_;
+  kernel::Counter& bytes_;
+};
+
+} // namespace lanai::nic

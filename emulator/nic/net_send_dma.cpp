@@ -1,0 +1,112 @@
+// Network send DMA behaviour: validating and starting a send, the start-up
+// delay before the head enters the port, and completion at the tail.
+#include "nic/net_send_dma.hpp"
+
+#include <fmt/format.h>
+#include <stdexcept>
+#include <vector>
+
+#include "lanai/register_map.h"
+
+namespace lanai::nic {
+
+NetSendDma::NetSendDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
+                       const profile::HardwareProfile& profile, iss::Cpu& cpu,
+                       wire::NetworkPort& port)
+    : kernel_(kernel), cpu_(cpu), port_(port), node_(node),
+      setup_(kernel::nanoseconds(profile.nic.nsdma_setup_ns)),
+      max_payload_(profile.wire.max_payload_bytes), meter_(stats, fmt::format("node{}.nsdma", node)),
+      packets_(stats.counter(fmt::format("node{}.nsdma.packets", node))),
+      bytes_(stats.counter(fmt::format("node{}.nsdma.bytes", node))) {
+  port_.set_on_send_complete([this](std::uint64_t id) { on_sent(id); });
+}
+
+NetSendDma::~NetSendDma() {
+  port_.set_on_send_complete(nullptr);
+  kernel_.cancel(hand_off_event_);
+}
+
+iss::MmioStatus NetSendDma::read(std::uint32_t address, std::uint32_t& value) {
+  switch (address) {
+  case LANAI_REG_NSDMA_RESULT: value = result_; break;
+  case LANAI_REG_NSDMA_STATUS:
+    value = (busy_ ? LANAI_NSDMA_STATUS_BUSY : 0u) | (completed_ & 0x00FFFFFFu) << 8;
+    break;
+  case LANAI_REG_NSDMA_SRAM:
+  case LANAI_REG_NSDMA_LENGTH:
+  case LANAI_REG_NSDMA_ROUTE_LEN:
+  case LANAI_REG_NSDMA_START: value = 0; break; // write-only
+  default: return iss::MmioStatus::unmapped;
+  }
+  return iss::MmioStatus::ok;
+}
+
+iss::MmioStatus NetSendDma::write(std::uint32_t address, kernel::SimTime when,
+                                  std::uint32_t value) {
+  switch (address) {
+  case LANAI_REG_NSDMA_SRAM: sram_ = value; break;
+  case LANAI_REG_NSDMA_LENGTH: length_ = value; break;
+  case LANAI_REG_NSDMA_ROUTE_LEN: route_len_ = value; break;
+  case LANAI_REG_NSDMA_START: result_ = start(when); break;
+  case LANAI_REG_NSDMA_RESULT:
+  case LANAI_REG_NSDMA_STATUS: break; // read-only: writes ignored
+  default: return iss::MmioStatus::unmapped;
+  }
+  return iss::MmioStatus::ok;
+}
+
+std::uint32_t NetSendDma::start(kernel::SimTime when) {
+  if (busy_) return LANAI_NSDMA_BUSY;
+  if (route_len_ == 0) return LANAI_NSDMA_NO_ROUTE;
+  const std::uint32_t sram_bytes = cpu_.sram_bytes();
+  if (sram_ > sram_bytes || length_ > sram_bytes - sram_ || length_ < route_len_)
+    return LANAI_NSDMA_SRAM_RANGE;
+  const std::uint32_t payload_bytes = length_ - route_len_;
+  if (payload_bytes > max_payload_) return LANAI_NSDMA_TOO_LARGE;
+
+  std::vector<std::uint8_t> route(route_len_);
+  std::vector<std::uint8_t> payload(payload_bytes);
+  cpu_.read_sram(sram_, route);
+  cpu_.read_sram(sram_ + route_len_, payload);
+  // Ids only label packets in traces; the node keeps them unique per fabric.
+  packet_id_ = std::uint64_t{node_} << 40 | next_sequence_++;
+  payload_bytes_ = payload_bytes;
+  pending_.emplace(packet_id_, std::move(route), std::move(payload));
+  busy_ = true;
+  ++activity_;
+  meter_.begin(when);
+  hand_off_event_ = kernel_.schedule_at(when + setup_, [this] { hand_off(); }, "nic.nsdma_start");
+  return LANAI_NSDMA_ACCEPTED;
+}
+
+void NetSendDma::hand_off() {
+  hand_off_event_ = {};
+  // Only this engine sends on the port, so it is free; should anyone else
+  // hold it, the packet goes when theirs has left.
+  if (port_.send_busy()) return;
+  const wire::SendResult r = port_.start_send(std::move(*pending_));
+  pending_.reset();
+  if (r != wire::SendResult::accepted)
+    throw std::logic_error(fmt::format("lanai::nic: node {} port refused a checked packet: {}",
+                                       node_, wire::to_string(r)));
+  in_port_ = true;
+}
+
+void NetSendDma::on_sent(std::uint64_t packet_id) {
+  if (!in_port_ || packet_id != packet_id_) {
+    // Another sender's packet left the port: ours goes now if it waited.
+    if (pending_ && !hand_off_event_.valid()) hand_off();
+    return;
+  }
+  in_port_ = false;
+  bytes_.add(payload_bytes_);
+  packets_.add();
+  busy_ = false;
+  ++completed_;
+  ++activity_;
+  meter_.end(kernel_.now());
+}
+
+std::uint32_t NetSendDma::event_bits() const { return busy_ ? 0u : LANAI_EV_NSDMA_IDLE; }
+
+} // namespace lanai::nic

@@ -1,0 +1,74 @@
+// The card's network send DMA: takes one buffer of source-route bytes and
+// payload from SRAM and, after its start-up time, streams it into the
+// network port as one packet; idle again once the packet's tail has left.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "iss/cpu.hpp"
+#include "iss/mmio_bus.hpp"
+#include "kernel/event_queue.hpp"
+#include "kernel/statistics.hpp"
+#include "nic/busy_meter.hpp"
+#include "profile/hardware_profile.hpp"
+#include "wire/network_port.hpp"
+
+namespace lanai::nic {
+
+class NetSendDma {
+public:
+  // Takes over the port's send-completion callback. Stats: node<N>.nsdma.
+  // packets and .bytes (payload, counted when the tail has left), .busy
+  // (0/1 level) and .busy_ps (busy time).
+  NetSendDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
+             const profile::HardwareProfile& profile, iss::Cpu& cpu, wire::NetworkPort& port);
+  ~NetSendDma();
+  NetSendDma(const NetSendDma&) = delete;
+  NetSendDma& operator=(const NetSendDma&) = delete;
+
+  // The send DMA register block (LANAI_REG_NSDMA_*); `when` is the access time.
+  iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
+  iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
+
+  // LANAI_EV_NSDMA_IDLE as it stands now.
+  std::uint32_t event_bits() const;
+
+  bool busy() const { return busy_; }
+  std::uint32_t completed() const { return completed_; }
+  kernel::SimTime busy_time() const { return meter_.total(); }
+  // Packets started and completed.
+  std::uint64_t activity() const { return activity_; }
+
+private:
+  std::uint32_t start(kernel::SimTime when);
+  void hand_off();
+  void on_sent(std::uint64_t packet_id);
+
+  kernel::Kernel& kernel_;
+  iss::Cpu& cpu_;
+  wire::NetworkPort& port_;
+  std::uint32_t node_;
+  kernel::SimTime setup_;
+  std::uint32_t max_payload_;
+
+  std::uint32_t sram_ = 0, length_ = 0, route_len_ = 0;
+  std::uint32_t result_ = 0;
+  bool busy_ = false;
+  bool in_port_ = false; // the port accepted our packet and sends it
+  // Read from SRAM at START and held until the start-up time has passed
+  // (or, should the port be busy, until it is free).
+  std::optional<wire::Packet> pending_;
+  std::uint32_t payload_bytes_ = 0;
+  std::uint64_t packet_id_ = 0;
+  std::uint64_t next_sequence_ = 0;
+  std::uint32_t completed_ = 0;
+  std::uint64_t activity_ = 0;
+  kernel::EventId hand_off_event_;
+
+  BusyMeter meter_;
+  kernel::Counter& packets_;
+  kernel::Counter& bytes_;
+};
+
+} // namespace lanai::nic

@@ -1,0 +1,56 @@
+// Decoding and checking descriptors fetched from host memory, and encoding
+// their completions. Descriptors are little endian whatever the LANai's
+// byte order, so every field goes through via_le32.
+#include "common/descriptor.h"
+
+namespace via {
+
+void decode_descriptor(const DescriptorCopy& copy, Descriptor& out) {
+  const uint8_t* bytes = copy.bytes;
+  // SegCount and Control share one little-endian word.
+  const uint32_t counts = via_le32(bytes + VIA_DESC_SEGCOUNT);
+  out.segment_count = counts & 0xFFFFu;
+  out.control = counts >> 16;
+  out.immediate = via_le32(bytes + VIA_DESC_IMMEDIATE);
+  out.length = via_le32(bytes + VIA_DESC_LENGTH);
+  const uint32_t decoded =
+      out.segment_count < VIA_MAX_SEGMENTS ? out.segment_count : VIA_MAX_SEGMENTS;
+  for (uint32_t i = 0u; i < decoded; ++i) {
+    const uint8_t* segment = bytes + VIA_DESC_SEGMENTS + i * VIA_SEG_SIZE;
+    const uint32_t low = via_le32(segment + VIA_SEG_ADDR);
+    const uint32_t high = via_le32(segment + VIA_SEG_ADDR + 4);
+    out.segments[i].address = (uint64_t{high} << 32) | low;
+    out.segments[i].handle = via_le32(segment + VIA_SEG_HANDLE);
+    out.segments[i].length = via_le32(segment + VIA_SEG_LENGTH);
+  }
+}
+
+uint32_t check_data_segments(const Descriptor& descriptor, uint32_t& total) {
+  total = 0u;
+  // RDMA needs address segments and remote access rights this provider
+  // does not offer.
+  if ((descriptor.control & VIP_CONTROL_OP_MASK) != VIP_CONTROL_OP_SENDRECV)
+    return VIP_STATUS_FORMAT_ERROR;
+  if (descriptor.segment_count > VIA_MAX_SEGMENTS)
+    return VIP_STATUS_FORMAT_ERROR;
+  uint32_t sum = 0u;
+  for (uint32_t i = 0u; i < descriptor.segment_count; ++i) {
+    const uint32_t length = descriptor.segments[i].length;
+    if (sum + length < sum) // wrapped: no buffer is that large
+      return VIP_STATUS_FORMAT_ERROR;
+    sum += length;
+  }
+  total = sum;
+  return 0u;
+}
+
+void encode_completion(Completion& out, uint32_t immediate, uint32_t length, uint32_t status) {
+  static_assert(VIA_DESC_LENGTH - VIA_DESC_WRITEBACK == 4 &&
+                    VIA_DESC_STATUS - VIA_DESC_WRITEBACK == 8,
+                "completion words follow the descriptor's layout");
+  via_store_le32(out.bytes + (VIA_DESC_IMMEDIATE - VIA_DESC_WRITEBACK), immediate);
+  via_store_le32(out.bytes + (VIA_DESC_LENGTH - VIA_DESC_WRITEBACK), length);
+  via_store_le32(out.bytes + (VIA_DESC_STATUS - VIA_DESC_WRITEBACK), status);
+}
+
+} // namespace via

@@ -1,0 +1,60 @@
+// VIA descriptors as firmware handles them: the 64-byte copy a host DMA
+// brought into SRAM (host byte order, VIA_DESC_* offsets) decoded into
+// plain fields, checked, and the 12-byte completion written back to host
+// memory.
+#pragma once
+
+#include <stdint.h>
+
+#include <lanai/via_abi.h>
+
+namespace via {
+
+// Where a doorbell said a posted descriptor lives in host memory.
+struct PostedDescriptor {
+  uint32_t address_lo;
+  uint32_t address_hi;
+  uint32_t handle; // memory handle of the region holding the descriptor
+  uint32_t epoch;  // the VI's epoch at posting; an older one means flushed
+
+  uint64_t address() const { return (uint64_t{address_hi} << 32) | address_lo; }
+};
+
+// Landing place for one descriptor fetched from host memory.
+struct alignas(8) DescriptorCopy {
+  uint8_t bytes[VIA_DESC_BYTES];
+};
+
+struct DataSegment {
+  uint64_t address;
+  uint32_t handle;
+  uint32_t length;
+};
+
+struct Descriptor {
+  uint32_t control;       // VIP_CONTROL_*
+  uint32_t segment_count; // as posted; only the first VIA_MAX_SEGMENTS are decoded
+  uint32_t immediate;
+  uint32_t length;        // send: bytes to send
+  DataSegment segments[VIA_MAX_SEGMENTS];
+};
+
+void decode_descriptor(const DescriptorCopy& copy, Descriptor& out);
+
+// VIP_STATUS_FORMAT_ERROR if the descriptor is not a send/receive or its
+// segment list is malformed, else 0 with the segments' total length in `total`.
+uint32_t check_data_segments(const Descriptor& descriptor, uint32_t& total);
+
+// The words the host reads back: ImmediateData, Length and Status, in host
+// byte order, to be written at completion_address().
+struct alignas(4) Completion {
+  uint8_t bytes[VIA_DESC_WRITEBACK_BYTES];
+};
+
+void encode_completion(Completion& out, uint32_t immediate, uint32_t length, uint32_t status);
+
+inline uint64_t completion_address(const PostedDescriptor& posted) {
+  return posted.address() + VIA_DESC_WRITEBACK;
+}
+
+} // namespace via

@@ -1,0 +1,8 @@
+// Where large zero-initialised objects go in SRAM. The loader writes the
+// whole image, zeros included, when the card is loaded; start-up code then
+// clears .bss a word at a time, which for the few hundred kilobytes of
+// packet buffers and rings would keep the firmware busy for milliseconds.
+#pragma once
+
+// Zero when the image is loaded, and never cleared again by start-up code.
+#define VIA_ZEROED_AT_LOAD [[gnu::section(".data")]]

@@ -1,0 +1,226 @@
+/* The contract between the host side (VIPL library and driver) and the NIC
+ * firmware: VIA 1.0 descriptors as they sit in host memory, the doorbell a
+ * host rings, the packet header firmware puts on the wire, the completion
+ * status bits, the host-interrupt word, and the configuration block the
+ * driver fills in the card's SRAM. Shared by hostlib and every firmware;
+ * usable from C and C++, hosted or freestanding.
+ *
+ * Byte order: descriptors and doorbells are in host memory order (little
+ * endian); firmware converts with via_le32(). Packet headers and the SRAM
+ * configuration block are LANai order (big endian). */
+#ifndef LANAI_VIA_ABI_H
+#define LANAI_VIA_ABI_H
+
+#include <stdint.h>
+
+/* --- VIA 1.0 descriptor ------------------------------------------------- */
+
+typedef uint64_t VIP_UINT64;
+typedef uint32_t VIP_UINT32;
+typedef uint16_t VIP_UINT16;
+typedef uint8_t VIP_UINT8;
+typedef void *VIP_PVOID;
+
+/* Registered memory is named by a handle the NIC checks on every DMA. */
+typedef VIP_UINT32 VIP_MEM_HANDLE;
+
+/* A host address carried in 64 bits whatever the pointer size. */
+typedef union {
+  VIP_UINT64 AddressBits;
+  VIP_PVOID Address;
+} VIP_PVOID64;
+
+/* Descriptors must start on this boundary in registered memory. */
+#define VIP_DESCRIPTOR_ALIGNMENT 64
+
+/* Control segment: 32 bytes. */
+typedef struct {
+  VIP_PVOID64 Next;          /* next descriptor (unused by this provider) */
+  VIP_MEM_HANDLE NextHandle; /* its memory handle */
+  VIP_UINT16 SegCount;       /* data/address segments that follow */
+  VIP_UINT16 Control;        /* VIP_CONTROL_* */
+  VIP_UINT32 Reserved;
+  VIP_UINT32 ImmediateData;  /* sent with VIP_CONTROL_IMMEDIATE */
+  VIP_UINT32 Length;         /* send: bytes to send; receive: bytes received */
+  VIP_UINT32 Status;         /* VIP_STATUS_*, written by the NIC */
+} VIP_CONTROL_SEGMENT;
+
+/* Address segment (remote side of RDMA): 16 bytes. */
+typedef struct {
+  VIP_PVOID64 Data;
+  VIP_MEM_HANDLE Handle;
+  VIP_UINT32 Reserved;
+} VIP_ADDRESS_SEGMENT;
+
+/* Data segment (local buffer): 16 bytes. */
+typedef struct {
+  VIP_PVOID64 Data;
+  VIP_MEM_HANDLE Handle;
+  VIP_UINT32 Length;
+} VIP_DATA_SEGMENT;
+
+typedef union {
+  VIP_ADDRESS_SEGMENT Remote;
+  VIP_DATA_SEGMENT Local;
+} VIP_DESCRIPTOR_SEGMENT;
+
+/* A descriptor as applications allocate it: control segment and two
+ * segments, 64 bytes. SegCount may use fewer segments, never more than
+ * VIA_MAX_SEGMENTS. */
+typedef struct _VIP_DESCRIPTOR {
+  VIP_CONTROL_SEGMENT CS;
+  VIP_DESCRIPTOR_SEGMENT DS[2];
+} VIP_DESCRIPTOR;
+
+/* Control field. */
+#define VIP_CONTROL_OP_SENDRECV 0x0000
+#define VIP_CONTROL_OP_RDMAWRITE 0x0001
+#define VIP_CONTROL_OP_RDMAREAD 0x0002
+#define VIP_CONTROL_OP_RESERVED 0x0003
+#define VIP_CONTROL_OP_MASK 0x0003
+#define VIP_CONTROL_IMMEDIATE 0x0004 /* carry ImmediateData to the receiver */
+#define VIP_CONTROL_QFENCE 0x0008
+#define VIP_CONTROL_RESERVED 0xFFF0
+
+/* Status field, written by the NIC when it completes a descriptor. */
+#define VIP_STATUS_DONE 0x00000001               /* descriptor completed */
+#define VIP_STATUS_FORMAT_ERROR 0x00000002       /* malformed descriptor */
+#define VIP_STATUS_PROTECTION_ERROR 0x00000004   /* handle, tag or bounds check failed */
+#define VIP_STATUS_LENGTH_ERROR 0x00000008       /* lengths disagree or exceed the buffer/MTU */
+#define VIP_STATUS_PARTIAL_ERROR 0x00000010
+#define VIP_STATUS_DESC_FLUSHED_ERROR 0x00000020 /* VI not connected or in error */
+#define VIP_STATUS_TRANSPORT_ERROR 0x00000040    /* packet damaged on the wire */
+#define VIP_STATUS_RDMA_PROT_ERROR 0x00000080
+#define VIP_STATUS_REMOTE_DESC_ERROR 0x00000100
+#define VIP_STATUS_ERROR_MASK 0x000001FE
+#define VIP_STATUS_OP_SEND 0x00000000
+#define VIP_STATUS_OP_RECEIVE 0x00010000
+#define VIP_STATUS_OP_RDMA_WRITE 0x00020000
+#define VIP_STATUS_OP_REMOTE_RDMA_WRITE 0x00030000
+#define VIP_STATUS_OP_RDMA_READ 0x00040000
+#define VIP_STATUS_OP_MASK 0x00070000
+#define VIP_STATUS_IMMEDIATE 0x00080000          /* ImmediateData is valid */
+#define VIP_STATUS_RESERVED 0xFFF0FE00
+
+/* Byte offsets inside a descriptor, for firmware that reads the copy the
+ * host DMA brought into SRAM. */
+#define VIA_DESC_SEGCOUNT 12      /* 16-bit SegCount (low half of a LE word at 12) */
+#define VIA_DESC_CONTROL 14       /* 16-bit Control (high half of that word) */
+#define VIA_DESC_IMMEDIATE 20
+#define VIA_DESC_LENGTH 24
+#define VIA_DESC_STATUS 28
+#define VIA_DESC_SEGMENTS 32      /* first segment */
+#define VIA_SEG_SIZE 16
+#define VIA_SEG_ADDR 0            /* 64-bit address, LE */
+#define VIA_SEG_HANDLE 8
+#define VIA_SEG_LENGTH 12
+/* The NIC writes back ImmediateData, Length and Status: 12 bytes from here. */
+#define VIA_DESC_WRITEBACK VIA_DESC_IMMEDIATE
+#define VIA_DESC_WRITEBACK_BYTES 12
+
+/* Limits of this provider. */
+#define VIA_MAX_SEGMENTS 2
+#define VIA_DESC_BYTES 64
+#define VIA_MAX_TRANSFER 65536  /* largest message (MTU) */
+#define VIA_MAX_VI 32           /* VIs per NIC */
+#define VIA_MAX_NODES 64        /* nodes a NIC can route to */
+#define VIA_MAX_ROUTE 8         /* route bytes to any node */
+#define VIA_QUEUE_DEPTH 64      /* descriptors a VI queue holds on the NIC */
+
+/* --- Doorbell ------------------------------------------------------------
+ * One posted 16-byte PCI write into the card's doorbell window, kept whole
+ * by the doorbell FIFO (LANAI_REG_DB_ENTRY_* show its fields). */
+typedef struct {
+  VIP_UINT32 vi_queue;          /* VI number | VIA_DOORBELL_RECV for the receive queue
+                                   | the VI's epoch << VIA_DOORBELL_EPOCH_SHIFT */
+  VIP_MEM_HANDLE handle;        /* handle of the region holding the descriptor */
+  VIP_UINT64 descriptor;        /* host address of the descriptor */
+} via_doorbell;
+#define VIA_DOORBELL_RECV 0x00010000u
+/* The epoch of the VI when the descriptor was posted (see via_vi_config):
+ * firmware drops ring entries of an older epoch, i.e. descriptors the host
+ * has already flushed. */
+#define VIA_DOORBELL_EPOCH_SHIFT 24
+#define VIA_DOORBELL_EPOCH(word) (((word) >> VIA_DOORBELL_EPOCH_SHIFT) & 0xFFu)
+
+/* --- Packet header ------------------------------------------------------
+ * Follows the route bytes on the wire; big endian. The payload follows. */
+typedef struct {
+  uint32_t kind;       /* VIA_PACKET_* */
+  uint16_t src_node;   /* sending node */
+  uint16_t src_vi;     /* sending VI */
+  uint16_t dst_vi;     /* receiving VI */
+  uint16_t flags;      /* VIA_PACKET_F_* */
+  uint32_t length;     /* payload bytes */
+  uint32_t immediate;  /* immediate data, valid with VIA_PACKET_F_IMMEDIATE */
+  uint32_t sequence;   /* per-VI message number, from 0 */
+} via_packet_header;
+#define VIA_PACKET_HEADER_BYTES 24
+#define VIA_PACKET_DATA 0x56494144u /* "VIAD": a VI send */
+#define VIA_PACKET_F_IMMEDIATE 0x0001u
+
+/* --- Host interrupt -----------------------------------------------------
+ * Word the firmware writes to LANAI_REG_HOST_INTERRUPT for an asynchronous
+ * error: (code << 16) | VI number. The driver turns it into VipErrorCallback. */
+#define VIA_INTR_CODE(word) ((word) >> 16)
+#define VIA_INTR_VI(word) ((word) & 0xFFFFu)
+#define VIA_INTR_WORD(code, vi) (((uint32_t)(code) << 16) | ((uint32_t)(vi) & 0xFFFFu))
+#define VIA_INTR_RECVQ_EMPTY 1u     /* a packet arrived with no receive posted */
+#define VIA_INTR_DOORBELL_LOST 2u   /* doorbells were dropped on overflow (VI = 0xFFFF) */
+#define VIA_INTR_BAD_PACKET 3u      /* a damaged or unroutable packet was dropped */
+
+/* --- Configuration block in SRAM ----------------------------------------
+ * Firmware defines `via_nic_config` (C linkage); the driver finds it by
+ * symbol and writes it with PCI writes. All words big endian. */
+enum {
+  VIA_VI_FREE = 0,      /* no VI in this slot */
+  VIA_VI_IDLE = 1,      /* created, not connected */
+  VIA_VI_CONNECTED = 2, /* remote_node/remote_vi valid */
+  VIA_VI_ERROR = 3,     /* broken; sends are flushed */
+};
+
+/* Reliability levels (VIP_RELIABILITY_LEVEL bits). */
+#define VIP_SERVICE_UNRELIABLE 0x01
+#define VIP_SERVICE_RELIABLE_DELIVERY 0x02
+#define VIP_SERVICE_RELIABLE_RECEPTION 0x04
+
+typedef struct {
+  uint32_t state;        /* VIA_VI_* (driver writes; firmware sets ERROR) */
+  uint32_t ptag;         /* protection tag of the VI */
+  uint32_t reliability;  /* VIP_SERVICE_* */
+  uint32_t mtu;          /* largest message on this VI */
+  uint32_t remote_node;  /* peer node when connected */
+  uint32_t remote_vi;    /* peer VI when connected */
+  uint32_t vtick_lo;     /* QoS: ideal time between MTU packets, LANai cycles; */
+  uint32_t vtick_hi;     /*      all ones for best effort */
+  uint32_t epoch;        /* 0-255; the driver advances it whenever it flushes the
+                            VI's queues (disconnect, destroy, re-create) */
+} via_vi_config;
+
+typedef struct {
+  uint32_t magic;        /* VIA_CONFIG_MAGIC once the driver has written it */
+  uint32_t node;         /* this node */
+  uint32_t nodes;        /* nodes in the network */
+  uint32_t reserved;
+  uint8_t route_len[VIA_MAX_NODES];             /* 0: unreachable (or self) */
+  uint8_t route[VIA_MAX_NODES][VIA_MAX_ROUTE];  /* first hop first */
+  via_vi_config vi[VIA_MAX_VI];
+} via_nic_config_block;
+#define VIA_CONFIG_MAGIC 0x56494131u /* "VIA1" */
+#define VIA_CONFIG_SYMBOL "via_nic_config"
+
+/* Little-endian word at p (descriptors and doorbells from host memory). */
+static inline uint32_t via_le32(const void *p) {
+  const uint8_t *b = (const uint8_t *)p;
+  return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) |
+         ((uint32_t)b[3] << 24);
+}
+static inline void via_store_le32(void *p, uint32_t v) {
+  uint8_t *b = (uint8_t *)p;
+  b[0] = (uint8_t)v;
+  b[1] = (uint8_t)(v >> 8);
+  b[2] = (uint8_t)(v >> 16);
+  b[3] = (uint8_t)(v >> 24);
+}
+
+#endif

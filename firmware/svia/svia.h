@@ -1,0 +1,77 @@
+// SVIA, the sequential VIA firmware: it carries one message at a time
+// through all its device operations, starting each and busy-waiting for it
+// before the next. Its only overlap: while waiting on a DMA it takes packets
+// off the network into a spare buffer, so arrivals are not held up.
+#pragma once
+
+#include <stdint.h>
+
+#include "common/descriptor.h"
+#include "common/devices.h"
+#include "common/packet.h"
+
+namespace svia {
+
+// This card's node number, read from the hardware once at start-up.
+extern uint32_t this_node;
+
+// --- Work posted by the host (svia_queues.cpp) ------------------------------
+
+// Reads the doorbell mode; called once the configuration is valid.
+void start_doorbells();
+// Moves every waiting doorbell into its VI's send or receive ring;
+// `events` is the event-status word that showed doorbells waiting.
+void drain_doorbells(uint32_t events);
+// The next send in round-robin order over the VIs that have one waiting.
+bool next_send(uint32_t& vi, via::PostedDescriptor& posted);
+// The oldest receive posted on `vi`, which the next message for it fills.
+bool next_receive(uint32_t vi, via::PostedDescriptor& posted);
+
+// --- Packets from the network (svia_arrivals.cpp) ---------------------------
+
+// A packet the receive DMA has finished and the firmware has yet to deliver.
+struct Arrival {
+  const via::ReceiveBuffer* buffer;
+  uint32_t payload_bytes; // header and data as received, before truncation
+  uint32_t source;        // sending node as the network reports it
+  uint32_t damage;        // LANAI_NRDMA_STATUS_BAD_CRC / _TRUNCATED bits
+};
+
+void start_receiving();
+// Takes a finished packet off the receive DMA if a spare buffer can replace
+// it. Cheap enough to call from every busy-wait.
+void poll_arrivals();
+// The packet to deliver next, or null.
+const Arrival* pending_arrival();
+// The pending packet has been dealt with: its buffer is free again.
+void release_arrival();
+
+// --- Waiting on devices (svia_transfers.cpp) --------------------------------
+
+// Queues a host DMA; false (and counted) if the engine refused it.
+bool start_host_dma(const via::HdmaRequest& request, uint32_t& id);
+// Waits for a queued host DMA; returns LANAI_HDMA_OK or a LANAI_HDMA_PROT_* code.
+uint32_t finish_host_dma(uint32_t id);
+// Both: one transfer, start to finish; via::kHdmaRefused if never queued.
+uint32_t host_dma(const via::HdmaRequest& request);
+// Sends a framed packet and waits until it has left; 0 or VIP_STATUS_* error bits.
+uint32_t send_packet(const via::OutgoingPacket& packet);
+// Writes a descriptor's completion to host memory and waits for it.
+void complete_descriptor(uint32_t vi, const via::PostedDescriptor& posted, uint32_t immediate,
+                         uint32_t length, uint32_t status);
+// Brings a posted descriptor from host memory and decodes it; false (and
+// reported) if the host DMA could not read it.
+bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor& posted,
+                      via::Descriptor& descriptor);
+// A descriptor that cannot be read (or written back) cannot carry an error
+// status: the host hears of it by interrupt instead.
+void report_unreachable_descriptor(uint32_t vi);
+
+// --- The two engines --------------------------------------------------------
+
+// svia_send.cpp: fetch, check, gather, send, complete one send descriptor.
+void send_message(uint32_t vi, const via::PostedDescriptor& posted);
+// svia_recv.cpp: check, match, fetch a receive descriptor, scatter, complete.
+void deliver_arrival(const Arrival& arrival);
+
+} // namespace svia

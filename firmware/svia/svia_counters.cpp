@@ -1,0 +1,22 @@
+// Definitions of SVIA's firmware counters (see svia_counters.h); zero at
+// reset like the rest of .bss.
+#include "svia_counters.h"
+
+volatile uint32_t svia_sends_completed;
+volatile uint32_t svia_sends_failed;
+volatile uint32_t svia_receives_completed;
+volatile uint32_t svia_receives_failed;
+volatile uint32_t svia_packets_sent;
+volatile uint32_t svia_packets_received;
+volatile uint32_t svia_bad_packets;
+volatile uint32_t svia_unmatched_packets;
+volatile uint32_t svia_unreliable_drops;
+volatile uint32_t svia_recvq_empty_errors;
+volatile uint32_t svia_sequence_gaps;
+volatile uint32_t svia_descriptor_faults;
+volatile uint32_t svia_doorbell_overflows;
+volatile uint32_t svia_ring_overflows;
+volatile uint32_t svia_stale_descriptors;
+volatile uint32_t svia_bad_doorbells;
+volatile uint32_t svia_hdma_refusals;
+volatile uint32_t svia_nrdma_refusals;

@@ -1,0 +1,53 @@
+// SVIA's start-up and main loop. It waits for the host driver to fill the
+// configuration block, then forever: takes in doorbells, delivers a packet
+// that has arrived, or else carries out the next send.
+#include <lanai/register_map.h>
+
+#include "common/nic_config.h"
+#include "svia.h"
+
+namespace svia {
+
+uint32_t this_node;
+
+namespace {
+
+// The driver writes the block when the NIC is opened, possibly long after
+// reset; until then nothing else on the card is meaningful.
+void wait_for_configuration() {
+  while (!via::nic_configured()) {
+  }
+}
+
+[[noreturn]] void serve_forever() {
+  for (;;) {
+    const uint32_t events = via::event_status();
+    if ((events & (LANAI_EV_DOORBELL | LANAI_EV_DOORBELL_OVERFLOW)) != 0u)
+      drain_doorbells(events);
+    poll_arrivals();
+    // Arrivals first: the network holds back whatever follows a packet
+    // that waits here.
+    if (const Arrival* arrival = pending_arrival()) {
+      deliver_arrival(*arrival);
+      release_arrival();
+      continue;
+    }
+    uint32_t vi;
+    via::PostedDescriptor posted;
+    if (next_send(vi, posted))
+      send_message(vi, posted);
+  }
+}
+
+} // namespace
+
+} // namespace svia
+
+// Freestanding C++ gives main no special linkage; _start calls it by its C name.
+extern "C" int main() {
+  svia::wait_for_configuration();
+  svia::this_node = via::node_id();
+  svia::start_doorbells();
+  svia::start_receiving();
+  svia::serve_forever();
+}

@@ -1,0 +1,120 @@
+// Connection messages as kernel events. Requests that arrive before anyone
+// waits for them queue at the server in arrival order, so the outcome of a
+// run never depends on which host happened to call first.
+#include "connection_manager.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "session.hpp"
+
+namespace lanai::vipl {
+
+ConnectionManager::ConnectionManager(Session& session) : session_(session) {}
+
+ConnectionManager::~ConnectionManager() {
+  for (const std::uint64_t id : in_flight_) session_.cluster().kernel().cancel(kernel::EventId{id});
+}
+
+kernel::SimTime ConnectionManager::message_time() const {
+  return kernel::nanoseconds(session_.cluster().profile().host.connect_ns);
+}
+
+void ConnectionManager::notify(std::uint32_t node) { session_.cluster().host(node).notify(); }
+
+template <class Fn>
+void ConnectionManager::send(Fn&& deliver) {
+  auto& kernel = session_.cluster().kernel();
+  auto id = std::make_shared<std::uint64_t>(0);
+  const kernel::EventId event = kernel.schedule_in(
+      message_time(),
+      [this, id, deliver = std::forward<Fn>(deliver)]() mutable {
+        in_flight_.erase(*id);
+        deliver();
+      },
+      "vipl.connection_manager");
+  *id = event.value;
+  in_flight_.insert(event.value);
+}
+
+std::shared_ptr<ConnectRequest> ConnectionManager::request(NetAddress from, NetAddress to,
+                                                           ViSummary client) {
+  auto request = std::make_shared<ConnectRequest>();
+  request->id = next_id_++;
+  request->from = std::move(from);
+  request->to = std::move(to);
+  request->client = client;
+  send([this, request] {
+    if (request->state != RequestState::travelling) return;
+    request->state = RequestState::arrived;
+    arrivals_.push_back(request);
+    notify(request->to.node);
+  });
+  return request;
+}
+
+bool ConnectionManager::has_arrival(std::uint32_t node,
+                                    const std::vector<std::uint8_t>& discriminator) const {
+  return std::any_of(arrivals_.begin(), arrivals_.end(), [&](const auto& request) {
+    return request->to.node == node && request->to.discriminator == discriminator;
+  });
+}
+
+std::shared_ptr<ConnectRequest> ConnectionManager::claim(
+    std::uint32_t node, const std::vector<std::uint8_t>& discriminator) {
+  const auto it = std::find_if(arrivals_.begin(), arrivals_.end(), [&](const auto& request) {
+    return request->to.node == node && request->to.discriminator == discriminator;
+  });
+  if (it == arrivals_.end()) return nullptr;
+  auto request = *it;
+  arrivals_.erase(it);
+  request->state = RequestState::claimed;
+  return request;
+}
+
+void ConnectionManager::accept(const std::shared_ptr<ConnectRequest>& request, ViSummary server) {
+  request->server = server;
+  request->state = RequestState::accepting;
+  send([this, request] {
+    if (request->state == RequestState::accepting &&
+        session_.driver(request->client.node).accept_delivered(*request)) {
+      request->state = RequestState::connected;
+    } else {
+      request->state = RequestState::failed;
+    }
+    notify(request->client.node);
+    notify(request->server.node);
+  });
+}
+
+void ConnectionManager::reject(const std::shared_ptr<ConnectRequest>& request) {
+  send([this, request] {
+    if (request->state == RequestState::claimed) request->state = RequestState::rejected;
+    notify(request->client.node);
+  });
+}
+
+void ConnectionManager::cancel(const std::shared_ptr<ConnectRequest>& request) {
+  switch (request->state) {
+  case RequestState::arrived:
+    arrivals_.erase(std::find(arrivals_.begin(), arrivals_.end(), request));
+    request->state = RequestState::cancelled;
+    break;
+  case RequestState::travelling:
+  case RequestState::claimed:
+  case RequestState::accepting: request->state = RequestState::cancelled; break;
+  case RequestState::connected:
+  case RequestState::rejected:
+  case RequestState::cancelled:
+  case RequestState::failed: break; // already decided
+  }
+}
+
+void ConnectionManager::disconnect(std::uint32_t from_node, std::uint32_t from_slot,
+                                   std::uint32_t to_node, std::uint32_t to_slot) {
+  send([this, from_node, from_slot, to_node, to_slot] {
+    session_.driver(to_node).remote_disconnect(to_slot, from_node, from_slot);
+  });
+}
+
+} // namespace lanai::vipl

@@ -1,0 +1,41 @@
+/* What a host program on the emulator may ask beyond VIA: virtual time,
+ * charged computation, which node it runs on, and the launcher's seed.
+ * A program defines via_main(); the launcher (lanai_vipl's main) runs it
+ * on every node:
+ *   ./prog --nodes N [--profile FILE] [--firmware NAME]
+ *          [--firmware-node I=NAME]... [--seed S] [-- ARGS...]
+ * and each copy sees argv = {program name, ARGS...}.
+ * All copies run in one process, each on its own stack, taking turns in
+ * virtual time: global and static variables are shared by every node, so
+ * keep per-node state in via_main's locals (or index it by lanai_emu_node()).
+ * Each stack holds 256 KiB: allocate large buffers with malloc.
+ * Called outside an emulated node, every VIPL function returns
+ * VIP_ERROR_RESOURCE. */
+#ifndef LANAI_VIPL_EMU_H
+#define LANAI_VIPL_EMU_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Defined by the host program. */
+int via_main(int argc, char **argv);
+
+/* Virtual time now, in nanoseconds (0 outside an emulated node). */
+uint64_t lanai_emu_now_ns(void);
+/* Spends ns of host CPU time: the program's clock moves on by ns. */
+void lanai_emu_compute_ns(uint64_t ns);
+/* This node's number, 0..lanai_emu_nodes()-1 (-1 outside an emulated node). */
+int lanai_emu_node(void);
+/* Nodes in the emulated cluster (0 outside one). */
+int lanai_emu_nodes(void);
+/* The launcher's --seed (the same on every node). */
+uint64_t lanai_emu_seed(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,133 @@
+// Running a host program on an emulated cluster from the command line:
+// profile and firmware first (their errors are the user's and get one
+// line), then the run, then a report of how it ended.
+#include "launch.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "host/cluster.hpp"
+#include "launch_options.hpp"
+#include "machine/standalone_machine.hpp"
+#include "profile/hardware_profile.hpp"
+
+#include "session.hpp"
+
+namespace lanai::vipl {
+
+namespace {
+
+host::ClusterConfig cluster_config(const LaunchOptions& options) {
+  host::ClusterConfig config;
+  config.profile = options.profile_file.empty() ? profile::default_profile()
+                                                : profile::load_profile(options.profile_file);
+  config.nodes = options.nodes;
+  config.seed = options.seed;
+  // Each distinct firmware is linked once.
+  std::map<std::string, loader::LinkedImage> images;
+  for (const std::string& name : options.firmware) {
+    if (!images.contains(name))
+      images.emplace(name, machine::link_program(machine::firmware_objects(name), config.profile));
+    config.firmware.push_back(images.at(name));
+  }
+  return config;
+}
+
+void print_consoles(host::Cluster& cluster) {
+  for (std::size_t node = 0; node < cluster.size(); ++node) {
+    std::string_view text = cluster.card(node).console();
+    while (!text.empty()) {
+      const auto end = text.find('\n');
+      const std::string_view line = text.substr(0, end);
+      fmt::print(stderr, "[node{} lanai] {}\n", node, line);
+      if (end == std::string_view::npos) break;
+      text.remove_prefix(end + 1);
+    }
+  }
+}
+
+int report(host::Cluster& cluster, const host::RunReport& run) {
+  const double at_us = run.end_time.as_us();
+  switch (run.outcome) {
+  case host::RunOutcome::finished: {
+    int status = 0;
+    for (std::size_t node = 0; node < run.exit_codes.size(); ++node) {
+      const host::HostCpu& host = cluster.host(node);
+      if (!host.failure().empty())
+        fmt::print(stderr, "node{}: via_main failed: {}\n", node, host.failure());
+      if (run.exit_codes[node] != 0) {
+        fmt::print(stderr, "node{}: via_main returned {}\n", node, run.exit_codes[node]);
+        status = 2;
+      }
+    }
+    return status;
+  }
+  case host::RunOutcome::deadlock:
+    fmt::print(stderr, "lanai-emu: deadlock at {:.3f} us\n{}\n", at_us, run.detail);
+    return 3;
+  case host::RunOutcome::firmware_stop:
+    fmt::print(stderr, "lanai-emu: NIC firmware stopped at {:.3f} us\n{}\n", at_us, run.detail);
+    return 4;
+  case host::RunOutcome::time_limit:
+    fmt::print(stderr, "lanai-emu: time limit reached at {:.3f} us\n{}\n", at_us, run.detail);
+    return 2;
+  }
+  return 2;
+}
+
+} // namespace
+
+int launch(int argc, char** argv, ProgramEntry entry) {
+  ParsedLaunch parsed = parse_launch_options(argc, argv);
+  if (!parsed.options) return parsed.exit_status;
+  const LaunchOptions& options = *parsed.options;
+  const std::string me = program_name(options.program.c_str());
+
+  host::ClusterConfig config;
+  try {
+    config = cluster_config(options);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}: {}\n", me, e.what());
+    return 1;
+  }
+
+  try {
+    host::Cluster cluster(std::move(config));
+    // Every node gets its own copy of the arguments: via_main may edit them.
+    std::vector<std::vector<std::string>> words(options.nodes);
+    std::vector<std::vector<char*>> argvs(options.nodes);
+    std::vector<std::function<int()>> programs;
+    for (std::size_t node = 0; node < options.nodes; ++node) {
+      words[node].push_back(options.program);
+      words[node].insert(words[node].end(), options.arguments.begin(), options.arguments.end());
+      for (std::string& word : words[node]) argvs[node].push_back(word.data());
+      argvs[node].push_back(nullptr);
+      programs.push_back([entry, &argvs, node] {
+        return entry(static_cast<int>(argvs[node].size() - 1), argvs[node].data());
+      });
+    }
+    const host::RunReport run = run_programs(cluster, std::move(programs));
+    std::fflush(stdout);
+    print_consoles(cluster);
+    if (!options.stats_file.empty()) {
+      std::ofstream out(options.stats_file);
+      out << cluster.stats().to_json(cluster.kernel().now()) << '\n';
+      if (!out) fmt::print(stderr, "{}: cannot write {}\n", me, options.stats_file);
+    }
+    return report(cluster, run);
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: {}\n", me, e.what());
+    return 1;
+  }
+}
+
+} // namespace lanai::vipl

@@ -1,0 +1,96 @@
+// Parsing the launcher's options with CLI11; every usage error becomes one
+// line on stderr and exit status 1.
+#include "launch_options.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "lanai/via_abi.h"
+
+namespace lanai::vipl {
+
+std::string program_name(const char* argv0) {
+  if (!argv0 || !*argv0) return "via-program";
+  return std::filesystem::path(argv0).filename().string();
+}
+
+namespace {
+
+// "I=NAME" for node I; false if malformed.
+bool parse_node_firmware(const std::string& text, std::size_t& node, std::string& name) {
+  const auto equals = text.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == text.size()) return false;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + equals, node);
+  if (error != std::errc{} || end != text.data() + equals) return false;
+  name = text.substr(equals + 1);
+  return true;
+}
+
+} // namespace
+
+ParsedLaunch parse_launch_options(int argc, char** argv) {
+  ParsedLaunch parsed;
+  LaunchOptions options;
+  options.program = argc > 0 && argv[0] ? argv[0] : "via-program";
+  const std::string me = program_name(options.program.c_str());
+
+  std::string firmware = "svia";
+  std::vector<std::string> per_node;
+  CLI::App app{"Runs this VIA host program (its via_main) on every node of an emulated "
+               "Myrinet cluster, in deterministic virtual time.\n"
+               "Exit status: 0 all nodes returned 0, 1 bad options, 2 a node returned "
+               "non-zero, 3 deadlock, 4 NIC firmware stopped.",
+               me};
+  app.add_option("--nodes", options.nodes, "Nodes in the cluster")->capture_default_str();
+  app.add_option("--profile", options.profile_file, "Hardware profile (TOML)");
+  app.add_option("--firmware", firmware, "Firmware of every node")->capture_default_str();
+  app.add_option("--firmware-node", per_node, "Firmware of one node, as I=NAME (repeatable)");
+  app.add_option("--seed", options.seed, "Seed, given to the programs (lanai_emu_seed)")
+      ->capture_default_str();
+  app.add_option("--stats", options.stats_file,
+                 "Write the run's device and wire statistics as JSON to this file");
+  app.add_option("args", options.arguments, "Arguments for via_main (after --)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      parsed.exit_status = app.exit(e);
+      return parsed;
+    }
+    fmt::print(stderr, "{}: {} (see --help)\n", me, e.what());
+    parsed.exit_status = 1;
+    return parsed;
+  }
+
+  if (options.nodes < 1 || options.nodes > VIA_MAX_NODES) {
+    fmt::print(stderr, "{}: --nodes must be between 1 and {}, got {}\n", me, VIA_MAX_NODES,
+               options.nodes);
+    parsed.exit_status = 1;
+    return parsed;
+  }
+  options.firmware.assign(options.nodes, firmware);
+  for (const std::string& entry : per_node) {
+    std::size_t node = 0;
+    std::string name;
+    if (!parse_node_firmware(entry, node, name)) {
+      fmt::print(stderr, "{}: --firmware-node expects I=NAME, got '{}'\n", me, entry);
+      parsed.exit_status = 1;
+      return parsed;
+    }
+    if (node >= options.nodes) {
+      fmt::print(stderr, "{}: --firmware-node {}: no node {} among {}\n", me, entry, node,
+                 options.nodes);
+      parsed.exit_status = 1;
+      return parsed;
+    }
+    options.firmware[node] = name;
+  }
+  parsed.options = std::move(options);
+  return parsed;
+}
+
+} // namespace lanai::vipl

@@ -1,0 +1,35 @@
+// The launcher's command line: how many nodes, which hardware profile and
+// firmware, the seed, and the arguments every node's via_main receives.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lanai::vipl {
+
+struct LaunchOptions {
+  std::string program;                // argv[0], as via_main sees it
+  std::size_t nodes = 2;
+  std::string profile_file;           // empty: the built-in defaults
+  std::vector<std::string> firmware;  // per node
+  std::uint64_t seed = 1;
+  std::vector<std::string> arguments; // after --, for via_main
+  std::string stats_file;             // non-empty: write the run's statistics (JSON) here
+};
+
+// Either options to run with, or the exit status to return at once (help
+// printed: 0; a usage error printed as one line "<prog>: ...": 1).
+struct ParsedLaunch {
+  std::optional<LaunchOptions> options;
+  int exit_status = 0;
+};
+
+ParsedLaunch parse_launch_options(int argc, char** argv);
+
+// The name messages start with: argv[0] without its directories.
+std::string program_name(const char* argv0);
+
+} // namespace lanai::vipl

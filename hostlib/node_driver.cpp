@@ -1,0 +1,215 @@
+// The per-node driver's bookkeeping: handle tokens, the configuration
+// block, host time charged for library work, and matching the NIC's writes
+// into host memory against the descriptors still posted, so completion
+// queues fill in the order the NIC completed descriptors.
+#include "node_driver.hpp"
+
+#include <utility>
+
+#include "connection_manager.hpp"
+#include "session.hpp"
+
+namespace lanai::vipl {
+
+std::uint64_t status_address(const VIP_DESCRIPTOR* descriptor) {
+  return reinterpret_cast<std::uintptr_t>(&descriptor->CS.Status);
+}
+
+std::uint32_t read_status(const VIP_DESCRIPTOR* descriptor) {
+  // The NIC writes host memory behind the program's back.
+  return *reinterpret_cast<const volatile VIP_UINT32*>(&descriptor->CS.Status);
+}
+
+namespace {
+
+void write_status(VIP_DESCRIPTOR* descriptor, std::uint32_t status) {
+  *reinterpret_cast<volatile VIP_UINT32*>(&descriptor->CS.Status) = status;
+}
+
+} // namespace
+
+NodeDriver::NodeDriver(Session& session, std::uint32_t node)
+    : nics(node, foreign_handle_), ptags(node, foreign_handle_), vis(node, foreign_handle_),
+      cqs(node, foreign_handle_), conns(node, foreign_handle_), session_(session), node_(node),
+      host_(session.cluster().host(node)),
+      card_(session.cluster().card(node)), protection_(session.cluster().protection(node)),
+      profile_(session.cluster().profile()) {
+  address_ = {static_cast<std::uint8_t>(node >> 8), static_cast<std::uint8_t>(node)};
+  card_.set_on_host_write(
+      [this](std::uint64_t address, std::uint32_t length) { on_host_write(address, length); });
+  card_.set_on_host_interrupt([this](std::uint32_t word) { on_interrupt(word); });
+}
+
+NodeDriver::~NodeDriver() {
+  host::HostCpu* host = &host_;
+  card_.set_on_host_write([host](std::uint64_t, std::uint32_t) { host->notify(); });
+  card_.set_on_host_interrupt(nullptr);
+}
+
+std::size_t NodeDriver::nodes() const { return session_.cluster().size(); }
+
+Token NodeDriver::mint(HandleKind kind) {
+  // Node in the high bits keeps tokens of different nodes apart; the low
+  // bits say the kind, which helps when one shows up in a debugger.
+  return (Token{node_ + 1} << 40) | (Token{next_serial_++} << 4) | static_cast<Token>(kind);
+}
+
+long NodeDriver::take_foreign_handle() { return std::exchange(foreign_handle_, -1); }
+
+bool NodeDriver::configure_nic() {
+  if (config_) return true;
+  if (!card_.has_symbol(VIA_CONFIG_SYMBOL)) return false;
+  std::vector<std::vector<std::uint8_t>> routes;
+  for (std::size_t n = 0; n < nodes(); ++n) {
+    if (n == node_) routes.emplace_back();
+    else routes.push_back(session_.cluster().network().route(node_, n));
+  }
+  charge(NicConfig::network_words * costs().pio_write_ns);
+  config_.emplace(card_);
+  config_->write_network(node_, routes);
+  return true;
+}
+
+void NodeDriver::write_vi(const ViObject& vi, std::uint32_t state) {
+  via_vi_config entry{};
+  entry.state = state;
+  entry.ptag = 0;
+  if (const PtagObject* ptag = ptags.find(vi.attributes.Ptag)) entry.ptag = ptag->number;
+  entry.reliability = static_cast<std::uint32_t>(vi.attributes.ReliabilityLevel);
+  entry.mtu = static_cast<std::uint32_t>(vi.attributes.MaxTransferSize);
+  entry.remote_node = vi.remote_node;
+  entry.remote_vi = vi.remote_slot;
+  entry.vtick_lo = static_cast<std::uint32_t>(vi.vtick);
+  entry.vtick_hi = static_cast<std::uint32_t>(vi.vtick >> 32);
+  charge(NicConfig::vi_words * costs().pio_write_ns);
+  config_->write_vi(vi.slot, entry);
+}
+
+void NodeDriver::charge(std::uint32_t ns) {
+  if (ns == 0 || host::HostCpu::current() != &host_) return;
+  host_.compute(kernel::nanoseconds(ns));
+}
+
+std::optional<kernel::SimTime> NodeDriver::deadline_after(VIP_ULONG timeout_ms) const {
+  constexpr VIP_ULONG longest_ms = 1'000'000'000;
+  if (timeout_ms == VIP_INFINITE || timeout_ms >= longest_ms) return std::nullopt;
+  return session_.cluster().kernel().now() +
+         kernel::milliseconds(static_cast<std::int64_t>(timeout_ms));
+}
+
+bool NodeDriver::block(const std::function<bool()>& ready, std::optional<kernel::SimTime> deadline,
+                       const std::string& what) {
+  const kernel::SimTime poll = kernel::nanoseconds(costs().poll_ns);
+  for (;;) {
+    // Inside an error callback, further errors wait for the next call.
+    const bool woke = host_.wait(
+        [&] { return (!delivering_ && !errors_.empty()) || ready(); }, deadline, what, poll);
+    deliver_errors();
+    if (ready()) return true;
+    if (!woke) return false;
+  }
+}
+
+void NodeDriver::track(const ViObject& vi, bool receive, VIP_DESCRIPTOR* descriptor) {
+  tracked_[status_address(descriptor)] = Tracked{vi.token, receive, false};
+}
+
+bool NodeDriver::tracked(const VIP_DESCRIPTOR* descriptor) const {
+  return tracked_.contains(status_address(descriptor));
+}
+
+void NodeDriver::untrack(const VIP_DESCRIPTOR* descriptor) {
+  tracked_.erase(status_address(descriptor));
+}
+
+void NodeDriver::on_host_write(std::uint64_t address, std::uint32_t length) {
+  // A write touching any byte of a Status word may complete its descriptor.
+  const std::uint64_t first = address >= 3 ? address - 3 : 0;
+  const std::uint64_t end = address + length;
+  for (auto it = tracked_.lower_bound(first); it != tracked_.end() && it->first < end; ++it) {
+    if (it->second.reported) continue;
+    const auto* status = reinterpret_cast<const volatile VIP_UINT32*>(it->first);
+    if (*status & VIP_STATUS_DONE) completed(it->second);
+  }
+  host_.notify();
+}
+
+void NodeDriver::completed(Tracked& entry) {
+  entry.reported = true;
+  ViObject* vi = vis.find_token(entry.vi);
+  if (!vi) return;
+  const Token cq_token = vi->queue(entry.receive).cq;
+  CqObject* cq = cqs.find_token(cq_token);
+  if (!cq) return;
+  if (cq->entries.size() >= cq->capacity) {
+    raise(PendingError{cq->nic, vi->token, cq->token, VIP_RESOURCE_CQ, VIP_ERROR_CATASTROPHIC});
+    return;
+  }
+  cq->entries.emplace_back(vi->token, entry.receive);
+}
+
+void NodeDriver::flush(ViObject& vi) {
+  config_->advance_epoch(vi.slot);
+  for (const bool receive : {false, true}) {
+    for (VIP_DESCRIPTOR* descriptor : vi.queue(receive).posted) {
+      const auto it = tracked_.find(status_address(descriptor));
+      if (it == tracked_.end() || it->second.reported) continue;
+      if (read_status(descriptor) & VIP_STATUS_DONE) {
+        completed(it->second);
+        continue;
+      }
+      write_status(descriptor, VIP_STATUS_DONE | VIP_STATUS_DESC_FLUSHED_ERROR |
+                                   (receive ? VIP_STATUS_OP_RECEIVE : VIP_STATUS_OP_SEND));
+      completed(it->second);
+    }
+  }
+  host_.notify();
+}
+
+void NodeDriver::release(ViObject& vi) {
+  for (const bool receive : {false, true}) {
+    PostedQueue& queue = vi.queue(receive);
+    for (VIP_DESCRIPTOR* descriptor : queue.posted) untrack(descriptor);
+    queue.posted.clear();
+    if (CqObject* cq = cqs.find_token(queue.cq)) --cq->attached;
+    queue.cq = 0;
+  }
+}
+
+bool NodeDriver::accept_delivered(const ConnectRequest& request) {
+  ViObject* vi = vis.find_token(request.client.vi);
+  if (!vi || vi->state != VIP_STATE_CONNECT_PENDING || !vi->pending ||
+      vi->pending->id != request.id)
+    return false;
+  vi->remote_node = request.server.node;
+  vi->remote_slot = request.server.slot;
+  vi->state = VIP_STATE_CONNECTED;
+  // Delivered by the driver's message handler, not the program: no CPU
+  // time is charged to the program for these PCI writes.
+  config_->write_vi_peer(vi->slot, vi->remote_node, vi->remote_slot);
+  config_->write_vi_state(vi->slot, VIA_VI_CONNECTED);
+  return true;
+}
+
+void NodeDriver::remote_disconnect(std::uint32_t slot, std::uint32_t from_node,
+                                   std::uint32_t from_slot) {
+  ViObject* vi = slot < VIA_MAX_VI ? vis.find_token(slots[slot]) : nullptr;
+  if (!vi || (vi->state != VIP_STATE_CONNECTED && vi->state != VIP_STATE_ERROR) ||
+      vi->remote_node != from_node || vi->remote_slot != from_slot)
+    return;
+  vi->state = VIP_STATE_IDLE;
+  config_->write_vi_state(vi->slot, VIA_VI_IDLE);
+  flush(*vi);
+}
+
+void NodeDriver::disconnect(ViObject& vi) {
+  const std::uint32_t peer_node = vi.remote_node;
+  const std::uint32_t peer_slot = vi.remote_slot;
+  vi.state = VIP_STATE_IDLE;
+  charge(costs().pio_write_ns);
+  config_->write_vi_state(vi.slot, VIA_VI_IDLE);
+  flush(vi);
+  session_.connections().disconnect(node_, vi.slot, peer_node, peer_slot);
+}
+
+} // namespace lanai::vipl

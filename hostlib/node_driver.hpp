@@ -1,0 +1,136 @@
+// The user-level VIA driver of one node: the handle tables, the NIC's
+// configuration block, which posted descriptors the NIC may still complete,
+// and the asynchronous errors the NIC raised, turned into error callbacks.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "driver_objects.hpp"
+#include "host/host_cpu.hpp"
+#include "kernel/sim_time.hpp"
+#include "nic/card.hpp"
+#include "nic/protection_table.hpp"
+#include "nic_config.hpp"
+#include "profile/hardware_profile.hpp"
+
+namespace lanai::vipl {
+
+class Session;
+struct ConnectRequest;
+
+class NodeDriver {
+  // First, so that the handle tables below can report into it.
+  long foreign_handle_ = -1;
+
+public:
+  // Installs the driver's hooks on the node's card.
+  NodeDriver(Session& session, std::uint32_t node);
+  // Gives the card back its default hooks.
+  ~NodeDriver();
+  NodeDriver(const NodeDriver&) = delete;
+  NodeDriver& operator=(const NodeDriver&) = delete;
+
+  std::uint32_t node() const { return node_; }
+  std::size_t nodes() const;
+  Session& session() { return session_; }
+  host::HostCpu& host() { return host_; }
+  nic::Card& card() { return card_; }
+  nic::ProtectionTable& protection() { return protection_; }
+  const profile::HardwareProfile& profile() const { return profile_; }
+  const profile::HostParams& costs() const { return profile_.host; }
+  const std::array<std::uint8_t, host_address_bytes>& address() const { return address_; }
+
+  // --- Handles ------------------------------------------------------------
+  Token mint(HandleKind kind);
+  // The node whose handle a call of this node was given last, or -1; reset
+  // by reading. Nodes share the program's globals, which is how they mix.
+  long take_foreign_handle();
+  HandleTable<NicObject> nics;
+  HandleTable<PtagObject> ptags;
+  HandleTable<ViObject> vis;
+  HandleTable<CqObject> cqs;
+  HandleTable<ConnObject> conns;
+  std::map<VIP_MEM_HANDLE, MemoryRegion> regions;
+  std::array<Token, VIA_MAX_VI> slots{}; // VI by NIC slot; 0 = free
+  std::uint32_t next_ptag = 1;
+
+  // --- The NIC's configuration block ---------------------------------------
+  // Writes it on first use; false if the firmware has no VIA configuration.
+  bool configure_nic();
+  NicConfig& config() { return *config_; }
+  // Writes a VI's entry, charging the PCI writes first.
+  void write_vi(const ViObject& vi, std::uint32_t state);
+
+  // --- Time -------------------------------------------------------------------
+  // Spends host CPU time (only from the node's own program).
+  void charge(std::uint32_t ns);
+  // VIP timeouts in milliseconds; VIP_INFINITE (and anything beyond about
+  // eleven days) means no deadline.
+  std::optional<kernel::SimTime> deadline_after(VIP_ULONG timeout_ms) const;
+  // Blocks until ready() or the deadline, running error callbacks that come
+  // in meanwhile. `what` names the wait in deadlock reports.
+  bool block(const std::function<bool()>& ready, std::optional<kernel::SimTime> deadline,
+             const std::string& what);
+
+  // --- Posted descriptors ----------------------------------------------------
+  void track(const ViObject& vi, bool receive, VIP_DESCRIPTOR* descriptor);
+  bool tracked(const VIP_DESCRIPTOR* descriptor) const;
+  void untrack(const VIP_DESCRIPTOR* descriptor);
+  // Completes every descriptor of the VI the NIC has not completed, as
+  // flushed, in posting order.
+  void flush(ViObject& vi);
+  // Detaches a VI from its CQs and forgets its descriptors.
+  void release(ViObject& vi);
+
+  // --- Connections (called by the connection manager) -------------------------
+  bool accept_delivered(const ConnectRequest& request);
+  void remote_disconnect(std::uint32_t slot, std::uint32_t from_node, std::uint32_t from_slot);
+  // This side's half of VipDisconnect: idle, flushed, peer told.
+  void disconnect(ViObject& vi);
+
+  // --- Asynchronous errors ------------------------------------------------------
+  void raise(const PendingError& error);
+  // Runs the callbacks of errors raised so far (from the node's program).
+  void deliver_errors();
+
+private:
+  struct Tracked {
+    Token vi = 0;
+    bool receive = false;
+    bool reported = false; // its completion has gone to the CQ
+  };
+
+  void on_host_write(std::uint64_t address, std::uint32_t length);
+  void on_interrupt(std::uint32_t word);
+  void completed(Tracked& entry);
+  Token first_nic() const;
+
+  Session& session_;
+  std::uint32_t node_;
+  host::HostCpu& host_;
+  nic::Card& card_;
+  nic::ProtectionTable& protection_;
+  const profile::HardwareProfile& profile_;
+  std::array<std::uint8_t, host_address_bytes> address_{};
+  std::uint64_t next_serial_ = 1;
+  std::optional<NicConfig> config_;
+  // Outstanding descriptors by the address of their Status word, where
+  // the NIC's completion write lands.
+  std::map<std::uint64_t, Tracked> tracked_;
+  std::deque<PendingError> errors_;
+  bool delivering_ = false;
+};
+
+// Status word address of a descriptor (the key the NIC's writes are
+// matched against).
+std::uint64_t status_address(const VIP_DESCRIPTOR* descriptor);
+// The descriptor's Status as the NIC left it.
+std::uint32_t read_status(const VIP_DESCRIPTOR* descriptor);
+
+} // namespace lanai::vipl

@@ -1,0 +1,187 @@
+// Connection set-up and tear-down (VIA's client-server model). The server
+// waits for a request to its discriminator and accepts it with a matching
+// idle VI; both VIs are connected on their cards before the server's
+// accept returns, so no data can reach a peer that is not ready for it.
+#include <string>
+
+#include <fmt/format.h>
+
+#include "net_address.hpp"
+#include "vipl_call.hpp"
+
+using namespace lanai::vipl;
+
+namespace {
+
+std::string describe(const std::vector<std::uint8_t>& discriminator) {
+  if (discriminator.empty()) return "none";
+  std::string hex;
+  for (const std::uint8_t b : discriminator) hex += fmt::format("{:02x}", b);
+  return hex;
+}
+
+VIP_VI_ATTRIBUTES remote_attributes(const ViSummary& vi) {
+  VIP_VI_ATTRIBUTES a{};
+  a.ReliabilityLevel = vi.reliability;
+  a.MaxTransferSize = vi.mtu;
+  a.QoS = nullptr;  // the peer's QoS is its own business
+  a.Ptag = nullptr; // tags mean nothing on another node
+  a.EnableRdmaWrite = vi.rdma_write;
+  a.EnableRdmaRead = vi.rdma_read;
+  return a;
+}
+
+ViSummary summary(const NodeDriver& d, const ViObject& vi) {
+  ViSummary s;
+  s.node = d.node();
+  s.slot = vi.slot;
+  s.vi = vi.token;
+  s.reliability = vi.attributes.ReliabilityLevel;
+  s.mtu = vi.attributes.MaxTransferSize;
+  s.rdma_write = vi.attributes.EnableRdmaWrite;
+  s.rdma_read = vi.attributes.EnableRdmaRead;
+  return s;
+}
+
+} // namespace
+
+VIP_RETURN VipConnectWait(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS* LocalAddr, VIP_ULONG Timeout,
+                          VIP_NET_ADDRESS* RemoteAddr, VIP_VI_ATTRIBUTES* RemoteViAttribs,
+                          VIP_CONN_HANDLE* ConnHandle) {
+  return vipl_call([&](NodeDriver& d) {
+    const NicObject* nic = d.nics.find(NicHandle);
+    NetAddress local;
+    if (!nic || !RemoteAddr || !RemoteViAttribs || !ConnHandle || !read_address(LocalAddr, local) ||
+        local.node != d.node())
+      return VIP_INVALID_PARAMETER;
+    const Token nic_token = nic->token;
+    ConnectionManager& manager = d.session().connections();
+    const bool arrived = d.block([&] { return manager.has_arrival(local.node, local.discriminator); },
+                                 d.deadline_after(Timeout),
+                                 fmt::format("VipConnectWait(discriminator {})",
+                                             describe(local.discriminator)));
+    if (!arrived) return VIP_TIMEOUT;
+    // An error callback run during the wait may have closed the NIC.
+    if (!d.nics.find_token(nic_token)) return VIP_INVALID_PARAMETER;
+    ConnObject& conn = d.conns.add(d.mint(HandleKind::conn));
+    conn.nic = nic_token;
+    conn.request = manager.claim(local.node, local.discriminator);
+    write_address(RemoteAddr, conn.request->from);
+    *RemoteViAttribs = remote_attributes(conn.request->client);
+    *ConnHandle = handle_of(conn.token);
+    return VIP_SUCCESS;
+  });
+}
+
+VIP_RETURN VipConnectAccept(VIP_CONN_HANDLE ConnHandle, VIP_VI_HANDLE ViHandle) {
+  return vipl_call([&](NodeDriver& d) {
+    ConnObject* conn = d.conns.find(ConnHandle);
+    ViObject* vi = d.vis.find(ViHandle);
+    if (!conn || !vi || vi->nic != conn->nic) return VIP_INVALID_PARAMETER;
+    const std::shared_ptr<ConnectRequest> request = conn->request;
+    if (request->state == RequestState::cancelled) {
+      d.conns.erase(conn->token);
+      return VIP_TIMEOUT;
+    }
+    if (vi->state != VIP_STATE_IDLE) return VIP_INVALID_STATE;
+    if (vi->attributes.ReliabilityLevel != request->client.reliability)
+      return VIP_INVALID_RELIABILITY_LEVEL;
+    if (vi->attributes.MaxTransferSize != request->client.mtu) return VIP_INVALID_MTU;
+    d.conns.erase(conn->token);
+
+    const Token vi_token = vi->token;
+    vi->state = VIP_STATE_CONNECTED;
+    vi->remote_node = request->client.node;
+    vi->remote_slot = request->client.slot;
+    d.charge(3 * d.costs().pio_write_ns);
+    d.config().write_vi_peer(vi->slot, vi->remote_node, vi->remote_slot);
+    d.config().write_vi_state(vi->slot, VIA_VI_CONNECTED);
+    d.session().connections().accept(request, summary(d, *vi));
+
+    const auto decided = [&] {
+      return request->state == RequestState::connected || request->state == RequestState::failed;
+    };
+    const auto delivered_by =
+        d.session().cluster().kernel().now() + lanai::kernel::nanoseconds(d.costs().connect_ns);
+    d.block(decided, delivered_by, fmt::format("VipConnectAccept(vi {})", vi->slot));
+    if (request->state == RequestState::connected) return VIP_SUCCESS;
+    // The requester gave up before the acceptance reached it.
+    if (ViObject* again = d.vis.find_token(vi_token);
+        again && again->state == VIP_STATE_CONNECTED) {
+      again->state = VIP_STATE_IDLE;
+      d.charge(d.costs().pio_write_ns);
+      d.config().write_vi_state(again->slot, VIA_VI_IDLE);
+    }
+    return VIP_TIMEOUT;
+  });
+}
+
+VIP_RETURN VipConnectReject(VIP_CONN_HANDLE ConnHandle) {
+  return vipl_call([&](NodeDriver& d) {
+    ConnObject* conn = d.conns.find(ConnHandle);
+    if (!conn) return VIP_INVALID_PARAMETER;
+    d.session().connections().reject(conn->request);
+    d.conns.erase(conn->token);
+    return VIP_SUCCESS;
+  });
+}
+
+VIP_RETURN VipConnectRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS* LocalAddr,
+                             VIP_NET_ADDRESS* RemoteAddr, VIP_ULONG Timeout,
+                             VIP_VI_ATTRIBUTES* RemoteViAttribs) {
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = d.vis.find(ViHandle);
+    NetAddress local;
+    NetAddress remote;
+    if (!vi || !read_address(LocalAddr, local) || local.node != d.node() ||
+        !read_address(RemoteAddr, remote))
+      return VIP_INVALID_PARAMETER;
+    // A card cannot send to itself (empty route), so neither can its VIs.
+    if (remote.node >= d.nodes() || remote.node == d.node()) return VIP_NOT_REACHABLE;
+    if (vi->state != VIP_STATE_IDLE) return VIP_INVALID_STATE;
+
+    const Token vi_token = vi->token;
+    const std::uint32_t slot = vi->slot;
+    ConnectionManager& manager = d.session().connections();
+    const std::shared_ptr<ConnectRequest> request =
+        manager.request(local, remote, summary(d, *vi));
+    vi->state = VIP_STATE_CONNECT_PENDING;
+    vi->pending = request;
+    d.block(
+        [&] {
+          return request->state == RequestState::connected ||
+                 request->state == RequestState::rejected;
+        },
+        d.deadline_after(Timeout),
+        fmt::format("VipConnectRequest(vi {}, node {})", slot, remote.node));
+
+    vi = d.vis.find_token(vi_token);
+    if (!vi) {
+      // The NIC was closed from an error callback meanwhile.
+      manager.cancel(request);
+      return VIP_INVALID_STATE;
+    }
+    vi->pending.reset();
+    switch (request->state) {
+    case RequestState::connected:
+      if (RemoteViAttribs) *RemoteViAttribs = remote_attributes(request->server);
+      return VIP_SUCCESS;
+    case RequestState::rejected: vi->state = VIP_STATE_IDLE; return VIP_REJECT;
+    default:
+      manager.cancel(request);
+      vi->state = VIP_STATE_IDLE;
+      return VIP_TIMEOUT;
+    }
+  });
+}
+
+VIP_RETURN VipDisconnect(VIP_VI_HANDLE ViHandle) {
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = d.vis.find(ViHandle);
+    if (!vi) return VIP_INVALID_PARAMETER;
+    if (vi->state != VIP_STATE_CONNECTED && vi->state != VIP_STATE_ERROR)
+      return VIP_INVALID_STATE;
+    d.disconnect(*vi);
+    return VIP_SUCCESS;
+  });
+}

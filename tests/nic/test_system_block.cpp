@@ -1,0 +1,114 @@
+// The system registers the NIC adds: event status composed from the
+// devices, the countdown timer in core cycles, host interrupts delivered by
+// an event, the node number, and faults for addresses with no register.
+#include "nic_fixture.hpp"
+
+using namespace nic_test;
+using lanai::iss::MmioStatus;
+using lanai::kernel::microseconds;
+using lanai::kernel::picoseconds;
+
+TEST_CASE("a fresh card is idle: only the DMA idle bits are set") {
+  Fixture f;
+  CHECK(f.read(0, LANAI_REG_EVENT_STATUS) == (LANAI_EV_HDMA_IDLE | LANAI_EV_NSDMA_IDLE));
+  CHECK(f.read(0, LANAI_REG_NODE_ID) == 0u);
+  CHECK(f.read(1, LANAI_REG_NODE_ID) == 1u);
+  CHECK(f.read(0, LANAI_REG_SRAM_SIZE) == f.profile.lanai.sram_bytes);
+  CHECK(f.read(0, LANAI_REG_TIMER) == 0u);
+  CHECK(f.read(0, LANAI_REG_HOST_INTERRUPT) == 0u);
+  CHECK(f.card(0).devices_idle());
+  CHECK(f.card(0).activity() == 0);
+  CHECK(f.card(0).console().empty());
+  CHECK_FALSE(f.card(0).firmware_running());
+  CHECK(f.card(0).stop_report().empty());
+  // Read-only registers ignore writes.
+  f.write(0, LANAI_REG_NODE_ID, 9);
+  f.write(0, LANAI_REG_EVENT_STATUS, 0xFFFFFFFF);
+  CHECK(f.read(0, LANAI_REG_NODE_ID) == 0u);
+  CHECK(f.read(0, LANAI_REG_EVENT_STATUS) == (LANAI_EV_HDMA_IDLE | LANAI_EV_NSDMA_IDLE));
+}
+
+TEST_CASE("addresses without a register are unmapped") {
+  Fixture f;
+  auto& bus = f.card(0).bus();
+  std::uint32_t v = 0;
+  for (const std::uint32_t a : {LANAI_REG(0x0024), LANAI_REG(0x00FC), LANAI_REG(0x0128),
+                                LANAI_REG(0x022C), LANAI_REG(0x0318), LANAI_REG(0x041C),
+                                LANAI_REG(0x0500), LANAI_REG(0xFFFC), 0x1000u}) {
+    CAPTURE(a);
+    CHECK(bus.read(a, 0, v) == MmioStatus::unmapped);
+    CHECK(bus.write(a, 0, 0) == MmioStatus::unmapped);
+  }
+  CHECK(bus.write(LANAI_REG_EXIT, 0, 3) == MmioStatus::halt);
+}
+
+TEST_CASE("the timer counts core cycles down and sets a sticky bit at zero") {
+  Fixture f;
+  f.kernel.run_until(microseconds(3));
+  const std::uint64_t c0 = f.cycle(0);
+  f.write(0, LANAI_REG_TIMER, 1000);
+  CHECK(f.read(0, LANAI_REG_TIMER) == 1000u);
+  f.kernel.run_until(f.time_of_cycle(0, c0 + 100));
+  CHECK(f.read(0, LANAI_REG_TIMER) == 900u);
+  f.kernel.run_until(f.time_of_cycle(0, c0 + 1000) - picoseconds(1));
+  CHECK(f.read(0, LANAI_REG_TIMER) == 1u);
+  CHECK((f.read(0, LANAI_REG_EVENT_STATUS) & LANAI_EV_TIMER) == 0u);
+  f.kernel.run_until(f.time_of_cycle(0, c0 + 1000));
+  CHECK(f.read(0, LANAI_REG_TIMER) == 0u);
+  CHECK((f.read(0, LANAI_REG_EVENT_STATUS) & LANAI_EV_TIMER) != 0u);
+  f.kernel.run_until(f.kernel.now() + microseconds(50));
+  CHECK((f.read(0, LANAI_REG_EVENT_STATUS) & LANAI_EV_TIMER) != 0u); // sticky
+  CHECK((f.read(1, LANAI_REG_EVENT_STATUS) & LANAI_EV_TIMER) == 0u);
+  f.write(0, LANAI_REG_TIMER, 0);
+  CHECK((f.read(0, LANAI_REG_EVENT_STATUS) & LANAI_EV_TIMER) == 0u);
+
+  // Writing 0 cancels a running countdown.
+  f.write(0, LANAI_REG_TIMER, 500);
+  f.kernel.run_until(f.kernel.now() + microseconds(1));
+  f.write(0, LANAI_REG_TIMER, 0);
+  CHECK(f.read(0, LANAI_REG_TIMER) == 0u);
+  f.kernel.run_until(f.kernel.now() + microseconds(100));
+  CHECK((f.read(0, LANAI_REG_EVENT_STATUS) & LANAI_EV_TIMER) == 0u);
+  CHECK(f.kernel.pending() == 0);
+
+  // A new value restarts the countdown from the write.
+  const std::uint64_t c1 = f.cycle(0);
+  f.write(0, LANAI_REG_TIMER, 300);
+  f.kernel.run_until(f.time_of_cycle(0, c1 + 200));
+  f.write(0, LANAI_REG_TIMER, 400);
+  f.kernel.run_until(f.time_of_cycle(0, c1 + 599));
+  CHECK(f.read(0, LANAI_REG_TIMER) == 1u);
+  CHECK((f.read(0, LANAI_REG_EVENT_STATUS) & LANAI_EV_TIMER) == 0u);
+  f.kernel.run_until(f.time_of_cycle(0, c1 + 600));
+  CHECK((f.read(0, LANAI_REG_EVENT_STATUS) & LANAI_EV_TIMER) != 0u);
+  CHECK(f.card(0).activity() == 6); // four countdowns started, two expired
+}
+
+TEST_CASE("a host interrupt reaches the host by an event at the access time") {
+  Fixture f;
+  std::vector<std::pair<SimTime, std::uint32_t>> seen;
+  f.card(1).set_on_host_interrupt([&](std::uint32_t w) { seen.emplace_back(f.kernel.now(), w); });
+  f.kernel.run_until(microseconds(2));
+  const std::uint32_t word = VIA_INTR_WORD(VIA_INTR_BAD_PACKET, 5);
+  f.write(1, LANAI_REG_HOST_INTERRUPT, word);
+  f.write(1, LANAI_REG_HOST_INTERRUPT, VIA_INTR_WORD(VIA_INTR_DOORBELL_LOST, 0xFFFF));
+  CHECK(seen.empty()); // never inside the register write
+  f.kernel.run_until(f.kernel.now());
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0] == std::pair<SimTime, std::uint32_t>{microseconds(2), word});
+  CHECK(VIA_INTR_CODE(seen[1].second) == VIA_INTR_DOORBELL_LOST);
+  CHECK(f.card(1).activity() == 2);
+}
+
+TEST_CASE("a register access ahead of the kernel takes effect at the core's time") {
+  Fixture f;
+  std::vector<SimTime> seen;
+  f.card(0).set_on_host_interrupt([&](std::uint32_t) { seen.push_back(f.kernel.now()); });
+  // The core may run ahead of the kernel's now within its slice.
+  const std::uint64_t ahead = f.cycle(0) + 660; // 10 us at 66 MHz
+  REQUIRE(f.card(0).bus().write(LANAI_REG_HOST_INTERRUPT, ahead, 1) == MmioStatus::ok);
+  f.kernel.run();
+  REQUIRE(seen.size() == 1);
+  CHECK(seen[0] == f.card(0).core().time_at(ahead));
+  CHECK(seen[0] == microseconds(10));
+}
