@@ -30,6 +30,7 @@ host::ClusterConfig cluster_config(const LaunchOptions& options) {
   config.profile = options.profile_file.empty() ? profile::default_profile()
                                                 : profile::load_profile(options.profile_file);
   config.nodes = options.nodes;
+  config.switches = options.switches;
   config.seed = options.seed;
   // Each distinct firmware is linked once.
   std::map<std::string, loader::LinkedImage> images;

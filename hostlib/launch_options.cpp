@@ -49,6 +49,9 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
   app.add_option("--profile", options.profile_file, "Hardware profile (TOML)");
   app.add_option("--firmware", firmware, "Firmware of every node")->capture_default_str();
   app.add_option("--firmware-node", per_node, "Firmware of one node, as I=NAME (repeatable)");
+  app.add_option("--switches", options.switches,
+                 "Crossbar switches in a chain, nodes spread evenly over them")
+      ->capture_default_str();
   app.add_option("--seed", options.seed, "Seed, given to the programs (lanai_emu_seed)")
       ->capture_default_str();
   app.add_option("--stats", options.stats_file,
@@ -69,6 +72,12 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
   if (options.nodes < 1 || options.nodes > VIA_MAX_NODES) {
     fmt::print(stderr, "{}: --nodes must be between 1 and {}, got {}\n", me, VIA_MAX_NODES,
                options.nodes);
+    parsed.exit_status = 1;
+    return parsed;
+  }
+  if (options.switches < 1 || options.switches > options.nodes) {
+    fmt::print(stderr, "{}: --switches must be between 1 and the number of nodes ({}), got {}\n",
+               me, options.nodes, options.switches);
     parsed.exit_status = 1;
     return parsed;
   }

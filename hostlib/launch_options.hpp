@@ -13,6 +13,7 @@ namespace lanai::vipl {
 struct LaunchOptions {
   std::string program;                // argv[0], as via_main sees it
   std::size_t nodes = 2;
+  std::size_t switches = 1;           // crossbar switches in a chain
   std::string profile_file;           // empty: the built-in defaults
   std::vector<std::string> firmware;  // per node
   std::uint64_t seed = 1;

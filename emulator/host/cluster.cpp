@@ -23,7 +23,14 @@ Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
     throw std::invalid_argument(
         fmt::format("lanai::host::Cluster: {} firmware images for {} nodes",
                     config_.firmware.size(), config_.nodes));
-  network_ = wire::single_switch(kernel_, stats_, config_.profile, config_.nodes);
+  if (config_.switches == 0 || config_.switches > config_.nodes)
+    throw std::invalid_argument(fmt::format("lanai::host::Cluster: {} switches for {} nodes",
+                                            config_.switches, config_.nodes));
+  const std::size_t per_switch = (config_.nodes + config_.switches - 1) / config_.switches;
+  network_ = config_.switches == 1
+                 ? wire::single_switch(kernel_, stats_, config_.profile, config_.nodes)
+                 : wire::switch_chain(kernel_, stats_, config_.profile, per_switch,
+                                      config_.switches);
   for (std::size_t i = 0; i < config_.nodes; ++i) {
     const auto node = static_cast<std::uint32_t>(i);
     tables_.push_back(std::make_unique<nic::ProtectionTable>(node));

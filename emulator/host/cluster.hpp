@@ -25,6 +25,9 @@ namespace lanai::host {
 struct ClusterConfig {
   profile::HardwareProfile profile;
   std::size_t nodes = 2;
+  // Crossbar switches in a chain, nodes spread evenly over them (node n on
+  // switch n / ceil(nodes / switches)); 1 is the default single switch.
+  std::size_t switches = 1;
   // Firmware of each node (size == nodes).
   std::vector<loader::LinkedImage> firmware;
   std::uint64_t seed = 1;

@@ -2,7 +2,7 @@
  * charged computation, which node it runs on, and the launcher's seed.
  * A program defines via_main(); the launcher (lanai_vipl's main) runs it
  * on every node:
- *   ./prog --nodes N [--profile FILE] [--firmware NAME]
+ *   ./prog --nodes N [--switches K] [--profile FILE] [--firmware NAME]
  *          [--firmware-node I=NAME]... [--seed S] [-- ARGS...]
  * and each copy sees argv = {program name, ARGS...}.
  * All copies run in one process, each on its own stack, taking turns in

@@ -10,6 +10,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--status", type=int, default=0, help="expected exit status")
 parser.add_argument("--stdout", action="append", default=[], help="regex stdout must match")
 parser.add_argument("--stderr", action="append", default=[], help="regex stderr must match")
+parser.add_argument("--stderr-lines", type=int, help="exact number of stderr lines")
 parser.add_argument("--repeat", action="store_true",
                     help="run twice: outputs and any --stats file must be identical")
 parser.add_argument("command", nargs=argparse.REMAINDER)
@@ -36,6 +37,8 @@ for pattern in args.stdout:
 for pattern in args.stderr:
     if not re.search(pattern, first.stderr, re.MULTILINE):
         problems.append(f"stderr does not match {pattern!r}")
+if args.stderr_lines is not None and len(first.stderr.splitlines()) != args.stderr_lines:
+    problems.append(f"{len(first.stderr.splitlines())} stderr lines, expected {args.stderr_lines}")
 if args.repeat:
     second, second_stats = run()
     if (second.returncode, second.stdout, second.stderr) != (
