@@ -25,11 +25,12 @@ for size in 4 1024 4096 16384; do
 done
 
 gnuplot <<GNUPLOT
-set terminal svg size 640,420
-set output "$out/pingpong.svg"
+set terminal png size 800,520
+set output "$out/pingpong.png"
 set datafile separator ","
 set key top left
 set logscale x 2
+set logscale y
 set xlabel "message size (bytes)"
 set ylabel "1-way latency (us)"
 set title "SVIA ping-pong, emulated vs published"
@@ -37,4 +38,4 @@ plot "$out/pingpong.csv" skip 1 using 1:2 with linespoints title "lanai-emu (svi
      "" skip 1 using 1:3 with linespoints title "published SVIA"
 GNUPLOT
 echo "table: $out/pingpong.csv"
-echo "plot:  $out/pingpong.svg"
+echo "plot:  $out/pingpong.png"

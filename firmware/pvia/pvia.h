@@ -1,0 +1,120 @@
+// PVIA, the event-driven VIA firmware: every message is a small record with
+// a named state, and the main loop visits each device in turn (doorbells,
+// host DMA completions, network send, network receive), advancing whichever
+// message an event concerns to its next stage without waiting for any.
+#pragma once
+
+#include <stdint.h>
+
+#include "common/descriptor.h"
+#include "common/devices.h"
+#include "common/packet.h"
+
+namespace pvia {
+
+// This card's node number, read from the hardware once at start-up.
+extern uint32_t this_node;
+
+// --- Work posted by the host (pvia_doorbells.cpp) ---------------------------
+
+void start_doorbells();
+// Moves every waiting doorbell into its VI's send or receive ring; a
+// receive doorbell wakes the receive engine (receive_posted).
+void drain_doorbells(uint32_t events);
+// The next send in round-robin order over the VIs that have one waiting.
+bool next_send(uint32_t& vi, via::PostedDescriptor& posted);
+// The oldest receive posted on `vi` not yet taken by the receive engine.
+bool next_receive(uint32_t vi, via::PostedDescriptor& posted);
+// True if `vi` has receives posted that the receive engine has not taken.
+bool receives_waiting(uint32_t vi);
+
+// --- Host DMA (pvia_host_dma.cpp) -------------------------------------------
+
+// Which engine record a host DMA request belongs to; its completion is
+// handed back to that engine.
+enum class Engine : uint8_t { send, receive };
+struct HdmaOwner {
+  Engine engine;
+  uint8_t record;
+};
+
+void start_host_dma();
+// Appends a request to the hardware queue, or keeps it in a software
+// overflow list while the queue is full. False (and counted) if it can
+// never be queued; the owner then hears nothing of it.
+bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner);
+// Takes every finished request off the completion FIFO, hands each to its
+// owner, and retries the overflow list.
+void poll_host_dma();
+
+// --- Network send DMA (pvia_network_send.cpp) -------------------------------
+
+void start_network_send();
+// Queues a send record's framed packet behind the others.
+void queue_packet(uint32_t record);
+// Notices the packet in flight has left and starts the next queued one.
+void poll_network_send();
+
+// --- Network receive DMA (pvia_arrivals.cpp) --------------------------------
+
+// A packet the receive DMA has finished, held in one of the receive buffers.
+struct Arrival {
+  const via::ReceiveBuffer* buffer;
+  uint32_t index;         // which receive buffer
+  uint32_t payload_bytes; // header and data as received, before truncation
+  uint32_t source;        // sending node as the network reports it
+  uint32_t damage;        // LANAI_NRDMA_STATUS_BAD_CRC / _TRUNCATED bits
+};
+
+void start_receiving();
+// Takes a finished packet off the receive DMA, re-arms it with a free
+// buffer, and offers waiting packets, oldest first, to the receive engine.
+void poll_arrivals();
+// The receive engine is done with a buffer's contents: it may be re-armed.
+void release_arrival(uint32_t index);
+
+// --- Completions (pvia_completion.cpp) --------------------------------------
+
+// Queues the write-back of a descriptor's completion words from `staging`;
+// false (and reported) if the write cannot be queued.
+bool write_completion(uint32_t vi, const via::PostedDescriptor& posted, via::Completion& staging,
+                      uint32_t immediate, uint32_t length, uint32_t status, HdmaOwner owner);
+// Queues the fetch of a posted descriptor into `copy`; false (and reported)
+// if it cannot be queued.
+bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor& posted,
+                      via::DescriptorCopy& copy, HdmaOwner owner);
+// A descriptor that cannot be read (or written back) cannot carry an error
+// status: the host hears of it by interrupt instead.
+void report_unreachable_descriptor(uint32_t vi);
+
+// --- The send engine (pvia_send.cpp) ----------------------------------------
+
+void start_send_engine();
+// Takes new sends from the VIs' rings while records are free.
+void start_sends();
+// Events from the devices.
+void send_host_dma_done(uint32_t record, uint32_t outcome);
+// The record is at the head of the network send queue: frames and numbers
+// its packet, or false if it has none to send (it failed earlier).
+bool send_packet_ready(uint32_t record, via::OutgoingPacket& packet);
+// A record without a packet left the head of the queue, behind every
+// earlier send of its VI.
+void send_packet_skipped(uint32_t record);
+// The network send DMA answered the start: 0 (the packet is leaving) or
+// VIP_STATUS_* error bits (it never will).
+void send_packet_started(uint32_t record, uint32_t errors);
+void send_packet_left(uint32_t record);
+
+// --- The receive engine (pvia_recv.cpp) -------------------------------------
+
+void start_receive_engine();
+// A receive doorbell rang for `vi`: fetch its descriptors ahead of the data.
+void receive_posted(uint32_t vi);
+// Retries the prefetches that waited for a free record.
+void refill_receives();
+// A packet arrived; false if it must wait for a free record (the arrival
+// stays in its buffer and is offered again).
+bool receive_arrival(const Arrival& arrival);
+void receive_host_dma_done(uint32_t record, uint32_t outcome);
+
+} // namespace pvia

@@ -1,0 +1,26 @@
+// Definitions of PVIA's firmware counters (see pvia_counters.h); zero at
+// reset like the rest of .bss.
+#include "pvia_counters.h"
+
+volatile uint32_t pvia_sends_completed;
+volatile uint32_t pvia_sends_failed;
+volatile uint32_t pvia_receives_completed;
+volatile uint32_t pvia_receives_failed;
+volatile uint32_t pvia_packets_sent;
+volatile uint32_t pvia_packets_received;
+volatile uint32_t pvia_bad_packets;
+volatile uint32_t pvia_unmatched_packets;
+volatile uint32_t pvia_unreliable_drops;
+volatile uint32_t pvia_recvq_empty_errors;
+volatile uint32_t pvia_sequence_gaps;
+volatile uint32_t pvia_descriptor_faults;
+volatile uint32_t pvia_doorbell_overflows;
+volatile uint32_t pvia_ring_overflows;
+volatile uint32_t pvia_stale_descriptors;
+volatile uint32_t pvia_bad_doorbells;
+volatile uint32_t pvia_hdma_refusals;
+volatile uint32_t pvia_hdma_overflows;
+volatile uint32_t pvia_hdma_strays;
+volatile uint32_t pvia_nrdma_refusals;
+volatile uint32_t pvia_receive_prefetches;
+volatile uint32_t pvia_arrival_stalls;

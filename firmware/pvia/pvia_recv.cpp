@@ -1,0 +1,417 @@
+// The receive engine: each posted receive is a record whose descriptor is
+// fetched as soon as its doorbell rings and then parked on its VI, in
+// posting order, until a packet for that VI arrives:
+//   fetch_descriptor -> parked -> scatter_data -> write_status
+// A packet takes the oldest record of its VI, and a VI's completions are
+// written in the order its packets arrived (a receive done early, say one
+// with no data, waits its turn). When every record is busy, receives stay in the VI's ring
+// and are fetched later (or on demand when their packet arrives).
+#include <lanai/register_map.h>
+#include <lanai/via_abi.h>
+
+#include "common/sram_placement.h"
+#include "common/vi_table.h"
+#include "pvia.h"
+#include "pvia_counters.h"
+
+namespace pvia {
+
+enum class ReceiveState : uint8_t {
+  free,             // no receive
+  fetch_descriptor, // the descriptor is on its way from host memory
+  parked,           // the descriptor waits on its VI for a packet
+  scatter_data,     // the packet's data is on its way to the host buffers
+  wait_turn,        // done, behind an earlier receive of its VI not yet completed
+  write_status,     // the completion is on its way to host memory
+  count_,
+};
+
+// Names of the states, for traces.
+extern const char* const receive_state_names[];
+const char* const receive_state_names[] = {"free",      "fetch_descriptor", "parked",
+                                           "scatter_data", "wait_turn",      "write_status"};
+static_assert(static_cast<uint32_t>(ReceiveState::count_) == 6u, "one name per state");
+
+namespace {
+
+constexpr uint32_t kRecords = 64u;
+// Records only a packet's on-demand fetch may take, so that prefetching
+// can never leave an arrival without one.
+constexpr uint32_t kReserved = 4u;
+constexpr uint8_t kNoRecord = 0xFFu;
+constexpr uint8_t kNoBuffer = 0xFFu;
+static_assert(kRecords < kNoRecord, "record numbers fit a byte");
+
+struct ReceiveRecord {
+  ReceiveState state;
+  uint8_t vi;
+  uint8_t next;        // the VI's next parked or fetching record
+  uint8_t buffer;      // receive buffer of the packet it delivers, or kNoBuffer
+  bool discard;        // flushed while its descriptor was being fetched
+  bool silent;         // its descriptor could not be read: no status to write
+  uint32_t ticket;     // its place among its VI's packets
+  uint8_t outstanding; // host DMAs queued and not yet completed
+  uint8_t pieces_done;
+  uint32_t errors;
+  uint32_t placed;     // bytes delivered
+  uint32_t message;    // the packet's message length
+  uint32_t flags;      // the packet's VIA_PACKET_F_* bits
+  uint32_t immediate;  // the packet's immediate data
+  const uint8_t* data; // the packet's message in its receive buffer
+  uint32_t sizes[VIA_MAX_SEGMENTS];
+  via::PostedDescriptor posted;
+  via::Descriptor descriptor;
+  via::DescriptorCopy copy;
+  via::Completion completion;
+};
+
+struct ViList {
+  uint8_t head;
+  uint8_t tail;
+};
+
+VIA_ZEROED_AT_LOAD ReceiveRecord records[kRecords];
+uint8_t free_records[kRecords];
+uint32_t free_count;
+ViList lists[VIA_MAX_VI];
+uint32_t backlog; // bit per VI with receives left in its ring
+uint32_t expected_sequence[VIA_MAX_VI];
+uint32_t tickets_issued[VIA_MAX_VI];    // packets matched to a receive
+uint32_t tickets_completed[VIA_MAX_VI]; // ... whose completion is queued
+uint32_t waiting_turn[VIA_MAX_VI];      // records of the VI in wait_turn
+
+HdmaOwner owner_of(uint32_t r) { return {Engine::receive, static_cast<uint8_t>(r)}; }
+
+void release_record(uint32_t r) {
+  records[r].state = ReceiveState::free;
+  free_records[free_count++] = static_cast<uint8_t>(r);
+}
+
+void link(uint32_t vi, uint32_t r) {
+  records[r].next = kNoRecord;
+  if (lists[vi].head == kNoRecord)
+    lists[vi].head = static_cast<uint8_t>(r);
+  else
+    records[lists[vi].tail].next = static_cast<uint8_t>(r);
+  lists[vi].tail = static_cast<uint8_t>(r);
+}
+
+void unlink(uint32_t vi, uint32_t r) {
+  uint8_t* at = &lists[vi].head;
+  uint32_t previous = kNoRecord;
+  while (*at != kNoRecord && *at != r) {
+    previous = *at;
+    at = &records[*at].next;
+  }
+  if (*at == kNoRecord)
+    return;
+  *at = records[r].next;
+  if (lists[vi].tail == r)
+    lists[vi].tail = static_cast<uint8_t>(previous);
+}
+
+// Takes a record and queues the fetch of `posted` into it; kNoRecord if
+// none is free or the fetch cannot be queued (reported).
+uint32_t fetch_into_record(uint32_t vi, const via::PostedDescriptor& posted) {
+  const uint32_t r = free_records[--free_count];
+  ReceiveRecord& record = records[r];
+  record.vi = static_cast<uint8_t>(vi);
+  record.next = kNoRecord;
+  record.buffer = kNoBuffer;
+  record.discard = false;
+  record.silent = false;
+  record.outstanding = 0u;
+  record.pieces_done = 0u;
+  record.errors = 0u;
+  record.placed = 0u;
+  record.posted = posted;
+  if (!fetch_descriptor(vi, posted, record.copy, owner_of(r))) {
+    release_record(r);
+    return kNoRecord;
+  }
+  record.state = ReceiveState::fetch_descriptor;
+  return r;
+}
+
+// Drops the VI's records posted before the host last flushed it.
+void purge_stale(uint32_t vi) {
+  const uint32_t epoch = via::vi_config(vi).epoch;
+  while (lists[vi].head != kNoRecord && records[lists[vi].head].posted.epoch != epoch) {
+    const uint32_t r = lists[vi].head;
+    unlink(vi, r);
+    count(pvia_stale_descriptors);
+    if (records[r].state == ReceiveState::fetch_descriptor)
+      records[r].discard = true;
+    else
+      release_record(r);
+  }
+}
+
+void prefetch(uint32_t vi) {
+  purge_stale(vi);
+  via::PostedDescriptor posted;
+  while (free_count > kReserved && next_receive(vi, posted)) {
+    const uint32_t r = fetch_into_record(vi, posted);
+    if (r != kNoRecord) {
+      link(vi, r);
+      count(pvia_receive_prefetches);
+    }
+  }
+  if (receives_waiting(vi))
+    backlog |= 1u << vi;
+  else
+    backlog &= ~(1u << vi);
+}
+
+bool intact(const Arrival& arrival) {
+  if (arrival.damage != 0u)
+    return false;
+  if (!via::packet_well_formed(*arrival.buffer, arrival.payload_bytes))
+    return false;
+  return arrival.buffer->header.src_node == arrival.source;
+}
+
+void note_sequence(uint32_t vi, uint32_t sequence) {
+  if (sequence != expected_sequence[vi])
+    count(pvia_sequence_gaps);
+  expected_sequence[vi] = sequence + 1u;
+}
+
+void no_receive_posted(uint32_t vi) {
+  if (!via::vi_reliable(vi)) {
+    count(pvia_unreliable_drops);
+    return;
+  }
+  count(pvia_recvq_empty_errors);
+  via::vi_break(vi);
+  via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_RECVQ_EMPTY, vi));
+}
+
+ReceiveState submit_status(uint32_t r) {
+  ReceiveRecord& record = records[r];
+  if (record.silent) {
+    release_record(r);
+    return ReceiveState::free;
+  }
+  uint32_t status = VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE | record.errors;
+  uint32_t immediate = record.descriptor.immediate;
+  if ((record.flags & VIA_PACKET_F_IMMEDIATE) != 0u) {
+    immediate = record.immediate;
+    status |= VIP_STATUS_IMMEDIATE;
+  }
+  count(pvia_receives_completed);
+  if (record.errors != 0u)
+    count(pvia_receives_failed);
+  if (!write_completion(record.vi, record.posted, record.completion, immediate, record.placed,
+                        status, owner_of(r))) {
+    release_record(r);
+    return ReceiveState::free;
+  }
+  return ReceiveState::write_status;
+}
+
+// Queues the completion once the VI's earlier receives have queued theirs,
+// then those of later ones that were waiting for it.
+ReceiveState write_status(uint32_t r) {
+  const uint32_t vi = records[r].vi;
+  if (records[r].ticket != tickets_completed[vi]) {
+    ++waiting_turn[vi];
+    return ReceiveState::wait_turn;
+  }
+  ++tickets_completed[vi];
+  const ReceiveState next = submit_status(r);
+  for (uint32_t w = 0u; w < kRecords && waiting_turn[vi] != 0u; ++w) {
+    ReceiveRecord& waiting = records[w];
+    if (waiting.state != ReceiveState::wait_turn || waiting.vi != vi ||
+        waiting.ticket != tickets_completed[vi])
+      continue;
+    --waiting_turn[vi];
+    ++tickets_completed[vi];
+    waiting.state = submit_status(w);
+    w = static_cast<uint32_t>(-1); // a later one may be waiting too
+  }
+  return next;
+}
+
+// The packet's data is at the host (or never will be): its buffer is free.
+ReceiveState scattered(uint32_t r) {
+  release_arrival(records[r].buffer);
+  records[r].buffer = kNoBuffer;
+  return write_status(r);
+}
+
+// Queues the pieces of the message into the descriptor's segments, in
+// order. A message longer than the buffers is not delivered at all.
+ReceiveState scatter_data(uint32_t r) {
+  ReceiveRecord& record = records[r];
+  uint32_t capacity;
+  record.errors = via::check_data_segments(record.descriptor, capacity);
+  if (record.errors == 0u && record.message > capacity)
+    record.errors = VIP_STATUS_LENGTH_ERROR;
+  if (record.errors != 0u)
+    return scattered(r);
+  const uint32_t ptag = via::vi_ptag(record.vi);
+  uint32_t offset = 0u;
+  for (uint32_t i = 0u; i < record.descriptor.segment_count && offset < record.message; ++i) {
+    const via::DataSegment& segment = record.descriptor.segments[i];
+    const uint32_t left = record.message - offset;
+    const uint32_t piece = segment.length < left ? segment.length : left;
+    if (piece == 0u)
+      continue;
+    const via::HdmaRequest request{segment.address, segment.handle, ptag,
+                                   via::sram_address(record.data + offset), piece,
+                                   via::HdmaDirection::to_host};
+    if (!submit_host_dma(request, owner_of(r))) {
+      record.errors = VIP_STATUS_PROTECTION_ERROR;
+      break;
+    }
+    record.sizes[record.outstanding] = piece;
+    ++record.outstanding;
+    offset += piece;
+  }
+  return record.outstanding == 0u ? scattered(r) : ReceiveState::scatter_data;
+}
+
+// Pieces complete in the order queued; bytes count as placed up to the
+// first failure.
+ReceiveState piece_done(uint32_t r, uint32_t outcome) {
+  ReceiveRecord& record = records[r];
+  if (outcome != LANAI_HDMA_OK)
+    record.errors = VIP_STATUS_PROTECTION_ERROR;
+  else if (record.errors == 0u)
+    record.placed += record.sizes[record.pieces_done];
+  ++record.pieces_done;
+  --record.outstanding;
+  return record.outstanding == 0u ? scattered(r) : ReceiveState::scatter_data;
+}
+
+ReceiveState descriptor_arrived(uint32_t r, uint32_t outcome) {
+  ReceiveRecord& record = records[r];
+  if (record.discard) {
+    release_record(r);
+    return ReceiveState::free;
+  }
+  if (outcome != LANAI_HDMA_OK) {
+    report_unreachable_descriptor(record.vi);
+    if (record.buffer == kNoBuffer) {
+      unlink(record.vi, r);
+      release_record(r);
+      return ReceiveState::free;
+    }
+    // The packet is dropped, but its place in the VI's order is kept.
+    record.silent = true;
+    return scattered(r);
+  }
+  via::decode_descriptor(record.copy, record.descriptor);
+  return record.buffer != kNoBuffer ? scatter_data(r) : ReceiveState::parked;
+}
+
+ReceiveState status_written(uint32_t r, uint32_t outcome) {
+  if (outcome != LANAI_HDMA_OK)
+    report_unreachable_descriptor(records[r].vi);
+  release_record(r);
+  return ReceiveState::free;
+}
+
+enum class Match : uint8_t { record, none, wait, dropped };
+
+// The record the next packet for `vi` fills: its oldest parked or fetching
+// one, or one fetched on demand from the VI's ring.
+Match match_receive(uint32_t vi, uint32_t& r) {
+  purge_stale(vi);
+  if (lists[vi].head != kNoRecord) {
+    r = lists[vi].head;
+    unlink(vi, r);
+    return Match::record;
+  }
+  if (!receives_waiting(vi))
+    return Match::none;
+  if (free_count == 0u)
+    return Match::wait;
+  via::PostedDescriptor posted;
+  if (!next_receive(vi, posted))
+    return Match::none;
+  r = fetch_into_record(vi, posted);
+  return r == kNoRecord ? Match::dropped : Match::record;
+}
+
+} // namespace
+
+void start_receive_engine() {
+  free_count = 0u;
+  for (uint32_t r = kRecords; r-- > 0u;)
+    release_record(r);
+  for (uint32_t vi = 0u; vi < VIA_MAX_VI; ++vi)
+    lists[vi] = {kNoRecord, kNoRecord};
+  backlog = 0u;
+}
+
+void receive_posted(uint32_t vi) { prefetch(vi); }
+
+void refill_receives() {
+  if (backlog == 0u || free_count <= kReserved)
+    return;
+  for (uint32_t vi = 0u; vi < VIA_MAX_VI; ++vi)
+    if ((backlog & (1u << vi)) != 0u)
+      prefetch(vi);
+}
+
+bool receive_arrival(const Arrival& arrival) {
+  if (!intact(arrival)) {
+    count(pvia_bad_packets);
+    via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_BAD_PACKET, 0xFFFFu));
+    release_arrival(arrival.index);
+    return true;
+  }
+  const via::ReceiveBuffer& packet = *arrival.buffer;
+  const uint32_t vi = packet.header.dst_vi;
+  if (!via::vi_valid(vi) ||
+      !via::vi_accepts_from(vi, packet.header.src_node, packet.header.src_vi)) {
+    count(pvia_unmatched_packets);
+    release_arrival(arrival.index);
+    return true;
+  }
+  uint32_t r = kNoRecord;
+  const Match match = match_receive(vi, r);
+  if (match == Match::wait) {
+    count(pvia_arrival_stalls);
+    return false;
+  }
+  note_sequence(vi, packet.header.sequence);
+  if (match != Match::record) {
+    if (match == Match::none)
+      no_receive_posted(vi);
+    release_arrival(arrival.index);
+    return true;
+  }
+  ReceiveRecord& record = records[r];
+  record.ticket = tickets_issued[vi]++;
+  record.buffer = static_cast<uint8_t>(arrival.index);
+  record.data = packet.data;
+  record.message = packet.header.length;
+  record.flags = packet.header.flags;
+  record.immediate = packet.header.immediate;
+  if (record.state == ReceiveState::parked)
+    record.state = scatter_data(r);
+  return true;
+}
+
+void receive_host_dma_done(uint32_t r, uint32_t outcome) {
+  ReceiveRecord& record = records[r];
+  switch (record.state) {
+  case ReceiveState::fetch_descriptor:
+    record.state = descriptor_arrived(r, outcome);
+    break;
+  case ReceiveState::scatter_data:
+    record.state = piece_done(r, outcome);
+    break;
+  case ReceiveState::write_status:
+    record.state = status_written(r, outcome);
+    break;
+  default:
+    count(pvia_hdma_strays);
+    break;
+  }
+}
+
+} // namespace pvia
