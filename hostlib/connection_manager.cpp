@@ -80,7 +80,7 @@ void ConnectionManager::accept(const std::shared_ptr<ConnectRequest>& request, V
         session_.driver(request->client.node).accept_delivered(*request)) {
       request->state = RequestState::connected;
     } else {
-      request->state = RequestState::failed;
+      request->state = request->refusal.empty() ? RequestState::failed : RequestState::refused;
     }
     notify(request->client.node);
     notify(request->server.node);
@@ -90,6 +90,17 @@ void ConnectionManager::accept(const std::shared_ptr<ConnectRequest>& request, V
 void ConnectionManager::reject(const std::shared_ptr<ConnectRequest>& request) {
   send([this, request] {
     if (request->state == RequestState::claimed) request->state = RequestState::rejected;
+    notify(request->client.node);
+  });
+}
+
+void ConnectionManager::refuse(const std::shared_ptr<ConnectRequest>& request,
+                               std::string reason) {
+  send([this, request, reason = std::move(reason)] {
+    if (request->state == RequestState::claimed) {
+      request->state = RequestState::refused;
+      request->refusal = reason;
+    }
     notify(request->client.node);
   });
 }
@@ -105,6 +116,7 @@ void ConnectionManager::cancel(const std::shared_ptr<ConnectRequest>& request) {
   case RequestState::accepting: request->state = RequestState::cancelled; break;
   case RequestState::connected:
   case RequestState::rejected:
+  case RequestState::refused:
   case RequestState::cancelled:
   case RequestState::failed: break; // already decided
   }

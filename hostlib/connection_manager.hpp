@@ -7,6 +7,7 @@
 #include <deque>
 #include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "driver_objects.hpp"
@@ -31,6 +32,7 @@ struct ViSummary {
   VIP_ULONG mtu = 0;
   VIP_BOOLEAN rdma_write = VIP_FALSE;
   VIP_BOOLEAN rdma_read = VIP_FALSE;
+  std::uint64_t rate = 0; // bytes/s asked for with QoS; 0: best effort
 };
 
 enum class RequestState : std::uint8_t {
@@ -42,6 +44,7 @@ enum class RequestState : std::uint8_t {
   rejected,
   cancelled,  // the requester gave up (its timeout expired)
   failed,     // accepted, but the requester had given up meanwhile
+  refused,    // admission control: a rate does not fit a receiver's link
 };
 
 struct ConnectRequest {
@@ -51,6 +54,7 @@ struct ConnectRequest {
   ViSummary client;
   ViSummary server; // valid from `accepting` on
   RequestState state = RequestState::travelling;
+  std::string refusal; // why admission control refused it (state refused)
 };
 
 class ConnectionManager {
@@ -70,6 +74,9 @@ public:
   // VI is connected (or the request fails if it was cancelled first).
   void accept(const std::shared_ptr<ConnectRequest>& request, ViSummary server);
   void reject(const std::shared_ptr<ConnectRequest>& request);
+  // Admission control refused a claimed request at the server: the
+  // requester learns `reason` when the answer arrives.
+  void refuse(const std::shared_ptr<ConnectRequest>& request, std::string reason);
   // The requester gives up; an arrived request is withdrawn at once.
   void cancel(const std::shared_ptr<ConnectRequest>& request);
   // Tells the peer VI that its connection is gone.

@@ -55,6 +55,11 @@ struct ViObject {
   VIP_VI_ATTRIBUTES attributes{};
   VIP_QOS_REQUEST qos{};  // attributes.QoS points here when a rate was asked
   std::uint64_t vtick = ~std::uint64_t{0};
+  // Admission control: the rate (bytes/s) this VI holds on this node's
+  // outgoing link (from creation) and, while connected, the peer's rate on
+  // this node's incoming link. 0 when nothing is held.
+  std::uint64_t tx_reserved = 0;
+  std::uint64_t rx_reserved = 0;
   VIP_VI_STATE state = VIP_STATE_IDLE;
   std::uint32_t remote_node = 0;
   std::uint32_t remote_slot = 0;

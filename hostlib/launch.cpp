@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -29,14 +30,19 @@ host::ClusterConfig cluster_config(const LaunchOptions& options) {
   host::ClusterConfig config;
   config.profile = options.profile_file.empty() ? profile::default_profile()
                                                 : profile::load_profile(options.profile_file);
+  if (options.admission) config.profile.host.admission_fraction = *options.admission;
   config.nodes = options.nodes;
   config.switches = options.switches;
   config.seed = options.seed;
   // Each distinct firmware is linked once.
   std::map<std::string, loader::LinkedImage> images;
   for (const std::string& name : options.firmware) {
-    if (!images.contains(name))
-      images.emplace(name, machine::link_program(machine::firmware_objects(name), config.profile));
+    if (!images.contains(name)) {
+      const std::vector<std::string> files = firmware_image_files(name);
+      std::vector<std::filesystem::path> objects(files.begin(), files.end());
+      if (files.empty()) objects = machine::firmware_objects(name);
+      images.emplace(name, machine::link_program(objects, config.profile));
+    }
     config.firmware.push_back(images.at(name));
   }
   return config;

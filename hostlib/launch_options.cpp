@@ -20,6 +20,19 @@ std::string program_name(const char* argv0) {
 
 namespace {
 
+// Splits "A,B,,C" into its non-empty parts.
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const auto comma = text.find(',', begin);
+    const auto end = comma == std::string::npos ? text.size() : comma;
+    if (end > begin) parts.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return parts;
+}
+
 // "I=NAME" for node I; false if malformed.
 bool parse_node_firmware(const std::string& text, std::size_t& node, std::string& name) {
   const auto equals = text.find('=');
@@ -32,6 +45,11 @@ bool parse_node_firmware(const std::string& text, std::size_t& node, std::string
 
 } // namespace
 
+std::vector<std::string> firmware_image_files(const std::string& entry) {
+  if (entry.empty() || entry.front() != '@') return {};
+  return split_commas(entry.substr(1));
+}
+
 ParsedLaunch parse_launch_options(int argc, char** argv) {
   ParsedLaunch parsed;
   LaunchOptions options;
@@ -40,6 +58,8 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
 
   std::string firmware = "svia";
   std::vector<std::string> per_node;
+  std::vector<std::string> images;
+  double admission = 0.0;
   CLI::App app{"Runs this VIA host program (its via_main) on every node of an emulated "
                "Myrinet cluster, in deterministic virtual time.\n"
                "Exit status: 0 all nodes returned 0, 1 bad options, 2 a node returned "
@@ -47,8 +67,18 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
                me};
   app.add_option("--nodes", options.nodes, "Nodes in the cluster")->capture_default_str();
   app.add_option("--profile", options.profile_file, "Hardware profile (TOML)");
-  app.add_option("--firmware", firmware, "Firmware of every node")->capture_default_str();
-  app.add_option("--firmware-node", per_node, "Firmware of one node, as I=NAME (repeatable)");
+  auto* named = app.add_option("--firmware", firmware, "Firmware of every node")
+                    ->capture_default_str();
+  app.add_option("--firmware-image", images,
+                 "Firmware of every node from your own LANai objects, linked with the runtime: "
+                 "A.o,B.o (comma list, or repeated)")
+      ->excludes(named);
+  app.add_option("--firmware-node", per_node,
+                 "Firmware of one node, as I=NAME, or I=@A.o,B.o for objects (repeatable)");
+  auto* admission_option = app.add_option(
+      "--admission", admission,
+      "QoS admission control: reserved rates may take this fraction of a link, 0 = off "
+      "(overrides the profile's host.admission_fraction)");
   app.add_option("--switches", options.switches,
                  "Crossbar switches in a chain, nodes spread evenly over them")
       ->capture_default_str();
@@ -81,12 +111,32 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
     parsed.exit_status = 1;
     return parsed;
   }
+  if (admission_option->count() > 0) {
+    if (!(admission >= 0.0 && admission <= 1.0)) {
+      fmt::print(stderr, "{}: --admission must be 0 (off) or in (0, 1], got {}\n", me, admission);
+      parsed.exit_status = 1;
+      return parsed;
+    }
+    options.admission = admission;
+  }
+  if (!images.empty()) {
+    std::string joined;
+    for (const std::string& list : images) joined += list + ",";
+    if (split_commas(joined).empty()) {
+      fmt::print(stderr, "{}: --firmware-image expects A.o[,B.o...]\n", me);
+      parsed.exit_status = 1;
+      return parsed;
+    }
+    firmware = "@" + joined;
+  }
   options.firmware.assign(options.nodes, firmware);
   for (const std::string& entry : per_node) {
     std::size_t node = 0;
     std::string name;
-    if (!parse_node_firmware(entry, node, name)) {
-      fmt::print(stderr, "{}: --firmware-node expects I=NAME, got '{}'\n", me, entry);
+    if (!parse_node_firmware(entry, node, name) ||
+        (name.front() == '@' && firmware_image_files(name).empty())) {
+      fmt::print(stderr, "{}: --firmware-node expects I=NAME or I=@A.o[,B.o...], got '{}'\n", me,
+                 entry);
       parsed.exit_status = 1;
       return parsed;
     }

@@ -4,7 +4,10 @@
 // queues fill in the order the NIC completed descriptors.
 #include "node_driver.hpp"
 
+#include <algorithm>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "connection_manager.hpp"
 #include "session.hpp"
@@ -166,7 +169,35 @@ void NodeDriver::flush(ViObject& vi) {
   host_.notify();
 }
 
+bool NodeDriver::reserve(bool incoming, std::uint64_t rate) {
+  if (rate == 0) return true;
+  std::uint64_t& held = incoming ? rx_reserved_ : tx_reserved_;
+  const double fraction = profile_.host.admission_fraction;
+  const double link = profile_.wire.link_mbytes_per_s * 1e6;
+  if (fraction > 0.0 && static_cast<double>(held) + static_cast<double>(rate) > fraction * link) {
+    last_error_ = fmt::format("node{} {} link: {} B/s reserved + {} B/s requested > {:g} x {:.0f} B/s",
+                              node_, incoming ? "incoming" : "outgoing", held, rate, fraction,
+                              link);
+    return false;
+  }
+  held += rate;
+  return true;
+}
+
+void NodeDriver::unreserve(bool incoming, std::uint64_t rate) {
+  std::uint64_t& held = incoming ? rx_reserved_ : tx_reserved_;
+  held -= std::min(held, rate);
+}
+
+void NodeDriver::release_incoming(ViObject& vi) {
+  unreserve(true, vi.rx_reserved);
+  vi.rx_reserved = 0;
+}
+
 void NodeDriver::release(ViObject& vi) {
+  release_incoming(vi);
+  unreserve(false, vi.tx_reserved);
+  vi.tx_reserved = 0;
   for (const bool receive : {false, true}) {
     PostedQueue& queue = vi.queue(receive);
     for (VIP_DESCRIPTOR* descriptor : queue.posted) untrack(descriptor);
@@ -176,11 +207,19 @@ void NodeDriver::release(ViObject& vi) {
   }
 }
 
-bool NodeDriver::accept_delivered(const ConnectRequest& request) {
+bool NodeDriver::accept_delivered(ConnectRequest& request) {
   ViObject* vi = vis.find_token(request.client.vi);
   if (!vi || vi->state != VIP_STATE_CONNECT_PENDING || !vi->pending ||
       vi->pending->id != request.id)
     return false;
+  // The server's sends will arrive on this node's incoming link.
+  if (admission_on()) {
+    if (!reserve(true, request.server.rate)) {
+      request.refusal = last_error_;
+      return false;
+    }
+    vi->rx_reserved = request.server.rate;
+  }
   vi->remote_node = request.server.node;
   vi->remote_slot = request.server.slot;
   vi->state = VIP_STATE_CONNECTED;
@@ -198,6 +237,7 @@ void NodeDriver::remote_disconnect(std::uint32_t slot, std::uint32_t from_node,
       vi->remote_node != from_node || vi->remote_slot != from_slot)
     return;
   vi->state = VIP_STATE_IDLE;
+  release_incoming(*vi);
   config_->write_vi_state(vi->slot, VIA_VI_IDLE);
   flush(*vi);
 }
@@ -206,6 +246,7 @@ void NodeDriver::disconnect(ViObject& vi) {
   const std::uint32_t peer_node = vi.remote_node;
   const std::uint32_t peer_slot = vi.remote_slot;
   vi.state = VIP_STATE_IDLE;
+  release_incoming(vi);
   charge(costs().pio_write_ns);
   config_->write_vi_state(vi.slot, VIA_VI_IDLE);
   flush(vi);

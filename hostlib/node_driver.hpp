@@ -89,10 +89,32 @@ public:
   void release(ViObject& vi);
 
   // --- Connections (called by the connection manager) -------------------------
-  bool accept_delivered(const ConnectRequest& request);
+  // Connects the requesting VI when the acceptance arrives; false if it
+  // cannot (request cancelled meanwhile, or, with `refusal` set in the
+  // request, the server's rate does not fit this node's incoming link).
+  bool accept_delivered(ConnectRequest& request);
   void remote_disconnect(std::uint32_t slot, std::uint32_t from_node, std::uint32_t from_slot);
   // This side's half of VipDisconnect: idle, flushed, peer told.
   void disconnect(ViObject& vi);
+
+  // --- QoS admission control ------------------------------------------------
+  // On when the profile's host.admission_fraction is above 0. At
+  // VipCreateVi (and VipSetViAttributes) a QoS VI's rate is reserved on this
+  // node's outgoing link; at connection set-up each side reserves the
+  // peer's rate on its own incoming link. A reservation that would take a
+  // link past the fraction of its bandwidth is refused, with the reason
+  // kept for lanai_emu_last_error().
+  bool admission_on() const { return profile_.host.admission_fraction > 0.0; }
+  // Reserves `rate` bytes/s on the incoming or outgoing link; false (and
+  // the reason recorded) when it does not fit.
+  bool reserve(bool incoming, std::uint64_t rate);
+  void unreserve(bool incoming, std::uint64_t rate);
+  std::uint64_t reserved(bool incoming) const { return incoming ? rx_reserved_ : tx_reserved_; }
+  // Gives back what a VI holds on the incoming link (its connection ended).
+  void release_incoming(ViObject& vi);
+  // The reason of the last refused call on this node ("" if none).
+  const std::string& last_error() const { return last_error_; }
+  void set_last_error(std::string reason) { last_error_ = std::move(reason); }
 
   // --- Asynchronous errors ------------------------------------------------------
   void raise(const PendingError& error);
@@ -124,6 +146,9 @@ private:
   // the NIC's completion write lands.
   std::map<std::uint64_t, Tracked> tracked_;
   std::deque<PendingError> errors_;
+  std::uint64_t tx_reserved_ = 0;
+  std::uint64_t rx_reserved_ = 0;
+  std::string last_error_;
   bool delivering_ = false;
 };
 

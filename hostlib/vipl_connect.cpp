@@ -40,6 +40,7 @@ ViSummary summary(const NodeDriver& d, const ViObject& vi) {
   s.mtu = vi.attributes.MaxTransferSize;
   s.rdma_write = vi.attributes.EnableRdmaWrite;
   s.rdma_read = vi.attributes.EnableRdmaRead;
+  s.rate = vi.attributes.QoS ? vi.attributes.QoS->BandwidthBytesPerSec : 0;
   return s;
 }
 
@@ -88,6 +89,16 @@ VIP_RETURN VipConnectAccept(VIP_CONN_HANDLE ConnHandle, VIP_VI_HANDLE ViHandle) 
       return VIP_INVALID_RELIABILITY_LEVEL;
     if (vi->attributes.MaxTransferSize != request->client.mtu) return VIP_INVALID_MTU;
     d.conns.erase(conn->token);
+    // Admission control, this side's half: the client's sends arrive on
+    // this node's incoming link. A refusal answers the request (the client
+    // gets VIP_INVALID_QOS too) and leaves this VI idle.
+    if (d.admission_on()) {
+      if (!d.reserve(true, request->client.rate)) {
+        d.session().connections().refuse(request, d.last_error());
+        return VIP_INVALID_QOS;
+      }
+      vi->rx_reserved = request->client.rate;
+    }
 
     const Token vi_token = vi->token;
     vi->state = VIP_STATE_CONNECTED;
@@ -99,18 +110,25 @@ VIP_RETURN VipConnectAccept(VIP_CONN_HANDLE ConnHandle, VIP_VI_HANDLE ViHandle) 
     d.session().connections().accept(request, summary(d, *vi));
 
     const auto decided = [&] {
-      return request->state == RequestState::connected || request->state == RequestState::failed;
+      return request->state == RequestState::connected || request->state == RequestState::failed ||
+             request->state == RequestState::refused;
     };
     const auto delivered_by =
         d.session().cluster().kernel().now() + lanai::kernel::nanoseconds(d.costs().connect_ns);
     d.block(decided, delivered_by, fmt::format("VipConnectAccept(vi {})", vi->slot));
     if (request->state == RequestState::connected) return VIP_SUCCESS;
-    // The requester gave up before the acceptance reached it.
+    // The requester gave up before the acceptance reached it, or its
+    // incoming link has no room for this VI's rate.
     if (ViObject* again = d.vis.find_token(vi_token);
         again && again->state == VIP_STATE_CONNECTED) {
       again->state = VIP_STATE_IDLE;
+      d.release_incoming(*again);
       d.charge(d.costs().pio_write_ns);
       d.config().write_vi_state(again->slot, VIA_VI_IDLE);
+    }
+    if (request->state == RequestState::refused) {
+      d.set_last_error(request->refusal);
+      return VIP_INVALID_QOS;
     }
     return VIP_TIMEOUT;
   });
@@ -150,7 +168,8 @@ VIP_RETURN VipConnectRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS* LocalAddr,
     d.block(
         [&] {
           return request->state == RequestState::connected ||
-                 request->state == RequestState::rejected;
+                 request->state == RequestState::rejected ||
+                 request->state == RequestState::refused;
         },
         d.deadline_after(Timeout),
         fmt::format("VipConnectRequest(vi {}, node {})", slot, remote.node));
@@ -167,6 +186,10 @@ VIP_RETURN VipConnectRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS* LocalAddr,
       if (RemoteViAttribs) *RemoteViAttribs = remote_attributes(request->server);
       return VIP_SUCCESS;
     case RequestState::rejected: vi->state = VIP_STATE_IDLE; return VIP_REJECT;
+    case RequestState::refused:
+      vi->state = VIP_STATE_IDLE;
+      d.set_last_error(request->refusal);
+      return VIP_INVALID_QOS;
     default:
       manager.cancel(request);
       vi->state = VIP_STATE_IDLE;

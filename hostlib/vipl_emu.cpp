@@ -31,6 +31,11 @@ int lanai_emu_nodes(void) {
   return session ? static_cast<int>(session->cluster().size()) : 0;
 }
 
+const char* lanai_emu_last_error(void) {
+  NodeDriver* driver = Session::current_driver();
+  return driver ? driver->last_error().c_str() : "";
+}
+
 uint64_t lanai_emu_seed(void) {
   Session* session = Session::active();
   return session ? session->cluster().seed() : 0;

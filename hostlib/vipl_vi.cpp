@@ -1,6 +1,8 @@
 // VI creation, destruction, query and attribute changes. A VI is a slot in
 // the NIC's configuration block; its attributes (tag, reliability, MTU and
 // QoS tick) are written there for the firmware to read.
+#include <fmt/format.h>
+
 #include "kernel/sim_time.hpp"
 #include "vipl_call.hpp"
 
@@ -39,7 +41,11 @@ VIP_RETURN check_attributes(NodeDriver& d, Token nic, const VIP_VI_ATTRIBUTES& a
   if (a.EnableRdmaWrite) return VIP_ERROR_NOT_SUPPORTED;
   if (a.QoS && a.QoS->BandwidthBytesPerSec != 0) {
     const double link = d.profile().wire.link_mbytes_per_s * 1e6;
-    if (static_cast<double>(a.QoS->BandwidthBytesPerSec) > link) return VIP_INVALID_QOS;
+    if (static_cast<double>(a.QoS->BandwidthBytesPerSec) > link) {
+      d.set_last_error(fmt::format("node{}: {} B/s requested > link bandwidth {:.0f} B/s",
+                                   d.node(), a.QoS->BandwidthBytesPerSec, link));
+      return VIP_INVALID_QOS;
+    }
     out.qos = true;
     out.request = *a.QoS;
     out.vtick = vtick_cycles(d.profile(), a.MaxTransferSize, a.QoS->BandwidthBytesPerSec);
@@ -79,8 +85,12 @@ VIP_RETURN VipCreateVi(VIP_NIC_HANDLE NicHandle, VIP_VI_ATTRIBUTES* ViAttribs,
     std::uint32_t slot = 0;
     while (slot < VIA_MAX_VI && d.slots[slot] != 0) ++slot;
     if (slot == VIA_MAX_VI) return VIP_ERROR_RESOURCE;
+    // Admission control: only this node's outgoing link is known here.
+    const std::uint64_t rate = settings.qos ? settings.request.BandwidthBytesPerSec : 0;
+    if (d.admission_on() && !d.reserve(false, rate)) return VIP_INVALID_QOS;
 
     ViObject& vi = d.vis.add(d.mint(HandleKind::vi));
+    if (d.admission_on()) vi.tx_reserved = rate;
     vi.nic = nic->token;
     vi.slot = slot;
     apply(vi, *ViAttribs, settings);
@@ -137,6 +147,15 @@ VIP_RETURN VipSetViAttributes(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES* Attrs) 
     ViSettings settings;
     if (const VIP_RETURN r = check_attributes(d, vi->nic, *Attrs, settings); r != VIP_SUCCESS)
       return r;
+    // The new rate replaces the old one on the outgoing link; if it does
+    // not fit, the old reservation stays.
+    const std::uint64_t rate = settings.qos ? settings.request.BandwidthBytesPerSec : 0;
+    d.unreserve(false, vi->tx_reserved);
+    if (d.admission_on() && !d.reserve(false, rate)) {
+      d.reserve(false, vi->tx_reserved);
+      return VIP_INVALID_QOS;
+    }
+    vi->tx_reserved = d.admission_on() ? rate : 0;
     apply(*vi, *Attrs, settings);
     d.write_vi(*vi, VIA_VI_IDLE);
     return VIP_SUCCESS;

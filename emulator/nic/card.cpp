@@ -25,7 +25,8 @@ Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
       doorbells_(std::make_unique<DoorbellFifo>(stats, node, profile.nic)),
       hdma_(std::make_unique<HostDma>(kernel, stats, node, profile.nic, cpu_, tpt)),
       nsdma_(std::make_unique<NetSendDma>(kernel, stats, node, profile, cpu_, port)),
-      nrdma_(std::make_unique<NetRecvDma>(kernel, stats, node, profile.nic, cpu_, port)) {
+      nrdma_(std::make_unique<NetRecvDma>(kernel, stats, node, profile.nic, cpu_, port)),
+      hdma_nsdma_(stats, fmt::format("node{}.hdma_nsdma.overlap", node)) {
   // Handles carry their node and packets their sender: a card wired to
   // another node's table or port would fail in confusing ways later.
   if (tpt.node() != node || port.node() != node)
@@ -33,11 +34,16 @@ Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
         "lanai::nic: card {} given the protection table of node {} and the port of node {}", node,
         tpt.node(), port.node()));
   registers_->attach({&cpu_, &core_, doorbells_.get(), hdma_.get(), nsdma_.get(), nrdma_.get()});
+  hdma_->busy_meter().watch_overlap(&hdma_nsdma_, 0);
+  nsdma_->busy_meter().watch_overlap(&hdma_nsdma_, 1);
   cpu_.write_sram(image_.base, image_.bytes);
   cpu_.reset(image_.entry);
 }
 
-Card::~Card() = default;
+Card::~Card() {
+  hdma_->busy_meter().watch_overlap(nullptr, 0);
+  nsdma_->busy_meter().watch_overlap(nullptr, 1);
+}
 
 void Card::start() {
   if (core_.started())

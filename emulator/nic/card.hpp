@@ -18,6 +18,7 @@
 #include "kernel/statistics.hpp"
 #include "lanai/via_abi.h"
 #include "loader/firmware_linker.hpp"
+#include "nic/busy_meter.hpp"
 #include "machine/clocked_core.hpp"
 #include "machine/system_registers.hpp"
 #include "nic/protection_table.hpp"
@@ -84,6 +85,9 @@ public:
   HostDma& host_dma() { return *hdma_; }
   NetSendDma& send_dma() { return *nsdma_; }
   NetRecvDma& recv_dma() { return *nrdma_; }
+  // HDMA and NSDMA busy at the same time: node<N>.hdma_nsdma.overlap
+  // (0/1 level) and node<N>.hdma_nsdma.overlap_ps.
+  const OverlapMeter& hdma_nsdma_overlap() const { return hdma_nsdma_; }
 
 private:
   kernel::Kernel& kernel_;
@@ -97,6 +101,7 @@ private:
   std::unique_ptr<HostDma> hdma_;
   std::unique_ptr<NetSendDma> nsdma_;
   std::unique_ptr<NetRecvDma> nrdma_;
+  OverlapMeter hdma_nsdma_;
   std::optional<iss::StopReason> stopped_; // set when the core has stopped
 };
 

@@ -57,6 +57,7 @@ public:
   // Engine time of one request moving `bytes`: setup plus the PCI transfer.
   kernel::SimTime service_time(std::uint32_t bytes) const;
   kernel::SimTime busy_time() const { return busy_.total(); }
+  BusyMeter& busy_meter() { return busy_; }
   // Requests accepted and completed, completions popped.
   std::uint64_t activity() const { return activity_; }
 

@@ -37,6 +37,7 @@ public:
   bool busy() const { return busy_; }
   std::uint32_t completed() const { return completed_; }
   kernel::SimTime busy_time() const { return meter_.total(); }
+  BusyMeter& busy_meter() { return meter_; }
   // Packets started and completed.
   std::uint64_t activity() const { return activity_; }
 

@@ -81,6 +81,10 @@ const std::vector<ParamInfo>& parameter_table() {
        LANAI_INT(host.register_ns), 0, 100000000},
       {"host.connect_ns", "ns", "one connection-manager message between two hosts",
        LANAI_INT(host.connect_ns), 0, 1000000000},
+      {"host.admission_fraction", "fraction",
+       "QoS admission control: share of a link's bandwidth the reserved rates may take "
+       "(0 = off)",
+       LANAI_REAL(host.admission_fraction), 0.0, 1.0, 1, true},
   };
   return table;
 }
@@ -96,9 +100,11 @@ void validate(const HardwareProfile& p, std::string_view source) {
   for (const auto& info : parameter_table()) {
     if (info.real) {
       const double v = info.real_value(p);
+      if (info.zero_means_off && v == 0.0) continue;
       if (!(v > info.min && v <= info.max))
-        throw ProfileError(fmt::format("{}: {} must be in ({}, {}], got {}", source, info.key,
-                                       info.min, info.max, v));
+        throw ProfileError(fmt::format("{}: {} must be {}in ({}, {}], got {}", source, info.key,
+                                       info.zero_means_off ? "0 (off) or " : "", info.min,
+                                       info.max, v));
       continue;
     }
     const std::uint32_t v = info.integer_value(p);

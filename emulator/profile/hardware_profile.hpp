@@ -61,6 +61,10 @@ struct HostParams {
   std::uint32_t poll_ns = 100;          // one look at a descriptor's status word
   std::uint32_t register_ns = 5000;     // registering or deregistering a memory region
   std::uint32_t connect_ns = 20000;     // one connection-manager exchange between hosts
+  // Admission control of QoS VIs by the driver: 0 leaves it off (the
+  // original design); otherwise the reserved rates on a link may not exceed
+  // this fraction of its bandwidth.
+  double admission_fraction = 0.0;
 };
 
 struct HardwareProfile {
@@ -82,6 +86,7 @@ struct ParamInfo {
   double min = 0.0;              // integers: inclusive; reals: exclusive
   double max = 0.0;              // inclusive
   std::uint32_t multiple_of = 1; // integers only
+  bool zero_means_off = false;   // reals: 0 is valid too, outside the range
 
   double real_value(const HardwareProfile& p) const {
     return *real(const_cast<HardwareProfile&>(p));

@@ -109,6 +109,30 @@ inline HdmaTicket hdma_submit(const HdmaRequest& request) {
     return {true, result & LANAI_HDMA_ID_MASK, 0u};
   return {false, 0u, result};
 }
+// Stages a request and inserts it at `position` of the queue (0: the head,
+// which may be in service). The ticket's `position` says where it landed:
+// never inside the head entries the engine may already have taken.
+struct HdmaPlacement {
+  HdmaTicket ticket;
+  uint32_t position;
+};
+inline HdmaPlacement hdma_insert(const HdmaRequest& request, uint32_t position) {
+  dma_fence();
+  lanai_mmio_write(LANAI_REG_HDMA_HOST_LO, static_cast<uint32_t>(request.host));
+  lanai_mmio_write(LANAI_REG_HDMA_HOST_HI, static_cast<uint32_t>(request.host >> 32));
+  lanai_mmio_write(LANAI_REG_HDMA_HANDLE, request.handle);
+  lanai_mmio_write(LANAI_REG_HDMA_PTAG, request.ptag);
+  lanai_mmio_write(LANAI_REG_HDMA_SRAM, request.sram);
+  lanai_mmio_write(LANAI_REG_HDMA_LENGTH, request.length);
+  lanai_mmio_write(LANAI_REG_HDMA_INSERT, position << LANAI_HDMA_POSITION_SHIFT |
+                                              static_cast<uint32_t>(request.direction));
+  const uint32_t result = lanai_mmio_read(LANAI_REG_HDMA_RESULT);
+  if ((result & LANAI_HDMA_ACCEPTED) != 0u)
+    return {{true, result & LANAI_HDMA_ID_MASK, 0u}, LANAI_HDMA_POSITION(result)};
+  return {{false, 0u, result}, 0u};
+}
+// Requests in the queue, the one in service included.
+inline uint32_t hdma_queued() { return lanai_mmio_read(LANAI_REG_HDMA_QUEUED); }
 // One completion word (LANAI_HDMA_DONE_VALID set) or 0 if none waits.
 inline uint32_t hdma_pop_done() { return lanai_mmio_read(LANAI_REG_HDMA_DONE_POP); }
 // Busy-waits for request `id`, calling `while_waiting` between polls, and

@@ -9,6 +9,7 @@
 #include "common/descriptor.h"
 #include "common/devices.h"
 #include "common/packet.h"
+#include "common/scheduler.h"
 
 namespace pvia {
 
@@ -21,8 +22,10 @@ void start_doorbells();
 // Moves every waiting doorbell into its VI's send or receive ring; a
 // receive doorbell wakes the receive engine (receive_posted).
 void drain_doorbells(uint32_t events);
-// The next send in round-robin order over the VIs that have one waiting.
-bool next_send(uint32_t& vi, via::PostedDescriptor& posted);
+// The next send: in round-robin order over the VIs that have one waiting,
+// or, under a stamp-ordering scheduler, the waiting send with the smallest
+// stamp (stamped when its doorbell was seen; ties in doorbell order).
+bool next_send(uint32_t& vi, via::PostedDescriptor& posted, via::Stamp& stamp);
 // The oldest receive posted on `vi` not yet taken by the receive engine.
 bool next_receive(uint32_t vi, via::PostedDescriptor& posted);
 // True if `vi` has receives posted that the receive engine has not taken.
@@ -39,10 +42,11 @@ struct HdmaOwner {
 };
 
 void start_host_dma();
-// Appends a request to the hardware queue, or keeps it in a software
-// overflow list while the queue is full. False (and counted) if it can
-// never be queued; the owner then hears nothing of it.
-bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner);
+// Queues a request in the hardware queue (at the tail, or under a
+// stamp-ordering scheduler behind every request with a stamp no larger),
+// or keeps it in a software overflow list while the queue is full. False
+// (and counted) if it can never be queued; the owner then hears nothing of it.
+bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp);
 // Takes every finished request off the completion FIFO, hands each to its
 // owner, and retries the overflow list.
 void poll_host_dma();
@@ -50,8 +54,9 @@ void poll_host_dma();
 // --- Network send DMA (pvia_network_send.cpp) -------------------------------
 
 void start_network_send();
-// Queues a send record's framed packet behind the others.
-void queue_packet(uint32_t record);
+// Queues a send record's framed packet behind the others (behind those
+// with a stamp no larger, under a stamp-ordering scheduler).
+void queue_packet(uint32_t record, via::Stamp stamp);
 // Notices the packet in flight has left and starts the next queued one.
 void poll_network_send();
 
@@ -78,11 +83,12 @@ void release_arrival(uint32_t index);
 // Queues the write-back of a descriptor's completion words from `staging`;
 // false (and reported) if the write cannot be queued.
 bool write_completion(uint32_t vi, const via::PostedDescriptor& posted, via::Completion& staging,
-                      uint32_t immediate, uint32_t length, uint32_t status, HdmaOwner owner);
+                      uint32_t immediate, uint32_t length, uint32_t status, HdmaOwner owner,
+                      via::Stamp stamp);
 // Queues the fetch of a posted descriptor into `copy`; false (and reported)
 // if it cannot be queued.
 bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor& posted,
-                      via::DescriptorCopy& copy, HdmaOwner owner);
+                      via::DescriptorCopy& copy, HdmaOwner owner, via::Stamp stamp);
 // A descriptor that cannot be read (or written back) cannot carry an error
 // status: the host hears of it by interrupt instead.
 void report_unreachable_descriptor(uint32_t vi);

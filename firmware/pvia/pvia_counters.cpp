@@ -21,6 +21,8 @@ volatile uint32_t pvia_bad_doorbells;
 volatile uint32_t pvia_hdma_refusals;
 volatile uint32_t pvia_hdma_overflows;
 volatile uint32_t pvia_hdma_strays;
+volatile uint32_t pvia_hdma_late_inserts;
+volatile uint32_t pvia_hdma_reordered;
 volatile uint32_t pvia_nrdma_refusals;
 volatile uint32_t pvia_receive_prefetches;
 volatile uint32_t pvia_arrival_stalls;

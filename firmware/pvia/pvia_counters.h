@@ -25,6 +25,8 @@ extern volatile uint32_t pvia_bad_doorbells;        // doorbells naming no VI: d
 extern volatile uint32_t pvia_hdma_refusals;        // host DMA requests that could never be queued
 extern volatile uint32_t pvia_hdma_overflows;       // requests kept aside while the queue was full
 extern volatile uint32_t pvia_hdma_strays;          // completions no request was waiting for
+extern volatile uint32_t pvia_hdma_late_inserts;    // stamp-ordered inserts that landed behind their place
+extern volatile uint32_t pvia_hdma_reordered;       // completions found away from the shadow's head
 extern volatile uint32_t pvia_nrdma_refusals;       // receive DMA arms refused
 extern volatile uint32_t pvia_receive_prefetches;   // receive descriptors fetched before their data
 extern volatile uint32_t pvia_arrival_stalls;       // packets that waited for a free receive record

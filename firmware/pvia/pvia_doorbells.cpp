@@ -1,7 +1,8 @@
 // The work the host has posted: doorbells drained from the card's doorbell
 // queues into per-VI send and receive rings, the round-robin choice of which
 // VI's send goes next, and the wake-up of the receive engine when receives
-// are posted.
+// are posted. Under a stamp-ordering scheduler each send is stamped as its
+// doorbell is seen, and the smallest stamp goes next instead.
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
@@ -15,9 +16,20 @@ namespace pvia {
 
 namespace {
 
+// Stamps of the sends in a VI's ring, in the same order (free-running
+// counts like the ring's own), with a card-wide doorbell number to break ties.
+struct SendStamps {
+  static constexpr uint32_t kMask = via::DescriptorRing::kCapacity - 1u;
+  via::Stamp stamps[via::DescriptorRing::kCapacity];
+  uint32_t serials[via::DescriptorRing::kCapacity];
+  uint32_t head;
+  uint32_t tail;
+};
+
 struct ViQueues {
   via::DescriptorRing send;
   via::DescriptorRing receive;
+  SendStamps send_stamps;
 };
 
 // The VIs with a send waiting, in serving order: a VI is listed exactly
@@ -44,6 +56,11 @@ private:
 VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI];
 ReadyList ready_to_send;
 bool per_vi_doorbells;
+bool stamp_ordered;
+uint32_t doorbell_serial;
+// Bit per VI whose send ring is not empty, so the stamp search skips idle VIs.
+uint32_t sends_waiting;
+static_assert(VIA_MAX_VI <= 32u, "one bit per VI");
 
 void accept(const via::Doorbell& doorbell) {
   if (!via::vi_valid(doorbell.vi)) {
@@ -60,10 +77,18 @@ void accept(const via::Doorbell& doorbell) {
     via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_DOORBELL_LOST, doorbell.vi));
     return;
   }
-  if (doorbell.receive)
+  if (doorbell.receive) {
     receive_posted(doorbell.vi);
-  else if (was_empty)
+  } else if (stamp_ordered) {
+    SendStamps& stamps = vi.send_stamps;
+    // The message's size is not known yet: 0 asks for a whole Vtick.
+    stamps.stamps[stamps.tail & SendStamps::kMask] = via::stamp_send(doorbell.vi, 0u);
+    stamps.serials[stamps.tail & SendStamps::kMask] = doorbell_serial++;
+    ++stamps.tail;
+    sends_waiting |= 1u << doorbell.vi;
+  } else if (was_empty) {
     ready_to_send.push(doorbell.vi);
+  }
 }
 
 // Empties the selected queue; true if it had overflowed since last looked at.
@@ -80,10 +105,16 @@ bool drain_selected_queue() {
   return overflowed;
 }
 
-// Pops the oldest entry the host has not flushed since posting it.
-bool pop_current(uint32_t vi, via::DescriptorRing& ring, via::PostedDescriptor& posted) {
+// Pops the oldest entry the host has not flushed since posting it, and
+// (if `stamps`) the stamp of each entry popped.
+bool pop_current(uint32_t vi, via::DescriptorRing& ring, via::PostedDescriptor& posted,
+                 SendStamps* stamps = nullptr, via::Stamp* stamp = nullptr) {
   const uint32_t epoch = via::vi_config(vi).epoch;
   while (ring.pop(posted)) {
+    if (stamps != nullptr) {
+      *stamp = stamps->stamps[stamps->head & SendStamps::kMask];
+      ++stamps->head;
+    }
     if (posted.epoch == epoch)
       return true;
     count(pvia_stale_descriptors);
@@ -91,9 +122,42 @@ bool pop_current(uint32_t vi, via::DescriptorRing& ring, via::PostedDescriptor& 
   return false;
 }
 
+// The VI whose oldest waiting send has the smallest stamp, earliest
+// doorbell first among equals, among the VIs whose oldest send is due (or
+// among all if none is); false if no VI has one.
+bool smallest_stamp(uint32_t& chosen) {
+  const uint64_t now = via::cycle_now();
+  bool found = false;
+  bool found_due = false;
+  via::Stamp best_stamp = 0u;
+  uint32_t best_serial = 0u;
+  for (uint32_t waiting = sends_waiting; waiting != 0u; waiting &= waiting - 1u) {
+    const uint32_t vi = static_cast<uint32_t>(__builtin_ctz(waiting));
+    const ViQueues& q = queues[vi];
+    const via::Stamp stamp = q.send_stamps.stamps[q.send_stamps.head & SendStamps::kMask];
+    const uint32_t serial = q.send_stamps.serials[q.send_stamps.head & SendStamps::kMask];
+    const bool due = via::eligible_from(vi, stamp) <= now;
+    if (found_due && !due)
+      continue;
+    if (found && due == found_due &&
+        (stamp > best_stamp ||
+         (stamp == best_stamp && static_cast<int32_t>(serial - best_serial) > 0)))
+      continue;
+    found = true;
+    found_due = due;
+    chosen = vi;
+    best_stamp = stamp;
+    best_serial = serial;
+  }
+  return found;
+}
+
 } // namespace
 
-void start_doorbells() { per_vi_doorbells = via::doorbells_per_vi(); }
+void start_doorbells() {
+  per_vi_doorbells = via::doorbells_per_vi();
+  stamp_ordered = via::scheduler_orders_queues();
+}
 
 void drain_doorbells(uint32_t events) {
   bool overflowed = false;
@@ -118,7 +182,21 @@ void drain_doorbells(uint32_t events) {
   }
 }
 
-bool next_send(uint32_t& vi, via::PostedDescriptor& posted) {
+bool next_send(uint32_t& vi, via::PostedDescriptor& posted, via::Stamp& stamp) {
+  if (stamp_ordered) {
+    while (smallest_stamp(vi)) {
+      ViQueues& q = queues[vi];
+      const bool found = pop_current(vi, q.send, posted, &q.send_stamps, &stamp);
+      if (q.send.empty())
+        sends_waiting &= ~(1u << vi);
+      if (found) {
+        via::stamp_served(stamp);
+        return true;
+      }
+    }
+    return false;
+  }
+  stamp = 0u;
   while (!ready_to_send.empty()) {
     vi = ready_to_send.pop();
     via::DescriptorRing& ring = queues[vi].send;

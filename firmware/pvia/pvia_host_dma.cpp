@@ -3,6 +3,13 @@
 // in service order, are matched to those notes and handed to their owners.
 // While the hardware queue is full, requests wait in a software overflow
 // list, in order, and are retried on every visit.
+// Under a stamp-ordering scheduler the notes are a shadow of the hardware
+// queue kept in stamp order: a request is inserted behind every request
+// with a stamp no larger, at the position the shadow gives, and recorded
+// where the queue's answer says it landed (an insertion aimed at the head
+// entries the engine may already have taken lands just behind them: that
+// small inaccuracy is tolerated). The overflow list is kept in stamp order
+// too, and a completion is matched to its note by request id.
 #include <lanai/register_map.h>
 
 #include "common/sram_placement.h"
@@ -23,11 +30,13 @@ static_assert((kInService & (kInService - 1u)) == 0u && (kOverflow & (kOverflow 
 struct InService {
   uint32_t id;
   HdmaOwner owner;
+  via::Stamp stamp;
 };
 
 struct Waiting {
   via::HdmaRequest request;
   HdmaOwner owner;
+  via::Stamp stamp;
 };
 
 InService in_service[kInService];
@@ -37,6 +46,34 @@ uint32_t service_tail;
 VIA_ZEROED_AT_LOAD Waiting overflow[kOverflow];
 uint32_t overflow_head;
 uint32_t overflow_tail;
+bool stamp_ordered;
+
+InService& note(uint32_t i) { return in_service[i & (kInService - 1u)]; }
+Waiting& waiting_at(uint32_t i) { return overflow[i & (kOverflow - 1u)]; }
+
+// Notes [service_head + index, tail) move one place back; the gap is filled.
+void insert_note(uint32_t index, const InService& entry) {
+  for (uint32_t i = service_tail; i != service_head + index; --i)
+    note(i) = note(i - 1u);
+  note(service_head + index) = entry;
+  ++service_tail;
+}
+
+void remove_note(uint32_t at) {
+  for (uint32_t i = at; i + 1u != service_tail; ++i)
+    note(i) = note(i + 1u);
+  --service_tail;
+}
+
+// Where a request stamped `stamp` belongs in the hardware queue: behind
+// every request with a stamp no larger. Notes before `finished` are of
+// requests done but not yet popped, no longer in the queue.
+uint32_t position_for(via::Stamp stamp, uint32_t finished) {
+  uint32_t i = service_tail - service_head;
+  while (i > finished && note(service_head + i - 1u).stamp > stamp)
+    --i;
+  return i - finished;
+}
 
 void deliver(HdmaOwner owner, uint32_t outcome) {
   if (owner.engine == Engine::send)
@@ -48,13 +85,33 @@ void deliver(HdmaOwner owner, uint32_t outcome) {
 enum class Submitted : uint8_t { accepted, full, refused };
 
 // One attempt at the hardware queue.
-Submitted try_hardware(const via::HdmaRequest& request, HdmaOwner owner) {
+Submitted try_hardware(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp) {
   // More requests in the hardware than notes to match them would lose owners.
   if (service_tail - service_head == kInService)
     return Submitted::full;
+  if (stamp_ordered) {
+    const uint32_t noted = service_tail - service_head;
+    const uint32_t queued = via::hdma_queued();
+    const uint32_t finished = queued < noted ? noted - queued : 0u;
+    const uint32_t position = position_for(stamp, finished);
+    const via::HdmaPlacement placed = via::hdma_insert(request, position);
+    if (placed.ticket.accepted) {
+      uint32_t index = finished + placed.position;
+      if (index > noted)
+        index = noted;
+      if (placed.position != position)
+        count(pvia_hdma_late_inserts);
+      insert_note(index, {placed.ticket.id, owner, stamp});
+      return Submitted::accepted;
+    }
+    if (placed.ticket.refusal == LANAI_HDMA_REFUSED_FULL)
+      return Submitted::full;
+    count(pvia_hdma_refusals);
+    return Submitted::refused;
+  }
   const via::HdmaTicket ticket = via::hdma_submit(request);
   if (ticket.accepted) {
-    in_service[service_tail & (kInService - 1u)] = {ticket.id, owner};
+    in_service[service_tail & (kInService - 1u)] = {ticket.id, owner, stamp};
     ++service_tail;
     return Submitted::accepted;
   }
@@ -69,7 +126,7 @@ Submitted try_hardware(const via::HdmaRequest& request, HdmaOwner owner) {
 void retry_overflow() {
   while (overflow_head != overflow_tail) {
     const Waiting& waiting = overflow[overflow_head & (kOverflow - 1u)];
-    const Submitted result = try_hardware(waiting.request, waiting.owner);
+    const Submitted result = try_hardware(waiting.request, waiting.owner, waiting.stamp);
     if (result == Submitted::full)
       return;
     const HdmaOwner owner = waiting.owner;
@@ -84,12 +141,13 @@ void retry_overflow() {
 void start_host_dma() {
   service_head = service_tail = 0u;
   overflow_head = overflow_tail = 0u;
+  stamp_ordered = via::scheduler_orders_queues();
 }
 
-bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner) {
+bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp) {
   // Behind earlier overflowed requests, so that the queue keeps their order.
   if (overflow_head == overflow_tail) {
-    const Submitted result = try_hardware(request, owner);
+    const Submitted result = try_hardware(request, owner, stamp);
     if (result != Submitted::full)
       return result == Submitted::accepted;
   }
@@ -97,7 +155,13 @@ bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner) {
     count(pvia_hdma_refusals);
     return false;
   }
-  overflow[overflow_tail & (kOverflow - 1u)] = {request, owner};
+  // In stamp order, behind the requests with a stamp no larger.
+  uint32_t at = overflow_tail;
+  if (stamp_ordered) {
+    for (; at != overflow_head && waiting_at(at - 1u).stamp > stamp; --at)
+      waiting_at(at) = waiting_at(at - 1u);
+  }
+  waiting_at(at) = {request, owner, stamp};
   ++overflow_tail;
   count(pvia_hdma_overflows);
   return true;
@@ -109,8 +173,21 @@ void poll_host_dma() {
     if ((done & LANAI_HDMA_DONE_VALID) == 0u)
       break;
     via::dma_fence();
-    if (service_head == service_tail ||
-        in_service[service_head & (kInService - 1u)].id != (done & LANAI_HDMA_ID_MASK)) {
+    const uint32_t id = done & LANAI_HDMA_ID_MASK;
+    if (stamp_ordered && service_head != service_tail && note(service_head).id != id) {
+      // The shadow lost a race with the engine: find the note by its id.
+      uint32_t at = service_head + 1u;
+      while (at != service_tail && note(at).id != id)
+        ++at;
+      if (at != service_tail) {
+        const InService found = note(at);
+        remove_note(at);
+        count(pvia_hdma_reordered);
+        deliver(found.owner, LANAI_HDMA_DONE_STATUS(done));
+        continue;
+      }
+    }
+    if (service_head == service_tail || note(service_head).id != id) {
       count(pvia_hdma_strays);
       continue;
     }

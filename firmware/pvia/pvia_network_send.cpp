@@ -1,7 +1,8 @@
 // The network send DMA as PVIA drives it: a software FIFO of send records
 // whose packets are framed and ready, and the one packet in flight. When the
 // engine goes idle the packet in flight has left, and the head of the queue
-// starts.
+// starts. Under a stamp-ordering scheduler the queue is kept in stamp
+// order, a late but urgent packet passing those stamped after it.
 #include <lanai/register_map.h>
 
 #include "pvia.h"
@@ -16,6 +17,8 @@ constexpr uint32_t kNone = 0xFFFFFFFFu;
 static_assert((kQueue & (kQueue - 1u)) == 0u, "indices wrap by masking");
 
 uint8_t queue[kQueue];
+via::Stamp stamps[kQueue];
+bool stamp_ordered;
 uint32_t head;
 uint32_t tail;
 uint32_t in_flight = kNone;
@@ -29,10 +32,19 @@ uint32_t start_error(uint32_t result) {
 void start_network_send() {
   head = tail = 0u;
   in_flight = kNone;
+  stamp_ordered = via::scheduler_orders_queues();
 }
 
-void queue_packet(uint32_t record) {
-  queue[tail & (kQueue - 1u)] = static_cast<uint8_t>(record);
+void queue_packet(uint32_t record, via::Stamp stamp) {
+  uint32_t at = tail;
+  if (stamp_ordered) {
+    for (; at != head && stamps[(at - 1u) & (kQueue - 1u)] > stamp; --at) {
+      queue[at & (kQueue - 1u)] = queue[(at - 1u) & (kQueue - 1u)];
+      stamps[at & (kQueue - 1u)] = stamps[(at - 1u) & (kQueue - 1u)];
+    }
+  }
+  queue[at & (kQueue - 1u)] = static_cast<uint8_t>(record);
+  stamps[at & (kQueue - 1u)] = stamp;
   ++tail;
 }
 

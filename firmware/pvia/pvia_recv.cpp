@@ -57,6 +57,7 @@ struct ReceiveRecord {
   uint32_t message;    // the packet's message length
   uint32_t flags;      // the packet's VIA_PACKET_F_* bits
   uint32_t immediate;  // the packet's immediate data
+  via::Stamp stamp;    // the scheduler's stamp for the packet's delivery
   const uint8_t* data; // the packet's message in its receive buffer
   uint32_t sizes[VIA_MAX_SEGMENTS];
   via::PostedDescriptor posted;
@@ -125,7 +126,8 @@ uint32_t fetch_into_record(uint32_t vi, const via::PostedDescriptor& posted) {
   record.errors = 0u;
   record.placed = 0u;
   record.posted = posted;
-  if (!fetch_descriptor(vi, posted, record.copy, owner_of(r))) {
+  record.stamp = via::stamp_now();
+  if (!fetch_descriptor(vi, posted, record.copy, owner_of(r), record.stamp)) {
     release_record(r);
     return kNoRecord;
   }
@@ -203,7 +205,7 @@ ReceiveState submit_status(uint32_t r) {
   if (record.errors != 0u)
     count(pvia_receives_failed);
   if (!write_completion(record.vi, record.posted, record.completion, immediate, record.placed,
-                        status, owner_of(r))) {
+                        status, owner_of(r), record.stamp)) {
     release_record(r);
     return ReceiveState::free;
   }
@@ -261,7 +263,7 @@ ReceiveState scatter_data(uint32_t r) {
     const via::HdmaRequest request{segment.address, segment.handle, ptag,
                                    via::sram_address(record.data + offset), piece,
                                    via::HdmaDirection::to_host};
-    if (!submit_host_dma(request, owner_of(r))) {
+    if (!submit_host_dma(request, owner_of(r), record.stamp)) {
       record.errors = VIP_STATUS_PROTECTION_ERROR;
       break;
     }
@@ -391,6 +393,8 @@ bool receive_arrival(const Arrival& arrival) {
   record.message = packet.header.length;
   record.flags = packet.header.flags;
   record.immediate = packet.header.immediate;
+  // Stamped by the receiving VI's own reservation.
+  record.stamp = via::stamp_receive(vi, packet.header.length);
   if (record.state == ReceiveState::parked)
     record.state = scatter_data(r);
   return true;

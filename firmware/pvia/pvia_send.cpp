@@ -47,6 +47,7 @@ struct SendRecord {
   bool unreachable;    // the descriptor could not be read: no status to write
   uint32_t ticket;     // its place among its VI's sends
   uint32_t errors;     // VIP_STATUS_* bits found so far
+  via::Stamp stamp;    // the scheduler's stamp, carried by all its requests
   via::PostedDescriptor posted;
   via::Descriptor descriptor;
   via::DescriptorCopy copy;
@@ -85,7 +86,7 @@ SendState write_status(uint32_t r) {
   const uint32_t status = VIP_STATUS_DONE | VIP_STATUS_OP_SEND | record.errors;
   if (!write_completion(record.vi, record.posted, record.completion,
                         record.descriptor.immediate, record.descriptor.length, status,
-                        owner_of(r)))
+                        owner_of(r), record.stamp))
     return SendState::free;
   return SendState::write_status;
 }
@@ -96,14 +97,14 @@ SendState enter_queue(uint32_t r) {
   const uint32_t vi = records[r].vi;
   if (records[r].ticket != tickets_queued[vi])
     return SendState::wait_turn;
-  queue_packet(r);
+  queue_packet(r, records[r].stamp);
   ++tickets_queued[vi];
   for (uint32_t w = 0u; w < kSendRecords; ++w) {
     SendRecord& waiting = records[w];
     if (waiting.state != SendState::wait_turn || waiting.vi != vi ||
         waiting.ticket != tickets_queued[vi])
       continue;
-    queue_packet(w);
+    queue_packet(w, waiting.stamp);
     waiting.state = SendState::wait_nsdma;
     ++tickets_queued[vi];
     w = static_cast<uint32_t>(-1); // a later one may be waiting too
@@ -145,7 +146,7 @@ SendState gather_data(uint32_t r) {
     const via::HdmaRequest request{segment.address, segment.handle, ptag,
                                    via::sram_address(buffers[r].data + offset), segment.length,
                                    via::HdmaDirection::to_sram};
-    if (!submit_host_dma(request, owner_of(r))) {
+    if (!submit_host_dma(request, owner_of(r), record.stamp)) {
       record.errors = VIP_STATUS_PROTECTION_ERROR;
       break;
     }
@@ -199,7 +200,7 @@ void start_sends() {
     if (record.state != SendState::free)
       continue;
     uint32_t vi;
-    if (!next_send(vi, record.posted))
+    if (!next_send(vi, record.posted, record.stamp))
       return;
     record.vi = static_cast<uint8_t>(vi);
     record.unreachable = false;
@@ -208,7 +209,7 @@ void start_sends() {
     record.outstanding = 0u;
     record.descriptor.immediate = 0u;
     record.descriptor.length = 0u;
-    if (fetch_descriptor(vi, record.posted, record.copy, owner_of(r))) {
+    if (fetch_descriptor(vi, record.posted, record.copy, owner_of(r), record.stamp)) {
       record.state = SendState::fetch_descriptor;
     } else {
       record.unreachable = true;

@@ -2,8 +2,13 @@
  * charged computation, which node it runs on, and the launcher's seed.
  * A program defines via_main(); the launcher (lanai_vipl's main) runs it
  * on every node:
- *   ./prog --nodes N [--switches K] [--profile FILE] [--firmware NAME]
- *          [--firmware-node I=NAME]... [--seed S] [-- ARGS...]
+ *   ./prog --nodes N [--switches K] [--profile FILE]
+ *          [--firmware NAME | --firmware-image A.o,B.o...]
+ *          [--firmware-node I=NAME | --firmware-node I=@A.o,B.o...]...
+ *          [--admission FRACTION] [--seed S] [--stats FILE] [-- ARGS...]
+ * --firmware-image (or I=@...) links the given LANai objects with the
+ * firmware runtime instead of a named firmware; --admission switches QoS
+ * admission control on (see lanai_emu_last_error below).
  * and each copy sees argv = {program name, ARGS...}.
  * All copies run in one process, each on its own stack, taking turns in
  * virtual time: global and static variables are shared by every node, so
@@ -33,6 +38,18 @@ int lanai_emu_node(void);
 int lanai_emu_nodes(void);
 /* The launcher's --seed (the same on every node). */
 uint64_t lanai_emu_seed(void);
+/* Why the last call refused with VIP_INVALID_QOS on this node was refused,
+ * as one line, e.g. "node1 incoming link: 150000000 B/s reserved +
+ * 40000000 B/s requested > 0.9 x 160000000 B/s"; "" if none was (or
+ * outside an emulated node). Valid until the node's next refusal.
+ * QoS admission control (off unless the profile's host.admission_fraction
+ * or the launcher's --admission FRACTION is above 0) reserves a VI's rate
+ * on its node's outgoing link at VipCreateVi (and VipSetViAttributes), and
+ * at connection set-up each side's rate on the other node's incoming link;
+ * a reservation taking a link past FRACTION x its bandwidth is refused.
+ * VipDisconnect releases the incoming reservations of both sides,
+ * VipDestroyVi the outgoing one. */
+const char *lanai_emu_last_error(void);
 
 #ifdef __cplusplus
 }

@@ -96,6 +96,7 @@ class ViplCluster {
 public:
   explicit ViplCluster(std::size_t nodes, const std::string& firmware = "host_idle_via")
       : cluster_(test_config(nodes, firmware)) {}
+  explicit ViplCluster(lanai::host::ClusterConfig config) : cluster_(std::move(config)) {}
 
   lanai::host::RunReport run(std::vector<std::function<int()>> programs) {
     return lanai::vipl::run_programs(cluster_, std::move(programs));

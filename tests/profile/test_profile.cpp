@@ -96,7 +96,7 @@ TEST_CASE("the parameter table describes each parameter once") {
     CHECK(!info.description.empty());
     CHECK((info.real == nullptr) != (info.integer == nullptr)); // exactly one member
   }
-  CHECK(keys.size() == 27);
+  CHECK(keys.size() == 28);
   REQUIRE(param("lanai.clock_mhz") != nullptr);
   auto probe = default_profile();
   CHECK(param("lanai.clock_mhz")->real(probe) == &probe.lanai.clock_mhz);
@@ -143,8 +143,8 @@ TEST_CASE("dump then parse gives back every parameter") {
     for (const auto& info : parameter_table()) {
       CAPTURE(info.key);
       auto p = default_profile();
-      if (info.real)
-        *info.real(p) = 1.0 / 3.0 * 100.0; // needs all 17 digits to survive
+      if (info.real) // needs all 17 digits to survive, and inside the range
+        *info.real(p) = info.max >= 100.0 ? 1.0 / 3.0 * 100.0 : 1.0 / 3.0 * info.max;
       else if (info.key == "lanai.sram_bytes")
         p.lanai.sram_bytes = 4096 * 3 + 4;
       else // a value other than the default, inside the range
@@ -304,4 +304,17 @@ TEST_CASE("shipped benchmark profiles") {
     }
     CHECK(count >= 1);
   }
+}
+
+TEST_CASE("host.admission_fraction is 0 (off) or a fraction in (0, 1]") {
+  CHECK(default_profile().host.admission_fraction == 0.0);
+  CHECK(parse_profile("[host]\nadmission_fraction = 0.0\n", "a.toml").host.admission_fraction ==
+        0.0);
+  CHECK(parse_profile("[host]\nadmission_fraction = 0.9\n", "a.toml").host.admission_fraction ==
+        0.9);
+  CHECK(parse_profile("[host]\nadmission_fraction = 1\n", "a.toml").host.admission_fraction ==
+        1.0);
+  check_error("[host]\nadmission_fraction = 1.5\n",
+              {"host.admission_fraction", "0 (off) or in (0, 1]", "1.5"});
+  check_error("[host]\nadmission_fraction = -0.1\n", {"host.admission_fraction", "-0.1"});
 }

@@ -1,0 +1,14 @@
+// First come, first served without stamps: PVIA's order. Queues stay FIFO
+// and the VIs with sends waiting take turns.
+#include "common/scheduler.h"
+
+namespace via {
+
+bool scheduler_orders_queues() { return false; }
+Stamp stamp_send(uint32_t, uint32_t) { return 0u; }
+Stamp stamp_receive(uint32_t, uint32_t) { return 0u; }
+Stamp stamp_now() { return 0u; }
+uint64_t eligible_from(uint32_t, Stamp) { return 0u; }
+void stamp_served(Stamp) {}
+
+} // namespace via
