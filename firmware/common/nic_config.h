@@ -19,6 +19,13 @@ inline volatile ::via_nic_config_block& nic_config() { return abi_symbol::via_ni
 // The driver writes the magic word last, once the rest of the block is valid.
 inline bool nic_configured() { return nic_config().magic == VIA_CONFIG_MAGIC; }
 
+// Spins until the driver has written the block, when the NIC is opened,
+// possibly long after reset; until then nothing else on the card is meaningful.
+inline void wait_for_configuration() {
+  while (!nic_configured()) {
+  }
+}
+
 // The source route to a node: first hop first. Empty for a node that
 // cannot be reached (including this one) or whose entry is malformed.
 struct Route {

@@ -6,7 +6,7 @@
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
-#include "common/descriptor_ring.h"
+#include "common/doorbells.h"
 #include "common/sram_placement.h"
 #include "common/vi_table.h"
 #include "pvia.h"
@@ -32,29 +32,8 @@ struct ViQueues {
   SendStamps send_stamps;
 };
 
-// The VIs with a send waiting, in serving order: a VI is listed exactly
-// while its send ring is not empty and goes to the back after each send.
-class ReadyList {
-public:
-  bool empty() const { return head_ == tail_; }
-  void push(uint32_t vi) {
-    order_[tail_ % VIA_MAX_VI] = static_cast<uint8_t>(vi);
-    ++tail_;
-  }
-  uint32_t pop() {
-    const uint32_t vi = order_[head_ % VIA_MAX_VI];
-    ++head_;
-    return vi;
-  }
-
-private:
-  uint8_t order_[VIA_MAX_VI] = {};
-  uint32_t head_ = 0u;
-  uint32_t tail_ = 0u;
-};
-
 VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI];
-ReadyList ready_to_send;
+via::ReadyList ready_to_send;
 bool per_vi_doorbells;
 bool stamp_ordered;
 uint32_t doorbell_serial;
@@ -63,20 +42,11 @@ uint32_t sends_waiting;
 static_assert(VIA_MAX_VI <= 32u, "one bit per VI");
 
 void accept(const via::Doorbell& doorbell) {
-  if (!via::vi_valid(doorbell.vi)) {
-    count(pvia_bad_doorbells);
-    return;
-  }
-  const via::PostedDescriptor posted{doorbell.address_lo, doorbell.address_hi, doorbell.handle,
-                                     doorbell.epoch};
   ViQueues& vi = queues[doorbell.vi];
   via::DescriptorRing& ring = doorbell.receive ? vi.receive : vi.send;
   const bool was_empty = ring.empty();
-  if (!ring.push(posted)) {
-    count(pvia_ring_overflows);
-    via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_DOORBELL_LOST, doorbell.vi));
+  if (!via::push_posted(doorbell, ring))
     return;
-  }
   if (doorbell.receive) {
     receive_posted(doorbell.vi);
   } else if (stamp_ordered) {
@@ -91,36 +61,22 @@ void accept(const via::Doorbell& doorbell) {
   }
 }
 
-// Empties the selected queue; true if it had overflowed since last looked at.
-bool drain_selected_queue() {
-  const uint32_t status = via::doorbell_status();
-  const bool overflowed = (status & LANAI_DB_STATUS_OVERFLOW) != 0u;
-  if (overflowed)
-    via::doorbell_clear_overflow();
-  if ((status & LANAI_DB_STATUS_COUNT_MASK) != 0u) {
-    via::Doorbell doorbell;
-    while (via::doorbell_pop(doorbell))
-      accept(doorbell);
-  }
-  return overflowed;
-}
-
-// Pops the oldest entry the host has not flushed since posting it, and
-// (if `stamps`) the stamp of each entry popped.
-bool pop_current(uint32_t vi, via::DescriptorRing& ring, via::PostedDescriptor& posted,
-                 SendStamps* stamps = nullptr, via::Stamp* stamp = nullptr) {
+// via::pop_current for a send ring under stamp ordering: the stamps are
+// popped in step with the entries, stale ones included.
+bool pop_current_stamped(uint32_t vi, ViQueues& q, via::PostedDescriptor& posted,
+                         via::Stamp& stamp) {
   const uint32_t epoch = via::vi_config(vi).epoch;
-  while (ring.pop(posted)) {
-    if (stamps != nullptr) {
-      *stamp = stamps->stamps[stamps->head & SendStamps::kMask];
-      ++stamps->head;
-    }
+  while (q.send.pop(posted)) {
+    stamp = q.send_stamps.stamps[q.send_stamps.head & SendStamps::kMask];
+    ++q.send_stamps.head;
     if (posted.epoch == epoch)
       return true;
-    count(pvia_stale_descriptors);
+    count(via_stale_descriptors);
   }
   return false;
 }
+
+via::DescriptorRing& send_ring(uint32_t vi) { return queues[vi].send; }
 
 // The VI whose oldest waiting send has the smallest stamp, earliest
 // doorbell first among equals, among the VIs whose oldest send is due (or
@@ -160,33 +116,14 @@ void start_doorbells() {
 }
 
 void drain_doorbells(uint32_t events) {
-  bool overflowed = false;
-  if (per_vi_doorbells) {
-    for (uint32_t vi = 0u; vi < VIA_MAX_VI; ++vi) {
-      if (via::vi_config(vi).state == VIA_VI_FREE)
-        continue;
-      via::doorbell_select(vi);
-      if (drain_selected_queue())
-        overflowed = true;
-    }
-  } else {
-    overflowed = drain_selected_queue();
-  }
-  if (!overflowed && (events & LANAI_EV_DOORBELL_OVERFLOW) != 0u) {
-    via::doorbell_clear_overflow();
-    overflowed = true;
-  }
-  if (overflowed) {
-    count(pvia_doorbell_overflows);
-    via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_DOORBELL_LOST, 0xFFFFu));
-  }
+  via::drain_doorbell_queues(events, per_vi_doorbells, accept);
 }
 
 bool next_send(uint32_t& vi, via::PostedDescriptor& posted, via::Stamp& stamp) {
   if (stamp_ordered) {
     while (smallest_stamp(vi)) {
       ViQueues& q = queues[vi];
-      const bool found = pop_current(vi, q.send, posted, &q.send_stamps, &stamp);
+      const bool found = pop_current_stamped(vi, q, posted, stamp);
       if (q.send.empty())
         sends_waiting &= ~(1u << vi);
       if (found) {
@@ -197,20 +134,11 @@ bool next_send(uint32_t& vi, via::PostedDescriptor& posted, via::Stamp& stamp) {
     return false;
   }
   stamp = 0u;
-  while (!ready_to_send.empty()) {
-    vi = ready_to_send.pop();
-    via::DescriptorRing& ring = queues[vi].send;
-    const bool found = pop_current(vi, ring, posted);
-    if (!ring.empty())
-      ready_to_send.push(vi);
-    if (found)
-      return true;
-  }
-  return false;
+  return via::next_round_robin(ready_to_send, send_ring, vi, posted);
 }
 
 bool next_receive(uint32_t vi, via::PostedDescriptor& posted) {
-  return pop_current(vi, queues[vi].receive, posted);
+  return via::pop_current(vi, queues[vi].receive, posted);
 }
 
 bool receives_waiting(uint32_t vi) { return !queues[vi].receive.empty(); }

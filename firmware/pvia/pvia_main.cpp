@@ -13,11 +13,6 @@ uint32_t this_node;
 
 namespace {
 
-void wait_for_configuration() {
-  while (!via::nic_configured()) {
-  }
-}
-
 [[noreturn]] void serve_forever() {
   for (;;) {
     const uint32_t events = via::event_status();
@@ -37,7 +32,7 @@ void wait_for_configuration() {
 
 // Freestanding C++ gives main no special linkage; _start calls it by its C name.
 extern "C" int main() {
-  pvia::wait_for_configuration();
+  via::wait_for_configuration();
   pvia::this_node = via::node_id();
   pvia::start_host_dma();
   pvia::start_network_send();

@@ -9,6 +9,7 @@
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
+#include "common/arrival_checks.h"
 #include "common/sram_placement.h"
 #include "common/vi_table.h"
 #include "pvia.h"
@@ -76,7 +77,6 @@ uint8_t free_records[kRecords];
 uint32_t free_count;
 ViList lists[VIA_MAX_VI];
 uint32_t backlog; // bit per VI with receives left in its ring
-uint32_t expected_sequence[VIA_MAX_VI];
 uint32_t tickets_issued[VIA_MAX_VI];    // packets matched to a receive
 uint32_t tickets_completed[VIA_MAX_VI]; // ... whose completion is queued
 uint32_t waiting_turn[VIA_MAX_VI];      // records of the VI in wait_turn
@@ -141,7 +141,7 @@ void purge_stale(uint32_t vi) {
   while (lists[vi].head != kNoRecord && records[lists[vi].head].posted.epoch != epoch) {
     const uint32_t r = lists[vi].head;
     unlink(vi, r);
-    count(pvia_stale_descriptors);
+    count(via_stale_descriptors);
     if (records[r].state == ReceiveState::fetch_descriptor)
       records[r].discard = true;
     else
@@ -166,27 +166,8 @@ void prefetch(uint32_t vi) {
 }
 
 bool intact(const Arrival& arrival) {
-  if (arrival.damage != 0u)
-    return false;
-  if (!via::packet_well_formed(*arrival.buffer, arrival.payload_bytes))
-    return false;
-  return arrival.buffer->header.src_node == arrival.source;
-}
-
-void note_sequence(uint32_t vi, uint32_t sequence) {
-  if (sequence != expected_sequence[vi])
-    count(pvia_sequence_gaps);
-  expected_sequence[vi] = sequence + 1u;
-}
-
-void no_receive_posted(uint32_t vi) {
-  if (!via::vi_reliable(vi)) {
-    count(pvia_unreliable_drops);
-    return;
-  }
-  count(pvia_recvq_empty_errors);
-  via::vi_break(vi);
-  via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_RECVQ_EMPTY, vi));
+  return via::packet_intact(*arrival.buffer, arrival.payload_bytes, arrival.source,
+                            arrival.damage);
 }
 
 ReceiveState submit_status(uint32_t r) {
@@ -379,10 +360,10 @@ bool receive_arrival(const Arrival& arrival) {
     count(pvia_arrival_stalls);
     return false;
   }
-  note_sequence(vi, packet.header.sequence);
+  via::note_sequence(vi, packet.header.sequence);
   if (match != Match::record) {
     if (match == Match::none)
-      no_receive_posted(vi);
+      via::no_receive_posted(vi);
     release_arrival(arrival.index);
     return true;
   }

@@ -13,6 +13,7 @@
 
 #include "common/nic_config.h"
 #include "common/sram_placement.h"
+#include "common/send_check.h"
 #include "common/vi_table.h"
 #include "pvia.h"
 #include "pvia_counters.h"
@@ -61,21 +62,6 @@ uint32_t tickets_issued[VIA_MAX_VI];
 uint32_t tickets_queued[VIA_MAX_VI];
 
 HdmaOwner owner_of(uint32_t r) { return {Engine::send, static_cast<uint8_t>(r)}; }
-
-// Error bits for a descriptor this VI cannot send, or 0.
-uint32_t check_send(uint32_t vi, const via::Descriptor& descriptor) {
-  if (!via::vi_connected(vi))
-    return VIP_STATUS_DESC_FLUSHED_ERROR;
-  uint32_t total;
-  const uint32_t format = via::check_data_segments(descriptor, total);
-  if (format != 0u)
-    return format;
-  if (total != descriptor.length)
-    return VIP_STATUS_FORMAT_ERROR;
-  if (descriptor.length > via::vi_max_message(vi))
-    return VIP_STATUS_LENGTH_ERROR;
-  return 0u;
-}
 
 // Queues the completion with whatever errors the record gathered.
 SendState write_status(uint32_t r) {
@@ -165,7 +151,7 @@ SendState descriptor_arrived(uint32_t r, uint32_t outcome) {
     return enter_queue(r);
   }
   via::decode_descriptor(record.copy, record.descriptor);
-  record.errors = check_send(record.vi, record.descriptor);
+  record.errors = via::check_send(record.vi, record.descriptor);
   if (record.errors == 0u && via::route_to(via::vi_config(record.vi).remote_node).length == 0u)
     record.errors = VIP_STATUS_TRANSPORT_ERROR;
   if (record.errors != 0u)

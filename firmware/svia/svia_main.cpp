@@ -12,13 +12,6 @@ uint32_t this_node;
 
 namespace {
 
-// The driver writes the block when the NIC is opened, possibly long after
-// reset; until then nothing else on the card is meaningful.
-void wait_for_configuration() {
-  while (!via::nic_configured()) {
-  }
-}
-
 [[noreturn]] void serve_forever() {
   for (;;) {
     const uint32_t events = via::event_status();
@@ -45,7 +38,7 @@ void wait_for_configuration() {
 
 // Freestanding C++ gives main no special linkage; _start calls it by its C name.
 extern "C" int main() {
-  svia::wait_for_configuration();
+  via::wait_for_configuration();
   svia::this_node = via::node_id();
   svia::start_doorbells();
   svia::start_receiving();

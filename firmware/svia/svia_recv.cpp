@@ -5,6 +5,7 @@
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
+#include "common/arrival_checks.h"
 #include "common/vi_table.h"
 #include "svia.h"
 #include "svia_counters.h"
@@ -13,36 +14,9 @@ namespace svia {
 
 namespace {
 
-uint32_t expected_sequence[VIA_MAX_VI];
-
 bool intact(const Arrival& arrival) {
-  if (arrival.damage != 0u)
-    return false;
-  if (!via::packet_well_formed(*arrival.buffer, arrival.payload_bytes))
-    return false;
-  // The network stamps the true sender; a header naming another is not
-  // to be trusted with a VI's data.
-  return arrival.buffer->header.src_node == arrival.source;
-}
-
-// One path and one receive DMA keep a VI's packets in order, so a gap means
-// a message was lost before this card took it (or the peer VI restarted).
-void note_sequence(uint32_t vi, uint32_t sequence) {
-  if (sequence != expected_sequence[vi])
-    count(svia_sequence_gaps);
-  expected_sequence[vi] = sequence + 1u;
-}
-
-// A message arrived before any receive was posted for it.
-void no_receive_posted(uint32_t vi) {
-  if (!via::vi_reliable(vi)) {
-    count(svia_unreliable_drops);
-    return;
-  }
-  // Reliable levels promise every message or a broken connection.
-  count(svia_recvq_empty_errors);
-  via::vi_break(vi);
-  via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_RECVQ_EMPTY, vi));
+  return via::packet_intact(*arrival.buffer, arrival.payload_bytes, arrival.source,
+                            arrival.damage);
 }
 
 // Copies `length` bytes of `data` into the segments, filling each in order.
@@ -114,10 +88,10 @@ void deliver_arrival(const Arrival& arrival) {
     count(svia_unmatched_packets);
     return;
   }
-  note_sequence(vi, packet.header.sequence);
+  via::note_sequence(vi, packet.header.sequence);
   via::PostedDescriptor posted;
   if (!next_receive(vi, posted)) {
-    no_receive_posted(vi);
+    via::no_receive_posted(vi);
     return;
   }
   via::Descriptor descriptor;

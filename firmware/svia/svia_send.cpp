@@ -6,6 +6,7 @@
 
 #include "common/nic_config.h"
 #include "common/sram_placement.h"
+#include "common/send_check.h"
 #include "common/vi_table.h"
 #include "svia.h"
 #include "svia_counters.h"
@@ -16,22 +17,6 @@ namespace {
 
 VIA_ZEROED_AT_LOAD via::SendBuffer send_buffer;
 uint32_t next_sequence[VIA_MAX_VI];
-
-// Error bits for a descriptor this VI cannot send, or 0.
-uint32_t check_send(uint32_t vi, const via::Descriptor& descriptor) {
-  // A VI that is not connected, or broke, flushes what is posted on it.
-  if (!via::vi_connected(vi))
-    return VIP_STATUS_DESC_FLUSHED_ERROR;
-  uint32_t total;
-  const uint32_t format = via::check_data_segments(descriptor, total);
-  if (format != 0u)
-    return format;
-  if (total != descriptor.length)
-    return VIP_STATUS_FORMAT_ERROR;
-  if (descriptor.length > via::vi_max_message(vi))
-    return VIP_STATUS_LENGTH_ERROR;
-  return 0u;
-}
 
 // Brings the segments, in order, into the send buffer behind the header.
 // All are queued before any is waited for: the host DMA takes them back to
@@ -99,7 +84,7 @@ void send_message(uint32_t vi, const via::PostedDescriptor& posted) {
   via::Descriptor descriptor;
   if (!fetch_descriptor(vi, posted, descriptor))
     return;
-  uint32_t errors = check_send(vi, descriptor);
+  uint32_t errors = via::check_send(vi, descriptor);
   if (errors == 0u)
     errors = transmit(vi, descriptor);
   count(svia_sends_completed);

@@ -1,6 +1,7 @@
 /* Ping-pong between node0 and node1 over one VI: node0 sends SIZE bytes,
  * node1 sends them back, ITERS times; node0 checks the bytes and prints the
- * one-way latency. All nodes run in one process, so state lives in locals.
+ * one-way latency after a warm-up round trip. All nodes run in one
+ * process, so state lives in locals.
  * Run: ./pingpong --nodes 2 -- [SIZE] [ITERS] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,8 +58,9 @@ int via_main(int argc, char **argv) {
   if (me == 0 ? VipConnectRequest(c.vi, la, ra, VIP_INFINITE, &attrs)
               : VipConnectWait(nic, la, VIP_INFINITE, ra, &attrs, &conn) || VipConnectAccept(conn, c.vi))
     return 3;
-  VIP_UINT64 start = lanai_emu_now_ns();
+  VIP_UINT64 start = lanai_emu_now_ns(); /* the first round trip warms up: not timed */
   for (int i = 0; i < iters; i++) {
+    if (i == 1) start = lanai_emu_now_ns();
     if (me == 0 && post(&c, 0)) return 4;
     if (wait_done(&c, 1)) return 4;
     if (me == 1) memcpy(c.sbuf, c.rbuf, (size_t)c.size);
@@ -68,7 +70,7 @@ int via_main(int argc, char **argv) {
   }
   if (me == 0)
     printf("pingpong: %d bytes, %d round trips intact, one-way %.2f us\n", c.size, iters,
-           (double)(lanai_emu_now_ns() - start) / 2000.0 / iters);
+           (double)(lanai_emu_now_ns() - start) / 2000.0 / (iters > 1 ? iters - 1 : 1));
   free(mem), free(la), free(ra);
   return 0;
 }
