@@ -174,5 +174,9 @@ int via_main(int argc, char **argv) {
   const uint64_t start = lanai_emu_now_ns();
   const uint64_t from = start + (uint64_t)(warmup_ms * 1e6);
   const uint64_t to = from + (uint64_t)(window_ms * 1e6);
-  return me == 0 ? sender(n, to + 1000000u) : receiver(n, from, to, window_ms / 1e3, expect);
+  const int status =
+      me == 0 ? sender(n, to + 1000000u) : receiver(n, from, to, window_ms / 1e3, expect);
+  free(n->mem);
+  free(n);
+  return status;
 }
