@@ -6,7 +6,7 @@ include(CMakePackageConfigHelpers)
 
 # The public libraries, each listed before the libraries it depends on: the
 # order a static link line needs.
-set(_lanai_library_candidates lanai_vipl lanai_host lanai_nic lanai_machine lanai_wire lanai_loader
+set(_lanai_library_candidates lanai_vipl lanai_host lanai_nic lanai_machine lanai_trace lanai_wire lanai_loader
     lanai_iss lanai_profile lanai_kernel)
 
 # Returns the in-tree library target a link item names, or nothing for

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "cli/commands.hpp"
+#include "commands/bench_commands.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"lanai-emu: emulator of a Myrinet-style programmable NIC (LANai firmware, "
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
   lanai::cli::add_exec_command(app, exit_status);
   lanai::cli::add_disasm_command(app, exit_status);
   lanai::cli::add_config_command(app, exit_status);
+  lanai::bench::add_bench_commands(app, exit_status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

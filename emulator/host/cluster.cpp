@@ -37,6 +37,7 @@ Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
     cards_.push_back(std::make_unique<nic::Card>(kernel_, stats_, config_.profile, node,
                                                  network_->port(i), *tables_.back(),
                                                  config_.firmware[i]));
+    cards_.back()->set_trace(config_.trace);
     hosts_.push_back(std::make_unique<HostCpu>(kernel_, node));
     // Until a driver installs its own hook, a host DMA write into host
     // memory is all a polling program could be waiting for.

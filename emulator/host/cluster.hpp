@@ -18,6 +18,7 @@
 #include "nic/card.hpp"
 #include "nic/protection_table.hpp"
 #include "profile/hardware_profile.hpp"
+#include "trace/trace_recorder.hpp"
 #include "wire/topology.hpp"
 
 namespace lanai::host {
@@ -36,6 +37,9 @@ struct ClusterConfig {
   kernel::SimTime deadlock_window = kernel::milliseconds(2);
   // Stop (as a failure) when virtual time passes this; 0 means no limit.
   kernel::SimTime time_limit{};
+  // Records every card's device work and firmware states when set; must
+  // outlive the cluster.
+  trace::Recorder* trace = nullptr;
 };
 
 enum class RunOutcome : std::uint8_t {

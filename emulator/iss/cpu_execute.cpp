@@ -34,8 +34,13 @@ bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
     return false;
   }
   if (status == MmioStatus::halt) state_ = StopReason::halted;
-  cycles_ += costs_.mmio;
-  cycles_ -= class_cost_[static_cast<int>(in.cost)];
+  // A store to the instrumentation port costs what an SRAM store costs, so
+  // that traced firmware keeps its timing.
+  const bool trace_port = is_store && ea >= LANAI_TRACE_PORT_FIRST && ea <= LANAI_TRACE_PORT_LAST;
+  if (!trace_port) {
+    cycles_ += costs_.mmio;
+    cycles_ -= class_cost_[static_cast<int>(in.cost)];
+  }
   return true;
 }
 

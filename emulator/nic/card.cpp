@@ -18,7 +18,7 @@ namespace lanai::nic {
 Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
            const profile::HardwareProfile& profile, std::uint32_t node, wire::NetworkPort& port,
            ProtectionTable& tpt, const loader::LinkedImage& firmware)
-    : kernel_(kernel), node_(node), image_(firmware), system_(profile.lanai.sram_bytes),
+    : kernel_(kernel), node_(node), trace_(node), image_(firmware), system_(profile.lanai.sram_bytes),
       registers_(std::make_unique<CardRegisters>(kernel, system_, node)),
       cpu_(profile.lanai.sram_bytes, iss::CycleCosts::from_profile(profile.lanai), registers_.get()),
       core_(kernel, cpu_, kernel::Frequency::megahertz(profile.lanai.clock_mhz)),
@@ -33,7 +33,11 @@ Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
     throw std::invalid_argument(fmt::format(
         "lanai::nic: card {} given the protection table of node {} and the port of node {}", node,
         tpt.node(), port.node()));
-  registers_->attach({&cpu_, &core_, doorbells_.get(), hdma_.get(), nsdma_.get(), nrdma_.get()});
+  registers_->attach(
+      {&cpu_, &core_, doorbells_.get(), hdma_.get(), nsdma_.get(), nrdma_.get(), &trace_});
+  hdma_->set_trace(&trace_);
+  nsdma_->set_trace(&trace_);
+  nrdma_->set_trace(&trace_);
   hdma_->busy_meter().watch_overlap(&hdma_nsdma_, 0);
   nsdma_->busy_meter().watch_overlap(&hdma_nsdma_, 1);
   cpu_.write_sram(image_.base, image_.bytes);
@@ -54,7 +58,18 @@ void Card::start() {
   core_.start(limit, [this](iss::StopReason reason) { stopped_ = reason; });
 }
 
-bool Card::ring_doorbell(const via_doorbell& doorbell) { return doorbells_->ring(doorbell); }
+bool Card::ring_doorbell(const via_doorbell& doorbell) {
+  const bool queued = doorbells_->ring(doorbell);
+  if (trace_.on()) {
+    const bool recv = (doorbell.vi_queue & VIA_DOORBELL_RECV) != 0;
+    trace_.record(trace::Track::doorbell, queued ? (recv ? "recv" : "send") : "dropped",
+                  kernel_.now(), kernel_.now(), 0xFFFFFFFFu, [&](trace::Event& e) {
+                    e.vi = doorbell.vi_queue & 0xFFFFu;
+                    e.host_address = doorbell.descriptor;
+                  });
+  }
+  return queued;
+}
 
 void Card::write_sram(std::uint32_t address, std::span<const std::uint8_t> bytes) {
   cpu_.write_sram(address, bytes);

@@ -19,6 +19,7 @@
 #include "lanai/via_abi.h"
 #include "loader/firmware_linker.hpp"
 #include "nic/busy_meter.hpp"
+#include "nic/card_trace.hpp"
 #include "machine/clocked_core.hpp"
 #include "machine/system_registers.hpp"
 #include "nic/protection_table.hpp"
@@ -62,6 +63,11 @@ public:
 
   // Called after the host DMA wrote host memory [address, address+length).
   void set_on_host_write(std::function<void(std::uint64_t address, std::uint32_t length)> fn);
+  // Records what the devices and the firmware's instrumentation port do
+  // into `recorder` from now on (nullptr: stop). The recorder must outlive
+  // the card or be detached first.
+  void set_trace(trace::Recorder* recorder) { trace_.attach(recorder); }
+
   // Called when firmware writes LANAI_REG_HOST_INTERRUPT.
   void set_on_host_interrupt(std::function<void(std::uint32_t word)> fn);
 
@@ -92,6 +98,7 @@ public:
 private:
   kernel::Kernel& kernel_;
   std::uint32_t node_;
+  CardTrace trace_;
   loader::LinkedImage image_;
   machine::SystemRegisters system_;
   std::unique_ptr<CardRegisters> registers_;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "lanai/register_map.h"
+#include "nic/card_trace.hpp"
 #include "nic/countdown_timer.hpp"
 #include "nic/doorbell_fifo.hpp"
 #include "nic/host_dma.hpp"
@@ -71,6 +72,8 @@ iss::MmioStatus CardRegisters::read(std::uint32_t address, std::uint64_t cycle,
     case LANAI_REG_TIMER: value = timer_->read(effective_cycle(cycle)); return iss::MmioStatus::ok;
     case LANAI_REG_HOST_INTERRUPT: value = 0; return iss::MmioStatus::ok; // write-only
     case LANAI_REG_NODE_ID: value = node_; return iss::MmioStatus::ok;
+    case LANAI_REG_TRACE_TAG: value = devices_.trace->tag(); return iss::MmioStatus::ok;
+    case LANAI_REG_TRACE_STATE: value = trace_state_; return iss::MmioStatus::ok;
     default: return system_.read(address, cycle, value);
     }
   case doorbell_block: return devices_.doorbells->read(address, value);
@@ -102,6 +105,11 @@ iss::MmioStatus CardRegisters::write_device(std::uint32_t address, std::uint64_t
     case LANAI_REG_HOST_INTERRUPT:
       raise_interrupt(access_time(cycle), value);
       return iss::MmioStatus::ok;
+    case LANAI_REG_TRACE_TAG: devices_.trace->set_tag(value); return iss::MmioStatus::ok;
+    case LANAI_REG_TRACE_STATE:
+      trace_state_ = value;
+      if (devices_.trace->on()) devices_.trace->set_state(access_time(cycle), state_name(value));
+      return iss::MmioStatus::ok;
     default: return system_.write(address, cycle, value);
     }
   case doorbell_block: return devices_.doorbells->write(address, value);
@@ -110,6 +118,18 @@ iss::MmioStatus CardRegisters::write_device(std::uint32_t address, std::uint64_t
   case nrdma_block: return devices_.nrdma->write(address, access_time(cycle), value);
   default: return iss::MmioStatus::unmapped;
   }
+}
+
+std::string CardRegisters::state_name(std::uint32_t address) const {
+  std::string name;
+  const std::uint32_t sram = devices_.cpu->sram_bytes();
+  for (std::uint32_t a = address; address != 0 && a < sram && name.size() < 64; ++a) {
+    std::uint8_t c = 0;
+    devices_.cpu->read_sram(a, std::span<std::uint8_t>(&c, 1));
+    if (c == 0) break;
+    name += static_cast<char>(c);
+  }
+  return name;
 }
 
 void CardRegisters::raise_interrupt(kernel::SimTime when, std::uint32_t word) {

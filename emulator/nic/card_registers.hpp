@@ -7,6 +7,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "iss/cpu.hpp"
 #include "iss/mmio_bus.hpp"
@@ -21,6 +22,7 @@ class HostDma;
 class NetSendDma;
 class NetRecvDma;
 class CountdownTimer;
+class CardTrace;
 
 // What the decoder dispatches to; all owned by the card.
 struct CardDevices {
@@ -30,6 +32,7 @@ struct CardDevices {
   HostDma* hdma = nullptr;
   NetSendDma* nsdma = nullptr;
   NetRecvDma* nrdma = nullptr;
+  CardTrace* trace = nullptr;
 };
 
 class CardRegisters final : public iss::MmioBus {
@@ -58,6 +61,8 @@ private:
   std::uint64_t effective_cycle(std::uint64_t cycle) const;
   iss::MmioStatus write_device(std::uint32_t address, std::uint64_t cycle, std::uint32_t value);
   void raise_interrupt(kernel::SimTime when, std::uint32_t word);
+  // The NUL-terminated name at SRAM `address` (at most 64 characters).
+  std::string state_name(std::uint32_t address) const;
 
   kernel::Kernel& kernel_;
   machine::SystemRegisters& system_;
@@ -67,6 +72,7 @@ private:
   std::function<void(std::uint32_t)> on_interrupt_;
   std::deque<kernel::EventId> interrupts_; // raised, not yet delivered
   std::uint64_t interrupts_raised_ = 0;
+  std::uint32_t trace_state_ = 0; // last LANAI_REG_TRACE_STATE word
 };
 
 } // namespace lanai::nic

@@ -3,6 +3,8 @@
 // bus, protection checks, byte movement and the completion FIFO.
 #include "nic/host_dma.hpp"
 
+#include "nic/card_trace.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <span>
@@ -105,6 +107,8 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
   HostDmaRequest request = staged_;
   request.direction = direction;
   request.id = next_id_;
+  request.programmed = when;
+  if (trace_) request.tag = trace_->tag();
   if (++next_id_ == 0) next_id_ = 1; // id 0 never names a request
   // The request in service is position 0 of the queue but no longer in
   // `waiting_`; without a race (K = 0) position 0 is simply served next.
@@ -126,6 +130,7 @@ void HostDma::start_service(kernel::SimTime when) {
   const kernel::SimTime duration =
       in_service_status_ == LANAI_HDMA_OK ? service_time(r.length) : setup_;
   busy_.begin(when);
+  service_began_ = when;
   completion_event_ =
       kernel_.schedule_at(when + duration, [this] { finish_service(); }, "nic.hdma_done");
 }
@@ -143,6 +148,14 @@ void HostDma::finish_service() {
     move_bytes(request);
   else
     protection_errors_.add();
+  if (trace_ && trace_->on())
+    trace_->record(trace::Track::hdma,
+                   request.direction == LANAI_HDMA_TO_SRAM ? "to_sram" : "to_host",
+                   service_began_, kernel_.now(), request.tag, [&](trace::Event& e) {
+                     e.programmed = request.programmed;
+                     e.host_address = request.host;
+                     e.bytes = request.length;
+                   });
   done_.push_back(LANAI_HDMA_DONE_VALID | status << 16 | request.id);
   ++activity_;
   if (!waiting_.empty())

@@ -18,6 +18,8 @@
 
 namespace lanai::nic {
 
+class CardTrace;
+
 struct HostDmaRequest {
   std::uint16_t id = 0;
   std::uint32_t direction = 0; // LANAI_HDMA_TO_SRAM or LANAI_HDMA_TO_HOST
@@ -26,6 +28,9 @@ struct HostDmaRequest {
   std::uint32_t ptag = 0;
   std::uint32_t sram = 0;
   std::uint32_t length = 0;
+  // For traces: when the firmware queued it and the tag it carried.
+  kernel::SimTime programmed{};
+  std::uint32_t tag = 0xFFFFFFFFu;
 };
 
 class HostDma {
@@ -37,6 +42,9 @@ public:
   ~HostDma();
   HostDma(const HostDma&) = delete;
   HostDma& operator=(const HostDma&) = delete;
+
+  // Where started and finished requests are recorded (the card's).
+  void set_trace(CardTrace* trace) { trace_ = trace; }
 
   void set_on_host_write(std::function<void(std::uint64_t, std::uint32_t)> fn) {
     on_host_write_ = std::move(fn);
@@ -86,6 +94,8 @@ private:
   std::deque<std::uint32_t> done_; // completion words, service order
   std::uint64_t activity_ = 0;
   std::function<void(std::uint64_t, std::uint32_t)> on_host_write_;
+  CardTrace* trace_ = nullptr;
+  kernel::SimTime service_began_{};
 
   BusyMeter busy_;
   kernel::Counter& requests_;

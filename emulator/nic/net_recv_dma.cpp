@@ -3,6 +3,9 @@
 // receive set-up time, and the DONE hand-shake with the firmware.
 #include "nic/net_recv_dma.hpp"
 
+#include "lanai/via_abi.h"
+#include "nic/card_trace.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <span>
@@ -94,6 +97,7 @@ void NetRecvDma::on_packet(wire::Packet packet, bool checksum_ok) {
   checksum_ok_ = checksum_ok;
   ++activity_;
   meter_.begin(kernel_.now());
+  arrived_ = kernel_.now();
   event_ = kernel_.schedule_in(setup_, [this] { finish(); }, "nic.nrdma_done");
 }
 
@@ -108,6 +112,14 @@ void NetRecvDma::finish() {
   if (size > buffer_capacity_) flags_ |= LANAI_NRDMA_STATUS_TRUNCATED;
   length_ = size;
   source_ = packet_->source_node();
+  if (trace_ && trace_->on()) {
+    auto label = [&](trace::Event& e) {
+      e.bytes = copied;
+      CardTrace::label_packet(std::span<const std::uint8_t>(payload.data(), copied), false, e);
+    };
+    trace_->record(trace::Track::link, "rx", arrived_, arrived_, 0xFFFFFFFFu, label);
+    trace_->record(trace::Track::nrdma, "packet", arrived_, kernel_.now(), 0xFFFFFFFFu, label);
+  }
   packet_.reset();
   state_ = State::done;
   packets_.add();

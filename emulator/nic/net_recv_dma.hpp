@@ -17,6 +17,8 @@
 
 namespace lanai::nic {
 
+class CardTrace;
+
 class NetRecvDma {
 public:
   enum class State : std::uint8_t {
@@ -41,6 +43,9 @@ public:
 
   // LANAI_EV_NRDMA_DONE as it stands now.
   std::uint32_t event_bits() const;
+
+  // Where packets received are recorded (the card's).
+  void set_trace(CardTrace* trace) { trace_ = trace; }
 
   State state() const { return state_; }
   // The NRDMA_STATUS word.
@@ -73,6 +78,8 @@ private:
   std::uint32_t length_ = 0, source_ = 0;
   std::uint64_t activity_ = 0;
   kernel::EventId event_; // the pending GO or the pending DMA done
+  CardTrace* trace_ = nullptr;
+  kernel::SimTime arrived_{};
 
   BusyMeter meter_;
   kernel::Counter& packets_;

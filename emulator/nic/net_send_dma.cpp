@@ -2,8 +2,12 @@
 // delay before the head enters the port, and completion at the tail.
 #include "nic/net_send_dma.hpp"
 
+#include "lanai/via_abi.h"
+#include "nic/card_trace.hpp"
+
 #include <fmt/format.h>
 #include <stdexcept>
+#include <algorithm>
 #include <vector>
 
 #include "lanai/register_map.h"
@@ -75,6 +79,12 @@ std::uint32_t NetSendDma::start(kernel::SimTime when) {
   busy_ = true;
   ++activity_;
   meter_.begin(when);
+  started_ = when;
+  if (trace_ && trace_->on()) {
+    tag_ = trace_->tag();
+    head_.assign(pending_->payload().begin(),
+                 pending_->payload().begin() + std::min<std::size_t>(payload_bytes, VIA_PACKET_HEADER_BYTES));
+  }
   hand_off_event_ = kernel_.schedule_at(when + setup_, [this] { hand_off(); }, "nic.nsdma_start");
   return LANAI_NSDMA_ACCEPTED;
 }
@@ -90,6 +100,7 @@ void NetSendDma::hand_off() {
     throw std::logic_error(fmt::format("lanai::nic: node {} port refused a checked packet: {}",
                                        node_, wire::to_string(r)));
   in_port_ = true;
+  handed_off_ = kernel_.now();
 }
 
 void NetSendDma::on_sent(std::uint64_t packet_id) {
@@ -105,6 +116,14 @@ void NetSendDma::on_sent(std::uint64_t packet_id) {
   ++completed_;
   ++activity_;
   meter_.end(kernel_.now());
+  if (trace_ && trace_->on()) {
+    auto label = [&](trace::Event& e) {
+      e.bytes = payload_bytes_;
+      CardTrace::label_packet(head_, true, e);
+    };
+    trace_->record(trace::Track::nsdma, "packet", started_, kernel_.now(), tag_, label);
+    trace_->record(trace::Track::link, "tx", handed_off_, kernel_.now(), tag_, label);
+  }
 }
 
 std::uint32_t NetSendDma::event_bits() const { return busy_ ? 0u : LANAI_EV_NSDMA_IDLE; }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "iss/cpu.hpp"
 #include "iss/mmio_bus.hpp"
@@ -15,6 +16,8 @@
 #include "wire/network_port.hpp"
 
 namespace lanai::nic {
+
+class CardTrace;
 
 class NetSendDma {
 public:
@@ -33,6 +36,9 @@ public:
 
   // LANAI_EV_NSDMA_IDLE as it stands now.
   std::uint32_t event_bits() const;
+
+  // Where packets sent are recorded (the card's).
+  void set_trace(CardTrace* trace) { trace_ = trace; }
 
   bool busy() const { return busy_; }
   std::uint32_t completed() const { return completed_; }
@@ -66,6 +72,10 @@ private:
   std::uint32_t completed_ = 0;
   std::uint64_t activity_ = 0;
   kernel::EventId hand_off_event_;
+  CardTrace* trace_ = nullptr;
+  kernel::SimTime started_{}, handed_off_{};
+  std::uint32_t tag_ = 0xFFFFFFFFu;
+  std::vector<std::uint8_t> head_; // the packet's first bytes, for labels
 
   BusyMeter meter_;
   kernel::Counter& packets_;

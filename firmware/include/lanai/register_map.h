@@ -35,6 +35,18 @@
 #define LANAI_REG_HOST_INTERRUPT LANAI_REG(0x001C)
 /* Read: this card's node number on the network. */
 #define LANAI_REG_NODE_ID LANAI_REG(0x0020)
+/* Instrumentation port (the emulator's, not the card's; a write costs what
+ * an SRAM store costs). Write: labels the device operations this core
+ * starts next with (VI << 16) | (message number & 0xFFFF) in traces;
+ * 0xFFFFFFFF: unlabelled. Read: the last word written. */
+#define LANAI_REG_TRACE_TAG LANAI_REG(0x0024)
+/* Write: SRAM address of the NUL-terminated name of the firmware state the
+ * core starts working in (0: back to polling); traces draw the LANai's
+ * busy spans from it. Read: the last word written. */
+#define LANAI_REG_TRACE_STATE LANAI_REG(0x0028)
+/* Writes to addresses in [LANAI_TRACE_PORT_FIRST, LANAI_TRACE_PORT_LAST]. */
+#define LANAI_TRACE_PORT_FIRST LANAI_REG_TRACE_TAG
+#define LANAI_TRACE_PORT_LAST LANAI_REG_TRACE_STATE
 
 /* Event-status bits. Level bits follow device state; sticky bits stay set
  * until the named register clears them. */

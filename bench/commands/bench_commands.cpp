@@ -1,0 +1,1 @@
+#include "commands/bench_commands.hpp"

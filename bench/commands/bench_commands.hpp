@@ -1,0 +1,21 @@
+// The bench's subcommands of lanai-emu. Each registers its options on the
+// CLI11 app and returns its exit status through `exit_status`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace lanai::bench {
+
+void add_pingpong_command(CLI::App& app, int& exit_status);
+void add_pingbulk_command(CLI::App& app, int& exit_status);
+void add_run_command(CLI::App& app, int& exit_status);
+void add_calibrate_command(CLI::App& app, int& exit_status);
+
+inline void add_bench_commands(CLI::App& app, int& exit_status) {
+  add_pingpong_command(app, exit_status);
+  add_pingbulk_command(app, exit_status);
+  add_run_command(app, exit_status);
+  add_calibrate_command(app, exit_status);
+}
+
+} // namespace lanai::bench

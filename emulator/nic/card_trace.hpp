@@ -1,0 +1,50 @@
+// A card's link to the run's trace recorder: the node's labels and the
+// instrumentation port (LANAI_REG_TRACE_TAG, LANAI_REG_TRACE_STATE) the
+// firmware writes. Devices record through it; with no recorder attached
+// every call returns at once and nothing is kept.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+
+#include "kernel/sim_time.hpp"
+#include "trace/trace_recorder.hpp"
+
+namespace lanai::nic {
+
+class CardTrace {
+public:
+  explicit CardTrace(std::uint32_t node) : node_(node) {}
+
+  void attach(trace::Recorder* recorder) { recorder_ = recorder; }
+  bool on() const { return recorder_ != nullptr; }
+  std::uint32_t node() const { return node_; }
+
+  // The tag the firmware wrote last: labels the device operations it starts.
+  void set_tag(std::uint32_t word) { tag_ = word; }
+  std::uint32_t tag() const { return tag_; }
+
+  // The firmware starts working in state `name` at `when` (empty: back to
+  // polling). Closes the LANai span of the previous state.
+  void set_state(kernel::SimTime when, std::string name);
+
+  // Records an event on this node with the given labels.
+  void record(trace::Track track, std::string name, kernel::SimTime begin, kernel::SimTime end,
+              std::uint32_t tag_word, const std::function<void(trace::Event&)>& fill = {});
+
+  // Labels `e` from the VIA packet header at the start of `payload` (if it
+  // is one): VI (the sender's when `sending`, else the receiver's), message
+  // number and the other node.
+  static void label_packet(std::span<const std::uint8_t> payload, bool sending, trace::Event& e);
+
+private:
+  trace::Recorder* recorder_ = nullptr;
+  std::uint32_t node_;
+  std::uint32_t tag_ = 0xFFFFFFFFu;
+  std::string state_;
+  kernel::SimTime state_since_{};
+};
+
+} // namespace lanai::nic
