@@ -1,5 +1,145 @@
-// Placeholder until the pingbulk subcommand lands.
+// `lanai-emu pingbulk`: average 1-way latency per message when windows of W
+// messages go each way, per size and window, and the best window.
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "commands/bench_commands.hpp"
+#include "commands/command_options.hpp"
+#include "workloads/pingbulk.hpp"
+
 namespace lanai::bench {
-void add_pingbulk_command(CLI::App&, int&) {}
+
+namespace {
+
+struct Options {
+  std::string firmware = "svia";
+  std::string sizes = "4,1K,4K,16K";
+  std::string windows = "1,2,4,8,16,32";
+  std::uint32_t rounds = 20;
+  std::uint32_t recv_depth = 0;
+  std::string format = "table";
+  std::string profile = default_bench_profile;
+  std::uint64_t seed = 1;
+};
+
+struct SizeResult {
+  std::uint32_t size;
+  std::vector<std::pair<std::uint32_t, std::optional<double>>> by_window; // nullopt: overrun
+  std::uint32_t best_window = 0;
+  double best_us = 0;
+};
+
+std::string cell(const std::optional<double>& v) {
+  return v ? fmt::format("{:.2f}", *v) : std::string("overrun");
 }
+
+std::string render(const Options& o, const std::string& profile, OutputFormat format,
+                   const std::vector<SizeResult>& results) {
+  std::string out;
+  switch (format) {
+  case OutputFormat::table:
+    out = fmt::format("# lanai-emu pingbulk: firmware {}, profile {}, {} timed rounds per point\n"
+                      "# average 1-way latency per message (us) by window W\n",
+                      o.firmware, profile, o.rounds);
+    out += fmt::format("{:>10}", "size(B)");
+    for (const auto& [w, v] : results.front().by_window) out += fmt::format(" {:>9}", fmt::format("W={}", w));
+    out += fmt::format(" {:>7} {:>9}\n", "best W", "best");
+    for (const SizeResult& r : results) {
+      out += fmt::format("{:>10}", r.size);
+      for (const auto& [w, v] : r.by_window) out += fmt::format(" {:>9}", cell(v));
+      out += r.best_window ? fmt::format(" {:>7} {:>9.2f}\n", r.best_window, r.best_us)
+                           : fmt::format(" {:>7} {:>9}\n", "-", "-");
+    }
+    break;
+  case OutputFormat::csv:
+    out = "firmware,size,window,one_way_us,overrun\n";
+    for (const SizeResult& r : results)
+      for (const auto& [w, v] : r.by_window)
+        out += fmt::format("{},{},{},{},{}\n", o.firmware, r.size, w, v ? fmt::format("{:.3f}", *v) : "",
+                           v ? 0 : 1);
+    break;
+  case OutputFormat::json:
+    out = fmt::format("{{\"firmware\":\"{}\",\"profile\":\"{}\",\"rounds\":{},\"results\":[", o.firmware,
+                      profile, o.rounds);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const SizeResult& r = results[i];
+      std::string by, overrun;
+      for (const auto& [w, v] : r.by_window) {
+        by += fmt::format("{}\"{}\":{}", by.empty() ? "" : ",", w, v ? fmt::format("{:.3f}", *v) : "null");
+        if (!v) overrun += fmt::format("{}{}", overrun.empty() ? "" : ",", w);
+      }
+      out += fmt::format("{}\n  {{\"size\":{},\"best_window\":{},\"best_us\":{:.3f},\"by_window\":{{{}}},"
+                         "\"overrun_windows\":[{}]}}",
+                         i ? "," : "", r.size, r.best_window, r.best_us, by, overrun);
+    }
+    out += "\n]}\n";
+    break;
+  }
+  return out;
+}
+
+int run(const Options& o) {
+  const OutputFormat format = parse_format(o.format);
+  const auto sizes = parse_sizes(o.sizes);
+  const auto windows = parse_counts(o.windows, "window");
+  PingBulkSpec spec;
+  spec.setup.profile = find_profile(o.profile);
+  spec.setup.firmware = o.firmware;
+  spec.setup.seed = o.seed;
+  spec.rounds = o.rounds;
+  spec.recv_depth = o.recv_depth;
+  std::vector<SizeResult> results;
+  int status = 0;
+  for (const std::uint32_t size : sizes) {
+    SizeResult sr{size, {}, 0, 0};
+    for (const std::uint32_t w : windows) {
+      spec.size = size;
+      spec.window = w;
+      const PingBulkResult r = run_pingbulk(spec);
+      if (r.ok()) {
+        sr.by_window.emplace_back(w, r.one_way_us);
+        if (sr.best_window == 0 || r.one_way_us < sr.best_us) sr.best_window = w, sr.best_us = r.one_way_us;
+      } else {
+        sr.by_window.emplace_back(w, std::nullopt);
+        if (!r.overrun) {
+          fmt::print(stderr, "lanai-emu pingbulk: {} bytes, window {}: {}\n", size, w, r.failure);
+          status = 2;
+        }
+      }
+    }
+    results.push_back(std::move(sr));
+  }
+  fmt::print("{}", render(o, spec.setup.profile.name, format, results));
+  return status;
+}
+
+} // namespace
+
+void add_pingbulk_command(CLI::App& app, int& exit_status) {
+  auto options = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "pingbulk", "windows of W messages each way between two nodes: 1-way latency per message");
+  cmd->add_option("--firmware", options->firmware, "firmware on both nodes")->capture_default_str();
+  cmd->add_option("--sizes", options->sizes, "message sizes in bytes, K and M suffixes allowed")
+      ->capture_default_str();
+  cmd->add_option("--windows", options->windows, "windows W to try (1..64)")->capture_default_str();
+  cmd->add_option("--rounds", options->rounds, "timed rounds per point")
+      ->check(CLI::Range(1u, 1'000'000u))
+      ->capture_default_str();
+  cmd->add_option("--recv-depth", options->recv_depth,
+                  "receives the echoing node posts per round (0: the window); a smaller depth "
+                  "overruns it, as VIA has no flow control")
+      ->capture_default_str();
+  cmd->add_option("--format", options->format, "table, csv or json")->capture_default_str();
+  cmd->add_option("--profile", options->profile, "hardware profile: shipped name or TOML file")
+      ->capture_default_str();
+  cmd->add_option("--seed", options->seed, "random seed of the run")->capture_default_str();
+  cmd->callback([options, &exit_status] { exit_status = run(*options); });
+}
+
+} // namespace lanai::bench

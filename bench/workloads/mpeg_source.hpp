@@ -28,8 +28,11 @@ struct MpegParams {
 
 // `frames` frame sizes of one synthetic stream, deterministic in `seed`:
 // sizes follow the GOP pattern with per-type lognormal sizes, scaled so the
-// expected mean rate is `mean_bytes_per_s` at `frame_rate`. Throws
-// std::invalid_argument for an empty or non-IPB GOP or non-positive rates.
+// expected mean rate is `mean_bytes_per_s` at `frame_rate` (before
+// rounding to whole bytes and clipping to [1, max_frame_bytes]). Built only
+// from portable arithmetic, so a seed gives the same sizes on every
+// platform. Throws std::invalid_argument for an empty or non-IPB GOP,
+// non-positive rates or weights, negative CVs or a zero clip.
 std::vector<std::uint32_t> synthetic_mpeg(const MpegParams& params, std::size_t frames,
                                           std::uint64_t seed);
 

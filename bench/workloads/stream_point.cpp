@@ -1,0 +1,361 @@
+// The jitter experiment's host programs. The sender keeps a schedule of
+// every channel's next injection and sleeps until the earliest; posts go
+// through one send completion queue that it drains between injections. A
+// channel whose send ring is full makes the sender wait for that ring (the
+// host cannot inject faster than its NIC takes work). Each receiver keeps a
+// ring of receives posted per channel, reposting as messages complete, and
+// stamps each message when its completion reaches the host.
+//
+// Run control only (never a measurement) uses the memory all nodes share
+// in this process: receivers end when every message sent is accounted for,
+// or a drain time after the sender's last injection.
+#include "workloads/stream_point.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <queue>
+#include <stdexcept>
+
+#include "kernel/random_stream.hpp"
+#include "session.hpp"
+#include "workloads/bench_cluster.hpp"
+#include "workloads/pingpong.hpp"
+#include "workloads/via_endpoint.hpp"
+
+namespace lanai::bench {
+
+namespace {
+
+constexpr std::uint32_t send_ring = 32;    // send descriptors per channel
+constexpr std::uint32_t recv_ring = 48;    // receives posted per channel
+constexpr std::uint32_t vbr_fragment = 4096; // VBR frames go as messages of at most this
+const kernel::SimTime drain = kernel::milliseconds(20);
+
+// Every message starts with this header; the rest is a pattern of it.
+struct Stamp {
+  std::uint32_t channel;
+  std::uint32_t unit;      // message (CBR, BE) or frame (VBR) number
+  std::uint32_t fragment;  // VBR: fragment number within the frame
+  std::uint32_t fragments; // VBR: fragments of the frame (else 1)
+};
+
+std::uint8_t fill_byte(const Stamp& s, std::uint32_t k) {
+  return static_cast<std::uint8_t>(s.channel * 29u + s.unit * 7u + s.fragment * 3u + k);
+}
+
+void write_message(std::uint8_t* buf, std::uint32_t bytes, const Stamp& s) {
+  std::memcpy(buf, &s, std::min<std::size_t>(bytes, sizeof s));
+  for (std::uint32_t k = sizeof s; k < bytes; ++k) buf[k] = fill_byte(s, k);
+}
+
+bool check_message(const std::uint8_t* buf, std::uint32_t bytes, Stamp& s) {
+  if (bytes < sizeof s) return false;
+  std::memcpy(&s, buf, sizeof s);
+  for (std::uint32_t k = sizeof s; k < bytes; ++k)
+    if (buf[k] != fill_byte(s, k)) return false;
+  return true;
+}
+
+// What one channel sends: its units (messages or frames) and their sizes.
+struct ChannelPlan {
+  std::uint32_t max_transfer = 0;  // bytes per message at most
+  double request_bytes_per_s = 0;  // QoS request (0: best effort)
+  double interval_ps = 0;          // I, or the mean gap for best effort
+};
+
+ChannelPlan plan_of(const ChannelSpec& c) {
+  ChannelPlan p;
+  switch (c.traffic) {
+  case Traffic::cbr:
+    p.max_transfer = c.message_bytes;
+    p.request_bytes_per_s = c.rate_mbytes_per_s * 1e6;
+    p.interval_ps = static_cast<double>(c.message_bytes) * 1e6 / c.rate_mbytes_per_s;
+    break;
+  case Traffic::vbr:
+    p.max_transfer = c.message_bytes ? c.message_bytes : vbr_fragment;
+    p.request_bytes_per_s = c.rate_mbytes_per_s * 1e6;
+    p.interval_ps = 1e12 / c.frame_rate;
+    break;
+  case Traffic::best_effort:
+    p.max_transfer = c.message_bytes;
+    p.interval_ps = static_cast<double>(c.message_bytes) * 1e6 / c.rate_mbytes_per_s;
+    break;
+  }
+  return p;
+}
+
+void validate(const StreamPointSpec& spec) {
+  if (spec.channels.empty()) throw std::invalid_argument("stream point: no channels");
+  if (spec.channels.size() > 255)
+    throw std::invalid_argument("stream point: more than 255 channels");
+  if (spec.receivers < 1) throw std::invalid_argument("stream point: no receivers");
+  if (spec.duration <= kernel::SimTime::zero())
+    throw std::invalid_argument("stream point: duration must be positive");
+  for (std::size_t i = 0; i < spec.channels.size(); ++i) {
+    const ChannelSpec& c = spec.channels[i];
+    auto bad = [&](std::string_view what) {
+      throw std::invalid_argument(fmt::format("stream point: channel {} ({}): {}", i, c.class_name, what));
+    };
+    if (c.receiver < 1 || c.receiver > spec.receivers) bad("receiver outside 1..receivers");
+    if (!(c.rate_mbytes_per_s > 0)) bad("rate must be positive");
+    if (c.traffic == Traffic::vbr) {
+      if (c.frames.empty() || !(c.frame_rate > 0)) bad("VBR needs frames and a frame rate");
+      if (c.message_bytes > VIA_MAX_TRANSFER) bad("fragment size above 65536");
+    } else if (c.message_bytes < sizeof(Stamp) || c.message_bytes > VIA_MAX_TRANSFER) {
+      bad(fmt::format("message size outside {}..65536", sizeof(Stamp)));
+    }
+  }
+}
+
+// What the nodes share for run control (and results).
+struct Shared {
+  const StreamPointSpec* spec = nullptr;
+  const std::atomic<bool>* stop = nullptr;
+  std::vector<ChannelPlan> plans;
+  kernel::SimTime start{};             // first injection time (set by the sender)
+  bool sender_done = false;
+  kernel::SimTime sender_done_at{};
+  std::vector<std::uint64_t> units_sent;     // per channel, all (incl. warm-up)
+  std::vector<std::uint64_t> units_received; // per channel
+  // Per channel and unit: send and receipt time (ps); -1 not received.
+  std::vector<std::vector<std::int64_t>> sent_at, received_at;
+  std::vector<std::uint64_t> corrupted;
+  bool stopped = false;
+  bool stop_requested() const { return stop && stop->load(std::memory_order_relaxed); }
+};
+
+std::size_t slot_bytes(std::uint32_t max_transfer) { return 64 + (max_transfer + 63) / 64 * 64; }
+
+int sender(Shared& sh) {
+  const StreamPointSpec& spec = *sh.spec;
+  const std::size_t n = spec.channels.size();
+  std::size_t bytes = 0;
+  for (const ChannelPlan& p : sh.plans) bytes += send_ring * slot_bytes(p.max_transfer);
+  Endpoint ep(bytes);
+  VIP_CQ_HANDLE cq = nullptr;
+  check_vip(VipCreateCQ(ep.nic(), static_cast<VIP_ULONG>(n * send_ring), &cq), "VipCreateCQ");
+  std::vector<VIP_VI_HANDLE> vis(n);
+  std::vector<std::uint8_t*> ring(n);
+  std::uint8_t* p = ep.memory();
+  for (std::size_t c = 0; c < n; ++c) {
+    vis[c] = ep.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer, cq, nullptr);
+    ring[c] = p;
+    p += send_ring * slot_bytes(sh.plans[c].max_transfer);
+  }
+  for (std::size_t c = 0; c < n; ++c)
+    ep.connect(vis[c], static_cast<int>(spec.channels[c].receiver), static_cast<std::uint8_t>(c), true);
+
+  std::vector<std::uint32_t> posted(n, 0), completed(n, 0);
+  auto reap = [&] {
+    VIP_VI_HANDLE vi;
+    VIP_BOOLEAN recv;
+    while (VipCQDone(cq, &vi, &recv) == VIP_SUCCESS) {
+      VIP_DESCRIPTOR* d = nullptr;
+      check_vip(VipSendDone(vi, &d), "VipSendDone");
+      if (d->CS.Status & VIP_STATUS_ERROR_MASK)
+        throw std::runtime_error(fmt::format("send completed with status 0x{:x}", d->CS.Status));
+      for (std::size_t c = 0; c < n; ++c)
+        if (vis[c] == vi) ++completed[c];
+    }
+  };
+  auto post = [&](std::size_t c, std::uint32_t length, const Stamp& s) {
+    while (posted[c] - completed[c] >= send_ring) {
+      // The ring is full: wait for this channel's oldest send.
+      VIP_VI_HANDLE vi;
+      VIP_BOOLEAN recv;
+      check_vip(VipCQWait(cq, VIP_INFINITE, &vi, &recv), "VipCQWait");
+      VIP_DESCRIPTOR* d = nullptr;
+      check_vip(VipSendDone(vi, &d), "VipSendDone");
+      for (std::size_t k = 0; k < n; ++k)
+        if (vis[k] == vi) ++completed[k];
+    }
+    const std::size_t slot = posted[c] % send_ring;
+    auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(ring[c] + slot * slot_bytes(sh.plans[c].max_transfer));
+    std::uint8_t* buf = reinterpret_cast<std::uint8_t*>(d) + 64;
+    write_message(buf, length, s);
+    fill_descriptor(d, ep, buf, length);
+    check_vip(VipPostSend(vis[c], d, ep.memory_handle()), "VipPostSend");
+    ++posted[c];
+  };
+
+  // The schedule: (time, channel) of every channel's next unit.
+  kernel::RandomStream rng(spec.seed, "stream_point.sender");
+  sh.start = host_now() + kernel::microseconds(100);
+  using Next = std::pair<std::int64_t, std::size_t>;
+  std::priority_queue<Next, std::vector<Next>, std::greater<>> next;
+  std::vector<double> phase(n);
+  for (std::size_t c = 0; c < n; ++c) {
+    phase[c] = rng.uniform_double() * sh.plans[c].interval_ps; // unsynchronised channels
+    next.emplace(sh.start.ps() + static_cast<std::int64_t>(phase[c]), c);
+  }
+  const std::int64_t measure_from = (sh.start + spec.warmup).ps();
+  const std::int64_t end = (sh.start + spec.warmup + spec.duration).ps();
+  std::vector<std::uint32_t> unit(n, 0);
+  std::vector<double> be_clock(n, 0);
+  while (!next.empty()) {
+    const auto [at, c] = next.top();
+    next.pop();
+    if (at >= end) continue;
+    if (sh.stop_requested()) {
+      sh.stopped = true;
+      break;
+    }
+    host_wait_until(kernel::SimTime::from_ps(at));
+    reap();
+    const ChannelSpec& ch = spec.channels[c];
+    const std::uint32_t u = unit[c]++;
+    sh.sent_at[c].push_back(at >= measure_from ? host_now().ps() : -2);
+    sh.received_at[c].push_back(-1);
+    if (ch.traffic == Traffic::vbr) {
+      const std::uint32_t frame = ch.frames[u % ch.frames.size()];
+      const std::uint32_t frag = sh.plans[c].max_transfer;
+      const std::uint32_t count = std::max<std::uint32_t>(1, (frame + frag - 1) / frag);
+      for (std::uint32_t f = 0; f < count; ++f) {
+        const std::uint32_t length = std::max<std::uint32_t>(
+            sizeof(Stamp), f + 1 < count ? frag : frame - frag * (count - 1));
+        post(c, length, Stamp{static_cast<std::uint32_t>(c), u, f, count});
+      }
+    } else {
+      post(c, ch.message_bytes, Stamp{static_cast<std::uint32_t>(c), u, 0, 1});
+    }
+    sh.units_sent[c] = unit[c];
+    double gap = sh.plans[c].interval_ps;
+    if (ch.traffic == Traffic::best_effort) gap = rng.exponential(sh.plans[c].interval_ps);
+    if (ch.traffic == Traffic::best_effort) {
+      be_clock[c] += gap;
+      next.emplace(sh.start.ps() + static_cast<std::int64_t>(phase[c] + be_clock[c]), c);
+    } else {
+      next.emplace(sh.start.ps() + static_cast<std::int64_t>(std::llround(phase[c] + unit[c] * gap)), c);
+    }
+  }
+  sh.sender_done = true;
+  sh.sender_done_at = host_now();
+  // Let the posted sends finish before the program (and its memory) ends.
+  for (std::size_t c = 0; c < n; ++c)
+    while (completed[c] < posted[c]) {
+      VIP_VI_HANDLE vi;
+      VIP_BOOLEAN recv;
+      if (VipCQWait(cq, 50, &vi, &recv) != VIP_SUCCESS) return 0; // receiver gone quiet: done
+      VIP_DESCRIPTOR* d = nullptr;
+      check_vip(VipSendDone(vi, &d), "VipSendDone");
+      for (std::size_t k = 0; k < n; ++k)
+        if (vis[k] == vi) ++completed[k];
+    }
+  return 0;
+}
+
+int receiver(Shared& sh, std::uint32_t me) {
+  const StreamPointSpec& spec = *sh.spec;
+  std::vector<std::size_t> mine;
+  for (std::size_t c = 0; c < spec.channels.size(); ++c)
+    if (spec.channels[c].receiver == me) mine.push_back(c);
+  if (mine.empty()) return 0;
+  std::size_t bytes = 0;
+  for (std::size_t c : mine) bytes += recv_ring * slot_bytes(sh.plans[c].max_transfer);
+  Endpoint ep(bytes);
+  VIP_CQ_HANDLE cq = nullptr;
+  check_vip(VipCreateCQ(ep.nic(), static_cast<VIP_ULONG>(mine.size() * recv_ring), &cq), "VipCreateCQ");
+  std::map<VIP_VI_HANDLE, std::size_t> channel_of;
+  std::vector<VIP_VI_HANDLE> vis;
+  std::uint8_t* p = ep.memory();
+  for (std::size_t c : mine) {
+    VIP_VI_HANDLE vi = ep.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer,
+                                    nullptr, cq);
+    for (std::uint32_t i = 0; i < recv_ring; ++i) {
+      auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(p + i * slot_bytes(sh.plans[c].max_transfer));
+      fill_descriptor(d, ep, reinterpret_cast<std::uint8_t*>(d) + 64, sh.plans[c].max_transfer);
+      check_vip(VipPostRecv(vi, d, ep.memory_handle()), "VipPostRecv");
+    }
+    p += recv_ring * slot_bytes(sh.plans[c].max_transfer);
+    channel_of[vi] = c;
+    vis.push_back(vi);
+  }
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    ep.connect(vis[i], 0, static_cast<std::uint8_t>(mine[i]), false);
+
+  auto all_in = [&] {
+    for (std::size_t c : mine)
+      if (sh.units_received[c] < sh.units_sent[c]) return false;
+    return true;
+  };
+  for (;;) {
+    if (sh.stop_requested()) return 0;
+    if (sh.sender_done && (all_in() || host_now() > sh.sender_done_at + drain)) return 0;
+    VIP_VI_HANDLE vi;
+    VIP_BOOLEAN recv;
+    const VIP_RETURN r = VipCQWait(cq, 1, &vi, &recv);
+    if (r == VIP_TIMEOUT) continue;
+    check_vip(r, "VipCQWait");
+    VIP_DESCRIPTOR* d = nullptr;
+    check_vip(VipRecvDone(vi, &d), "VipRecvDone");
+    const std::size_t c = channel_of.at(vi);
+    Stamp s{};
+    const auto* buf = static_cast<const std::uint8_t*>(d->DS[0].Local.Data.Address);
+    if ((d->CS.Status & VIP_STATUS_ERROR_MASK) || !check_message(buf, d->CS.Length, s) ||
+        s.channel != c || s.unit >= sh.received_at[c].size()) {
+      ++sh.corrupted[c];
+    } else if (s.fragment + 1 == s.fragments) {
+      // A unit is received when its last fragment is.
+      sh.received_at[c][s.unit] = host_now().ps();
+      sh.units_received[c] = std::max<std::uint64_t>(sh.units_received[c], s.unit + 1);
+    }
+    fill_descriptor(d, ep, d->DS[0].Local.Data.Address, sh.plans[c].max_transfer);
+    check_vip(VipPostRecv(vi, d, ep.memory_handle()), "VipPostRecv");
+  }
+}
+
+} // namespace
+
+StreamPointResult run_stream_point(const StreamPointSpec& spec, const std::atomic<bool>* stop) {
+  validate(spec);
+  Shared sh;
+  sh.spec = &spec;
+  sh.stop = stop;
+  const std::size_t n = spec.channels.size();
+  for (const ChannelSpec& c : spec.channels) sh.plans.push_back(plan_of(c));
+  sh.units_sent.assign(n, 0);
+  sh.units_received.assign(n, 0);
+  sh.sent_at.assign(n, {});
+  sh.received_at.assign(n, {});
+  sh.corrupted.assign(n, 0);
+
+  ClusterSetup setup;
+  setup.profile = spec.profile;
+  setup.firmware = spec.firmware;
+  setup.nodes = spec.receivers + 1;
+  setup.seed = spec.seed;
+  setup.trace = spec.trace;
+  host::ClusterConfig config = cluster_config(setup);
+  // Receivers wake every millisecond, so an idle stretch is not a deadlock.
+  config.deadlock_window = kernel::milliseconds(20);
+  host::Cluster cluster(std::move(config));
+  std::vector<std::function<int()>> programs;
+  programs.emplace_back([&] { return sender(sh); });
+  for (std::uint32_t r = 1; r <= spec.receivers; ++r)
+    programs.emplace_back([&sh, r] { return receiver(sh, r); });
+  const host::RunReport report = vipl::run_programs(cluster, std::move(programs));
+
+  StreamPointResult result;
+  result.outcome = report.outcome;
+  result.detail = describe_failure(cluster, report);
+  result.stopped = sh.stopped || (stop && stop->load());
+  result.end_us = report.end_time.as_us();
+  for (std::size_t c = 0; c < n; ++c) {
+    ChannelResult cr;
+    cr.interval_ps = spec.channels[c].traffic == Traffic::best_effort ? 0 : sh.plans[c].interval_ps;
+    for (std::size_t u = 0; u < sh.sent_at[c].size(); ++u) {
+      if (sh.sent_at[c][u] < 0) continue; // warm-up
+      cr.sent_ps.push_back(sh.sent_at[c][u]);
+      cr.received_ps.push_back(sh.received_at[c][u]);
+      if (sh.received_at[c][u] < 0) ++cr.lost;
+    }
+    cr.corrupted = sh.corrupted[c];
+    result.channels.push_back(std::move(cr));
+  }
+  return result;
+}
+
+} // namespace lanai::bench

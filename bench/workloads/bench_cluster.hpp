@@ -1,0 +1,38 @@
+// The clusters bench workloads run on: a hardware profile found by name or
+// path, firmware linked once per name, and the cluster configuration built
+// from them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "host/cluster.hpp"
+#include "profile/hardware_profile.hpp"
+#include "trace/trace_recorder.hpp"
+
+namespace lanai::bench {
+
+// `name_or_path`: a TOML file, or the name of a shipped profile (e.g.
+// "myrinet-lanai7") looked up in $LANAI_EMU_PROFILE_DIR, then the installed
+// share/lanai-emu/profiles beside the executable, then the source tree's
+// bench/profiles. Empty: the built-in default. Throws std::runtime_error
+// naming what was tried, or the profile loader's error.
+profile::HardwareProfile find_profile(std::string_view name_or_path);
+// The names of the shipped profiles found, sorted.
+std::vector<std::string> shipped_profiles();
+
+struct ClusterSetup {
+  profile::HardwareProfile profile;
+  std::string firmware = "svia"; // every node runs it
+  std::size_t nodes = 2;
+  std::uint64_t seed = 1;
+  trace::Recorder* trace = nullptr;
+};
+
+// Links the firmware for the profile and fills the configuration. Throws
+// std::runtime_error for an unknown firmware name.
+host::ClusterConfig cluster_config(const ClusterSetup& setup);
+
+} // namespace lanai::bench

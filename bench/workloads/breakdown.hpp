@@ -1,0 +1,46 @@
+// The latency breakdown of the published table, derived from a device
+// trace of a ping-pong: on the sending node, when each operation of a
+// message completed, counted from its send doorbell; on the receiving node,
+// counted from the message's arrival at the NIC (its tail reaching the
+// receive DMA). An operation done before the arrival (a receive descriptor
+// fetched ahead, as PVIA does) counts 0, as in the published table.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "trace/trace_event.hpp"
+
+namespace lanai::bench {
+
+struct SendBreakdown {
+  double hdma_prog_desc = 0, desc_down = 0, hdma_prog_data = 0, data_down = 0, nsdma_done = 0,
+         hdma_prog_status = 0, status_done = 0;
+};
+struct RecvBreakdown {
+  double hdma_prog_desc = 0, desc_down = 0, hdma_prog_data = 0, data_up = 0,
+         hdma_prog_status = 0, status_done = 0;
+};
+// Means over the messages analysed, in microseconds.
+struct Breakdown {
+  SendBreakdown send;
+  RecvBreakdown recv;
+  std::size_t messages = 0;
+};
+
+// Where one side's descriptor and data buffer live in host memory.
+struct MessageBuffers {
+  std::uint32_t node = 0;
+  std::uint64_t descriptor = 0;
+  std::uint64_t data = 0;
+  std::uint32_t bytes = 0;
+};
+
+// Messages `sender` sent to `receiver`, skipping the first `skip` (warm-up).
+// Throws std::runtime_error if an operation of an analysed message is
+// missing from the trace.
+Breakdown ping_breakdown(const std::vector<trace::Event>& events, const MessageBuffers& sender,
+                         const MessageBuffers& receiver, std::size_t skip);
+
+} // namespace lanai::bench

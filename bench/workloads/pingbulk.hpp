@@ -1,0 +1,38 @@
+// Ping-bulk between node 0 and node 1 over two one-way VIs: node 0 posts a
+// window of W messages on the first, then waits for W back on the second;
+// node 1 receives the W, then sends W back. The average 1-way latency per
+// message is a round's time over 2W. VIA has no flow control: node 1 posts
+// `recv_depth` receives per round (default W), and a window larger than
+// that overruns it — the messages that find no receive posted are dropped
+// by the firmware, node 0 never gets its W back, and the run ends as an
+// overrun (reported, not hidden).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "host/cluster.hpp"
+#include "workloads/bench_cluster.hpp"
+
+namespace lanai::bench {
+
+struct PingBulkSpec {
+  ClusterSetup setup;          // nodes is forced to 2
+  std::uint32_t size = 4;      // message bytes
+  std::uint32_t window = 1;    // W, at most VIA_QUEUE_DEPTH
+  std::uint32_t rounds = 20;   // timed rounds
+  std::uint32_t warmup = 1;    // untimed rounds first
+  std::uint32_t recv_depth = 0; // receives node 1 posts per round; 0 = the window
+};
+
+struct PingBulkResult {
+  double one_way_us = 0;       // mean over the timed rounds of round time / (2W)
+  bool overrun = false;        // the window overran the receiver
+  std::string failure;         // why the run failed (set also for an overrun)
+  bool ok() const { return failure.empty(); }
+};
+
+// Throws std::invalid_argument for a bad size, window, depth or no rounds.
+PingBulkResult run_pingbulk(const PingBulkSpec& spec);
+
+} // namespace lanai::bench
