@@ -1,5 +1,165 @@
-// Placeholder until the run subcommand lands.
+// `lanai-emu run EXPERIMENT.toml`: runs an experiment file's sweep on a pool
+// of threads and writes results.csv, summary.json, the resolved
+// configuration and plots into the output directory.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+
 #include "commands/bench_commands.hpp"
+#include "experiment/experiment_file.hpp"
+#include "experiment/interrupt_flag.hpp"
+#include "experiment/jitter_sweep.hpp"
+#include "experiment/plots.hpp"
+#include "experiment/progress_bar.hpp"
+#include "experiment/result_files.hpp"
+#include "trace/chrome_trace.hpp"
+
 namespace lanai::bench {
-void add_run_command(CLI::App&, int&) {}
+
+namespace {
+
+struct RunOptions {
+  std::string experiment;
+  std::string out;
+  unsigned jobs = 0;
+  std::optional<std::uint64_t> seed;
+  bool quick = false;
+  std::string trace;
+  std::size_t trace_point = 0;
+};
+
+std::string cell(bool present, double v, int digits) {
+  return present ? fmt::format("{:.{}f}", v, digits) : "-";
 }
+
+void print_table(const JitterSweep& sweep) {
+  const Experiment& e = sweep.experiment;
+  fmt::print("{:<12} {:>9}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", "firmware", "load MB/s",
+             "class", "ch", "theta", "jittered", "BE mean us", "BE p99 us");
+  for (const auto& rec : sweep.records) {
+    if (!rec) continue;
+    const std::string& fw = e.firmwares[rec->firmware];
+    if (rec->status == PointStatus::failed) {
+      fmt::print("{:<12} {:>9.1f}  failed: {}\n", fw, rec->total_mbytes_per_s, rec->outcome);
+      continue;
+    }
+    for (std::size_t ci = 0; ci < rec->classes.size(); ++ci) {
+      const ClassMetrics& m = rec->classes[ci];
+      const bool measured = m.jitter.intervals > 0;
+      fmt::print("{:<12} {:>9.1f}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", fw,
+                 rec->total_mbytes_per_s, e.jitter.classes[ci].name, m.channels,
+                 cell(measured, m.jitter.theta(), 6), cell(measured, m.jitter.jittered_fraction(), 4),
+                 "", "");
+    }
+    if (const auto& be = rec->best_effort) {
+      const bool measured = be->latency_us.count > 0;
+      fmt::print("{:<12} {:>9.1f}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", fw,
+                 rec->total_mbytes_per_s, "BE", 1, "", "", cell(measured, be->latency_us.avg, 2),
+                 cell(measured, be->latency_us.p99, 2));
+    }
+  }
+}
+
+int run(const RunOptions& o) {
+  Experiment experiment;
+  try {
+    experiment = load_experiment(o.experiment);
+  } catch (const ExperimentError& e) {
+    fmt::print(stderr, "lanai-emu: {}\n", e.what());
+    return 1;
+  }
+  if (o.seed) experiment.seed = *o.seed;
+  if (o.quick) {
+    experiment.warmup_ms /= 10;
+    experiment.duration_ms /= 10;
+  }
+  const std::filesystem::path dir =
+      o.out.empty() ? std::filesystem::path("results") / experiment.name : std::filesystem::path(o.out);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    fmt::print(stderr, "lanai-emu: {}: cannot create the output directory: {}\n", dir.string(),
+               ec.message());
+    return 1;
+  }
+
+  JitterSweep sweep;
+  {
+    InterruptFlag interrupt;
+    ProgressBar bar(stderr);
+    JitterRunOptions options;
+    options.jobs = o.jobs;
+    options.stop = &interrupt.flag();
+    options.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
+    trace::Recorder recorder;
+    if (!o.trace.empty()) {
+      options.trace = &recorder;
+      options.trace_point = o.trace_point;
+    }
+    sweep = run_jitter_experiment(experiment, options);
+    if (!o.trace.empty()) {
+      std::ofstream out(o.trace, std::ios::binary);
+      trace::write_chrome_trace(out, recorder.events());
+      if (!out) {
+        fmt::print(stderr, "lanai-emu: {}: cannot write the trace\n", o.trace);
+        return 1;
+      }
+    }
+    bar.finish();
+  }
+  sweep.quick = o.quick;
+  if (sweep.interrupted)
+    fmt::print(stderr, "lanai-emu: interrupted: kept {} of {} points\n", sweep.kept(),
+               sweep.records.size());
+  for (const auto& rec : sweep.records)
+    if (rec && rec->status == PointStatus::failed)
+      fmt::print(stderr, "lanai-emu: point {} ({}, {:.1f} MB/s) failed: {}{}{}\n", rec->index,
+                 experiment.firmwares[rec->firmware], rec->total_mbytes_per_s, rec->outcome,
+                 rec->detail.empty() ? "" : ": ", rec->detail);
+
+  try {
+    write_result_files(dir, sweep);
+    std::string warning;
+    const auto images = render_plots(write_plot_scripts(dir, sweep), warning);
+    if (!warning.empty()) fmt::print(stderr, "lanai-emu: warning: {}\n", warning);
+    print_table(sweep);
+    fmt::print("\nresults: {}\nsummary: {}\nconfig:  {}\n", (dir / "results.csv").string(),
+               (dir / "summary.json").string(), (dir / "experiment.toml").string());
+    for (const auto& image : images) fmt::print("plot:    {}\n", image.string());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "lanai-emu: {}\n", e.what());
+    return 1;
+  }
+  if (sweep.interrupted) return 130;
+  return sweep.failed() > 0 ? 2 : 0;
+}
+
+} // namespace
+
+void add_run_command(CLI::App& app, int& exit_status) {
+  auto options = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Run an experiment file (a sweep of firmwares x load points) and write results.csv, "
+             "summary.json, the resolved configuration and plots");
+  cmd->add_option("experiment", options->experiment, "experiment file (TOML)")->required();
+  cmd->add_option("--out", options->out, "output directory (default: results/<name>)");
+  cmd->add_option("--jobs", options->jobs,
+                  "points run at once (default: one per hardware thread); results do not "
+                  "depend on it")
+      ->check(CLI::Range(1u, 1024u));
+  cmd->add_option("--trace", options->trace,
+                  "write a Chrome/Perfetto trace of one point (see --trace-point) to FILE");
+  cmd->add_option("--trace-point", options->trace_point,
+                  "index of the point --trace records (firmware-major order, from 0)")
+      ->capture_default_str();
+  cmd->add_option("--seed", options->seed, "seed of every random stream (default: the file's)");
+  cmd->add_flag("--quick", options->quick,
+                "divide warm-up and duration by 10: a smoke test, figures mean little");
+  cmd->callback([options, &exit_status] { exit_status = run(*options); });
+}
+
+} // namespace lanai::bench

@@ -1,0 +1,260 @@
+// Reading and validating experiment files: the keys every kind shares, then
+// the kind's own keys through the table of kinds.
+#include "experiment/experiment_file.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "experiment/load_points.hpp"
+#include "machine/standalone_machine.hpp"
+#include "workloads/bench_cluster.hpp"
+#include "workloads/mpeg_source.hpp"
+
+namespace lanai::bench {
+
+namespace {
+
+constexpr std::uint32_t max_receivers = 64;
+constexpr std::uint32_t max_message_bytes = 65536;
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
+
+// Names end up in file names, CSV cells and plot titles.
+bool plain_name(std::string_view s) {
+  if (s.empty() || s.size() > 64) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '-' || c == '_' || c == '.';
+  });
+}
+
+double positive(const TableReader& t, std::string_view key) {
+  const double v = t.required_number(key);
+  if (!(v > 0)) t.fail(key, fmt::format("must be > 0 (got {})", v));
+  return v;
+}
+
+std::uint32_t in_range(const TableReader& t, std::string_view key, std::int64_t v,
+                       std::int64_t lo, std::int64_t hi) {
+  if (v < lo || v > hi) t.fail(key, fmt::format("must be in {}..{} (got {})", lo, hi, v));
+  return static_cast<std::uint32_t>(v);
+}
+
+std::filesystem::path relative_to(const std::filesystem::path& base, const std::string& p) {
+  const std::filesystem::path path(p);
+  return path.is_absolute() ? path : (base / path).lexically_normal();
+}
+
+TrafficClass read_class(const TableReader& t, std::uint32_t receivers,
+                        const std::filesystem::path& base_dir) {
+  TrafficClass c;
+  const std::string traffic = t.required_string("traffic");
+  if (traffic == "cbr") {
+    c.traffic = Traffic::cbr;
+    t.allow_only({"name", "traffic", "rate_MBps", "message_bytes", "receiver"});
+  } else if (traffic == "vbr") {
+    c.traffic = Traffic::vbr;
+    t.allow_only({"name", "traffic", "rate_MBps", "frame_rate", "receiver", "trace", "gop"});
+  } else {
+    t.fail("traffic", fmt::format("must be \"cbr\" or \"vbr\" (got \"{}\")", traffic));
+  }
+  c.name = t.required_string("name");
+  if (!plain_name(c.name))
+    t.fail("name", fmt::format("must be 1-64 letters, digits, '-', '_' or '.' (got \"{}\")", c.name));
+  if (c.name == "BE") t.fail("name", "\"BE\" is reserved for the best-effort channel");
+  c.rate_mbytes_per_s = positive(t, "rate_MBps");
+  c.receiver = in_range(t, "receiver", t.required_integer("receiver"), 1, receivers);
+  if (c.traffic == Traffic::cbr) {
+    c.message_bytes =
+        in_range(t, "message_bytes", t.required_integer("message_bytes"), 1, max_message_bytes);
+    return c;
+  }
+  c.frame_rate = positive(t, "frame_rate");
+  if (auto trace = t.string("trace")) {
+    if (t.has("gop")) t.fail("gop", "only for synthetic streams (this class has a trace)");
+    c.trace = relative_to(base_dir, *trace);
+    try {
+      c.trace_frames = read_frame_trace(c.trace);
+    } catch (const std::exception& e) {
+      t.fail("trace", e.what());
+    }
+    return c;
+  }
+  c.gop = t.string("gop").value_or("IBBPBBPBBPBB");
+  if (c.gop.empty() || c.gop.find_first_not_of("IPB") != std::string::npos)
+    t.fail("gop", fmt::format("must be a non-empty string of I, P and B (got \"{}\")", c.gop));
+  return c;
+}
+
+void read_jitter(const TableReader& top, const std::filesystem::path& base_dir, Experiment& e) {
+  JitterSetup& j = e.jitter;
+  j.receivers = in_range(top, "receivers", top.required_integer("receivers"), 1, max_receivers);
+
+  const toml::array* classes = top.table_array("class");
+  if (!classes) top.fail("class", "missing (at least one [[class]] is required)");
+  for (std::size_t i = 0; i < classes->size(); ++i) {
+    const TableReader t(*classes->get(i)->as_table(), top.source(), fmt::format("class[{}]", i + 1));
+    TrafficClass c = read_class(t, j.receivers, base_dir);
+    for (const auto& other : j.classes)
+      if (other.name == c.name) t.fail("name", fmt::format("duplicate class name \"{}\"", c.name));
+    j.classes.push_back(std::move(c));
+  }
+
+  if (const toml::table* be = top.table("best_effort")) {
+    const TableReader t(*be, top.source(), "best_effort");
+    t.allow_only({"rate_MBps", "message_bytes", "receiver"});
+    BestEffortChannel b;
+    b.rate_mbytes_per_s = positive(t, "rate_MBps");
+    b.message_bytes =
+        in_range(t, "message_bytes", t.required_integer("message_bytes"), 1, max_message_bytes);
+    b.receiver = in_range(t, "receiver", t.required_integer("receiver"), 1, j.receivers);
+    j.best_effort = b;
+  }
+
+  const toml::table* load = top.table("load");
+  if (!load) top.fail("load", "missing (a [load] table is required)");
+  const TableReader t(*load, top.source(), "load");
+  t.allow_only({"add_order", "max_total_MBps", "channels"});
+  if (auto order = t.string_array("add_order")) {
+    if (order->empty()) t.fail("add_order", "must name at least one class");
+    for (std::size_t i = 0; i < order->size(); ++i) {
+      const auto& want = (*order)[i];
+      const auto it = std::find_if(j.classes.begin(), j.classes.end(),
+                                   [&](const TrafficClass& c) { return c.name == want; });
+      if (it == j.classes.end()) {
+        std::vector<std::string> names;
+        for (const auto& c : j.classes) names.push_back(c.name);
+        t.fail(fmt::format("add_order[{}]", i + 1),
+               fmt::format("unknown class \"{}\" (classes: {})", want, joined(names)));
+      }
+      j.load.add_order.push_back(static_cast<std::size_t>(it - j.classes.begin()));
+    }
+  } else {
+    for (std::size_t i = 0; i < j.classes.size(); ++i) j.load.add_order.push_back(i);
+  }
+  const bool by_total = t.has("max_total_MBps"), by_count = t.has("channels");
+  if (by_total == by_count)
+    t.fail(by_total ? "channels" : "max_total_MBps",
+           "give exactly one of max_total_MBps and channels");
+  if (by_total) {
+    j.load.max_total_mbytes_per_s = positive(t, "max_total_MBps");
+  } else {
+    const auto counts = *t.integer_array("channels");
+    if (counts.empty()) t.fail("channels", "must list at least one point");
+    for (std::size_t i = 0; i < counts.size(); ++i)
+      j.load.channels.push_back(
+          in_range(t, fmt::format("channels[{}]", i + 1), counts[i], 1, max_channels_per_point));
+  }
+  // The sweep itself may be unreasonable (far too many points).
+  try {
+    (void)load_points(j);
+  } catch (const std::invalid_argument& err) {
+    t.fail(by_total ? "max_total_MBps" : "channels", err.what());
+  }
+}
+
+const std::vector<std::string_view> common_keys{
+    "name", "description", "kind", "firmwares", "profile", "seed", "warmup_ms", "duration_ms"};
+
+} // namespace
+
+double TrafficClass::interval_ps() const {
+  if (traffic == Traffic::vbr) return 1e12 / frame_rate;
+  return static_cast<double>(message_bytes) * 1e6 / rate_mbytes_per_s;
+}
+
+const std::vector<ExperimentKind>& experiment_kinds() {
+  static const std::vector<ExperimentKind> kinds{
+      {"jitter",
+       "one sender, QoS classes of CBR or VBR channels and an optional best-effort channel; "
+       "jitter per class and best-effort latency against the injected load",
+       &read_jitter,
+       {"receivers", "class", "best_effort", "load"}},
+  };
+  return kinds;
+}
+
+Experiment parse_experiment(std::string_view text, const std::filesystem::path& source,
+                            const std::filesystem::path& base_dir, const ParseOptions& options) {
+  const std::string src = source.string();
+  const toml::table root = parse_toml(text, src);
+  const TableReader top(root, src, "");
+
+  Experiment e;
+  e.file = source;
+  std::vector<std::string> kind_names;
+  for (const auto& k : experiment_kinds()) kind_names.emplace_back(k.name);
+  const auto kind_value = top.string("kind");
+  if (!kind_value) top.fail("kind", fmt::format("missing (one of: {})", joined(kind_names)));
+  const auto kind = std::find_if(experiment_kinds().begin(), experiment_kinds().end(),
+                                 [&](const ExperimentKind& k) { return k.name == *kind_value; });
+  if (kind == experiment_kinds().end())
+    top.fail("kind", fmt::format("unknown kind \"{}\" (known: {})", *kind_value, joined(kind_names)));
+  e.kind = *kind_value;
+  std::vector<std::string_view> allowed = common_keys;
+  allowed.insert(allowed.end(), kind->top_level_keys.begin(), kind->top_level_keys.end());
+  top.allow_only(allowed);
+
+  e.name = top.string("name").value_or(source.stem().string());
+  if (!plain_name(e.name))
+    top.fail("name", fmt::format("must be 1-64 letters, digits, '-', '_' or '.' (got \"{}\")", e.name));
+  e.description = top.string("description").value_or("");
+
+  const auto known = options.known_firmwares.empty() ? machine::firmware_names()
+                                                     : options.known_firmwares;
+  const auto firmwares = top.string_array("firmwares");
+  if (!firmwares) top.fail("firmwares", "missing (an array of firmware names is required)");
+  if (firmwares->empty()) top.fail("firmwares", "must name at least one firmware");
+  for (std::size_t i = 0; i < firmwares->size(); ++i) {
+    const auto& f = (*firmwares)[i];
+    const std::string key = fmt::format("firmwares[{}]", i + 1);
+    if (std::find(known.begin(), known.end(), f) == known.end())
+      top.fail(key, fmt::format("unknown firmware \"{}\" (known: {})", f, joined(known)));
+    if (std::find(e.firmwares.begin(), e.firmwares.end(), f) != e.firmwares.end())
+      top.fail(key, fmt::format("\"{}\" is listed twice", f));
+    e.firmwares.push_back(f);
+  }
+
+  e.profile_source = top.string("profile").value_or("");
+  try {
+    const bool is_path = e.profile_source.find('/') != std::string::npos ||
+                         e.profile_source.ends_with(".toml");
+    e.profile = is_path ? profile::load_profile(relative_to(base_dir, e.profile_source))
+                        : find_profile(e.profile_source);
+  } catch (const std::exception& err) {
+    top.fail("profile", err.what());
+  }
+
+  if (auto seed = top.integer("seed")) {
+    if (*seed < 0) top.fail("seed", fmt::format("must be >= 0 (got {})", *seed));
+    e.seed = static_cast<std::uint64_t>(*seed);
+  }
+  e.warmup_ms = top.number("warmup_ms").value_or(e.warmup_ms);
+  if (e.warmup_ms < 0) top.fail("warmup_ms", fmt::format("must be >= 0 (got {})", e.warmup_ms));
+  e.duration_ms = top.number("duration_ms").value_or(e.duration_ms);
+  if (!(e.duration_ms > 0))
+    top.fail("duration_ms", fmt::format("must be > 0 (got {})", e.duration_ms));
+  if (e.warmup_ms + e.duration_ms > 1e6)
+    top.fail("duration_ms", "warm-up plus duration must not exceed 1000 s of virtual time");
+
+  kind->read(top, base_dir, e);
+  return e;
+}
+
+Experiment load_experiment(const std::filesystem::path& file, const ParseOptions& options) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ExperimentError(fmt::format("{}: cannot open experiment file", file.string()));
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto base = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+  return parse_experiment(text.str(), file, base, options);
+}
+
+} // namespace lanai::bench

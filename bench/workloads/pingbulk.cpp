@@ -20,9 +20,9 @@ std::uint8_t pattern(std::uint32_t round, std::uint32_t i, std::uint32_t k) {
 
 // One node's slots: W send and W receive descriptors with their buffers.
 struct Slots {
-  Slots(std::uint32_t window, std::uint32_t size)
+  Slots(std::uint32_t window, std::uint32_t size, HostMemory& memory)
       : stride(64 + (std::size_t{size} + 63) / 64 * 64), window(window), size(size),
-        ep(2 * window * stride) {}
+        ep(2 * window * stride, memory) {}
   std::size_t stride;
   std::uint32_t window, size;
   Endpoint ep;
@@ -61,12 +61,13 @@ PingBulkResult run_pingbulk(const PingBulkSpec& spec) {
   const std::uint32_t depth = spec.recv_depth ? std::min(spec.recv_depth, spec.window) : spec.window;
   ClusterSetup setup = spec.setup;
   setup.nodes = 2;
+  HostMemory memory; // outlives the cluster
   host::Cluster cluster(cluster_config(setup));
   const std::uint32_t rounds = spec.warmup + spec.rounds;
   const std::uint32_t w = spec.window;
   kernel::SimTime timed{};
   auto program = [&](int me) {
-    Slots s(w, spec.size);
+    Slots s(w, spec.size, memory);
     // VI 0 carries node 0's windows, VI 1 node 1's.
     VIP_VI_HANDLE out = s.ep.create_vi(0, VIA_MAX_TRANSFER);
     VIP_VI_HANDLE in = s.ep.create_vi(0, VIA_MAX_TRANSFER);

@@ -29,7 +29,8 @@ VIP_DESCRIPTOR* wait_done(VIP_VI_HANDLE vi, bool recv, std::uint32_t size) {
 
 // One side's memory: send and receive descriptors, then the two buffers.
 struct Side {
-  explicit Side(std::uint32_t size) : ep(128 + 2 * (std::size_t{size} + 64)), size(size) {}
+  Side(std::uint32_t size, HostMemory& memory)
+      : ep(128 + 2 * (std::size_t{size} + 64), memory), size(size) {}
   Endpoint ep;
   std::uint32_t size;
   VIP_DESCRIPTOR* sd() const { return reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory()); }
@@ -81,13 +82,14 @@ PingPongResult run_pingpong(const PingPongSpec& spec) {
   ClusterSetup setup = spec.setup;
   setup.nodes = 2;
   setup.trace = recorder;
+  HostMemory memory; // outlives the cluster
   host::Cluster cluster(cluster_config(setup));
 
   PingPongResult result;
   MessageBuffers ping_sent, ping_received;
   const std::uint32_t rounds = spec.warmup + spec.iters;
   auto program = [&](int me) {
-    Side side(spec.size);
+    Side side(spec.size, memory);
     VIP_VI_HANDLE vi = side.ep.create_vi(0, VIA_MAX_TRANSFER);
     side.post(vi, true); // receives may be posted before connecting
     side.ep.connect(vi, 1 - me, 0, me == 0);

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -124,6 +125,8 @@ struct Shared {
   std::vector<std::vector<std::int64_t>> sent_at, received_at;
   std::vector<std::uint64_t> corrupted;
   bool stopped = false;
+  HostMemory memory;                   // every node's buffers; outlives the cluster
+  std::uint32_t doorbell_budget = 48;  // posts a node keeps outstanding at most
   bool stop_requested() const { return stop && stop->load(std::memory_order_relaxed); }
 };
 
@@ -134,7 +137,7 @@ int sender(Shared& sh) {
   const std::size_t n = spec.channels.size();
   std::size_t bytes = 0;
   for (const ChannelPlan& p : sh.plans) bytes += send_ring * slot_bytes(p.max_transfer);
-  Endpoint ep(bytes);
+  Endpoint ep(bytes, sh.memory);
   VIP_CQ_HANDLE cq = nullptr;
   check_vip(VipCreateCQ(ep.nic(), static_cast<VIP_ULONG>(n * send_ring), &cq), "VipCreateCQ");
   std::vector<VIP_VI_HANDLE> vis(n);
@@ -161,16 +164,20 @@ int sender(Shared& sh) {
         if (vis[c] == vi) ++completed[c];
     }
   };
+  std::uint64_t outstanding = 0; // posts not yet completed, all channels
   auto post = [&](std::size_t c, std::uint32_t length, const Stamp& s) {
-    while (posted[c] - completed[c] >= send_ring) {
-      // The ring is full: wait for this channel's oldest send.
+    outstanding = 0;
+    for (std::size_t k = 0; k < n; ++k) outstanding += posted[k] - completed[k];
+    while (posted[c] - completed[c] >= send_ring || outstanding >= sh.doorbell_budget) {
+      // The ring is full, or the NIC holds as many posts as its doorbell
+      // queue safely takes: wait for a send to complete.
       VIP_VI_HANDLE vi;
       VIP_BOOLEAN recv;
       check_vip(VipCQWait(cq, VIP_INFINITE, &vi, &recv), "VipCQWait");
       VIP_DESCRIPTOR* d = nullptr;
       check_vip(VipSendDone(vi, &d), "VipSendDone");
       for (std::size_t k = 0; k < n; ++k)
-        if (vis[k] == vi) ++completed[k];
+        if (vis[k] == vi) ++completed[k], --outstanding;
     }
     const std::size_t slot = posted[c] % send_ring;
     auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(ring[c] + slot * slot_bytes(sh.plans[c].max_transfer));
@@ -255,16 +262,19 @@ int receiver(Shared& sh, std::uint32_t me) {
   if (mine.empty()) return 0;
   std::size_t bytes = 0;
   for (std::size_t c : mine) bytes += recv_ring * slot_bytes(sh.plans[c].max_transfer);
-  Endpoint ep(bytes);
+  Endpoint ep(bytes, sh.memory);
   VIP_CQ_HANDLE cq = nullptr;
   check_vip(VipCreateCQ(ep.nic(), static_cast<VIP_ULONG>(mine.size() * recv_ring), &cq), "VipCreateCQ");
+  // Receives posted per channel: within the node's doorbell budget.
+  const std::uint32_t depth = std::clamp<std::uint32_t>(
+      sh.doorbell_budget / static_cast<std::uint32_t>(mine.size()), 2, recv_ring);
   std::map<VIP_VI_HANDLE, std::size_t> channel_of;
   std::vector<VIP_VI_HANDLE> vis;
   std::uint8_t* p = ep.memory();
   for (std::size_t c : mine) {
     VIP_VI_HANDLE vi = ep.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer,
                                     nullptr, cq);
-    for (std::uint32_t i = 0; i < recv_ring; ++i) {
+    for (std::uint32_t i = 0; i < depth; ++i) {
       auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(p + i * slot_bytes(sh.plans[c].max_transfer));
       fill_descriptor(d, ep, reinterpret_cast<std::uint8_t*>(d) + 64, sh.plans[c].max_transfer);
       check_vip(VipPostRecv(vi, d, ep.memory_handle()), "VipPostRecv");
@@ -321,6 +331,9 @@ StreamPointResult run_stream_point(const StreamPointSpec& spec, const std::atomi
   sh.sent_at.assign(n, {});
   sh.received_at.assign(n, {});
   sh.corrupted.assign(n, 0);
+  // A node never has more posts outstanding than three quarters of the
+  // doorbell queue: VIA has no flow control, and a full queue drops posts.
+  sh.doorbell_budget = std::max<std::uint32_t>(4, spec.profile.nic.doorbell_entries * 3 / 4);
 
   ClusterSetup setup;
   setup.profile = spec.profile;

@@ -16,21 +16,24 @@ void check_vip(VIP_RETURN r, std::string_view call) {
     throw std::runtime_error(fmt::format("{} failed: VIP_RETURN {}", call, static_cast<int>(r)));
 }
 
-void Endpoint::FreeAligned::operator()(std::uint8_t* p) const { std::free(p); }
+void HostMemory::FreeAligned::operator()(std::uint8_t* p) const { std::free(p); }
 
-Endpoint::Endpoint(std::size_t bytes) : node_(lanai_emu_node()), bytes_((bytes + 63) / 64 * 64) {
-  check_vip(VipOpenNic(const_cast<char*>("nic0"), &nic_), "VipOpenNic");
-  check_vip(VipCreatePtag(nic_, &ptag_), "VipCreatePtag");
-  memory_.reset(static_cast<std::uint8_t*>(std::aligned_alloc(64, bytes_)));
-  if (!memory_) throw std::runtime_error("out of host memory for the bench buffers");
-  std::memset(memory_.get(), 0, bytes_);
-  VIP_MEM_ATTRIBUTES attrs{ptag_, VIP_FALSE, VIP_FALSE};
-  check_vip(VipRegisterMem(nic_, memory_.get(), bytes_, &attrs, &mh_), "VipRegisterMem");
+std::uint8_t* HostMemory::allocate(std::size_t bytes) {
+  const std::size_t rounded = (bytes + 63) / 64 * 64;
+  std::unique_ptr<std::uint8_t, FreeAligned> block(
+      static_cast<std::uint8_t*>(std::aligned_alloc(64, rounded)));
+  if (!block) throw std::runtime_error("out of host memory for the bench buffers");
+  std::memset(block.get(), 0, rounded);
+  blocks_.push_back(std::move(block));
+  return blocks_.back().get();
 }
 
-Endpoint::~Endpoint() {
-  // The run is over when programs return: nothing is torn down on the NIC,
-  // only host memory is given back (a stopped program unwinds here too).
+Endpoint::Endpoint(std::size_t bytes, HostMemory& memory)
+    : node_(lanai_emu_node()), memory_(memory.allocate(bytes)), bytes_((bytes + 63) / 64 * 64) {
+  check_vip(VipOpenNic(const_cast<char*>("nic0"), &nic_), "VipOpenNic");
+  check_vip(VipCreatePtag(nic_, &ptag_), "VipCreatePtag");
+  VIP_MEM_ATTRIBUTES attrs{ptag_, VIP_FALSE, VIP_FALSE};
+  check_vip(VipRegisterMem(nic_, memory_, bytes_, &attrs, &mh_), "VipRegisterMem");
 }
 
 VIP_VI_HANDLE Endpoint::create_vi(double bytes_per_s, std::uint32_t max_transfer,

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "kernel/sim_time.hpp"
 #include "vipl.h"
@@ -18,18 +19,32 @@ namespace lanai::bench {
 // Throws std::runtime_error("<call>: <return code name>") unless VIP_SUCCESS.
 void check_vip(VIP_RETURN r, std::string_view call);
 
+// Host memory of one run's programs, handed out in 64-byte aligned zeroed
+// blocks. Create it before the cluster: it outlives the run, so a NIC that
+// still holds descriptors when a program ends (a receiver that stopped
+// waiting, a failed run) never writes into freed memory.
+class HostMemory {
+public:
+  std::uint8_t* allocate(std::size_t bytes);
+
+private:
+  struct FreeAligned {
+    void operator()(std::uint8_t* p) const;
+  };
+  std::vector<std::unique_ptr<std::uint8_t, FreeAligned>> blocks_;
+};
+
 // The node's NIC, one protection tag and one registered memory block.
 class Endpoint {
 public:
-  // Opens the NIC and registers `bytes` of 64-byte aligned memory.
-  explicit Endpoint(std::size_t bytes);
-  ~Endpoint();
+  // Opens the NIC and registers `bytes` of memory taken from `memory`.
+  Endpoint(std::size_t bytes, HostMemory& memory);
   Endpoint(const Endpoint&) = delete;
   Endpoint& operator=(const Endpoint&) = delete;
 
   VIP_NIC_HANDLE nic() const { return nic_; }
   VIP_MEM_HANDLE memory_handle() const { return mh_; }
-  std::uint8_t* memory() const { return memory_.get(); }
+  std::uint8_t* memory() const { return memory_; }
   std::size_t bytes() const { return bytes_; }
   int node() const { return node_; }
 
@@ -43,14 +58,11 @@ public:
   void connect(VIP_VI_HANDLE vi, int peer, std::uint8_t discriminator, bool active);
 
 private:
-  struct FreeAligned {
-    void operator()(std::uint8_t* p) const;
-  };
   int node_;
   VIP_NIC_HANDLE nic_ = nullptr;
   VIP_PROTECTION_HANDLE ptag_ = nullptr;
   VIP_MEM_HANDLE mh_ = 0;
-  std::unique_ptr<std::uint8_t, FreeAligned> memory_;
+  std::uint8_t* memory_;
   std::size_t bytes_;
 };
 

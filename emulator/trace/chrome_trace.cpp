@@ -39,7 +39,6 @@ std::string args_of(const Event& e) {
   if (e.vi != no_label) add("vi", std::to_string(e.vi));
   if (e.msg != no_label) add("msg", std::to_string(e.msg));
   if (e.bytes != 0) add("bytes", std::to_string(e.bytes));
-  if (e.host_address != 0) add("host_address", fmt::format("\"0x{:x}\"", e.host_address));
   if (e.track == Track::hdma) add("programmed_us", micros(e.programmed));
   if (e.peer != no_label) add("peer", std::to_string(e.peer));
   return args;

@@ -1,7 +1,8 @@
 // Writes recorded events as Chrome/Perfetto trace-event JSON (the format
 // chrome://tracing and ui.perfetto.dev open): one process per node, one
 // thread per device track, complete ("X") events for spans and instant
-// ("i") events, timestamps in microseconds of virtual time.
+// ("i") events, timestamps in microseconds of virtual time. Host addresses
+// are left out: they differ from run to run, the file must not.
 #pragma once
 
 #include <ostream>

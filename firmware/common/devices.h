@@ -179,6 +179,43 @@ inline void nrdma_acknowledge() {
   lanai_mmio_write(LANAI_REG_NRDMA_STATUS, LANAI_NRDMA_STATUS_DONE);
 }
 
+// --- Trace marks -----------------------------------------------------------
+
+// The emulator's instrumentation port: each mark is one store, costs what
+// an SRAM store costs and changes nothing on the card. A step of work
+// writes its state, then its label, and ends with trace_state(nullptr)
+// when the core goes back to polling, so each LANai span keeps the label
+// of the work it covered.
+
+// One store with the port's address in the instruction itself (the top of
+// the address space is within reach of the absolute form), so a mark never
+// takes a register for the address nor changes how the code around it is
+// allocated.
+template <uint32_t kRegister> inline void trace_port_write(uint32_t word) {
+  static_assert((kRegister | 0x001FFFFFu) == 0xFFFFFFFFu, "reachable by an absolute store");
+  asm volatile("st %0, [%1]" ::"r"(word), "i"(kRegister & 0x001FFFFFu));
+}
+
+// Message number of work whose message is not known yet.
+constexpr uint32_t kTraceNoMessage = 0xFFFFu;
+
+// The label of work on message `message` (its low 16 bits) of VI `vi`.
+constexpr uint32_t trace_label(uint32_t vi, uint32_t message) {
+  return vi << 16 | (message & 0xFFFFu);
+}
+// Labels the host DMA requests and network sends started from now on.
+inline void trace_tag(uint32_t label) { trace_port_write<LANAI_REG_TRACE_TAG>(label); }
+inline void trace_tag(uint32_t vi, uint32_t message) { trace_tag(trace_label(vi, message)); }
+// The label in force: a request that waits in software before reaching
+// the device keeps the label it was made under.
+inline uint32_t trace_tag() { return lanai_mmio_read(LANAI_REG_TRACE_TAG); }
+
+// The core starts working in the state called `name` ("engine:state", in
+// SRAM); null: back to polling.
+inline void trace_state(const char* name) {
+  trace_port_write<LANAI_REG_TRACE_STATE>(sram_address(name));
+}
+
 } // namespace via
 
 // Completions popped while waiting for another request: none are expected

@@ -46,6 +46,7 @@ void start_host_dma();
 // stamp-ordering scheduler behind every request with a stamp no larger),
 // or keeps it in a software overflow list while the queue is full. False
 // (and counted) if it can never be queued; the owner then hears nothing of it.
+// The request keeps the trace label in force when it was submitted.
 bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp);
 // Takes every finished request off the completion FIFO, hands each to its
 // owner, and retries the overflow list.
@@ -101,7 +102,8 @@ void start_sends();
 // Events from the devices.
 void send_host_dma_done(uint32_t record, uint32_t outcome);
 // The record is at the head of the network send queue: frames and numbers
-// its packet, or false if it has none to send (it failed earlier).
+// its packet (and labels the send in traces), or false if it has none to
+// send (it failed earlier).
 bool send_packet_ready(uint32_t record, via::OutgoingPacket& packet);
 // A record without a packet left the head of the queue, behind every
 // earlier send of its VI.

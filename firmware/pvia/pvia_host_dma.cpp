@@ -37,6 +37,7 @@ struct Waiting {
   via::HdmaRequest request;
   HdmaOwner owner;
   via::Stamp stamp;
+  uint32_t trace_tag; // the label it was made under
 };
 
 InService in_service[kInService];
@@ -122,10 +123,12 @@ Submitted try_hardware(const via::HdmaRequest& request, HdmaOwner owner, via::St
 }
 
 // Moves overflowed requests into the hardware queue while it has room. A
-// request refused outright by then completes to its owner as refused.
-void retry_overflow() {
+// request refused outright by then completes to its owner as refused. Out
+// of line: the list is seldom used, and every polling round checks it.
+[[gnu::noinline]] void retry_overflow() {
   while (overflow_head != overflow_tail) {
     const Waiting& waiting = overflow[overflow_head & (kOverflow - 1u)];
+    via::trace_tag(waiting.trace_tag);
     const Submitted result = try_hardware(waiting.request, waiting.owner, waiting.stamp);
     if (result == Submitted::full)
       return;
@@ -161,7 +164,7 @@ bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner, via::Stam
     for (; at != overflow_head && waiting_at(at - 1u).stamp > stamp; --at)
       waiting_at(at) = waiting_at(at - 1u);
   }
-  waiting_at(at) = {request, owner, stamp};
+  waiting_at(at) = {request, owner, stamp, via::trace_tag()};
   ++overflow_tail;
   count(pvia_hdma_overflows);
   return true;
@@ -195,7 +198,8 @@ void poll_host_dma() {
     ++service_head;
     deliver(owner, LANAI_HDMA_DONE_STATUS(done));
   }
-  retry_overflow();
+  if (overflow_head != overflow_tail)
+    retry_overflow();
 }
 
 } // namespace pvia

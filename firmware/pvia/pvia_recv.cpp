@@ -29,9 +29,12 @@ enum class ReceiveState : uint8_t {
 
 // Names of the states, for traces.
 extern const char* const receive_state_names[];
-const char* const receive_state_names[] = {"free",      "fetch_descriptor", "parked",
-                                           "scatter_data", "wait_turn",      "write_status"};
+const char* const receive_state_names[] = {
+    "recv:free",      "recv:fetch_descriptor", "recv:parked",
+    "recv:scatter_data", "recv:wait_turn",     "recv:write_status"};
 static_assert(static_cast<uint32_t>(ReceiveState::count_) == 6u, "one name per state");
+// Checking an arrived packet and matching it to a record, for traces.
+const char* const receive_arrival_name = "recv:arrival";
 
 namespace {
 
@@ -51,6 +54,7 @@ struct ReceiveRecord {
   bool discard;        // flushed while its descriptor was being fetched
   bool silent;         // its descriptor could not be read: no status to write
   uint32_t ticket;     // its place among its VI's packets
+  uint32_t label;      // VI and packet sequence, labelling its work in traces
   uint8_t outstanding; // host DMAs queued and not yet completed
   uint8_t pieces_done;
   uint32_t errors;
@@ -82,6 +86,14 @@ uint32_t tickets_completed[VIA_MAX_VI]; // ... whose completion is queued
 uint32_t waiting_turn[VIA_MAX_VI];      // records of the VI in wait_turn
 
 HdmaOwner owner_of(uint32_t r) { return {Engine::receive, static_cast<uint8_t>(r)}; }
+
+// The core takes up record r in `state` (a constant, so that the name's
+// address is too); the device operations it starts are labelled with the
+// record's VI and its packet's sequence number (none before the packet).
+void trace(uint32_t r, ReceiveState state) {
+  via::trace_state(receive_state_names[static_cast<uint32_t>(state)]);
+  via::trace_tag(records[r].label);
+}
 
 void release_record(uint32_t r) {
   records[r].state = ReceiveState::free;
@@ -121,6 +133,7 @@ uint32_t fetch_into_record(uint32_t vi, const via::PostedDescriptor& posted) {
   record.buffer = kNoBuffer;
   record.discard = false;
   record.silent = false;
+  record.label = via::trace_label(vi, via::kTraceNoMessage);
   record.outstanding = 0u;
   record.pieces_done = 0u;
   record.errors = 0u;
@@ -153,11 +166,14 @@ void prefetch(uint32_t vi) {
   purge_stale(vi);
   via::PostedDescriptor posted;
   while (free_count > kReserved && next_receive(vi, posted)) {
+    via::trace_state(receive_state_names[static_cast<uint32_t>(ReceiveState::fetch_descriptor)]);
+    via::trace_tag(vi, via::kTraceNoMessage);
     const uint32_t r = fetch_into_record(vi, posted);
     if (r != kNoRecord) {
       link(vi, r);
       count(pvia_receive_prefetches);
     }
+    via::trace_state(nullptr);
   }
   if (receives_waiting(vi))
     backlog |= 1u << vi;
@@ -210,6 +226,7 @@ ReceiveState write_status(uint32_t r) {
       continue;
     --waiting_turn[vi];
     ++tickets_completed[vi];
+    via::trace_tag(waiting.label);
     waiting.state = submit_status(w);
     w = static_cast<uint32_t>(-1); // a later one may be waiting too
   }
@@ -339,7 +356,9 @@ void refill_receives() {
       prefetch(vi);
 }
 
-bool receive_arrival(const Arrival& arrival) {
+namespace {
+
+bool take_arrival(const Arrival& arrival) {
   if (!intact(arrival)) {
     count(pvia_bad_packets);
     via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_BAD_PACKET, 0xFFFFu));
@@ -354,6 +373,8 @@ bool receive_arrival(const Arrival& arrival) {
     release_arrival(arrival.index);
     return true;
   }
+  // A descriptor fetched on demand is already this packet's.
+  via::trace_tag(vi, packet.header.sequence);
   uint32_t r = kNoRecord;
   const Match match = match_receive(vi, r);
   if (match == Match::wait) {
@@ -369,6 +390,7 @@ bool receive_arrival(const Arrival& arrival) {
   }
   ReceiveRecord& record = records[r];
   record.ticket = tickets_issued[vi]++;
+  record.label = via::trace_label(vi, packet.header.sequence);
   record.buffer = static_cast<uint8_t>(arrival.index);
   record.data = packet.data;
   record.message = packet.header.length;
@@ -381,22 +403,35 @@ bool receive_arrival(const Arrival& arrival) {
   return true;
 }
 
+} // namespace
+
+bool receive_arrival(const Arrival& arrival) {
+  via::trace_state(receive_arrival_name);
+  const bool taken = take_arrival(arrival);
+  via::trace_state(nullptr);
+  return taken;
+}
+
 void receive_host_dma_done(uint32_t r, uint32_t outcome) {
   ReceiveRecord& record = records[r];
   switch (record.state) {
   case ReceiveState::fetch_descriptor:
+    trace(r, ReceiveState::fetch_descriptor);
     record.state = descriptor_arrived(r, outcome);
     break;
   case ReceiveState::scatter_data:
+    trace(r, ReceiveState::scatter_data);
     record.state = piece_done(r, outcome);
     break;
   case ReceiveState::write_status:
+    trace(r, ReceiveState::write_status);
     record.state = status_written(r, outcome);
     break;
   default:
     count(pvia_hdma_strays);
     break;
   }
+  via::trace_state(nullptr);
 }
 
 } // namespace pvia

@@ -33,8 +33,9 @@ enum class SendState : uint8_t {
 
 // Names of the states, for traces.
 extern const char* const send_state_names[];
-const char* const send_state_names[] = {"free",       "fetch_descriptor", "gather_data", "wait_turn",
-                                        "wait_nsdma", "transmit",         "write_status"};
+const char* const send_state_names[] = {
+    "send:free",       "send:fetch_descriptor", "send:gather_data", "send:wait_turn",
+    "send:wait_nsdma", "send:transmit",         "send:write_status"};
 static_assert(static_cast<uint32_t>(SendState::count_) == 7u, "one name per state");
 
 namespace {
@@ -47,6 +48,7 @@ struct SendRecord {
   uint8_t outstanding; // host DMAs queued and not yet completed
   bool unreachable;    // the descriptor could not be read: no status to write
   uint32_t ticket;     // its place among its VI's sends
+  uint32_t label;      // VI and ticket, labelling its work in traces
   uint32_t errors;     // VIP_STATUS_* bits found so far
   via::Stamp stamp;    // the scheduler's stamp, carried by all its requests
   via::PostedDescriptor posted;
@@ -62,6 +64,15 @@ uint32_t tickets_issued[VIA_MAX_VI];
 uint32_t tickets_queued[VIA_MAX_VI];
 
 HdmaOwner owner_of(uint32_t r) { return {Engine::send, static_cast<uint8_t>(r)}; }
+
+// The core takes up record r in `state` (a constant, so that the name's
+// address is too); the device operations it starts are labelled with the
+// record's VI and its place among the VI's sends, which is the packet's
+// sequence number while none of the VI's sends fails.
+void trace(uint32_t r, SendState state) {
+  via::trace_state(send_state_names[static_cast<uint32_t>(state)]);
+  via::trace_tag(records[r].label);
+}
 
 // Queues the completion with whatever errors the record gathered.
 SendState write_status(uint32_t r) {
@@ -173,6 +184,32 @@ SendState status_written(uint32_t r, uint32_t outcome) {
   return SendState::free;
 }
 
+// Takes the next waiting send into free record r; false if none waits.
+// Out of line, so that the loop every polling round runs stays short.
+[[gnu::noinline]] bool start_send(uint32_t r) {
+  SendRecord& record = records[r];
+  uint32_t vi;
+  if (!next_send(vi, record.posted, record.stamp))
+    return false;
+  record.vi = static_cast<uint8_t>(vi);
+  record.unreachable = false;
+  record.ticket = tickets_issued[vi]++;
+  record.label = via::trace_label(vi, record.ticket);
+  record.errors = 0u;
+  record.outstanding = 0u;
+  record.descriptor.immediate = 0u;
+  record.descriptor.length = 0u;
+  trace(r, SendState::fetch_descriptor);
+  if (fetch_descriptor(vi, record.posted, record.copy, owner_of(r), record.stamp)) {
+    record.state = SendState::fetch_descriptor;
+  } else {
+    record.unreachable = true;
+    record.state = enter_queue(r);
+  }
+  via::trace_state(nullptr);
+  return true;
+}
+
 } // namespace
 
 void start_send_engine() {
@@ -181,49 +218,36 @@ void start_send_engine() {
 }
 
 void start_sends() {
-  for (uint32_t r = 0u; r < kSendRecords; ++r) {
-    SendRecord& record = records[r];
-    if (record.state != SendState::free)
-      continue;
-    uint32_t vi;
-    if (!next_send(vi, record.posted, record.stamp))
+  for (uint32_t r = 0u; r < kSendRecords; ++r)
+    if (records[r].state == SendState::free && !start_send(r))
       return;
-    record.vi = static_cast<uint8_t>(vi);
-    record.unreachable = false;
-    record.ticket = tickets_issued[vi]++;
-    record.errors = 0u;
-    record.outstanding = 0u;
-    record.descriptor.immediate = 0u;
-    record.descriptor.length = 0u;
-    if (fetch_descriptor(vi, record.posted, record.copy, owner_of(r), record.stamp)) {
-      record.state = SendState::fetch_descriptor;
-    } else {
-      record.unreachable = true;
-      record.state = enter_queue(r);
-    }
-  }
 }
 
 void send_host_dma_done(uint32_t r, uint32_t outcome) {
   SendRecord& record = records[r];
   switch (record.state) {
   case SendState::fetch_descriptor:
+    trace(r, SendState::fetch_descriptor);
     record.state = descriptor_arrived(r, outcome);
     break;
   case SendState::gather_data:
+    trace(r, SendState::gather_data);
     record.state = segment_arrived(r, outcome);
     break;
   case SendState::write_status:
+    trace(r, SendState::write_status);
     record.state = status_written(r, outcome);
     break;
   default:
     count(pvia_hdma_strays);
     break;
   }
+  via::trace_state(nullptr);
 }
 
 bool send_packet_ready(uint32_t r, via::OutgoingPacket& packet) {
   const SendRecord& record = records[r];
+  trace(r, SendState::wait_nsdma);
   if (record.unreachable || record.errors != 0u)
     return false;
   buffers[r].header.sequence = next_sequence[record.vi];
@@ -235,6 +259,7 @@ bool send_packet_ready(uint32_t r, via::OutgoingPacket& packet) {
 void send_packet_skipped(uint32_t r) {
   SendRecord& record = records[r];
   record.state = record.unreachable ? SendState::free : write_status(r);
+  via::trace_state(nullptr);
 }
 
 void send_packet_started(uint32_t r, uint32_t errors) {
@@ -242,12 +267,17 @@ void send_packet_started(uint32_t r, uint32_t errors) {
   if (errors == 0u) {
     ++next_sequence[record.vi];
     record.state = SendState::transmit;
-    return;
+  } else {
+    record.errors = errors;
+    record.state = write_status(r);
   }
-  record.errors = errors;
-  record.state = write_status(r);
+  via::trace_state(nullptr);
 }
 
-void send_packet_left(uint32_t r) { records[r].state = write_status(r); }
+void send_packet_left(uint32_t r) {
+  trace(r, SendState::transmit);
+  records[r].state = write_status(r);
+  via::trace_state(nullptr);
+}
 
 } // namespace pvia

@@ -23,12 +23,15 @@ namespace {
     if (const Arrival* arrival = pending_arrival()) {
       deliver_arrival(*arrival);
       release_arrival();
+      via::trace_state(nullptr);
       continue;
     }
     uint32_t vi;
     via::PostedDescriptor posted;
-    if (next_send(vi, posted))
+    if (next_send(vi, posted)) {
       send_message(vi, posted);
+      via::trace_state(nullptr);
+    }
   }
 }
 

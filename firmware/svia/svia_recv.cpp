@@ -75,6 +75,7 @@ uint32_t fill(uint32_t vi, const via::Descriptor& descriptor, const via::Receive
 } // namespace
 
 void deliver_arrival(const Arrival& arrival) {
+  via::trace_state("recv:arrival");
   if (!intact(arrival)) {
     // A damaged header cannot say which VI the packet was for.
     count(svia_bad_packets);
@@ -89,14 +90,17 @@ void deliver_arrival(const Arrival& arrival) {
     return;
   }
   via::note_sequence(vi, packet.header.sequence);
+  via::trace_tag(vi, packet.header.sequence);
   via::PostedDescriptor posted;
   if (!next_receive(vi, posted)) {
     via::no_receive_posted(vi);
     return;
   }
+  via::trace_state("recv:fetch_descriptor");
   via::Descriptor descriptor;
   if (!fetch_descriptor(vi, posted, descriptor))
     return;
+  via::trace_state("recv:scatter_data");
   uint32_t placed;
   const uint32_t errors = fill(vi, descriptor, packet, placed);
   uint32_t status = VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE | errors;
@@ -108,6 +112,7 @@ void deliver_arrival(const Arrival& arrival) {
   count(svia_receives_completed);
   if (errors != 0u)
     count(svia_receives_failed);
+  via::trace_state("recv:write_status");
   complete_descriptor(vi, posted, immediate, placed, status);
 }
 

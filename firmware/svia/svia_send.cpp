@@ -68,9 +68,11 @@ uint32_t transmit(uint32_t vi, const via::Descriptor& descriptor) {
   const via::Route route = via::route_to(via::vi_config(vi).remote_node);
   if (route.length == 0u)
     return VIP_STATUS_TRANSPORT_ERROR;
+  via::trace_state("send:gather_data");
   const uint32_t gathered = gather(vi, descriptor);
   if (gathered != 0u)
     return gathered;
+  via::trace_state("send:transmit");
   write_header(vi, descriptor);
   const uint32_t sent = send_packet(via::frame_packet(send_buffer, route, descriptor.length));
   if (sent == 0u)
@@ -81,6 +83,10 @@ uint32_t transmit(uint32_t vi, const via::Descriptor& descriptor) {
 } // namespace
 
 void send_message(uint32_t vi, const via::PostedDescriptor& posted) {
+  // Every device operation of the message carries its packet's sequence
+  // number as its label.
+  via::trace_state("send:fetch_descriptor");
+  via::trace_tag(vi, next_sequence[vi]);
   via::Descriptor descriptor;
   if (!fetch_descriptor(vi, posted, descriptor))
     return;
@@ -90,6 +96,7 @@ void send_message(uint32_t vi, const via::PostedDescriptor& posted) {
   count(svia_sends_completed);
   if (errors != 0u)
     count(svia_sends_failed);
+  via::trace_state("send:write_status");
   complete_descriptor(vi, posted, descriptor.immediate, descriptor.length,
                       VIP_STATUS_DONE | VIP_STATUS_OP_SEND | errors);
 }

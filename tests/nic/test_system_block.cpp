@@ -32,7 +32,7 @@ TEST_CASE("addresses without a register are unmapped") {
   Fixture f;
   auto& bus = f.card(0).bus();
   std::uint32_t v = 0;
-  for (const std::uint32_t a : {LANAI_REG(0x0024), LANAI_REG(0x00FC), LANAI_REG(0x0128),
+  for (const std::uint32_t a : {LANAI_REG(0x002C), LANAI_REG(0x00FC), LANAI_REG(0x0128),
                                 LANAI_REG(0x022C), LANAI_REG(0x0318), LANAI_REG(0x041C),
                                 LANAI_REG(0x0500), LANAI_REG(0xFFFC), 0x1000u}) {
     CAPTURE(a);
@@ -111,4 +111,18 @@ TEST_CASE("a register access ahead of the kernel takes effect at the core's time
   REQUIRE(seen.size() == 1);
   CHECK(seen[0] == f.card(0).core().time_at(ahead));
   CHECK(seen[0] == microseconds(10));
+}
+
+TEST_CASE("the trace port keeps what the firmware wrote and costs nothing without a recorder") {
+  Fixture f;
+  auto& bus = f.card(0).bus();
+  std::uint32_t v = 0;
+  CHECK(bus.read(LANAI_REG_TRACE_TAG, 0, v) == MmioStatus::ok);
+  CHECK(v == 0xFFFFFFFFu); // unlabelled until written
+  CHECK(bus.write(LANAI_REG_TRACE_TAG, 0, (3u << 16) | 7u) == MmioStatus::ok);
+  CHECK(bus.read(LANAI_REG_TRACE_TAG, 0, v) == MmioStatus::ok);
+  CHECK(v == ((3u << 16) | 7u));
+  CHECK(bus.write(LANAI_REG_TRACE_STATE, 0, 0x100) == MmioStatus::ok);
+  CHECK(bus.read(LANAI_REG_TRACE_STATE, 0, v) == MmioStatus::ok);
+  CHECK(v == 0x100u);
 }

@@ -1,0 +1,217 @@
+// Levenberg-Marquardt with Marquardt's diagonal scaling (so parameters in
+// MHz, cycles and nanoseconds need no common unit), forward differences
+// with a relative step (the emulator's latencies move in steps of a cycle,
+// so tiny steps only see noise), projection onto the bounds, and a final
+// integer coordinate search.
+#include "calibration/least_squares_fit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+namespace lanai::bench {
+
+namespace {
+
+double sum_of_squares(const std::vector<double>& r) {
+  double s = 0;
+  for (const double v : r) s += v * v;
+  return s;
+}
+
+// Solves the small dense system a x = b by Gaussian elimination with
+// partial pivoting; false if singular.
+bool solve(std::vector<std::vector<double>> a, std::vector<double> b, std::vector<double>& x) {
+  const std::size_t n = b.size();
+  for (std::size_t c = 0; c < n; ++c) {
+    std::size_t pivot = c;
+    for (std::size_t r = c + 1; r < n; ++r)
+      if (std::abs(a[r][c]) > std::abs(a[pivot][c])) pivot = r;
+    if (!(std::abs(a[pivot][c]) > 0)) return false;
+    std::swap(a[c], a[pivot]);
+    std::swap(b[c], b[pivot]);
+    for (std::size_t r = c + 1; r < n; ++r) {
+      const double f = a[r][c] / a[c][c];
+      for (std::size_t k = c; k < n; ++k) a[r][k] -= f * a[c][k];
+      b[r] -= f * b[c];
+    }
+  }
+  x.assign(n, 0);
+  for (std::size_t c = n; c-- > 0;) {
+    double s = b[c];
+    for (std::size_t k = c + 1; k < n; ++k) s -= a[c][k] * x[k];
+    x[c] = s / a[c][c];
+  }
+  return true;
+}
+
+class Problem {
+public:
+  Problem(const std::vector<FitParameter>& p, const ResidualFunction& f) : params_(p), f_(f) {}
+
+  std::vector<double> clamp(std::vector<double> x) const {
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::clamp(x[j], params_[j].lower, params_[j].upper);
+    return x;
+  }
+  // The point the model is run at: within bounds, integers rounded.
+  std::vector<double> evaluated_point(const std::vector<double>& x) const {
+    std::vector<double> e = clamp(x);
+    for (std::size_t j = 0; j < e.size(); ++j)
+      if (params_[j].integer)
+        e[j] = std::clamp(std::round(e[j]), std::ceil(params_[j].lower), std::floor(params_[j].upper));
+    return e;
+  }
+  const std::vector<double>& residuals(const std::vector<double>& x) {
+    const std::vector<double> e = evaluated_point(x);
+    auto it = cache_.find(e);
+    if (it != cache_.end()) return it->second;
+    std::vector<double> r = f_(e);
+    ++evaluations_;
+    if (size_ == 0) size_ = r.size();
+    if (r.size() != size_ || r.empty())
+      throw std::invalid_argument("least-squares fit: the model returned a different number of residuals");
+    return cache_.emplace(e, std::move(r)).first->second;
+  }
+  int evaluations() const { return evaluations_; }
+
+private:
+  const std::vector<FitParameter>& params_;
+  const ResidualFunction& f_;
+  std::map<std::vector<double>, std::vector<double>> cache_;
+  std::size_t size_ = 0;
+  int evaluations_ = 0;
+};
+
+} // namespace
+
+FitResult fit_least_squares(const std::vector<FitParameter>& parameters,
+                            const ResidualFunction& model, const FitOptions& options) {
+  if (parameters.empty()) throw std::invalid_argument("least-squares fit: no parameters to fit");
+  for (const FitParameter& p : parameters)
+    if (!(p.lower <= p.upper) || (p.integer && std::ceil(p.lower) > std::floor(p.upper)))
+      throw std::invalid_argument(
+          fmt::format("least-squares fit: {} has an empty range [{}, {}]", p.name, p.lower, p.upper));
+  const std::size_t n = parameters.size();
+  Problem problem(parameters, model);
+  auto report = [&](const char* phase, int round, const std::vector<double>& x, double cost,
+                    double damping) {
+    if (options.on_round) options.on_round({phase, round, problem.evaluated_point(x), cost, damping});
+  };
+
+  std::vector<double> x;
+  for (const FitParameter& p : parameters) x.push_back(p.initial);
+  x = problem.clamp(x);
+  std::vector<double> r = problem.residuals(x);
+  double cost = sum_of_squares(r);
+  report("start", 0, x, cost, 0);
+
+  double lambda = 1e-2;
+  for (int round = 1; round <= options.max_rounds; ++round) {
+    // Forward-difference Jacobian; backwards at an upper bound.
+    std::vector<std::vector<double>> jac(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      const FitParameter& p = parameters[j];
+      double h = options.relative_step * std::max(std::abs(x[j]), 1e-3 * (p.upper - p.lower));
+      if (p.integer) h = std::max(1.0, std::round(h));
+      if (x[j] + h > p.upper) h = -h;
+      std::vector<double> xh = x;
+      xh[j] += h;
+      const double actual = problem.evaluated_point(xh)[j] - problem.evaluated_point(x)[j];
+      jac[j].assign(r.size(), 0.0);
+      if (actual == 0) continue; // pinned between bounds
+      const std::vector<double>& rh = problem.residuals(xh);
+      for (std::size_t i = 0; i < r.size(); ++i) jac[j][i] = (rh[i] - r[i]) / actual;
+    }
+    std::vector<std::vector<double>> a(n, std::vector<double>(n, 0.0));
+    std::vector<double> g(n, 0.0);
+    for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t k = 0; k < n; ++k)
+        for (std::size_t i = 0; i < r.size(); ++i) a[j][k] += jac[j][i] * jac[k][i];
+      for (std::size_t i = 0; i < r.size(); ++i) g[j] -= jac[j][i] * r[i];
+    }
+    double max_diag = 0;
+    for (std::size_t j = 0; j < n; ++j) max_diag = std::max(max_diag, a[j][j]);
+    if (max_diag == 0) break; // no parameter moves the model
+
+    bool accepted = false;
+    for (int attempt = 0; attempt < 10 && !accepted; ++attempt) {
+      std::vector<std::vector<double>> damped = a;
+      for (std::size_t j = 0; j < n; ++j) damped[j][j] += lambda * std::max(a[j][j], 1e-9 * max_diag);
+      std::vector<double> step;
+      if (!solve(damped, g, step)) {
+        lambda *= 4;
+        continue;
+      }
+      std::vector<double> trial = x;
+      for (std::size_t j = 0; j < n; ++j) trial[j] += step[j];
+      trial = problem.clamp(trial);
+      const std::vector<double>& rt = problem.residuals(trial);
+      const double trial_cost = sum_of_squares(rt);
+      if (trial_cost < cost) {
+        const double gain = (cost - trial_cost) / std::max(cost, 1e-300);
+        x = trial;
+        r = rt;
+        cost = trial_cost;
+        lambda = std::max(lambda / 3, 1e-7);
+        accepted = true;
+        report("lm", round, x, cost, lambda);
+        if (gain < options.tolerance) round = options.max_rounds; // converged
+      } else {
+        lambda *= 4;
+      }
+    }
+    if (!accepted) break;
+  }
+
+  // Settle the integer parameters: coordinate search, steps shrinking from a
+  // few percent of the value down to one unit.
+  x = problem.evaluated_point(x);
+  std::vector<double> step(n, 0.0);
+  bool any_integer = false;
+  for (std::size_t j = 0; j < n; ++j)
+    if (parameters[j].integer) {
+      step[j] = std::max(1.0, std::round(0.04 * std::abs(x[j])));
+      any_integer = true;
+    }
+  for (int pass = 1; any_integer && pass <= options.max_integer_passes; ++pass) {
+    bool improved = false;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!parameters[j].integer) continue;
+      for (const double dir : {1.0, -1.0}) {
+        for (;;) {
+          std::vector<double> trial = x;
+          trial[j] += dir * step[j];
+          trial = problem.evaluated_point(trial);
+          if (trial == x) break;
+          const double trial_cost = sum_of_squares(problem.residuals(trial));
+          if (!(trial_cost < cost)) break;
+          x = trial;
+          cost = trial_cost;
+          improved = true;
+        }
+      }
+    }
+    report("integer", pass, x, cost, 0);
+    if (!improved) {
+      bool all_unit = true;
+      for (std::size_t j = 0; j < n; ++j)
+        if (parameters[j].integer && step[j] > 1) {
+          step[j] = std::max(1.0, std::round(step[j] / 2));
+          all_unit = false;
+        }
+      if (all_unit) break;
+    }
+  }
+
+  FitResult result;
+  result.values = problem.evaluated_point(x);
+  result.residuals = problem.residuals(result.values);
+  result.cost = sum_of_squares(result.residuals);
+  result.evaluations = problem.evaluations();
+  return result;
+}
+
+} // namespace lanai::bench

@@ -1,0 +1,100 @@
+// An experiment file: one TOML file that names a kind of experiment, the
+// firmwares to compare, the hardware profile, the traffic and the sweep.
+// Parsing validates everything up front, so a run never starts on a file
+// that would fail half-way; each kind of experiment reads its own keys
+// through a table of kinds.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "experiment/toml_reader.hpp"
+#include "profile/hardware_profile.hpp"
+#include "workloads/stream_point.hpp"
+
+namespace lanai::bench {
+
+// A QoS class of a jitter experiment: every channel of the class has the
+// same negotiated rate and receiver.
+struct TrafficClass {
+  std::string name;
+  Traffic traffic = Traffic::cbr;  // cbr or vbr
+  double rate_mbytes_per_s = 0;    // negotiated rate, MB = 10^6 bytes
+  std::uint32_t receiver = 1;
+  std::uint32_t message_bytes = 0; // CBR: every message's size
+  double frame_rate = 0;           // VBR: frames (messages) per second
+  std::string gop;                 // VBR without a trace: the synthetic GOP pattern
+  std::filesystem::path trace;     // VBR: frame-size trace (absolute), empty: synthetic
+  std::vector<std::uint32_t> trace_frames; // the trace's frame sizes
+  // The negotiated inter-arrival time I, in picoseconds.
+  double interval_ps() const;
+};
+
+struct BestEffortChannel {
+  double rate_mbytes_per_s = 0;    // mean rate; gaps are exponential
+  std::uint32_t message_bytes = 0;
+  std::uint32_t receiver = 1;
+};
+
+// How the load rises: QoS channels are added one at a time, cycling
+// through `add_order` (class indices). Either a point after every added
+// channel until the total load first exceeds `max_total_mbytes_per_s`, or
+// one point per entry of `channels` (total QoS channels at that point).
+struct LoadSweep {
+  std::vector<std::size_t> add_order;
+  std::optional<double> max_total_mbytes_per_s;
+  std::vector<std::uint32_t> channels;
+};
+
+struct JitterSetup {
+  std::uint32_t receivers = 1;     // nodes 1..receivers receive, node 0 sends
+  std::vector<TrafficClass> classes;
+  std::optional<BestEffortChannel> best_effort;
+  LoadSweep load;
+};
+
+struct Experiment {
+  std::filesystem::path file;      // as given
+  std::string name;                // default: the file's stem
+  std::string description;
+  std::string kind;                // a name in experiment_kinds()
+  std::vector<std::string> firmwares;
+  std::string profile_source;      // as written in the file; empty: built-in default
+  profile::HardwareProfile profile;
+  std::uint64_t seed = 1;
+  double warmup_ms = 2.0;
+  double duration_ms = 30.0;
+  JitterSetup jitter;              // kind "jitter"
+};
+
+struct ParseOptions {
+  // Firmware names accepted; empty: those machine::firmware_names() finds.
+  std::vector<std::string> known_firmwares;
+};
+
+// One kind of experiment: its name, a line saying what it measures, and
+// the reader of its own keys (the common keys are read before it runs;
+// relative paths are relative to `base_dir`).
+struct ExperimentKind {
+  std::string_view name;
+  std::string_view description;
+  void (*read)(const TableReader& top, const std::filesystem::path& base_dir,
+               Experiment& experiment);
+  // The kind's keys at the top level, besides the common ones.
+  std::vector<std::string_view> top_level_keys;
+};
+
+const std::vector<ExperimentKind>& experiment_kinds();
+
+// Parses and validates an experiment; relative paths inside it (profile,
+// traces) are relative to `base_dir`. Throws ExperimentError.
+Experiment parse_experiment(std::string_view text, const std::filesystem::path& source,
+                            const std::filesystem::path& base_dir,
+                            const ParseOptions& options = {});
+Experiment load_experiment(const std::filesystem::path& file, const ParseOptions& options = {});
+
+} // namespace lanai::bench

@@ -1,0 +1,226 @@
+// Rendering a sweep's records as CSV, JSON and the resolved TOML. Numbers are
+// printed with fixed precision so the files are stable byte for byte.
+#include "experiment/result_files.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <stdexcept>
+
+namespace lanai::bench {
+
+namespace {
+
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\t': out += "\\t"; break;
+    case '\r': out += "\\r"; break;
+    default:
+      if (c < 0x20) out += fmt::format("\\u{:04x}", c);
+      else out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+// TOML basic strings take the same escapes as JSON for what appears here.
+std::string toml_string(std::string_view s) { return json_string(s); }
+
+// A TOML float that reads back as a float (and as the same value).
+std::string toml_float(double v) {
+  std::string s = fmt::format("{}", v);
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string fixed(double v, int digits) { return fmt::format("{:.{}f}", v, digits); }
+std::string json_fixed(bool present, double v, int digits) {
+  return present ? fixed(v, digits) : "null";
+}
+
+std::string traffic_name(Traffic t) {
+  switch (t) {
+  case Traffic::cbr: return "cbr";
+  case Traffic::vbr: return "vbr";
+  case Traffic::best_effort: return "best_effort";
+  }
+  return "?";
+}
+
+} // namespace
+
+std::string results_csv(const JitterSweep& sweep) {
+  const Experiment& e = sweep.experiment;
+  std::string out =
+      "point,firmware,total_load_MBps,class,channels,theta,jittered_fraction,"
+      "be_latency_mean_us,be_latency_p99_us,messages,lost,corrupted\n";
+  for (const auto& rec : sweep.records) {
+    if (!rec || rec->status != PointStatus::ok) continue;
+    const std::string head = fmt::format("{},{},{}", rec->index, e.firmwares[rec->firmware],
+                                         fixed(rec->total_mbytes_per_s, 3));
+    for (std::size_t ci = 0; ci < rec->classes.size(); ++ci) {
+      const ClassMetrics& m = rec->classes[ci];
+      const bool measured = m.jitter.intervals > 0;
+      out += fmt::format("{},{},{},{},{},,,{},{},{}\n", head, e.jitter.classes[ci].name,
+                         m.channels, measured ? fixed(m.jitter.theta(), 6) : "",
+                         measured ? fixed(m.jitter.jittered_fraction(), 6) : "", m.messages,
+                         m.lost, m.corrupted);
+    }
+    if (const auto& be = rec->best_effort) {
+      const bool measured = be->latency_us.count > 0;
+      out += fmt::format("{},BE,1,,,{},{},{},{},{}\n", head,
+                         measured ? fixed(be->latency_us.avg, 3) : "",
+                         measured ? fixed(be->latency_us.p99, 3) : "", be->messages, be->lost,
+                         be->corrupted);
+    }
+  }
+  return out;
+}
+
+std::string summary_json(const JitterSweep& sweep) {
+  const Experiment& e = sweep.experiment;
+  std::string out = "{\n";
+  out += fmt::format("  \"experiment\": {},\n", json_string(e.name));
+  out += fmt::format("  \"kind\": {},\n", json_string(e.kind));
+  out += fmt::format("  \"description\": {},\n", json_string(e.description));
+  std::string firmwares;
+  for (const auto& f : e.firmwares) firmwares += (firmwares.empty() ? "" : ", ") + json_string(f);
+  out += fmt::format("  \"firmwares\": [{}],\n", firmwares);
+  out += fmt::format("  \"profile\": {},\n", json_string(e.profile.name));
+  out += fmt::format("  \"seed\": {},\n", e.seed);
+  out += fmt::format("  \"warmup_ms\": {},\n", fixed(e.warmup_ms, 6));
+  out += fmt::format("  \"duration_ms\": {},\n", fixed(e.duration_ms, 6));
+  out += fmt::format("  \"quick\": {},\n", sweep.quick);
+  out += fmt::format("  \"points_total\": {},\n", sweep.records.size());
+  out += fmt::format("  \"points_kept\": {},\n", sweep.kept());
+  out += fmt::format("  \"points_failed\": {},\n", sweep.failed());
+  out += fmt::format("  \"interrupted\": {},\n", sweep.interrupted);
+  out += "  \"points\": [";
+  bool first_point = true;
+  for (const auto& rec : sweep.records) {
+    if (!rec) continue;
+    out += first_point ? "\n" : ",\n";
+    first_point = false;
+    out += "    {\n";
+    out += fmt::format("      \"point\": {},\n", rec->index);
+    out += fmt::format("      \"firmware\": {},\n", json_string(e.firmwares[rec->firmware]));
+    out += fmt::format("      \"load_point\": {},\n", rec->load);
+    out += fmt::format("      \"total_load_MBps\": {},\n", fixed(rec->total_mbytes_per_s, 3));
+    out += fmt::format("      \"outcome\": {},\n", json_string(rec->outcome));
+    out += fmt::format("      \"detail\": {},\n", json_string(rec->detail));
+    out += fmt::format("      \"end_us\": {},\n", fixed(rec->end_us, 3));
+    out += fmt::format("      \"lost\": {},\n", rec->lost());
+    out += fmt::format("      \"corrupted\": {},\n", rec->corrupted());
+    out += "      \"classes\": [";
+    for (std::size_t ci = 0; ci < rec->classes.size(); ++ci) {
+      const ClassMetrics& m = rec->classes[ci];
+      // Fewer than two receipts give no interval: the figures do not exist.
+      const bool measured = m.jitter.intervals > 0;
+      out += ci == 0 ? "\n" : ",\n";
+      out += fmt::format(
+          "        {{\"class\": {}, \"channels\": {}, \"interval_us\": {}, \"messages\": {}, "
+          "\"intervals\": {}, \"jittered\": {}, \"theta\": {}, \"jittered_fraction\": {}, "
+          "\"mean_jitter_us\": {}, \"lost\": {}, \"corrupted\": {}}}",
+          json_string(e.jitter.classes[ci].name), m.channels,
+          fixed(e.jitter.classes[ci].interval_ps() / 1e6, 6), m.messages, m.jitter.intervals,
+          m.jitter.jittered, json_fixed(measured, m.jitter.theta(), 6),
+          json_fixed(measured, m.jitter.jittered_fraction(), 6),
+          json_fixed(measured,
+                     m.jitter.sum_jitter_ps / 1e6 / static_cast<double>(m.jitter.intervals), 6),
+          m.lost, m.corrupted);
+    }
+    out += rec->classes.empty() ? "]" : "\n      ]";
+    if (const auto& be = rec->best_effort) {
+      const LatencySummary& l = be->latency_us;
+      const std::string latency =
+          l.count == 0 ? std::string("null")
+                       : fmt::format("{{\"min\": {}, \"median\": {}, \"mean\": {}, \"stdev\": {}, "
+                                     "\"p99\": {}, \"p999\": {}}}",
+                                     fixed(l.min, 3), fixed(l.median, 3), fixed(l.avg, 3),
+                                     fixed(l.stdev, 3), fixed(l.p99, 3), fixed(l.p999, 3));
+      out += fmt::format(
+          ",\n      \"best_effort\": {{\"messages\": {}, \"received\": {}, \"lost\": {}, "
+          "\"corrupted\": {}, \"latency_us\": {}}}",
+          be->messages, l.count, be->lost, be->corrupted, latency);
+    }
+    out += "\n    }";
+  }
+  out += first_point ? "]\n}\n" : "\n  ]\n}\n";
+  return out;
+}
+
+std::string resolved_experiment(const Experiment& e) {
+  std::string out = fmt::format(
+      "# The experiment \"{}\" as run: every default filled in, the profile resolved\n"
+      "# into profile.toml beside this file. Run it again with `lanai-emu run` on it.\n\n",
+      e.name);
+  out += fmt::format("name = {}\n", toml_string(e.name));
+  out += fmt::format("description = {}\n", toml_string(e.description));
+  out += fmt::format("kind = {}\n", toml_string(e.kind));
+  std::string firmwares;
+  for (const auto& f : e.firmwares) firmwares += (firmwares.empty() ? "" : ", ") + toml_string(f);
+  out += fmt::format("firmwares = [{}]\n", firmwares);
+  out += fmt::format("profile = \"profile.toml\"  # resolved from {}\n",
+                     e.profile_source.empty() ? "the built-in default"
+                                              : toml_string(e.profile_source));
+  out += fmt::format("seed = {}\n", e.seed);
+  out += fmt::format("warmup_ms = {}\n", toml_float(e.warmup_ms));
+  out += fmt::format("duration_ms = {}\n", toml_float(e.duration_ms));
+  const JitterSetup& j = e.jitter;
+  out += fmt::format("receivers = {}\n", j.receivers);
+  for (const auto& c : j.classes) {
+    out += "\n[[class]]\n";
+    out += fmt::format("name = {}\n", toml_string(c.name));
+    out += fmt::format("traffic = {}\n", toml_string(traffic_name(c.traffic)));
+    out += fmt::format("rate_MBps = {}\n", toml_float(c.rate_mbytes_per_s));
+    out += fmt::format("receiver = {}\n", c.receiver);
+    if (c.traffic == Traffic::cbr) {
+      out += fmt::format("message_bytes = {}\n", c.message_bytes);
+      continue;
+    }
+    out += fmt::format("frame_rate = {}\n", toml_float(c.frame_rate));
+    if (c.trace.empty()) out += fmt::format("gop = {}\n", toml_string(c.gop));
+    else out += fmt::format("trace = {}\n", toml_string(c.trace.string()));
+  }
+  if (const auto& be = j.best_effort) {
+    out += "\n[best_effort]\n";
+    out += fmt::format("rate_MBps = {}\n", toml_float(be->rate_mbytes_per_s));
+    out += fmt::format("message_bytes = {}\n", be->message_bytes);
+    out += fmt::format("receiver = {}\n", be->receiver);
+  }
+  out += "\n[load]\n";
+  std::string order;
+  for (const std::size_t i : j.load.add_order)
+    order += (order.empty() ? "" : ", ") + toml_string(j.classes[i].name);
+  out += fmt::format("add_order = [{}]\n", order);
+  if (j.load.max_total_mbytes_per_s) {
+    out += fmt::format("max_total_MBps = {}\n", toml_float(*j.load.max_total_mbytes_per_s));
+  } else {
+    std::string counts;
+    for (const auto n : j.load.channels) counts += (counts.empty() ? "" : ", ") + fmt::format("{}", n);
+    out += fmt::format("channels = [{}]\n", counts);
+  }
+  return out;
+}
+
+void write_text_file(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error(fmt::format("{}: cannot write", file.string()));
+}
+
+void write_result_files(const std::filesystem::path& dir, const JitterSweep& sweep) {
+  write_text_file(dir / "results.csv", results_csv(sweep));
+  write_text_file(dir / "summary.json", summary_json(sweep));
+  write_text_file(dir / "experiment.toml", resolved_experiment(sweep.experiment));
+  write_text_file(dir / "profile.toml", profile::dump_profile(sweep.experiment.profile));
+}
+
+} // namespace lanai::bench

@@ -1,0 +1,255 @@
+// Tests of experiment files: a valid file expands to the expected points,
+// every error names the file, the key and the problem, and the experiment
+// files shipped with the bench all parse.
+#include "experiment/experiment_file.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "experiment/load_points.hpp"
+#include "experiment/point_spec.hpp"
+
+using namespace lanai::bench;
+namespace fs = std::filesystem;
+
+namespace {
+
+const ParseOptions firmwares{{"svia", "pvia", "qosvia"}};
+
+fs::path scratch() {
+  const fs::path dir = fs::path(BENCH_EXPERIMENT_TEST_SCRATCH);
+  fs::create_directories(dir);
+  return dir;
+}
+
+Experiment parse(const std::string& text, const std::string& name = "test.toml") {
+  return parse_experiment(text, name, scratch(), firmwares);
+}
+
+const char* const highload = R"(
+name = "cbr-highload"
+kind = "jitter"
+firmwares = ["svia", "pvia", "qosvia"]
+receivers = 4
+[[class]]
+name = "2MBps"
+traffic = "cbr"
+rate_MBps = 2.0
+message_bytes = 4096
+receiver = 1
+[[class]]
+name = "8MBps"
+traffic = "cbr"
+rate_MBps = 8.0
+message_bytes = 4096
+receiver = 2
+[[class]]
+name = "32MBps"
+traffic = "cbr"
+rate_MBps = 32.0
+message_bytes = 4096
+receiver = 3
+[best_effort]
+rate_MBps = 33.0
+message_bytes = 4096
+receiver = 4
+[load]
+add_order = ["2MBps", "8MBps", "32MBps"]
+max_total_MBps = 160.0
+)";
+
+// The same file with one line replaced (or a line put first when `from` is
+// empty).
+std::string with(std::string text, const std::string& from, const std::string& to) {
+  if (from.empty()) return to + "\n" + text;  // a top-level key
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const ExperimentError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+} // namespace
+
+TEST_CASE("the high-load rule adds channels in order until the load passes the limit") {
+  const Experiment e = parse(highload);
+  CHECK(e.firmwares.size() == 3);
+  CHECK(e.seed == 1);
+  CHECK(e.warmup_ms == doctest::Approx(2.0));
+  CHECK(e.duration_ms == doctest::Approx(30.0));
+  CHECK(e.profile.name == lanai::profile::default_profile().name);
+  const auto points = load_points(e.jitter);
+  // 33 of best effort, then +2, +8, +32, +2, ... until first above 160.
+  const std::vector<double> totals{35, 43, 75, 77, 85, 117, 119, 127, 159, 161};
+  REQUIRE(points.size() == totals.size());
+  for (std::size_t i = 0; i < totals.size(); ++i)
+    CHECK(points[i].total_mbytes_per_s == doctest::Approx(totals[i]));
+  CHECK(points[0].channels == std::vector<std::uint32_t>{1, 0, 0});
+  CHECK(points[2].channels == std::vector<std::uint32_t>{1, 1, 1});
+  CHECK(points[9].channels == std::vector<std::uint32_t>{4, 3, 3});
+}
+
+TEST_CASE("a channels list gives one point per entry, filled in the add order") {
+  const Experiment e = parse(with(with(highload, "max_total_MBps = 160.0", "channels = [3, 6, 7]"),
+                                  "add_order = [\"2MBps\", \"8MBps\", \"32MBps\"]",
+                                  "add_order = [\"32MBps\", \"2MBps\"]"));
+  const auto points = load_points(e.jitter);
+  REQUIRE(points.size() == 3);
+  CHECK(points[0].channels == std::vector<std::uint32_t>{1, 0, 2});
+  CHECK(points[1].channels == std::vector<std::uint32_t>{3, 0, 3});
+  CHECK(points[2].channels == std::vector<std::uint32_t>{3, 0, 4});
+  CHECK(points[2].total_mbytes_per_s == doctest::Approx(33 + 3 * 2 + 4 * 32));
+}
+
+TEST_CASE("a point's spec has one channel per VI, best effort last, seeds shared by firmwares") {
+  const Experiment e = parse(highload);
+  const auto points = load_points(e.jitter);
+  const StreamPointSpec a = point_spec(e, points[4], sweep_point(4, points.size()));
+  const StreamPointSpec b = point_spec(e, points[4], sweep_point(14, points.size()));
+  CHECK(a.firmware == "svia");
+  CHECK(b.firmware == "pvia");
+  CHECK(a.seed == b.seed);
+  CHECK(a.seed != point_spec(e, points[5], sweep_point(5, points.size())).seed);
+  REQUIRE(a.channels.size() == 6);  // 2 + 2 + 1 QoS channels and best effort
+  CHECK(a.channels[0].class_name == "2MBps");
+  CHECK(a.channels[4].class_name == "32MBps");
+  CHECK(a.channels[5].class_name == "BE");
+  CHECK(a.channels[5].traffic == Traffic::best_effort);
+  CHECK(a.receivers == 4);
+  CHECK(a.duration.ps() == 30'000'000'000);
+}
+
+TEST_CASE("VBR classes get their own frame streams, from a generator or a trace") {
+  const std::string vbr = R"(
+kind = "jitter"
+firmwares = ["svia"]
+receivers = 2
+duration_ms = 100
+warmup_ms = 0
+[[class]]
+name = "video"
+traffic = "vbr"
+rate_MBps = 1.9
+frame_rate = 24.0
+receiver = 1
+[[class]]
+name = "traced"
+traffic = "vbr"
+rate_MBps = 1.0
+frame_rate = 25.0
+receiver = 2
+trace = "frames.txt"
+[load]
+channels = [4]
+)";
+  {
+    std::ofstream(scratch() / "frames.txt") << "# bytes per frame\n100\n200\n300\n400\n500\n";
+  }
+  const Experiment e = parse(vbr);
+  CHECK(e.name == "test");
+  CHECK(e.jitter.classes[0].interval_ps() == doctest::Approx(1e12 / 24));
+  const auto points = load_points(e.jitter);
+  const StreamPointSpec s = point_spec(e, points[0], sweep_point(0, 1));
+  REQUIRE(s.channels.size() == 4);
+  // 100 ms at 24 frames/s is 2.4 frames: 3, plus the margin.
+  CHECK(s.channels[0].frames.size() == 5);
+  CHECK(s.channels[0].frames != s.channels[1].frames);
+  CHECK(s.channels[2].frames.size() == 5);
+  CHECK(s.channels[2].frames[0] == 100);
+  CHECK(s.channels[3].frames[0] != 100);  // another offset into the trace
+}
+
+TEST_CASE("every error names the file, the key and the problem") {
+  const std::string f = "test.toml: ";
+  CHECK(error_of(with(highload, "rate_MBps = 8.0", "rate_MBps = -1")) ==
+        f + "class[2].rate_MBps: must be > 0 (got -1)");
+  CHECK(error_of(with(highload, "rate_MBps = 8.0", "rate_MBs = 8.0")) ==
+        f + "class[2].rate_MBs: unknown key (did you mean 'rate_MBps'?)");
+  CHECK(error_of(highload + std::string("colour = \"blue\"\n")) == f + "load.colour: unknown key");
+  CHECK(error_of(with(highload, "receivers = 4", "recievers = 4")) ==
+        f + "recievers: unknown key (did you mean 'receivers'?)");
+  CHECK(error_of(with(highload, "message_bytes = 4096\nreceiver = 1", "message_bytes = \"4K\"\nreceiver = 1")) ==
+        f + "class[1].message_bytes: must be an integer (got a string)");
+  CHECK(error_of(with(highload, "name = \"8MBps\"\n", "")) ==
+        f + "class[2].name: missing (a string is required)");
+  CHECK(error_of(with(highload, "firmwares = [\"svia\", \"pvia\", \"qosvia\"]",
+                      "firmwares = [\"svia\", \"gm\"]")) ==
+        f + "firmwares[2]: unknown firmware \"gm\" (known: svia, pvia, qosvia)");
+  CHECK(error_of(with(highload, "add_order = [\"2MBps\", \"8MBps\", \"32MBps\"]",
+                      "add_order = [\"2MBps\", \"16MBps\"]")) ==
+        f + "load.add_order[2]: unknown class \"16MBps\" (classes: 2MBps, 8MBps, 32MBps)");
+  CHECK(error_of(with(highload, "receiver = 4", "receiver = 5")) ==
+        f + "best_effort.receiver: must be in 1..4 (got 5)");
+  CHECK(error_of(with(highload, "receiver = 3", "receiver = 0")) ==
+        f + "class[3].receiver: must be in 1..4 (got 0)");
+  CHECK(error_of(with(highload, "max_total_MBps = 160.0", "max_total_MBps = 160.0\nchannels = [3]")) ==
+        f + "load.channels: give exactly one of max_total_MBps and channels");
+  CHECK(error_of(with(highload, "max_total_MBps = 160.0", "")) ==
+        f + "load.max_total_MBps: give exactly one of max_total_MBps and channels");
+  CHECK(error_of(with(highload, "kind = \"jitter\"", "kind = \"pingpong\"")) ==
+        f + "kind: unknown kind \"pingpong\" (known: jitter)");
+  CHECK(error_of(with(highload, "kind = \"jitter\"", "")) == f + "kind: missing (one of: jitter)");
+  CHECK(error_of(with(highload, "traffic = \"cbr\"", "traffic = \"abr\"")) ==
+        f + "class[1].traffic: must be \"cbr\" or \"vbr\" (got \"abr\")");
+  CHECK(error_of(with(highload, "name = \"32MBps\"", "name = \"8MBps\"")) ==
+        f + "class[3].name: duplicate class name \"8MBps\"");
+  CHECK(error_of(with(highload, "", "duration_ms = 0")) == f + "duration_ms: must be > 0 (got 0)");
+  CHECK(error_of(with(highload, "", "seed = -3")) == f + "seed: must be >= 0 (got -3)");
+  CHECK(error_of(with(highload, "", "profile = \"no-such-profile.toml\"")).starts_with(f + "profile: "));
+  CHECK(error_of(with(highload, "", "profile = \"no-such-profile\"")).starts_with(f + "profile: "));
+  CHECK(error_of(with(highload, "max_total_MBps = 160.0", "max_total_MBps = 1e9")) ==
+        f + "load.max_total_MBps: a point would have more than 1000 channels");
+  CHECK(error_of(with(highload, "max_total_MBps = 160.0", "channels = [3, 0]")) ==
+        f + "load.channels[2]: must be in 1..1000 (got 0)");
+  // A VBR class with an unreadable trace.
+  const std::string vbr_class = with(highload, "traffic = \"cbr\"\nrate_MBps = 2.0\nmessage_bytes = 4096",
+                                     "traffic = \"vbr\"\nrate_MBps = 2.0\nframe_rate = 24.0\ntrace = \"missing.txt\"");
+  CHECK(error_of(vbr_class).starts_with(f + "class[1].trace: "));
+  CHECK(error_of(with(highload, "traffic = \"cbr\"\nrate_MBps = 2.0",
+                      "traffic = \"vbr\"\nrate_MBps = 2.0\nframe_rate = 24.0")) ==
+        f + "class[1].message_bytes: unknown key");
+}
+
+TEST_CASE("TOML syntax errors give the line and column") {
+  const std::string message = error_of("kind = \"jitter\"\nreceivers = = 4\n");
+  CHECK(message.starts_with("test.toml:2:"));
+}
+
+TEST_CASE("a missing experiment file is reported with its name") {
+  try {
+    load_experiment(scratch() / "absent.toml", firmwares);
+    FAIL("no error");
+  } catch (const ExperimentError& e) {
+    CHECK(std::string(e.what()).find("absent.toml: cannot open experiment file") != std::string::npos);
+  }
+}
+
+TEST_CASE("the shipped experiment files parse") {
+  ParseOptions all{{"svia", "pvia", "qosvia", "qosvia-sfq", "qosvia-fcfs"}};
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(BENCH_EXPERIMENTS_DIR)) {
+    if (entry.path().extension() != ".toml") continue;
+    CAPTURE(entry.path().string());
+    const Experiment e = load_experiment(entry.path(), all);
+    CHECK(!load_points(e.jitter).empty());
+    ++files;
+  }
+  CHECK(files >= 3);
+  const Experiment testbed = load_experiment(fs::path(BENCH_EXPERIMENTS_DIR) / "cbr-testbed.toml", all);
+  const auto points = load_points(testbed.jitter);
+  REQUIRE(points.size() == 5);
+  CHECK(points[4].channels == std::vector<std::uint32_t>{5, 5, 5});
+  CHECK(points[4].total_mbytes_per_s == doctest::Approx(30));
+  const Experiment vbr = load_experiment(fs::path(BENCH_EXPERIMENTS_DIR) / "vbr-mpeg.toml", all);
+  CHECK(load_points(vbr.jitter).back().qos_channels() == 80);
+}
