@@ -2,6 +2,8 @@
 // table for people and as JSON for scripts that track the figures.
 #include "speed_report.hpp"
 
+#include "kernel/json_text.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -105,17 +107,10 @@ std::string format_json(const SpeedReport& r) {
     if (!native.empty()) native += ',';
     native += fmt::format("{}", s);
   }
-  // The profile name comes from a TOML file; escape what JSON requires.
-  std::string name;
-  for (char c : r.profile_name) {
-    if (c == '"' || c == '\\') name += '\\';
-    if (static_cast<unsigned char>(c) < 0x20)
-      name += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-    else
-      name += c;
-  }
+  // The profile name comes from a TOML file; quote it as JSON requires.
+  const std::string name = kernel::json_string(r.profile_name);
   return fmt::format(
-      "{{\"profile\":\"{}\",\"clock_mhz\":{},\"scale\":{},\"load_average\":{},\"runs\":[{}],"
+      "{{\"profile\":{},\"clock_mhz\":{},\"scale\":{},\"load_average\":{},\"runs\":[{}],"
       "\"best\":{},\"native_wall_s\":[{}],\"native_best_wall_s\":{},\"slowdown\":{},"
       "\"emulated_checksum\":{},\"native_checksum\":{},\"checksums_match\":{},"
       "\"goal_minstr_per_s\":{},\"goal_met\":{}}}\n",

@@ -7,27 +7,13 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "kernel/json_text.hpp"
+
 namespace lanai::bench {
 
 namespace {
 
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '\n': out += "\\n"; break;
-    case '\t': out += "\\t"; break;
-    case '\r': out += "\\r"; break;
-    default:
-      if (c < 0x20) out += fmt::format("\\u{:04x}", c);
-      else out += ch;
-    }
-  }
-  return out + "\"";
-}
+using kernel::json_string;
 
 // TOML basic strings take the same escapes as JSON for what appears here.
 std::string toml_string(std::string_view s) { return json_string(s); }

@@ -5,6 +5,8 @@
 #include <set>
 #include <string>
 
+#include "kernel/json_text.hpp"
+
 namespace lanai::trace {
 
 namespace {
@@ -18,18 +20,6 @@ std::string micros(kernel::SimTime t) {
   return fmt::format("{}{}.{:06}", sign, v / 1'000'000, v % 1'000'000);
 }
 
-std::string escaped(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
 
 std::string args_of(const Event& e) {
   std::string args;
@@ -67,15 +57,16 @@ void write_chrome_trace(std::ostream& out, const std::vector<Event>& events) {
     }
   }
   for (const Event& e : events) {
-    std::string name = escaped(e.name);
-    if (e.vi != no_label) name += fmt::format(" vi{}", e.vi);
-    if (e.msg != no_label) name += fmt::format(" #{}", e.msg);
+    std::string label = e.name;
+    if (e.vi != no_label) label += fmt::format(" vi{}", e.vi);
+    if (e.msg != no_label) label += fmt::format(" #{}", e.msg);
+    const std::string name = kernel::json_string(label);
     const int tid = static_cast<int>(e.track);
     if (e.end > e.begin)
-      line(fmt::format(R"({{"ph":"X","name":"{}","pid":{},"tid":{},"ts":{},"dur":{},"args":{{{}}}}})",
+      line(fmt::format(R"({{"ph":"X","name":{},"pid":{},"tid":{},"ts":{},"dur":{},"args":{{{}}}}})",
                        name, e.node, tid, micros(e.begin), micros(e.end - e.begin), args_of(e)));
     else
-      line(fmt::format(R"({{"ph":"i","s":"t","name":"{}","pid":{},"tid":{},"ts":{},"args":{{{}}}}})",
+      line(fmt::format(R"({{"ph":"i","s":"t","name":{},"pid":{},"tid":{},"ts":{},"args":{{{}}}}})",
                        name, e.node, tid, micros(e.begin), args_of(e)));
   }
   out << "\n]}\n";
