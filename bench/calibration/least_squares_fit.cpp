@@ -12,6 +12,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "numeric/dense_linear.hpp"
+
 namespace lanai::bench {
 
 namespace {
@@ -20,32 +22,6 @@ double sum_of_squares(const std::vector<double>& r) {
   double s = 0;
   for (const double v : r) s += v * v;
   return s;
-}
-
-// Solves the small dense system a x = b by Gaussian elimination with
-// partial pivoting; false if singular.
-bool solve(std::vector<std::vector<double>> a, std::vector<double> b, std::vector<double>& x) {
-  const std::size_t n = b.size();
-  for (std::size_t c = 0; c < n; ++c) {
-    std::size_t pivot = c;
-    for (std::size_t r = c + 1; r < n; ++r)
-      if (std::abs(a[r][c]) > std::abs(a[pivot][c])) pivot = r;
-    if (!(std::abs(a[pivot][c]) > 0)) return false;
-    std::swap(a[c], a[pivot]);
-    std::swap(b[c], b[pivot]);
-    for (std::size_t r = c + 1; r < n; ++r) {
-      const double f = a[r][c] / a[c][c];
-      for (std::size_t k = c; k < n; ++k) a[r][k] -= f * a[c][k];
-      b[r] -= f * b[c];
-    }
-  }
-  x.assign(n, 0);
-  for (std::size_t c = n; c-- > 0;) {
-    double s = b[c];
-    for (std::size_t k = c + 1; k < n; ++k) s -= a[c][k] * x[k];
-    x[c] = s / a[c][c];
-  }
-  return true;
 }
 
 class Problem {
@@ -141,7 +117,7 @@ FitResult fit_least_squares(const std::vector<FitParameter>& parameters,
       std::vector<std::vector<double>> damped = a;
       for (std::size_t j = 0; j < n; ++j) damped[j][j] += lambda * std::max(a[j][j], 1e-9 * max_diag);
       std::vector<double> step;
-      if (!solve(damped, g, step)) {
+      if (!numeric::solve_dense(damped, g, step)) {
         lambda *= 4;
         continue;
       }

@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "commands/bench_commands.hpp"
+#include "models/model_commands.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"lanai-emu: emulator of a Myrinet-style programmable NIC (LANai firmware, "
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
   lanai::cli::add_disasm_command(app, exit_status);
   lanai::cli::add_config_command(app, exit_status);
   lanai::bench::add_bench_commands(app, exit_status);
+  lanai::models::add_model_commands(app, exit_status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

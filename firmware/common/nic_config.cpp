@@ -8,5 +8,5 @@ namespace via::abi_symbol {
 // Zeroed at load rather than by start-up code, which would otherwise erase
 // whatever a driver wrote between loading the card and the firmware's
 // first instructions.
-VIA_ZEROED_AT_LOAD volatile ::via_nic_config_block via_nic_config;
+VIA_ZEROED_AT_LOAD volatile ::via_nic_config_block via_nic_config{};
 } // namespace via::abi_symbol

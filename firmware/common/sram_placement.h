@@ -4,5 +4,8 @@
 // packet buffers and rings would keep the firmware busy for milliseconds.
 #pragma once
 
-// Zero when the image is loaded, and never cleared again by start-up code.
-#define VIA_ZEROED_AT_LOAD [[gnu::section(".data")]]
+// Zero when the image is loaded, and never cleared again by start-up code;
+// declare such objects with {} so that they are constant-initialised.
+// constinit makes it a compile error for such an object to need a
+// constructor run at start-up (which would clear it word by word after all).
+#define VIA_ZEROED_AT_LOAD [[gnu::section(".data")]] constinit

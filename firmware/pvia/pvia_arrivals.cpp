@@ -23,7 +23,7 @@ constexpr uint32_t kNone = kBuffers;
 constexpr uint32_t kOrder = 8u; // at least kBuffers
 static_assert((kOrder & (kOrder - 1u)) == 0u && kOrder >= kBuffers, "indices wrap by masking");
 
-VIA_ZEROED_AT_LOAD via::ReceiveBuffer buffers[kBuffers];
+VIA_ZEROED_AT_LOAD via::ReceiveBuffer buffers[kBuffers]{};
 BufferState states[kBuffers];
 Arrival arrivals[kBuffers];
 uint32_t armed = kNone;

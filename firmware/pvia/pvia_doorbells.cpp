@@ -8,6 +8,7 @@
 
 #include "common/doorbells.h"
 #include "common/sram_placement.h"
+#include "common/vi_set.h"
 #include "common/vi_table.h"
 #include "pvia.h"
 #include "pvia_counters.h"
@@ -20,10 +21,10 @@ namespace {
 // counts like the ring's own), with a card-wide doorbell number to break ties.
 struct SendStamps {
   static constexpr uint32_t kMask = via::DescriptorRing::kCapacity - 1u;
-  via::Stamp stamps[via::DescriptorRing::kCapacity];
-  uint32_t serials[via::DescriptorRing::kCapacity];
-  uint32_t head;
-  uint32_t tail;
+  via::Stamp stamps[via::DescriptorRing::kCapacity] = {};
+  uint32_t serials[via::DescriptorRing::kCapacity] = {};
+  uint32_t head = 0u;
+  uint32_t tail = 0u;
 };
 
 struct ViQueues {
@@ -32,14 +33,13 @@ struct ViQueues {
   SendStamps send_stamps;
 };
 
-VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI];
+VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI]{};
 via::ReadyList ready_to_send;
 bool per_vi_doorbells;
 bool stamp_ordered;
 uint32_t doorbell_serial;
-// Bit per VI whose send ring is not empty, so the stamp search skips idle VIs.
-uint32_t sends_waiting;
-static_assert(VIA_MAX_VI <= 32u, "one bit per VI");
+// The VIs whose send ring is not empty, so the stamp search skips idle VIs.
+via::ViSet sends_waiting;
 
 void accept(const via::Doorbell& doorbell) {
   ViQueues& vi = queues[doorbell.vi];
@@ -55,7 +55,7 @@ void accept(const via::Doorbell& doorbell) {
     stamps.stamps[stamps.tail & SendStamps::kMask] = via::stamp_send(doorbell.vi, 0u);
     stamps.serials[stamps.tail & SendStamps::kMask] = doorbell_serial++;
     ++stamps.tail;
-    sends_waiting |= 1u << doorbell.vi;
+    sends_waiting.add(doorbell.vi);
   } else if (was_empty) {
     ready_to_send.push(doorbell.vi);
   }
@@ -87,24 +87,23 @@ bool smallest_stamp(uint32_t& chosen) {
   bool found_due = false;
   via::Stamp best_stamp = 0u;
   uint32_t best_serial = 0u;
-  for (uint32_t waiting = sends_waiting; waiting != 0u; waiting &= waiting - 1u) {
-    const uint32_t vi = static_cast<uint32_t>(__builtin_ctz(waiting));
+  sends_waiting.for_each([&](uint32_t vi) {
     const ViQueues& q = queues[vi];
     const via::Stamp stamp = q.send_stamps.stamps[q.send_stamps.head & SendStamps::kMask];
     const uint32_t serial = q.send_stamps.serials[q.send_stamps.head & SendStamps::kMask];
     const bool due = via::eligible_from(vi, stamp) <= now;
     if (found_due && !due)
-      continue;
+      return;
     if (found && due == found_due &&
         (stamp > best_stamp ||
          (stamp == best_stamp && static_cast<int32_t>(serial - best_serial) > 0)))
-      continue;
+      return;
     found = true;
     found_due = due;
     chosen = vi;
     best_stamp = stamp;
     best_serial = serial;
-  }
+  });
   return found;
 }
 
@@ -125,7 +124,7 @@ bool next_send(uint32_t& vi, via::PostedDescriptor& posted, via::Stamp& stamp) {
       ViQueues& q = queues[vi];
       const bool found = pop_current_stamped(vi, q, posted, stamp);
       if (q.send.empty())
-        sends_waiting &= ~(1u << vi);
+        sends_waiting.remove(vi);
       if (found) {
         via::stamp_served(stamp);
         return true;

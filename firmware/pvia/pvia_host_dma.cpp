@@ -44,7 +44,7 @@ InService in_service[kInService];
 uint32_t service_head;
 uint32_t service_tail;
 
-VIA_ZEROED_AT_LOAD Waiting overflow[kOverflow];
+VIA_ZEROED_AT_LOAD Waiting overflow[kOverflow]{};
 uint32_t overflow_head;
 uint32_t overflow_tail;
 bool stamp_ordered;

@@ -11,6 +11,7 @@
 
 #include "common/arrival_checks.h"
 #include "common/sram_placement.h"
+#include "common/vi_set.h"
 #include "common/vi_table.h"
 #include "pvia.h"
 #include "pvia_counters.h"
@@ -76,11 +77,11 @@ struct ViList {
   uint8_t tail;
 };
 
-VIA_ZEROED_AT_LOAD ReceiveRecord records[kRecords];
+VIA_ZEROED_AT_LOAD ReceiveRecord records[kRecords]{};
 uint8_t free_records[kRecords];
 uint32_t free_count;
 ViList lists[VIA_MAX_VI];
-uint32_t backlog; // bit per VI with receives left in its ring
+via::ViSet backlog; // the VIs with receives left in their rings
 uint32_t tickets_issued[VIA_MAX_VI];    // packets matched to a receive
 uint32_t tickets_completed[VIA_MAX_VI]; // ... whose completion is queued
 uint32_t waiting_turn[VIA_MAX_VI];      // records of the VI in wait_turn
@@ -176,9 +177,9 @@ void prefetch(uint32_t vi) {
     via::trace_state(nullptr);
   }
   if (receives_waiting(vi))
-    backlog |= 1u << vi;
+    backlog.add(vi);
   else
-    backlog &= ~(1u << vi);
+    backlog.remove(vi);
 }
 
 bool intact(const Arrival& arrival) {
@@ -343,17 +344,15 @@ void start_receive_engine() {
     release_record(r);
   for (uint32_t vi = 0u; vi < VIA_MAX_VI; ++vi)
     lists[vi] = {kNoRecord, kNoRecord};
-  backlog = 0u;
+  backlog.clear();
 }
 
 void receive_posted(uint32_t vi) { prefetch(vi); }
 
 void refill_receives() {
-  if (backlog == 0u || free_count <= kReserved)
+  if (backlog.empty() || free_count <= kReserved)
     return;
-  for (uint32_t vi = 0u; vi < VIA_MAX_VI; ++vi)
-    if ((backlog & (1u << vi)) != 0u)
-      prefetch(vi);
+  backlog.for_each(prefetch);
 }
 
 namespace {

@@ -57,7 +57,7 @@ struct SendRecord {
   via::Completion completion;
 };
 
-VIA_ZEROED_AT_LOAD via::SendBuffer buffers[kSendRecords];
+VIA_ZEROED_AT_LOAD via::SendBuffer buffers[kSendRecords]{};
 SendRecord records[kSendRecords];
 uint32_t next_sequence[VIA_MAX_VI];
 uint32_t tickets_issued[VIA_MAX_VI];

@@ -21,7 +21,7 @@ enum class BufferState : uint8_t {
 constexpr uint32_t kBuffers = 2u;
 constexpr uint32_t kNone = kBuffers;
 
-VIA_ZEROED_AT_LOAD via::ReceiveBuffer buffers[kBuffers];
+VIA_ZEROED_AT_LOAD via::ReceiveBuffer buffers[kBuffers]{};
 BufferState states[kBuffers];
 Arrival arrivals[kBuffers];
 uint32_t armed = kNone;  // the buffer the receive DMA holds

@@ -14,7 +14,7 @@ struct ViQueues {
   via::DescriptorRing receive;
 };
 
-VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI];
+VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI]{};
 via::ReadyList ready_to_send;
 bool per_vi_doorbells;
 

@@ -15,7 +15,7 @@ namespace svia {
 
 namespace {
 
-VIA_ZEROED_AT_LOAD via::SendBuffer send_buffer;
+VIA_ZEROED_AT_LOAD via::SendBuffer send_buffer{};
 uint32_t next_sequence[VIA_MAX_VI];
 
 // Brings the segments, in order, into the send buffer behind the header.

@@ -122,7 +122,7 @@ typedef struct _VIP_DESCRIPTOR {
 #define VIA_MAX_SEGMENTS 2
 #define VIA_DESC_BYTES 64
 #define VIA_MAX_TRANSFER 65536  /* largest message (MTU) */
-#define VIA_MAX_VI 32           /* VIs per NIC */
+#define VIA_MAX_VI 128          /* VIs per NIC */
 #define VIA_MAX_NODES 64        /* nodes a NIC can route to */
 #define VIA_MAX_ROUTE 8         /* route bytes to any node */
 #define VIA_QUEUE_DEPTH 64      /* descriptors a VI queue holds on the NIC */

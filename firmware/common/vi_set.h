@@ -1,0 +1,42 @@
+// A set of VI numbers, one bit each, so that loops visit only the VIs that
+// have work: the lowest-numbered first.
+#pragma once
+
+#include <stdint.h>
+
+#include <lanai/via_abi.h>
+
+namespace via {
+
+class ViSet {
+public:
+  static constexpr uint32_t kWords = (VIA_MAX_VI + 31u) / 32u;
+
+  void add(uint32_t vi) { words_[vi >> 5] |= bit(vi); }
+  void remove(uint32_t vi) { words_[vi >> 5] &= ~bit(vi); }
+  bool contains(uint32_t vi) const { return (words_[vi >> 5] & bit(vi)) != 0u; }
+  bool empty() const {
+    for (uint32_t w = 0u; w < kWords; ++w)
+      if (words_[w] != 0u)
+        return false;
+    return true;
+  }
+  void clear() {
+    for (uint32_t w = 0u; w < kWords; ++w)
+      words_[w] = 0u;
+  }
+  // Calls visit(vi) for each member, in increasing order, as the set was
+  // when each word was reached: visit may remove the VI it is given.
+  template <typename Visit>
+  void for_each(Visit visit) const {
+    for (uint32_t w = 0u; w < kWords; ++w)
+      for (uint32_t bits = words_[w]; bits != 0u; bits &= bits - 1u)
+        visit(w * 32u + static_cast<uint32_t>(__builtin_ctz(bits)));
+  }
+
+private:
+  static uint32_t bit(uint32_t vi) { return 1u << (vi & 31u); }
+  uint32_t words_[kWords] = {};
+};
+
+} // namespace via
