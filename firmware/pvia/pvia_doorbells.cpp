@@ -82,6 +82,8 @@ via::DescriptorRing& send_ring(uint32_t vi) { return queues[vi].send; }
 // doorbell first among equals, among the VIs whose oldest send is due (or
 // among all if none is); false if no VI has one.
 bool smallest_stamp(uint32_t& chosen) {
+  if (sends_waiting.empty())
+    return false; // the idle main loop's case: no clock read
   const uint64_t now = via::cycle_now();
   bool found = false;
   bool found_due = false;
