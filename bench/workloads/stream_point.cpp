@@ -265,9 +265,13 @@ int receiver(Shared& sh, std::uint32_t me) {
   Endpoint ep(bytes, sh.memory);
   VIP_CQ_HANDLE cq = nullptr;
   check_vip(VipCreateCQ(ep.nic(), static_cast<VIP_ULONG>(mine.size() * recv_ring), &cq), "VipCreateCQ");
-  // Receives posted per channel: within the node's doorbell budget.
+  // Receives posted per channel: within the node's doorbell budget, but at
+  // least two. With many channels that is more doorbells than the FIFO
+  // holds, so they go in batches of the budget with a pause between for the
+  // firmware to drain them (VIA has no flow control to ask).
   const std::uint32_t depth = std::clamp<std::uint32_t>(
       sh.doorbell_budget / static_cast<std::uint32_t>(mine.size()), 2, recv_ring);
+  std::uint32_t batch = 0;
   std::map<VIP_VI_HANDLE, std::size_t> channel_of;
   std::vector<VIP_VI_HANDLE> vis;
   std::uint8_t* p = ep.memory();
@@ -278,6 +282,10 @@ int receiver(Shared& sh, std::uint32_t me) {
       auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(p + i * slot_bytes(sh.plans[c].max_transfer));
       fill_descriptor(d, ep, reinterpret_cast<std::uint8_t*>(d) + 64, sh.plans[c].max_transfer);
       check_vip(VipPostRecv(vi, d, ep.memory_handle()), "VipPostRecv");
+      if (++batch == sh.doorbell_budget) {
+        host_wait_until(host_now() + kernel::microseconds(200));
+        batch = 0;
+      }
     }
     p += recv_ring * slot_bytes(sh.plans[c].max_transfer);
     channel_of[vi] = c;
