@@ -3,42 +3,22 @@
 # run prints (and writes) exactly the same, and that a Chrome trace it wrote
 # has the tracks and labels a reader expects. stdlib only.
 # Set LANAI_EMU_UPDATE_GOLDEN=1 to rewrite golden files from the output.
-import argparse
 import json
 import os
-import re
-import subprocess
+import pathlib
 import sys
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--status", type=int, default=0)
-parser.add_argument("--stdout", action="append", default=[])
-parser.add_argument("--stderr", action="append", default=[])
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+import command_check  # noqa: E402
+
+parser = command_check.parser()
 parser.add_argument("--golden", help="file stdout must equal")
-parser.add_argument("--repeat", action="store_true", help="a second run must print the same")
 parser.add_argument("--json", action="store_true", help="stdout must be valid JSON")
 parser.add_argument("--check-trace", help="Chrome trace file the command writes")
-parser.add_argument("command", nargs=argparse.REMAINDER)
-args = parser.parse_args()
-command = args.command[1:] if args.command[:1] == ["--"] else args.command
+args, command = command_check.parse(parser)
 
-
-def run():
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=900)
-    trace = open(args.check_trace).read() if args.check_trace and os.path.exists(args.check_trace) else ""
-    return proc, trace
-
-
-first, first_trace = run()
-problems = []
-if first.returncode != args.status:
-    problems.append(f"exit status {first.returncode}, expected {args.status}")
-for pattern in args.stdout:
-    if not re.search(pattern, first.stdout, re.MULTILINE):
-        problems.append(f"stdout does not match {pattern!r}")
-for pattern in args.stderr:
-    if not re.search(pattern, first.stderr, re.MULTILINE):
-        problems.append(f"stderr does not match {pattern!r}")
+first, first_trace = command_check.run(command, args.check_trace)
+problems = command_check.output_problems(args, first)
 if args.json:
     try:
         json.loads(first.stdout)
@@ -71,14 +51,6 @@ if args.check_trace:
     if any(e["dur"] < 0 for e in spans):
         problems.append("a span has negative duration")
 if args.repeat:
-    second, second_trace = run()
-    if (second.returncode, second.stdout, second.stderr) != (first.returncode, first.stdout, first.stderr):
-        problems.append("a second run printed something different")
-    if second_trace != first_trace:
-        problems.append("a second run wrote a different trace")
-if problems:
-    print("command:", " ".join(command))
-    print("--- stdout ---\n" + first.stdout + "--- stderr ---\n" + first.stderr)
-    for p in problems:
-        print("FAIL:", p)
-    sys.exit(1)
+    second, second_trace = command_check.run(command, args.check_trace)
+    problems += command_check.repeat_problems(first, first_trace, second, second_trace, "trace")
+command_check.finish(command, first, problems)

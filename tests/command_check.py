@@ -1,0 +1,67 @@
+# What the command-checking scripts of the test suite share: the options for
+# the expected exit status, regexes on stdout and stderr and a repeated run;
+# running the command (and reading a file it writes); and the report. A
+# script builds on these and adds its own checks. stdlib only.
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+
+def parser():
+    p = argparse.ArgumentParser()
+    p.add_argument("--status", type=int, default=0, help="expected exit status")
+    p.add_argument("--stdout", action="append", default=[], help="regex stdout must match")
+    p.add_argument("--stderr", action="append", default=[], help="regex stderr must match")
+    p.add_argument("--repeat", action="store_true",
+                   help="run twice: the output and the written file must be identical")
+    return p
+
+
+def parse(p):
+    """The options, and the command after them (a leading -- dropped)."""
+    p.add_argument("command", nargs=argparse.REMAINDER)
+    args = p.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    return args, command
+
+
+def run(command, written=None, timeout=900):
+    """Runs the command; returns it and the text of the file `written` (if any)."""
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    text = open(written).read() if written and os.path.exists(written) else ""
+    return proc, text
+
+
+def output_problems(args, proc):
+    problems = []
+    if proc.returncode != args.status:
+        problems.append(f"exit status {proc.returncode}, expected {args.status}")
+    for pattern in args.stdout:
+        if not re.search(pattern, proc.stdout, re.MULTILINE):
+            problems.append(f"stdout does not match {pattern!r}")
+    for pattern in args.stderr:
+        if not re.search(pattern, proc.stderr, re.MULTILINE):
+            problems.append(f"stderr does not match {pattern!r}")
+    return problems
+
+
+def repeat_problems(first, first_written, second, second_written, what):
+    problems = []
+    if (second.returncode, second.stdout, second.stderr) != (
+            first.returncode, first.stdout, first.stderr):
+        problems.append("a second run printed something different")
+    if second_written != first_written:
+        problems.append(f"a second run wrote a different {what}")
+    return problems
+
+
+def finish(command, proc, problems):
+    """Reports the problems and exits 1, or echoes stdout."""
+    if problems:
+        print("command:", " ".join(command))
+        print("--- stdout ---\n" + proc.stdout + "--- stderr ---\n" + proc.stderr)
+        print("\n".join(problems))
+        sys.exit(1)
+    print(proc.stdout, end="")
