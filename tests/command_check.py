@@ -65,3 +65,31 @@ def finish(command, proc, problems):
         print("\n".join(problems))
         sys.exit(1)
     print(proc.stdout, end="")
+
+
+def run_experiment_per_jobs(lanai_emu, experiment, work, jobs_list=("1", "2")):
+    """Runs `lanai-emu run EXPERIMENT` once per --jobs value, each into
+    WORK/jobs<N>; returns the problems (failed runs) and the completed
+    processes by jobs value."""
+    problems, runs = [], {}
+    for jobs in jobs_list:
+        out = work / f"jobs{jobs}"
+        proc = subprocess.run([lanai_emu, "run", experiment, "--jobs", jobs, "--out", str(out)],
+                              capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0:
+            problems.append(f"--jobs {jobs}: exit status {proc.returncode}\n{proc.stdout}{proc.stderr}")
+        runs[jobs] = proc
+    return problems, runs
+
+
+def differing_files(work, names, a="jobs1", b="jobs2"):
+    """Problems for each named file missing from, or different between,
+    WORK/A and WORK/B."""
+    problems = []
+    for name in names:
+        x, y = work / a / name, work / b / name
+        if not x.exists() or not y.exists():
+            problems.append(f"{name} missing")
+        elif x.read_bytes() != y.read_bytes():
+            problems.append(f"{name} differs between --jobs 1 and --jobs 2")
+    return problems

@@ -15,6 +15,7 @@
 #include "experiment/jitter_sweep.hpp"
 #include "experiment/plots.hpp"
 #include "experiment/progress_bar.hpp"
+#include "experiment/queueing_sweep.hpp"
 #include "experiment/result_files.hpp"
 #include "trace/chrome_trace.hpp"
 
@@ -64,6 +65,56 @@ void print_table(const JitterSweep& sweep) {
   }
 }
 
+// Runs a sweep with `options` (either kind's) on `jobs` threads, stopping
+// cleanly on Ctrl-C and drawing a progress bar on a terminal.
+template <class Options, class Run> auto run_with_progress(unsigned jobs, Options options, Run run) {
+  InterruptFlag interrupt;
+  ProgressBar bar(stderr);
+  options.jobs = jobs;
+  options.stop = &interrupt.flag();
+  options.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
+  auto sweep = run(options);
+  bar.finish();
+  return sweep;
+}
+
+int run_queueing(const RunOptions& o, const Experiment& experiment, const std::filesystem::path& dir) {
+  if (!o.trace.empty()) {
+    fmt::print(stderr, "lanai-emu: --trace is for jitter experiments; a queueing run measures "
+                       "from the device events itself\n");
+    return 1;
+  }
+  QueueingSweep sweep = run_with_progress(o.jobs, QueueingRunOptions{}, [&](const auto& options) {
+    return run_queueing_experiment(experiment, options);
+  });
+  sweep.quick = o.quick;
+  std::size_t kept = 0;
+  for (const auto& p : sweep.points) kept += p.has_value();
+  if (sweep.interrupted)
+    fmt::print(stderr, "lanai-emu: interrupted: kept {} of {} points\n", kept, sweep.points.size());
+  for (const auto& p : sweep.points)
+    if (p && p->twin.status == TwinStatus::failed)
+      fmt::print(stderr, "lanai-emu: point {} ({}, {} per us) failed: {}\n", p->index,
+                 experiment.queueing.variants[p->variant],
+                 experiment.queueing.rates_per_us[p->rate], p->twin.detail);
+  try {
+    write_queueing_files(dir, sweep);
+    std::string warning;
+    const auto images = render_queueing_plots(dir, sweep, warning);
+    if (!warning.empty()) fmt::print(stderr, "lanai-emu: warning: {}\n", warning);
+    fmt::print("{}", queueing_comparison_table(sweep));
+    fmt::print("\nwall time: {:.1f} s\nresults:    {}\ncomparison: {}\nsummary:    {}\nconfig:     {}\n",
+               sweep.wall_seconds, (dir / "results.csv").string(), (dir / "comparison.csv").string(),
+               (dir / "summary.json").string(), (dir / "experiment.toml").string());
+    for (const auto& image : images) fmt::print("plot:       {}\n", image.string());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "lanai-emu: {}\n", e.what());
+    return 1;
+  }
+  if (sweep.interrupted) return 130;
+  return sweep.failed() > 0 ? 2 : 0;
+}
+
 int run(const RunOptions& o) {
   Experiment experiment;
   try {
@@ -76,6 +127,7 @@ int run(const RunOptions& o) {
   if (o.quick) {
     experiment.warmup_ms /= 10;
     experiment.duration_ms /= 10;
+    experiment.queueing.min_duration_ms /= 10;
   }
   const std::filesystem::path dir =
       o.out.empty() ? std::filesystem::path("results") / experiment.name : std::filesystem::path(o.out);
@@ -86,30 +138,24 @@ int run(const RunOptions& o) {
                ec.message());
     return 1;
   }
+  if (experiment.kind == "queueing") return run_queueing(o, experiment, dir);
 
-  JitterSweep sweep;
-  {
-    InterruptFlag interrupt;
-    ProgressBar bar(stderr);
-    JitterRunOptions options;
-    options.jobs = o.jobs;
-    options.stop = &interrupt.flag();
-    options.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
-    trace::Recorder recorder;
-    if (!o.trace.empty()) {
-      options.trace = &recorder;
-      options.trace_point = o.trace_point;
+  trace::Recorder recorder;
+  JitterRunOptions jitter_options;
+  if (!o.trace.empty()) {
+    jitter_options.trace = &recorder;
+    jitter_options.trace_point = o.trace_point;
+  }
+  JitterSweep sweep = run_with_progress(o.jobs, jitter_options, [&](const auto& options) {
+    return run_jitter_experiment(experiment, options);
+  });
+  if (!o.trace.empty()) {
+    std::ofstream out(o.trace, std::ios::binary);
+    trace::write_chrome_trace(out, recorder.events());
+    if (!out) {
+      fmt::print(stderr, "lanai-emu: {}: cannot write the trace\n", o.trace);
+      return 1;
     }
-    sweep = run_jitter_experiment(experiment, options);
-    if (!o.trace.empty()) {
-      std::ofstream out(o.trace, std::ios::binary);
-      trace::write_chrome_trace(out, recorder.events());
-      if (!out) {
-        fmt::print(stderr, "lanai-emu: {}: cannot write the trace\n", o.trace);
-        return 1;
-      }
-    }
-    bar.finish();
   }
   sweep.quick = o.quick;
   if (sweep.interrupted)

@@ -10,6 +10,7 @@
 
 #include "experiment/load_points.hpp"
 #include "machine/standalone_machine.hpp"
+#include "models/qna_model_file.hpp"
 #include "workloads/bench_cluster.hpp"
 #include "workloads/mpeg_source.hpp"
 
@@ -160,6 +161,52 @@ void read_jitter(const TableReader& top, const std::filesystem::path& base_dir, 
   }
 }
 
+void read_queueing(const TableReader& t, const std::filesystem::path& base_dir, Experiment& e) {
+  QueueingSetup& q = e.queueing;
+  if (e.firmwares.size() != 1)
+    t.fail("firmwares", "a queueing experiment runs one reference firmware (nic-send-twin)");
+  const std::string model = t.required_string("model");
+  q.model_file = std::filesystem::absolute(relative_to(base_dir, model));
+  try {
+    q.model = models::load_qna_model(q.model_file);
+    q.services = twin_services(q.model);
+  } catch (const std::exception& err) {
+    t.fail("model", err.what());
+  }
+  q.variants = t.string_array("variants").value_or(std::vector<std::string>{"cyclic", "pooled"});
+  if (q.variants.empty()) t.fail("variants", "must name at least one of cyclic, pooled");
+  for (std::size_t i = 0; i < q.variants.size(); ++i) {
+    const auto& v = q.variants[i];
+    const std::string key = fmt::format("variants[{}]", i + 1);
+    if (v != "cyclic" && v != "pooled")
+      t.fail(key, fmt::format("unknown variant \"{}\" (known: cyclic, pooled)", v));
+    if (std::count(q.variants.begin(), q.variants.end(), v) > 1)
+      t.fail(key, fmt::format("\"{}\" is listed twice", v));
+  }
+  q.rates_per_us = t.number_array("rates_per_us").value_or(std::vector<double>{q.model.rate_per_us});
+  if (q.rates_per_us.empty()) t.fail("rates_per_us", "must list at least one rate");
+  for (std::size_t i = 0; i < q.rates_per_us.size(); ++i)
+    if (!(q.rates_per_us[i] > 0) || q.rates_per_us[i] > 10)
+      t.fail(fmt::format("rates_per_us[{}]", i + 1),
+             fmt::format("must be > 0 and at most 10 per us (got {})", q.rates_per_us[i]));
+  q.min_duration_ms = t.number("min_duration_ms").value_or(std::min(q.min_duration_ms, e.duration_ms));
+  if (!(q.min_duration_ms > 0) || q.min_duration_ms > e.duration_ms)
+    t.fail("min_duration_ms", fmt::format("must be > 0 and at most duration_ms ({}) (got {})",
+                                          e.duration_ms, q.min_duration_ms));
+  q.batches = in_range(t, "batches", t.integer("batches").value_or(20), 2, 1000);
+  q.target_ci_percent = t.number("target_ci_percent").value_or(q.target_ci_percent);
+  if (!(q.target_ci_percent > 0))
+    t.fail("target_ci_percent", fmt::format("must be > 0 (got {})", q.target_ci_percent));
+  q.transfers.descriptor_bytes =
+      in_range(t, "descriptor_bytes", t.integer("descriptor_bytes").value_or(64), 4, 65536);
+  q.transfers.data_bytes = in_range(t, "data_bytes", t.integer("data_bytes").value_or(4096), 4, 65536);
+  try {
+    (void)twin_profile(e.profile, q.services, q.transfers);
+  } catch (const std::exception& err) {
+    t.fail("model", err.what());
+  }
+}
+
 const std::vector<std::string_view> common_keys{
     "name", "description", "kind", "firmwares", "profile", "seed", "warmup_ms", "duration_ms"};
 
@@ -177,6 +224,12 @@ const std::vector<ExperimentKind>& experiment_kinds() {
        "jitter per class and best-effort latency against the injected load",
        &read_jitter,
        {"receivers", "class", "best_effort", "load"}},
+      {"queueing",
+       "a queueing-network model's network run by the reference firmware: mean queue lengths "
+       "and utilisations by batch means, next to the model's (QNA) answers",
+       &read_queueing,
+       {"model", "variants", "rates_per_us", "min_duration_ms", "batches", "target_ci_percent",
+        "descriptor_bytes", "data_bytes"}},
   };
   return kinds;
 }

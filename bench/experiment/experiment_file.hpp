@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "experiment/toml_reader.hpp"
+#include "models/qna_network.hpp"
 #include "profile/hardware_profile.hpp"
+#include "queueing/twin_network.hpp"
 #include "workloads/stream_point.hpp"
 
 namespace lanai::bench {
@@ -57,6 +59,22 @@ struct JitterSetup {
   LoadSweep load;
 };
 
+// The queueing twin: a QNA model file's network run on the emulated card
+// with the reference firmware, per discipline of the LANai and doorbell
+// rate; each point measures until the stopping queue's 95% interval is
+// within target_ci_percent of its mean, or for duration_ms at most.
+struct QueueingSetup {
+  std::filesystem::path model_file;       // absolute
+  models::QnaNetwork model;
+  TwinServices services;
+  TwinTransfers transfers;
+  std::vector<std::string> variants;      // "cyclic", "pooled"
+  std::vector<double> rates_per_us;
+  double min_duration_ms = 200;
+  std::size_t batches = 20;
+  double target_ci_percent = 5;
+};
+
 struct Experiment {
   std::filesystem::path file;      // as given
   std::string name;                // default: the file's stem
@@ -69,6 +87,7 @@ struct Experiment {
   double warmup_ms = 2.0;
   double duration_ms = 30.0;
   JitterSetup jitter;              // kind "jitter"
+  QueueingSetup queueing;          // kind "queueing"
 };
 
 struct ParseOptions {

@@ -158,6 +158,21 @@ std::string resolved_experiment(const Experiment& e) {
   out += fmt::format("seed = {}\n", e.seed);
   out += fmt::format("warmup_ms = {}\n", toml_float(e.warmup_ms));
   out += fmt::format("duration_ms = {}\n", toml_float(e.duration_ms));
+  if (e.kind == "queueing") {
+    const QueueingSetup& q = e.queueing;
+    out += fmt::format("model = {}\n", toml_string(q.model_file.string()));
+    std::string list;
+    for (const auto& v : q.variants) list += (list.empty() ? "" : ", ") + toml_string(v);
+    out += fmt::format("variants = [{}]\n", list);
+    list.clear();
+    for (const double r : q.rates_per_us) list += (list.empty() ? "" : ", ") + toml_float(r);
+    out += fmt::format("rates_per_us = [{}]\n", list);
+    out += fmt::format("min_duration_ms = {}\nbatches = {}\ntarget_ci_percent = {}\n",
+                       toml_float(q.min_duration_ms), q.batches, toml_float(q.target_ci_percent));
+    out += fmt::format("descriptor_bytes = {}\ndata_bytes = {}\n", q.transfers.descriptor_bytes,
+                       q.transfers.data_bytes);
+    return out;
+  }
   const JitterSetup& j = e.jitter;
   out += fmt::format("receivers = {}\n", j.receivers);
   for (const auto& c : j.classes) {

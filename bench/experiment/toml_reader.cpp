@@ -152,6 +152,21 @@ std::optional<std::vector<std::int64_t>> TableReader::integer_array(std::string_
   return out;
 }
 
+std::optional<std::vector<double>> TableReader::number_array(std::string_view key) const {
+  const toml::node* n = node(key);
+  if (!n) return std::nullopt;
+  const toml::array* a = n->as_array();
+  if (!a) fail(key, fmt::format("must be an array of numbers (got {})", type_name(*n)));
+  std::vector<double> out;
+  for (std::size_t i = 0; i < a->size(); ++i) {
+    const toml::node& e = *a->get(i);
+    if (!e.is_number())
+      fail(fmt::format("{}[{}]", key, i + 1), fmt::format("must be a number (got {})", type_name(e)));
+    out.push_back(*e.value<double>());
+  }
+  return out;
+}
+
 const toml::table* TableReader::table(std::string_view key) const {
   const toml::node* n = node(key);
   if (!n) return nullptr;

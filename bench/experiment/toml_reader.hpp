@@ -43,6 +43,8 @@ public:
   std::int64_t required_integer(std::string_view key) const;
   std::optional<std::vector<std::string>> string_array(std::string_view key) const;
   std::optional<std::vector<std::int64_t>> integer_array(std::string_view key) const;
+  // Integers are accepted as numbers here too.
+  std::optional<std::vector<double>> number_array(std::string_view key) const;
   // A sub-table, or null if absent.
   const toml::table* table(std::string_view key) const;
   // An array of tables ([[key]]), or null if absent.

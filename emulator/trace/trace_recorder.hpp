@@ -1,9 +1,12 @@
-// Collects the events of one run in memory, in the order they are recorded.
-// Devices hold a pointer to it (null: tracing off, nothing recorded) and
-// keep, per node, the tag the firmware last wrote to LANAI_REG_TRACE_TAG.
+// Collects the events of one run in memory, in the order they are recorded,
+// or hands each to a consumer as it is recorded and keeps nothing (a long
+// run that measures from the event stream). Devices hold a pointer to it
+// (null: tracing off, nothing recorded) and keep, per node, the tag the
+// firmware last wrote to LANAI_REG_TRACE_TAG.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "trace/trace_event.hpp"
@@ -12,7 +15,14 @@ namespace lanai::trace {
 
 class Recorder {
 public:
-  void record(Event event) { events_.push_back(std::move(event)); }
+  void record(Event event) {
+    if (consumer_)
+      consumer_(event);
+    else
+      events_.push_back(std::move(event));
+  }
+  // From now on events go to `consumer` instead of being kept (empty: keep).
+  void set_consumer(std::function<void(const Event&)> consumer) { consumer_ = std::move(consumer); }
   const std::vector<Event>& events() const { return events_; }
   // The events sorted by (begin, node, track), stable for equal keys: the
   // order a reader expects, independent of which device recorded first.
@@ -21,6 +31,7 @@ public:
 
 private:
   std::vector<Event> events_;
+  std::function<void(const Event&)> consumer_;
 };
 
 // The firmware's tag word (VI << 16 | message & 0xFFFF) split into labels;

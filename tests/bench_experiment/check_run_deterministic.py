@@ -3,28 +3,21 @@
 # summary.json and experiment.toml. stdlib only.
 import pathlib
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+import command_check  # noqa: E402
 
 lanai_emu, experiment, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
 shutil.rmtree(work, ignore_errors=True)
 work.mkdir(parents=True)
 
-problems = []
-for jobs in ("1", "2"):
-    out = work / f"jobs{jobs}"
-    proc = subprocess.run([lanai_emu, "run", experiment, "--jobs", jobs, "--out", str(out)],
-                          capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0:
-        problems.append(f"--jobs {jobs}: exit status {proc.returncode}\n{proc.stdout}{proc.stderr}")
+problems, runs = command_check.run_experiment_per_jobs(lanai_emu, experiment, work)
+for jobs, proc in runs.items():
     if "results: " not in proc.stdout:
         problems.append(f"--jobs {jobs}: no paths printed\n{proc.stdout}")
-for name in ("results.csv", "summary.json", "experiment.toml", "profile.toml"):
-    a, b = work / "jobs1" / name, work / "jobs2" / name
-    if not a.exists() or not b.exists():
-        problems.append(f"{name} missing")
-    elif a.read_bytes() != b.read_bytes():
-        problems.append(f"{name} differs between --jobs 1 and --jobs 2")
+problems += command_check.differing_files(
+    work, ("results.csv", "summary.json", "experiment.toml", "profile.toml"))
 csv = (work / "jobs1" / "results.csv")
 if csv.exists():
     rows = csv.read_text().splitlines()

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const ParseOptions firmwares{{"svia", "pvia", "qosvia"}};
+const ParseOptions firmwares{{"svia", "pvia", "qosvia", "nic-send-twin"}};
 
 fs::path scratch() {
   const fs::path dir = fs::path(BENCH_EXPERIMENT_TEST_SCRATCH);
@@ -184,7 +184,7 @@ TEST_CASE("every error names the file, the key and the problem") {
         f + "class[2].name: missing (a string is required)");
   CHECK(error_of(with(highload, "firmwares = [\"svia\", \"pvia\", \"qosvia\"]",
                       "firmwares = [\"svia\", \"gm\"]")) ==
-        f + "firmwares[2]: unknown firmware \"gm\" (known: svia, pvia, qosvia)");
+        f + "firmwares[2]: unknown firmware \"gm\" (known: svia, pvia, qosvia, nic-send-twin)");
   CHECK(error_of(with(highload, "add_order = [\"2MBps\", \"8MBps\", \"32MBps\"]",
                       "add_order = [\"2MBps\", \"16MBps\"]")) ==
         f + "load.add_order[2]: unknown class \"16MBps\" (classes: 2MBps, 8MBps, 32MBps)");
@@ -197,8 +197,9 @@ TEST_CASE("every error names the file, the key and the problem") {
   CHECK(error_of(with(highload, "max_total_MBps = 160.0", "")) ==
         f + "load.max_total_MBps: give exactly one of max_total_MBps and channels");
   CHECK(error_of(with(highload, "kind = \"jitter\"", "kind = \"pingpong\"")) ==
-        f + "kind: unknown kind \"pingpong\" (known: jitter)");
-  CHECK(error_of(with(highload, "kind = \"jitter\"", "")) == f + "kind: missing (one of: jitter)");
+        f + "kind: unknown kind \"pingpong\" (known: jitter, queueing)");
+  CHECK(error_of(with(highload, "kind = \"jitter\"", "")) ==
+        f + "kind: missing (one of: jitter, queueing)");
   CHECK(error_of(with(highload, "traffic = \"cbr\"", "traffic = \"abr\"")) ==
         f + "class[1].traffic: must be \"cbr\" or \"vbr\" (got \"abr\")");
   CHECK(error_of(with(highload, "name = \"32MBps\"", "name = \"8MBps\"")) ==
@@ -220,6 +221,35 @@ TEST_CASE("every error names the file, the key and the problem") {
         f + "class[1].message_bytes: unknown key");
 }
 
+TEST_CASE("queueing experiments: the twin's keys and the model it runs are checked") {
+  const std::string model = (fs::path(BENCH_MODELS_DIR) / "nic-send.toml").string();
+  const std::string queueing = "kind = \"queueing\"\nfirmwares = [\"nic-send-twin\"]\n"
+                               "model = \"" + model + "\"\nrates_per_us = [0.005, 0.011]\n";
+  const Experiment e = parse(queueing);
+  CHECK(e.queueing.variants == std::vector<std::string>{"cyclic", "pooled"});
+  CHECK(e.queueing.rates_per_us == std::vector<double>{0.005, 0.011});
+  CHECK(e.queueing.services.hdma_data_us == doctest::Approx(68.3154));
+  CHECK(!e.queueing.services.lanai_only);
+  const std::string f = "test.toml: ";
+  CHECK(error_of(with(queueing, "", "variants = [\"cyclic\", \"random\"]")) ==
+        f + "variants[2]: unknown variant \"random\" (known: cyclic, pooled)");
+  CHECK(error_of(with(queueing, "rates_per_us = [0.005, 0.011]", "rates_per_us = [0.005, -1]")) ==
+        f + "rates_per_us[2]: must be > 0 and at most 10 per us (got -1)");
+  CHECK(error_of(with(queueing, "rates_per_us = [0.005, 0.011]", "rates_per_us = [0.005, \"x\"]")) ==
+        f + "rates_per_us[2]: must be a number (got a string)");
+  CHECK(error_of(with(queueing, "", "batches = 1")) == f + "batches: must be in 2..1000 (got 1)");
+  CHECK(error_of(with(queueing, "", "min_duration_ms = 50000")) ==
+        f + "min_duration_ms: must be > 0 and at most duration_ms (30) (got 50000)");
+  CHECK(error_of(with(queueing, "", "data_bytes = 32")) ==
+        f + "model: data_bytes (32) must exceed descriptor_bytes (64)");
+  CHECK(error_of(with(queueing, "firmwares = [\"nic-send-twin\"]",
+                      "firmwares = [\"nic-send-twin\", \"pvia\"]")) ==
+        f + "firmwares: a queueing experiment runs one reference firmware (nic-send-twin)");
+  CHECK(error_of(with(queueing, model, "absent.toml")).starts_with(f + "model: "));
+  CHECK(error_of(with(queueing, "model = ", "modle = ")) ==
+        f + "modle: unknown key (did you mean 'model'?)");
+}
+
 TEST_CASE("TOML syntax errors give the line and column") {
   const std::string message = error_of("kind = \"jitter\"\nreceivers = = 4\n");
   CHECK(message.starts_with("test.toml:2:"));
@@ -235,13 +265,14 @@ TEST_CASE("a missing experiment file is reported with its name") {
 }
 
 TEST_CASE("the shipped experiment files parse") {
-  ParseOptions all{{"svia", "pvia", "qosvia", "qosvia-sfq", "qosvia-fcfs"}};
+  ParseOptions all{{"svia", "pvia", "qosvia", "qosvia-sfq", "qosvia-fcfs", "nic-send-twin"}};
   std::size_t files = 0;
   for (const auto& entry : fs::directory_iterator(BENCH_EXPERIMENTS_DIR)) {
     if (entry.path().extension() != ".toml") continue;
     CAPTURE(entry.path().string());
     const Experiment e = load_experiment(entry.path(), all);
-    CHECK(!load_points(e.jitter).empty());
+    if (e.kind == "jitter") CHECK(!load_points(e.jitter).empty());
+    else CHECK(!e.queueing.rates_per_us.empty());
     ++files;
   }
   CHECK(files >= 3);

@@ -1,0 +1,174 @@
+#include "queueing/twin_point.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstddef>
+#include <limits>
+#include <optional>
+
+#include "host/cluster.hpp"
+#include "kernel/random_stream.hpp"
+#include "lanai/queue_twin_abi.h"
+#include "machine/standalone_machine.hpp"
+
+namespace lanai::bench {
+
+namespace {
+
+// When to stop ringing: checked at each doorbell, decided at cell
+// boundaries once the cells before the last two are settled (waits that
+// cross a boundary are recorded when they end).
+class StopRule {
+public:
+  StopRule(const TwinPointSpec& spec, const QueueMeter& meter)
+      : spec_(spec), meter_(meter),
+        min_cells_(spec.batches),
+        max_cells_(static_cast<std::size_t>(spec.max_duration.ps() / meter.cell().ps()) /
+                   spec.batches * spec.batches) {}
+
+  static constexpr std::size_t kLagCells = 2;
+
+  // True once doorbells should stop: the measured cells are then final().
+  bool done(kernel::SimTime now) {
+    if (cells_) return now >= stop_at_;
+    if (now < meter_.start()) return false;
+    const auto elapsed = static_cast<std::size_t>((now - meter_.start()).ps() / meter_.cell().ps());
+    if (elapsed == seen_) return false;
+    seen_ = elapsed;
+    if (elapsed < kLagCells) return false;
+    const std::size_t cells = (elapsed - kLagCells) / spec_.batches * spec_.batches;
+    if (cells < min_cells_) return false;
+    if (cells < max_cells_ && meter_.stop_precision(cells, spec_.batches) > spec_.target_precision)
+      return false;
+    cells_ = cells;
+    stop_at_ = meter_.start() + meter_.cell() * static_cast<std::int64_t>(cells + kLagCells);
+    return now >= stop_at_;
+  }
+  std::size_t final_cells() const { return cells_.value_or(0); }
+
+private:
+  const TwinPointSpec& spec_;
+  const QueueMeter& meter_;
+  std::size_t min_cells_, max_cells_;
+  std::size_t seen_ = 0;
+  std::optional<std::size_t> cells_;
+  kernel::SimTime stop_at_{};
+};
+
+void write_config(nic::Card& card, std::uint32_t field_offset, std::uint32_t value) {
+  card.write_sram_word(card.symbol(TWIN_CONFIG_SYMBOL) + field_offset, value);
+}
+
+} // namespace
+
+TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool>* stop) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  TwinPointResult result;
+  auto fail = [&](std::string detail) {
+    result.status = TwinStatus::failed;
+    result.detail = std::move(detail);
+    return result;
+  };
+  if (spec.batches < 2) return fail("batches must be >= 2");
+  if (!(spec.rate_per_us > 0)) return fail("the doorbell rate must be > 0");
+
+  host::ClusterConfig config;
+  try {
+    config.profile = twin_profile(spec.profile, spec.services, spec.transfers);
+    const auto objects = machine::firmware_objects(spec.firmware);
+    config.firmware.assign(1, machine::link_program(objects, config.profile));
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  config.nodes = 1;
+  config.seed = spec.seed;
+
+  const kernel::SimTime cell = spec.min_duration / static_cast<std::int64_t>(spec.batches);
+  if (cell.ps() <= 0) return fail("min_duration is too short for its batches");
+  QueueMeter meter(spec.warmup, cell, spec.services.lanai_only);
+  trace::Recorder recorder;
+  recorder.set_consumer([&meter](const trace::Event& e) { meter.consume(e); });
+  config.trace = &recorder;
+
+  host::Cluster cluster(config);
+  nic::Card& card = cluster.card(0);
+  if (!card.has_symbol(TWIN_CONFIG_SYMBOL))
+    return fail(fmt::format("firmware '{}' has no '{}': it is not a queueing twin firmware",
+                            spec.firmware, TWIN_CONFIG_SYMBOL));
+
+  // Host memory: descriptors (all alike) then the data, one registered region.
+  const std::uint32_t desc_bytes = spec.transfers.descriptor_bytes;
+  std::vector<std::uint8_t> memory(desc_bytes + spec.transfers.data_bytes + 64, 0x5A);
+  constexpr std::uint32_t kPtag = 7;
+  const auto base = reinterpret_cast<std::uintptr_t>(memory.data());
+  const std::uint32_t handle = cluster.protection(0).add({base, memory.size(), kPtag});
+  const std::uint64_t data_host = base + desc_bytes;
+
+  const profile::HardwareProfile& p = config.profile;
+  const TwinServices& s = spec.services;
+  auto field = [](auto member) { return static_cast<std::uint32_t>(member); };
+  write_config(card, field(offsetof(twin_config_block, pooled)), spec.pooled ? 1u : 0u);
+  write_config(card, field(offsetof(twin_config_block, lanai_only)), s.lanai_only ? 1u : 0u);
+  write_config(card, field(offsetof(twin_config_block, doorbell_cycles)), twin_cycles(p, s.lanai_doorbell_us));
+  write_config(card, field(offsetof(twin_config_block, descriptor_cycles)), twin_cycles(p, s.lanai_descriptor_us));
+  write_config(card, field(offsetof(twin_config_block, data_cycles)), twin_cycles(p, s.lanai_data_us));
+  write_config(card, field(offsetof(twin_config_block, descriptor_bytes)), desc_bytes);
+  write_config(card, field(offsetof(twin_config_block, data_bytes)), spec.transfers.data_bytes);
+  write_config(card, field(offsetof(twin_config_block, handle)), handle);
+  write_config(card, field(offsetof(twin_config_block, ptag)), kPtag);
+  write_config(card, field(offsetof(twin_config_block, data_host_lo)), static_cast<std::uint32_t>(data_host));
+  write_config(card, field(offsetof(twin_config_block, data_host_hi)), static_cast<std::uint32_t>(data_host >> 32));
+  const auto route = cluster.network().route(0, 0);
+  write_config(card, field(offsetof(twin_config_block, route_byte)), route.empty() ? 0u : route.front());
+
+  StopRule rule(spec, meter);
+  std::uint64_t dropped = 0;
+  bool interrupted = false;
+  host::HostCpu& cpu = cluster.host(0);
+  auto program = [&]() -> int {
+    kernel::RandomStream gaps(spec.seed, "twin.doorbells");
+    const double mean_gap_ps = 1e6 / spec.rate_per_us;
+    double next_ps = static_cast<double>(cpu.kernel().now().ps());
+    via_doorbell doorbell{};
+    doorbell.handle = handle;
+    doorbell.descriptor = base;
+    for (;;) {
+      next_ps += gaps.exponential(mean_gap_ps);
+      const auto at = kernel::SimTime::from_ps(static_cast<std::int64_t>(next_ps));
+      if (at > cpu.kernel().now()) cpu.compute(at - cpu.kernel().now());
+      if (rule.done(at)) return 0;
+      if (stop && stop->load(std::memory_order_relaxed)) {
+        interrupted = true;
+        return 0;
+      }
+      if (!card.ring_doorbell(doorbell)) ++dropped;
+    }
+  };
+  const host::RunReport report = cluster.run({program});
+  result.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (interrupted) {
+    result.status = TwinStatus::stopped;
+    return result;
+  }
+  const auto failure = card.read_sram_word(card.symbol(TWIN_CONFIG_SYMBOL) +
+                                           field(offsetof(twin_config_block, failure)));
+  if (failure != 0) return fail(fmt::format("the twin firmware stopped with failure code {}", failure));
+  if (!report.success())
+    return fail(fmt::format("the run did not finish cleanly: {}", report.detail));
+  if (dropped > 0) return fail(fmt::format("{} doorbells were dropped", dropped));
+  if (meter.unmatched() > 0)
+    return fail(fmt::format("{} jobs started without a matching arrival", meter.unmatched()));
+
+  const std::size_t cells = rule.final_cells();
+  result.stations = meter.estimate(cells, spec.batches);
+  result.services = meter.services();
+  result.measured_ms = (cell * static_cast<std::int64_t>(cells)).as_ms();
+  result.precision = meter.stop_precision(cells, spec.batches);
+  result.precision_met = result.precision <= spec.target_precision;
+  result.messages = meter.doorbells();
+  return result;
+}
+
+} // namespace lanai::bench

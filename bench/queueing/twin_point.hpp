@@ -1,0 +1,53 @@
+// One point of the queueing twin: the reference firmware on one card with
+// the model's service times, Poisson doorbells at one rate from a host
+// program, and the queues measured by batch means until the stopping
+// station's mean queue is known to the asked precision (or the longest
+// allowed stretch has been measured).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernel/sim_time.hpp"
+#include "profile/hardware_profile.hpp"
+#include "queueing/queue_meter.hpp"
+#include "queueing/twin_network.hpp"
+
+namespace lanai::bench {
+
+struct TwinPointSpec {
+  profile::HardwareProfile profile; // the base profile; the twin's DMA timings are derived
+  std::string firmware = "nic-send-twin";
+  TwinServices services;
+  TwinTransfers transfers;
+  bool pooled = false;              // one pooled LANai queue instead of cyclic polling
+  double rate_per_us = 0;           // Poisson doorbells per microsecond
+  std::uint64_t seed = 1;
+  kernel::SimTime warmup{};         // run before measuring
+  kernel::SimTime min_duration{};   // measured at least this long
+  kernel::SimTime max_duration{};   // and at most this long
+  std::size_t batches = 20;
+  double target_precision = 0.05;   // stop once ci95 / mean of the stopping queue is <= this
+};
+
+enum class TwinStatus : std::uint8_t { ok, failed, stopped };
+
+struct TwinPointResult {
+  TwinStatus status = TwinStatus::ok;
+  std::string detail;               // why it failed
+  std::vector<StationEstimate> stations;
+  std::array<ServiceTally, 6> services{}; // per TWIN_VISIT_*
+  double measured_ms = 0;           // virtual time measured (after the warm-up)
+  double precision = 0;             // ci95 / mean of the stopping queue reached
+  bool precision_met = false;
+  std::uint64_t messages = 0;       // doorbells rung
+  double wall_seconds = 0;
+};
+
+// Cells per batch grow with the run: the measured stretch is cut into
+// `batches` batches of whole cells of min_duration / batches.
+TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool>* stop = nullptr);
+
+} // namespace lanai::bench

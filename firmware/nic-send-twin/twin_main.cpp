@@ -1,0 +1,258 @@
+// The reference firmware of the queueing-network twin: the NIC send path of
+// the published model executed on the LANai. The core polls its doorbell,
+// descriptor and data queues cyclically, one job per visit and FCFS within
+// a queue (or, pooled, serves one FCFS queue of all its work); each job
+// takes the model's service time for its class on the core's clock, then
+// hands the message to the next device: the host DMA fetches the
+// descriptor, then the data; the network send DMA, which has no waiting
+// room, sends it back to this card, where the receive DMA drops it.
+#include <lanai/queue_twin_abi.h>
+
+#include "common/devices.h"
+#include "common/sram_placement.h"
+#include "job_fifo.h"
+
+extern "C" {
+// Written by the bench before the core starts.
+VIA_ZEROED_AT_LOAD volatile twin_config_block twin_config{};
+}
+
+namespace twin {
+namespace {
+
+constexpr uint32_t kQueueJobs = 8192;
+constexpr uint32_t kBufferBytes = 65536 + 64;
+
+// Jobs waiting for the LANai: per class (cyclic) or all together (pooled).
+VIA_ZEROED_AT_LOAD JobFifo<kQueueJobs> descriptor_queue{};
+VIA_ZEROED_AT_LOAD JobFifo<kQueueJobs> data_queue{};
+VIA_ZEROED_AT_LOAD JobFifo<kQueueJobs> pooled_queue{};
+// Host DMA requests in flight, in the engine's (FCFS) order: the job each
+// one becomes when it completes.
+VIA_ZEROED_AT_LOAD JobFifo<kQueueJobs> host_dma_jobs{};
+
+// Descriptors land in one scratch area; data in one send buffer whose
+// route byte sits just in front of it; packets come back into another.
+alignas(8) VIA_ZEROED_AT_LOAD uint8_t descriptor_area[256]{};
+alignas(8) VIA_ZEROED_AT_LOAD uint8_t send_buffer[kBufferBytes]{};
+alignas(8) VIA_ZEROED_AT_LOAD uint8_t receive_buffer[kBufferBytes]{};
+constexpr uint32_t kDataOffset = 4;
+
+const char kStateDoorbell[] = TWIN_STATE_DOORBELL;
+const char kStateDescriptor[] = TWIN_STATE_DESCRIPTOR;
+const char kStateData[] = TWIN_STATE_DATA;
+
+uint32_t doorbells_taken;
+
+[[noreturn]] void fail(uint32_t code) {
+  twin_config.failure = code;
+  lanai_mmio_write(LANAI_REG_EXIT, code);
+  for (;;) {
+  }
+}
+
+uint32_t cycle_now() { return lanai_mmio_read(LANAI_REG_CYCLE_LO); }
+
+// One job's service: the state and label go up at its start, and the core
+// is this job's until the class's cycles have passed since then. The work
+// that hands the message on (programming a DMA engine) comes after the
+// wait, so each class's wait is shortened by how far its spans overran so
+// far (a feedback on the core's own clock): the spans of LANai work last
+// the model's time, give or take the polling loop's grain.
+//
+// Polling is free in the model: a job that was already waiting when the
+// core finished its previous one is timed from that moment, so the lap of
+// the loop that brings the core to it counts as the job's service, not as
+// extra time.
+struct Work {
+  uint32_t started;
+};
+VIA_ZEROED_AT_LOAD int32_t overrun_cycles[3]{};
+uint32_t free_since;      // cycle the last job ended
+uint32_t waiting_at_free; // 1 << class for each class with work waiting then
+uint32_t (*waiting_classes)();
+
+// The clock is read before the state goes up and after it comes down, so
+// what the firmware measures covers the whole span the trace shows.
+Work begin_work(JobClass c, const char* state, uint32_t visit, uint32_t message) {
+  const uint32_t now = cycle_now();
+  const Work work{(waiting_at_free >> c & 1u) != 0u ? free_since : now};
+  waiting_at_free = 0;
+  via::trace_state(state);
+  via::trace_tag(visit, message);
+  return work;
+}
+void wait_out(const Work& work, JobClass c, uint32_t cycles) {
+  const int32_t wait = static_cast<int32_t>(cycles) - overrun_cycles[c];
+  while (static_cast<int32_t>(cycle_now() - work.started) < wait) {
+  }
+}
+void end_work(const Work& work, JobClass c, uint32_t cycles) {
+  via::trace_state(nullptr);
+  free_since = cycle_now();
+  overrun_cycles[c] += static_cast<int32_t>(free_since - work.started) - static_cast<int32_t>(cycles);
+  waiting_at_free = waiting_classes();
+}
+
+void fetch(uint32_t visit, uint32_t message, uint64_t host, uint32_t handle, uint32_t sram,
+           uint32_t length, JobClass becomes) {
+  via::trace_tag(visit, message);
+  const via::HdmaTicket ticket =
+      via::hdma_submit({host, handle, twin_config.ptag, sram, length, via::HdmaDirection::to_sram});
+  if (!ticket.accepted) fail(TWIN_FAIL_HDMA_REFUSED);
+  if (!host_dma_jobs.push(job(becomes, message))) fail(TWIN_FAIL_QUEUE_FULL);
+}
+
+// --- The three classes of LANai work ----------------------------------------
+
+// Takes the head of the doorbell FIFO (the caller saw one waiting).
+void serve_doorbell(uint32_t message) {
+  Work work = begin_work(kDoorbell, kStateDoorbell, TWIN_VISIT_LANAI_DOORBELL, message);
+  via::Doorbell doorbell;
+  (void)via::doorbell_pop(doorbell);
+  wait_out(work, kDoorbell, twin_config.doorbell_cycles);
+  if (twin_config.lanai_only == 0u) {
+    const uint64_t host = static_cast<uint64_t>(doorbell.address_hi) << 32 | doorbell.address_lo;
+    fetch(TWIN_VISIT_HDMA_DESCRIPTOR, message, host, doorbell.handle,
+          via::sram_address(descriptor_area), twin_config.descriptor_bytes, kDescriptor);
+  }
+  end_work(work, kDoorbell, twin_config.doorbell_cycles);
+}
+
+void serve_descriptor(uint32_t message) {
+  Work work = begin_work(kDescriptor, kStateDescriptor, TWIN_VISIT_LANAI_DESCRIPTOR, message);
+  wait_out(work, kDescriptor, twin_config.descriptor_cycles);
+  const uint64_t host =
+      static_cast<uint64_t>(twin_config.data_host_hi) << 32 | twin_config.data_host_lo;
+  fetch(TWIN_VISIT_HDMA_DATA, message, host, twin_config.handle,
+        via::sram_address(send_buffer + kDataOffset), twin_config.data_bytes, kData);
+  end_work(work, kDescriptor, twin_config.descriptor_cycles);
+}
+
+// The returning packet of the previous send is long in by now (the send
+// DMA went idle before this job started): take it and re-arm.
+void drop_returned_packet() {
+  if ((via::nrdma_status() & LANAI_NRDMA_STATUS_DONE) == 0u) return;
+  via::nrdma_acknowledge();
+  (void)via::nrdma_arm(via::sram_address(receive_buffer), kBufferBytes);
+}
+
+void serve_data(uint32_t message) {
+  Work work = begin_work(kData, kStateData, TWIN_VISIT_LANAI_DATA, message);
+  wait_out(work, kData, twin_config.data_cycles);
+  drop_returned_packet();
+  via::trace_tag(TWIN_VISIT_NSDMA, message);
+  send_buffer[kDataOffset - 1] = static_cast<uint8_t>(twin_config.route_byte);
+  if (via::nsdma_start(via::sram_address(send_buffer + kDataOffset - 1),
+                       twin_config.data_bytes + 1u, 1u) != LANAI_NSDMA_ACCEPTED)
+    fail(TWIN_FAIL_SEND_REFUSED);
+  end_work(work, kData, twin_config.data_cycles);
+}
+
+// --- Arrivals -----------------------------------------------------------------
+
+bool doorbell_waiting() { return (via::event_status() & LANAI_EV_DOORBELL) != 0u; }
+bool send_dma_idle() { return (via::event_status() & LANAI_EV_NSDMA_IDLE) != 0u; }
+
+// Host DMA completions turn into LANai work of the next class.
+void collect_host_dma(JobFifo<kQueueJobs>& descriptors, JobFifo<kQueueJobs>& data) {
+  if ((via::event_status() & LANAI_EV_HDMA_DONE) == 0u) return;
+  for (uint32_t word = via::hdma_pop_done(); word != 0u; word = via::hdma_pop_done()) {
+    if (LANAI_HDMA_DONE_STATUS(word) != LANAI_HDMA_OK) fail(TWIN_FAIL_DMA_STATUS);
+    const uint32_t j = host_dma_jobs.pop();
+    if (!(job_class(j) == kDescriptor ? descriptors : data).push(j)) fail(TWIN_FAIL_QUEUE_FULL);
+  }
+}
+
+// --- The two disciplines ------------------------------------------------------
+
+// What each discipline would serve next without waiting, per class.
+uint32_t waiting_cyclic() {
+  collect_host_dma(descriptor_queue, data_queue);
+  const uint32_t events = via::event_status();
+  uint32_t classes = 0;
+  if ((events & LANAI_EV_DOORBELL) != 0u) classes |= 1u << kDoorbell;
+  if (!descriptor_queue.empty()) classes |= 1u << kDescriptor;
+  if (!data_queue.empty() && (events & LANAI_EV_NSDMA_IDLE) != 0u) classes |= 1u << kData;
+  return classes;
+}
+uint32_t waiting_doorbells() { return doorbell_waiting() ? 1u << kDoorbell : 0u; }
+uint32_t waiting_pooled();
+
+// Cyclic polling: doorbell queue (the hardware FIFO), descriptor queue,
+// data queue, one job per visit. Data waits while the send DMA is busy.
+// One read of the event word per visit keeps a lap of the idle loop short.
+[[noreturn]] void poll_cyclically() {
+  for (;;) {
+    if ((via::event_status() & LANAI_EV_DOORBELL) != 0u) serve_doorbell(doorbells_taken++);
+    collect_host_dma(descriptor_queue, data_queue);
+    if (!descriptor_queue.empty()) {
+      serve_descriptor(job_message(descriptor_queue.pop()));
+      collect_host_dma(descriptor_queue, data_queue);
+    }
+    if (!data_queue.empty() && send_dma_idle()) serve_data(job_message(data_queue.pop()));
+  }
+}
+
+// The single-station form: doorbells are all there is.
+[[noreturn]] void serve_doorbells_only() {
+  for (;;)
+    if (doorbell_waiting()) serve_doorbell(doorbells_taken++);
+}
+
+// One FCFS queue in the order the core sees the work arrive; data at the
+// head waits for the send DMA (blocking) while later work queues behind it.
+// Doorbells stay in the hardware FIFO; the queue holds a place for each.
+uint32_t doorbells_queued; // places held for doorbells still in the FIFO
+
+void collect_pooled() {
+  const uint32_t in_fifo = via::doorbell_status() & LANAI_DB_STATUS_COUNT_MASK;
+  for (; doorbells_queued < in_fifo; ++doorbells_queued)
+    if (!pooled_queue.push(job(kDoorbell, 0u))) fail(TWIN_FAIL_QUEUE_FULL);
+  collect_host_dma(pooled_queue, pooled_queue);
+}
+
+uint32_t waiting_pooled() {
+  collect_pooled();
+  if (pooled_queue.empty()) return 0u;
+  const JobClass c = job_class(pooled_queue.front());
+  return c == kData && !send_dma_idle() ? 0u : 1u << c;
+}
+
+[[noreturn]] void serve_pooled() {
+  for (;;) {
+    collect_pooled();
+    if (pooled_queue.empty()) continue;
+    const uint32_t head = pooled_queue.front();
+    switch (job_class(head)) {
+    case kDoorbell:
+      serve_doorbell(doorbells_taken++);
+      --doorbells_queued;
+      break;
+    case kDescriptor: serve_descriptor(job_message(head)); break;
+    case kData:
+      if (!send_dma_idle()) continue;
+      serve_data(job_message(head));
+      break;
+    }
+    pooled_queue.pop();
+  }
+}
+
+} // namespace
+} // namespace twin
+
+extern "C" int main() {
+  if (twin_config.lanai_only == 0u)
+    (void)via::nrdma_arm(via::sram_address(twin::receive_buffer), twin::kBufferBytes);
+  if (twin_config.lanai_only != 0u) {
+    twin::waiting_classes = twin::waiting_doorbells;
+    twin::serve_doorbells_only();
+  }
+  if (twin_config.pooled != 0u) {
+    twin::waiting_classes = twin::waiting_pooled;
+    twin::serve_pooled();
+  }
+  twin::waiting_classes = twin::waiting_cyclic;
+  twin::poll_cyclically();
+}
