@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,6 +79,24 @@ template <class Options, class Run> auto run_with_progress(unsigned jobs, Option
   return sweep;
 }
 
+// Writes a sweep's files and prints its report; a step that throws is
+// reported and gives status 1. Otherwise: 130 if interrupted, 2 if a point
+// failed, else 0.
+int report_run(const std::function<void()>& write_and_print, bool interrupted, std::size_t failed) {
+  try {
+    write_and_print();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "lanai-emu: {}\n", e.what());
+    return 1;
+  }
+  if (interrupted) return 130;
+  return failed > 0 ? 2 : 0;
+}
+
+void print_plot_warning(const std::string& warning) {
+  if (!warning.empty()) fmt::print(stderr, "lanai-emu: warning: {}\n", warning);
+}
+
 int run_queueing(const RunOptions& o, const Experiment& experiment, const std::filesystem::path& dir) {
   if (!o.trace.empty()) {
     fmt::print(stderr, "lanai-emu: --trace is for jitter experiments; a queueing run measures "
@@ -97,22 +116,17 @@ int run_queueing(const RunOptions& o, const Experiment& experiment, const std::f
       fmt::print(stderr, "lanai-emu: point {} ({}, {} per us) failed: {}\n", p->index,
                  experiment.queueing.variants[p->variant],
                  experiment.queueing.rates_per_us[p->rate], p->twin.detail);
-  try {
+  return report_run([&] {
     write_queueing_files(dir, sweep);
     std::string warning;
     const auto images = render_queueing_plots(dir, sweep, warning);
-    if (!warning.empty()) fmt::print(stderr, "lanai-emu: warning: {}\n", warning);
+    print_plot_warning(warning);
     fmt::print("{}", queueing_comparison_table(sweep));
     fmt::print("\nwall time: {:.1f} s\nresults:    {}\ncomparison: {}\nsummary:    {}\nconfig:     {}\n",
                sweep.wall_seconds, (dir / "results.csv").string(), (dir / "comparison.csv").string(),
                (dir / "summary.json").string(), (dir / "experiment.toml").string());
     for (const auto& image : images) fmt::print("plot:       {}\n", image.string());
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "lanai-emu: {}\n", e.what());
-    return 1;
-  }
-  if (sweep.interrupted) return 130;
-  return sweep.failed() > 0 ? 2 : 0;
+  }, sweep.interrupted, sweep.failed());
 }
 
 int run(const RunOptions& o) {
@@ -167,21 +181,16 @@ int run(const RunOptions& o) {
                  experiment.firmwares[rec->firmware], rec->total_mbytes_per_s, rec->outcome,
                  rec->detail.empty() ? "" : ": ", rec->detail);
 
-  try {
+  return report_run([&] {
     write_result_files(dir, sweep);
     std::string warning;
     const auto images = render_plots(write_plot_scripts(dir, sweep), warning);
-    if (!warning.empty()) fmt::print(stderr, "lanai-emu: warning: {}\n", warning);
+    print_plot_warning(warning);
     print_table(sweep);
     fmt::print("\nresults: {}\nsummary: {}\nconfig:  {}\n", (dir / "results.csv").string(),
                (dir / "summary.json").string(), (dir / "experiment.toml").string());
     for (const auto& image : images) fmt::print("plot:    {}\n", image.string());
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "lanai-emu: {}\n", e.what());
-    return 1;
-  }
-  if (sweep.interrupted) return 130;
-  return sweep.failed() > 0 ? 2 : 0;
+  }, sweep.interrupted, sweep.failed());
 }
 
 } // namespace

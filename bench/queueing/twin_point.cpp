@@ -16,6 +16,9 @@ namespace lanai::bench {
 
 namespace {
 
+// Words only, so the host's layout of the block is the LANai's.
+static_assert(sizeof(twin_config_block) == 13 * sizeof(std::uint32_t));
+
 // When to stop ringing: checked at each doorbell, decided at cell
 // boundaries once the cells before the last two are settled (waits that
 // cross a boundary are recorded when they end).
@@ -56,8 +59,19 @@ private:
   kernel::SimTime stop_at_{};
 };
 
-void write_config(nic::Card& card, std::uint32_t field_offset, std::uint32_t value) {
-  card.write_sram_word(card.symbol(TWIN_CONFIG_SYMBOL) + field_offset, value);
+void write_config(nic::Card& card, std::size_t field_offset, std::uint32_t value) {
+  card.write_sram_word(card.symbol(TWIN_CONFIG_SYMBOL) + static_cast<std::uint32_t>(field_offset),
+                       value);
+}
+
+std::string failure_text(std::uint32_t code) {
+  switch (code) {
+  case TWIN_FAIL_HDMA_REFUSED: return "the host DMA queue refused a request";
+  case TWIN_FAIL_QUEUE_FULL: return "a job queue in SRAM overflowed";
+  case TWIN_FAIL_SEND_REFUSED: return "the send DMA refused a packet";
+  case TWIN_FAIL_DMA_STATUS: return "a host DMA transfer failed its protection check";
+  default: return fmt::format("unknown failure code {}", code);
+  }
 }
 
 } // namespace
@@ -107,20 +121,19 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
 
   const profile::HardwareProfile& p = config.profile;
   const TwinServices& s = spec.services;
-  auto field = [](auto member) { return static_cast<std::uint32_t>(member); };
-  write_config(card, field(offsetof(twin_config_block, pooled)), spec.pooled ? 1u : 0u);
-  write_config(card, field(offsetof(twin_config_block, lanai_only)), s.lanai_only ? 1u : 0u);
-  write_config(card, field(offsetof(twin_config_block, doorbell_cycles)), twin_cycles(p, s.lanai_doorbell_us));
-  write_config(card, field(offsetof(twin_config_block, descriptor_cycles)), twin_cycles(p, s.lanai_descriptor_us));
-  write_config(card, field(offsetof(twin_config_block, data_cycles)), twin_cycles(p, s.lanai_data_us));
-  write_config(card, field(offsetof(twin_config_block, descriptor_bytes)), desc_bytes);
-  write_config(card, field(offsetof(twin_config_block, data_bytes)), spec.transfers.data_bytes);
-  write_config(card, field(offsetof(twin_config_block, handle)), handle);
-  write_config(card, field(offsetof(twin_config_block, ptag)), kPtag);
-  write_config(card, field(offsetof(twin_config_block, data_host_lo)), static_cast<std::uint32_t>(data_host));
-  write_config(card, field(offsetof(twin_config_block, data_host_hi)), static_cast<std::uint32_t>(data_host >> 32));
+  write_config(card, offsetof(twin_config_block, pooled), spec.pooled ? 1u : 0u);
+  write_config(card, offsetof(twin_config_block, lanai_only), s.lanai_only ? 1u : 0u);
+  write_config(card, offsetof(twin_config_block, doorbell_cycles), twin_cycles(p, s.lanai_doorbell_us));
+  write_config(card, offsetof(twin_config_block, descriptor_cycles), twin_cycles(p, s.lanai_descriptor_us));
+  write_config(card, offsetof(twin_config_block, data_cycles), twin_cycles(p, s.lanai_data_us));
+  write_config(card, offsetof(twin_config_block, descriptor_bytes), desc_bytes);
+  write_config(card, offsetof(twin_config_block, data_bytes), spec.transfers.data_bytes);
+  write_config(card, offsetof(twin_config_block, handle), handle);
+  write_config(card, offsetof(twin_config_block, ptag), kPtag);
+  write_config(card, offsetof(twin_config_block, data_host_lo), static_cast<std::uint32_t>(data_host));
+  write_config(card, offsetof(twin_config_block, data_host_hi), static_cast<std::uint32_t>(data_host >> 32));
   const auto route = cluster.network().route(0, 0);
-  write_config(card, field(offsetof(twin_config_block, route_byte)), route.empty() ? 0u : route.front());
+  write_config(card, offsetof(twin_config_block, route_byte), route.empty() ? 0u : route.front());
 
   StopRule rule(spec, meter);
   std::uint64_t dropped = 0;
@@ -152,9 +165,9 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
     result.status = TwinStatus::stopped;
     return result;
   }
-  const auto failure = card.read_sram_word(card.symbol(TWIN_CONFIG_SYMBOL) +
-                                           field(offsetof(twin_config_block, failure)));
-  if (failure != 0) return fail(fmt::format("the twin firmware stopped with failure code {}", failure));
+  const auto failure = card.read_sram_word(
+      card.symbol(TWIN_CONFIG_SYMBOL) + static_cast<std::uint32_t>(offsetof(twin_config_block, failure)));
+  if (failure != 0) return fail("the twin firmware stopped: " + failure_text(failure));
   if (!report.success())
     return fail(fmt::format("the run did not finish cleanly: {}", report.detail));
   if (dropped > 0) return fail(fmt::format("{} doorbells were dropped", dropped));
