@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstring>
+#include <iterator>
 #include <cstddef>
 #include <limits>
 #include <optional>
@@ -41,7 +43,9 @@ public:
     seen_ = elapsed;
     if (elapsed < kLagCells) return false;
     const std::size_t cells = (elapsed - kLagCells) / spec_.batches * spec_.batches;
-    if (cells < min_cells_) return false;
+    // Batches change only every `batches` cells: judge each count once.
+    if (cells < min_cells_ || cells == judged_) return false;
+    judged_ = cells;
     if (cells < max_cells_ && meter_.stop_precision(cells, spec_.batches) > spec_.target_precision)
       return false;
     cells_ = cells;
@@ -55,13 +59,17 @@ private:
   const QueueMeter& meter_;
   std::size_t min_cells_, max_cells_;
   std::size_t seen_ = 0;
+  std::size_t judged_ = 0;
   std::optional<std::size_t> cells_;
   kernel::SimTime stop_at_{};
 };
 
-void write_config(nic::Card& card, std::size_t field_offset, std::uint32_t value) {
-  card.write_sram_word(card.symbol(TWIN_CONFIG_SYMBOL) + static_cast<std::uint32_t>(field_offset),
-                       value);
+// The block word by word, each in LANai order.
+void write_config(nic::Card& card, const twin_config_block& block) {
+  std::uint32_t words[sizeof block / sizeof(std::uint32_t)];
+  std::memcpy(words, &block, sizeof block);
+  const std::uint32_t at = card.symbol(TWIN_CONFIG_SYMBOL);
+  for (std::uint32_t i = 0; i < std::size(words); ++i) card.write_sram_word(at + 4 * i, words[i]);
 }
 
 std::string failure_text(std::uint32_t code) {
@@ -121,19 +129,21 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
 
   const profile::HardwareProfile& p = config.profile;
   const TwinServices& s = spec.services;
-  write_config(card, offsetof(twin_config_block, pooled), spec.pooled ? 1u : 0u);
-  write_config(card, offsetof(twin_config_block, lanai_only), s.lanai_only ? 1u : 0u);
-  write_config(card, offsetof(twin_config_block, doorbell_cycles), twin_cycles(p, s.lanai_doorbell_us));
-  write_config(card, offsetof(twin_config_block, descriptor_cycles), twin_cycles(p, s.lanai_descriptor_us));
-  write_config(card, offsetof(twin_config_block, data_cycles), twin_cycles(p, s.lanai_data_us));
-  write_config(card, offsetof(twin_config_block, descriptor_bytes), desc_bytes);
-  write_config(card, offsetof(twin_config_block, data_bytes), spec.transfers.data_bytes);
-  write_config(card, offsetof(twin_config_block, handle), handle);
-  write_config(card, offsetof(twin_config_block, ptag), kPtag);
-  write_config(card, offsetof(twin_config_block, data_host_lo), static_cast<std::uint32_t>(data_host));
-  write_config(card, offsetof(twin_config_block, data_host_hi), static_cast<std::uint32_t>(data_host >> 32));
   const auto route = cluster.network().route(0, 0);
-  write_config(card, offsetof(twin_config_block, route_byte), route.empty() ? 0u : route.front());
+  twin_config_block block{};
+  block.pooled = spec.pooled ? 1u : 0u;
+  block.lanai_only = s.lanai_only ? 1u : 0u;
+  block.doorbell_cycles = twin_cycles(p, s.lanai_doorbell_us);
+  block.descriptor_cycles = twin_cycles(p, s.lanai_descriptor_us);
+  block.data_cycles = twin_cycles(p, s.lanai_data_us);
+  block.descriptor_bytes = desc_bytes;
+  block.data_bytes = spec.transfers.data_bytes;
+  block.handle = handle;
+  block.ptag = kPtag;
+  block.data_host_lo = static_cast<std::uint32_t>(data_host);
+  block.data_host_hi = static_cast<std::uint32_t>(data_host >> 32);
+  block.route_byte = route.empty() ? 0u : route.front();
+  write_config(card, block);
 
   StopRule rule(spec, meter);
   std::uint64_t dropped = 0;
