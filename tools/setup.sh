@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libboost-dev libboost-context-dev libboost-system-dev
-  libfmt-dev doctest-dev libcli11-dev libtomlplusplus-dev
+  libfmt-dev doctest-dev libcli11-dev libtomlplusplus-dev libglpk-dev
   clang-14 llvm-14 lld-14
   gnuplot-nox python3
 )

@@ -1,5 +1,6 @@
 // `lanai-emu model ...`: the analytic models, answering without running the
-// emulator. `model qna MODEL.toml [--rate X] [--json]`.
+// emulator. `model qna MODEL.toml [--rate X] [--json]`;
+// `model pipeline --stage G,GPERKB [--stage ...] --bytes B [--max-k K] [--json]`.
 #pragma once
 
 #include <CLI/CLI.hpp>
