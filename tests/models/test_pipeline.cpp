@@ -102,6 +102,18 @@ TEST_CASE("the linear program lies between the lower bound and equal fragments")
   CHECK(pipeline_lower_bound_us(kGam, 4096) == doctest::Approx(4 * 24.9 + 27.3));
 }
 
+TEST_CASE("the linear program solves the degenerate large cases") {
+  // Fragment counts on which a single floating-point simplex run stalls or
+  // fails for this packet.
+  for (const std::int64_t k : {47, 56, 64, 175}) {
+    CAPTURE(k);
+    const PipelineOptimum opt = optimal_latency(kGam, 65536, k);
+    CHECK(opt.us <= fixed_latency_us(kGam, 65536, k) + 1e-6);
+    CHECK(opt.us >= pipeline_lower_bound_us(kGam, 65536) - 1e-6);
+    CHECK(pipeline_latency_us(kGam, opt.fragments) == doctest::Approx(opt.us).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("the linear program with one fragment is the unfragmented latency") {
   for (const auto* stages : {&kGam, &kAn2})
     for (const double bytes : {1.0, 4096.0, 8192.0}) {

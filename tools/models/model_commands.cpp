@@ -103,7 +103,9 @@ void add_pipeline(CLI::App& model, int& exit_status) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->required();
-  pipeline->add_option("--bytes", opts->bytes, "packet size B in bytes")->required();
+  pipeline->add_option("--bytes", opts->bytes, "packet size B in bytes")
+      ->type_name("B")
+      ->required();
   pipeline->add_option("--max-k", opts->max_k, "largest fragment count searched (at most B)")
       ->capture_default_str();
   pipeline->add_flag("--json", opts->json, "print JSON instead of tables");

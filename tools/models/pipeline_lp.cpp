@@ -1,13 +1,17 @@
 // The per-k linear program of the store-and-forward pipeline, built and
 // solved with GLPK's simplex. Sizes are carried in KB so that the matrix's
-// coefficients are the stage table's G values and stay near 1 to 100.
+// coefficients are the stage table's G values.
 #include "models/pipeline_lp.hpp"
 
 #include <fmt/format.h>
 #include <glpk.h>
 
 #include <algorithm>
+#include <climits>
+#include <initializer_list>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace lanai::models {
 
@@ -35,22 +39,22 @@ class Rows {
 public:
   explicit Rows(glp_prob* lp) : lp_(lp), ia_(1), ja_(1), ar_(1) {}
 
-  // A row sum_c coef_c v_c >= lower (or == lower when `fixed`).
-  void add(std::initializer_list<std::pair<int, double>> terms, double lower, bool fixed = false) {
+  // A row sum_c coef_c v_c >= lower.
+  void add(std::initializer_list<std::pair<int, double>> terms, double lower) {
+    const int row = add_empty(lower, false);
+    for (const auto& [col, coef] : terms) add_term(row, col, coef);
+  }
+  // A row without terms yet: >= lower, or == lower when `fixed`.
+  int add_empty(double lower, bool fixed) {
     const int row = glp_add_rows(lp_, 1);
     glp_set_row_bnds(lp_, row, fixed ? GLP_FX : GLP_LO, lower, lower);
-    for (const auto& [col, coef] : terms) add_term(row, col, coef);
+    return row;
   }
   void add_term(int row, int col, double coef) {
     if (coef == 0.0) return;
     ia_.push_back(row);
     ja_.push_back(col);
     ar_.push_back(coef);
-  }
-  int add_empty(double lower, bool fixed) {
-    const int row = glp_add_rows(lp_, 1);
-    glp_set_row_bnds(lp_, row, fixed ? GLP_FX : GLP_LO, lower, lower);
-    return row;
   }
   void load() {
     glp_load_matrix(lp_, static_cast<int>(ia_.size()) - 1, ia_.data(), ja_.data(), ar_.data());
@@ -73,6 +77,44 @@ const char* simplex_failure(int code) {
   case GLP_ETMLIM: return "time limit reached";
   default: return "unexpected return code";
   }
+}
+
+// The problem is highly degenerate (many paths through the stages are
+// critical at once), and a floating-point simplex can stall or fail on it,
+// depending on the method and the starting basis. So a few of those run in
+// turn, each with an iteration budget, and the first optimum wins; the
+// rational simplex, exact but slow on large packets (whose sizes make long
+// fractions), is the last resort.
+struct Attempt {
+  int method;
+  bool advanced_basis; // Bixby's crash basis rather than all slacks
+};
+constexpr Attempt kAttempts[] = {
+    {GLP_DUALP, true}, {GLP_PRIMAL, false}, {GLP_DUALP, false}, {GLP_PRIMAL, true}};
+
+void solve(glp_prob* lp, int k) {
+  glp_smcp parm;
+  glp_init_smcp(&parm);
+  parm.msg_lev = GLP_MSG_OFF;
+  parm.it_lim = 10 * (glp_get_num_rows(lp) + glp_get_num_cols(lp));
+  for (const Attempt& attempt : kAttempts) {
+    if (attempt.advanced_basis)
+      glp_adv_basis(lp, 0);
+    else
+      glp_std_basis(lp);
+    parm.meth = attempt.method;
+    if (glp_simplex(lp, &parm) == 0 && glp_get_status(lp) == GLP_OPT) return;
+  }
+  glp_std_basis(lp);
+  parm.it_lim = INT_MAX;
+  const int code = glp_exact(lp, &parm);
+  if (code != 0)
+    throw PipelineLpError(fmt::format("pipeline LP with {} fragments: simplex failed ({})", k,
+                                      simplex_failure(code)));
+  if (glp_get_status(lp) != GLP_OPT)
+    throw PipelineLpError(
+        fmt::format("pipeline LP with {} fragments: no optimal solution (GLPK status {})", k,
+                    glp_get_status(lp)));
 }
 
 } // namespace
@@ -117,19 +159,7 @@ PipelineOptimum optimal_latency(std::span<const PipelineStage> stages, double by
   rows.add({{t, 1.0}, {s(k - 1, n - 1), -1.0}, {x(k - 1), -last.G_us_per_kb}}, last.g_us);
   rows.load();
 
-  glp_scale_prob(lp, GLP_SF_AUTO);
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  const int code = glp_simplex(lp, &parm);
-  if (code != 0)
-    throw PipelineLpError(fmt::format("pipeline LP with {} fragments: simplex failed ({})", k,
-                                      simplex_failure(code)));
-  if (glp_get_status(lp) != GLP_OPT)
-    throw PipelineLpError(
-        fmt::format("pipeline LP with {} fragments: no optimal solution (GLPK status {})", k,
-                    glp_get_status(lp)));
-
+  solve(lp, k);
   PipelineOptimum out;
   out.us = glp_get_obj_val(lp);
   out.fragments.reserve(static_cast<std::size_t>(k));

@@ -86,17 +86,19 @@ std::string pipeline_table(const PipelineAnalysis& a) {
       a.optimal_best_us,
       sizes_text(a.by_k[static_cast<std::size_t>(a.optimal_best_k - 1)].optimal_fragments));
   const RampUpPlan& ramp = a.ramp_up;
-  out += fmt::format("ramp-up on {} as ({:.4g}, {:.4g}) then {} as ({:.4g}, {:.4g}): k = {}, "
-                     "{:.3f} us; fragments (bytes): {}\n",
-                     stage_range(0, ramp.split), ramp.first.g_us, ramp.first.G_us_per_kb,
-                     ramp.split < stages.size() ? stage_range(ramp.split, stages.size())
-                                                : std::string("nothing"),
-                     ramp.second.g_us, ramp.second.G_us_per_kb, ramp.fragments.size(), ramp.us,
-                     sizes_text(ramp.fragments));
+  const std::string second =
+      ramp.split < stages.size()
+          ? fmt::format(" then {} as ({:.4g}, {:.4g})", stage_range(ramp.split, stages.size()),
+                        ramp.second.g_us, ramp.second.G_us_per_kb)
+          : std::string(" alone");
+  out += fmt::format("ramp-up on {} as ({:.4g}, {:.4g}){}: k = {}, {:.3f} us; fragments (bytes): "
+                     "{}\n",
+                     stage_range(0, ramp.split), ramp.first.g_us, ramp.first.G_us_per_kb, second,
+                     ramp.fragments.size(), ramp.us, sizes_text(ramp.fragments));
   if (const auto& h = a.hierarchical)
-    out += fmt::format("hierarchical: {} carry {} fragments of {:.1f} bytes, reassembled into {} "
+    out += fmt::format("hierarchical: {} fragments of {:.1f} bytes through {}, reassembled into {} "
                        "of {:.1f} bytes from stage {} on: {:.3f} us\n",
-                       stage_range(0, h->dominant), h->small_k, a.params.bytes / h->small_k,
+                       h->small_k, a.params.bytes / h->small_k, stage_range(0, h->dominant),
                        h->large_k, a.params.bytes / h->large_k, h->dominant, h->us);
   else
     out += fmt::format("hierarchical: none ({})\n", no_hierarchical_reason(a));
