@@ -90,15 +90,7 @@ PipelineSchedule pipeline_schedule(std::span<const PipelineStage> stages,
 
 double pipeline_latency_us(std::span<const PipelineStage> stages,
                            std::span<const double> fragments) {
-  std::vector<double> leave(stages.size(), 0.0);
-  for (const double x : fragments) {
-    double left_previous_stage = 0.0;
-    for (std::size_t j = 0; j < stages.size(); ++j) {
-      leave[j] = std::max(leave[j], left_previous_stage) + stage_time_us(stages[j], x);
-      left_previous_stage = leave[j];
-    }
-  }
-  return fragments.empty() || stages.empty() ? 0.0 : leave.back();
+  return pipeline_schedule(stages, fragments).latency_us();
 }
 
 std::size_t bottleneck_stage(std::span<const PipelineStage> stages, double fragment_bytes) {
@@ -119,17 +111,7 @@ std::vector<double> equal_fragments(double bytes, std::int64_t k) {
 }
 
 double fixed_latency_us(std::span<const PipelineStage> stages, double bytes, std::int64_t k) {
-  if (k < 1) throw std::invalid_argument(fmt::format("fragment count must be >= 1 (got {})", k));
-  const double x = bytes / static_cast<double>(k);
-  std::vector<double> leave(stages.size(), 0.0);
-  for (std::int64_t i = 0; i < k; ++i) {
-    double left_previous_stage = 0.0;
-    for (std::size_t j = 0; j < stages.size(); ++j) {
-      leave[j] = std::max(leave[j], left_previous_stage) + stage_time_us(stages[j], x);
-      left_previous_stage = leave[j];
-    }
-  }
-  return stages.empty() ? 0.0 : leave.back();
+  return pipeline_latency_us(stages, equal_fragments(bytes, k));
 }
 
 double fixed_closed_form_us(std::span<const PipelineStage> stages, double bytes, std::int64_t k,

@@ -45,8 +45,7 @@ PipelineSchedule pipeline_schedule(std::span<const PipelineStage> stages,
                                    std::span<const double> fragments,
                                    std::span<const double> ready_us = {});
 
-// The schedule's latency for fragments sent in this order (the same
-// recurrence, keeping one row).
+// The schedule's latency for fragments sent in this order.
 double pipeline_latency_us(std::span<const PipelineStage> stages,
                            std::span<const double> fragments);
 
