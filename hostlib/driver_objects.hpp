@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "vipl.h"
+#include "vipl_emu.h"
 
 namespace lanai::vipl {
 
@@ -55,6 +56,7 @@ struct ViObject {
   VIP_VI_ATTRIBUTES attributes{};
   VIP_QOS_REQUEST qos{};  // attributes.QoS points here when a rate was asked
   std::uint64_t vtick = ~std::uint64_t{0};
+  LANAI_EMU_FRAGMENTATION fragmentation{}; // VIA_FRAG_NONE until set
   // Admission control: the rate (bytes/s) this VI holds on this node's
   // outgoing link (from creation) and, while connected, the peer's rate on
   // this node's incoming link. 0 when nothing is held.

@@ -11,11 +11,11 @@
 namespace lanai::vipl {
 
 static_assert(offsetof(via_nic_config_block, vi) % 4 == 0, "VI entries must be word aligned");
-static_assert(sizeof(via_vi_config) == 36, "via_vi_config is nine words");
+static_assert(sizeof(via_vi_config) == 60, "via_vi_config is fifteen words");
 
 NicConfig::NicConfig(nic::Card& card) : card_(card), base_(card.symbol(VIA_CONFIG_SYMBOL)) {}
 
-void NicConfig::write_network(std::uint32_t node,
+void NicConfig::write_network(std::uint32_t node, std::uint32_t clock_khz,
                               const std::vector<std::vector<std::uint8_t>>& routes) {
   if (routes.size() > VIA_MAX_NODES)
     throw std::invalid_argument(
@@ -24,7 +24,7 @@ void NicConfig::write_network(std::uint32_t node,
   card_.write_sram_word(base_ + offsetof(via_nic_config_block, node), node);
   card_.write_sram_word(base_ + offsetof(via_nic_config_block, nodes),
                         static_cast<std::uint32_t>(routes.size()));
-  card_.write_sram_word(base_ + offsetof(via_nic_config_block, reserved), 0);
+  card_.write_sram_word(base_ + offsetof(via_nic_config_block, clock_khz), clock_khz);
 
   std::vector<std::uint8_t> lengths(VIA_MAX_NODES, 0);
   std::vector<std::uint8_t> bytes(VIA_MAX_NODES * VIA_MAX_ROUTE, 0);
@@ -68,7 +68,16 @@ void NicConfig::write_vi(std::uint32_t slot, const via_vi_config& vi) {
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, remote_vi)), vi.remote_vi);
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, vtick_lo)), vi.vtick_lo);
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, vtick_hi)), vi.vtick_hi);
+  write_vi_fragmentation(slot, vi);
   write_vi_state(slot, vi.state);
+}
+
+void NicConfig::write_vi_fragmentation(std::uint32_t slot, const via_vi_config& vi) {
+  card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, frag_policy)), vi.frag_policy);
+  card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, frag_bytes)), vi.frag_bytes);
+  for (std::size_t i = 0; i < 4; ++i)
+    card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, frag_param) + 4 * i),
+                          vi.frag_param[i]);
 }
 
 void NicConfig::write_vi_state(std::uint32_t slot, std::uint32_t state) {

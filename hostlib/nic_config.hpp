@@ -26,11 +26,16 @@ public:
   // Everything but the VIs' own settings, every VI free; the magic word
   // goes last so firmware polling it never sees half a configuration.
   // routes[n] is the route to node n (empty for this node).
-  void write_network(std::uint32_t node, const std::vector<std::vector<std::uint8_t>>& routes);
+  // clock_khz tells firmware that measures time the LANai's clock.
+  void write_network(std::uint32_t node, std::uint32_t clock_khz,
+                     const std::vector<std::vector<std::uint8_t>>& routes);
   // The VI's settings, then its state, so the state always describes a
   // complete entry.
   void write_vi(std::uint32_t slot, const via_vi_config& vi);
   void write_vi_state(std::uint32_t slot, std::uint32_t state);
+  // The fragmentation policy's words only (frag_*).
+  void write_vi_fragmentation(std::uint32_t slot, const via_vi_config& vi);
+  static constexpr std::uint32_t fragmentation_words = 6;
   void write_vi_peer(std::uint32_t slot, std::uint32_t remote_node, std::uint32_t remote_vi);
   // Moves the VI to its next epoch: descriptors posted before are the
   // host's again (flushed) and the firmware drops what it still holds of them.

@@ -5,6 +5,7 @@
 #include "node_driver.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include <fmt/format.h>
@@ -69,8 +70,25 @@ bool NodeDriver::configure_nic() {
   }
   charge(NicConfig::network_words * costs().pio_write_ns);
   config_.emplace(card_);
-  config_->write_network(node_, routes);
+  const auto clock_khz =
+      static_cast<std::uint32_t>(std::llround(profile().lanai.clock_mhz * 1000.0));
+  config_->write_network(node_, clock_khz, routes);
   return true;
+}
+
+void NodeDriver::fill_fragmentation(const ViObject& vi, via_vi_config& entry) {
+  entry.frag_policy = vi.fragmentation.policy;
+  // Unfragmented, every message is within the smallest fragment.
+  entry.frag_bytes =
+      vi.fragmentation.policy == VIA_FRAG_NONE ? 0xFFFFFFFFu : vi.fragmentation.bytes;
+  for (std::size_t i = 0; i < 4; ++i) entry.frag_param[i] = vi.fragmentation.param[i];
+}
+
+void NodeDriver::write_fragmentation(const ViObject& vi) {
+  via_vi_config entry{};
+  fill_fragmentation(vi, entry);
+  charge(NicConfig::fragmentation_words * costs().pio_write_ns);
+  config_->write_vi_fragmentation(vi.slot, entry);
 }
 
 void NodeDriver::write_vi(const ViObject& vi, std::uint32_t state) {
@@ -84,6 +102,7 @@ void NodeDriver::write_vi(const ViObject& vi, std::uint32_t state) {
   entry.remote_vi = vi.remote_slot;
   entry.vtick_lo = static_cast<std::uint32_t>(vi.vtick);
   entry.vtick_hi = static_cast<std::uint32_t>(vi.vtick >> 32);
+  fill_fragmentation(vi, entry);
   charge(NicConfig::vi_words * costs().pio_write_ns);
   config_->write_vi(vi.slot, entry);
 }

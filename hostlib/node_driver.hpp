@@ -66,6 +66,8 @@ public:
   NicConfig& config() { return *config_; }
   // Writes a VI's entry, charging the PCI writes first.
   void write_vi(const ViObject& vi, std::uint32_t state);
+  // Rewrites only the VI's fragmentation words.
+  void write_fragmentation(const ViObject& vi);
 
   // --- Time -------------------------------------------------------------------
   // Spends host CPU time (only from the node's own program).
@@ -122,6 +124,7 @@ public:
   void deliver_errors();
 
 private:
+  static void fill_fragmentation(const ViObject& vi, via_vi_config& entry);
   struct Tracked {
     Token vi = 0;
     bool receive = false;

@@ -53,4 +53,25 @@ void encode_completion(Completion& out, uint32_t immediate, uint32_t length, uin
   via_store_le32(out.bytes + (VIA_DESC_STATUS - VIA_DESC_WRITEBACK), status);
 }
 
+uint32_t segment_pieces(const Descriptor& descriptor, uint32_t offset, uint32_t bytes,
+                        DataSegment out[VIA_MAX_SEGMENTS]) {
+  uint32_t pieces = 0u;
+  uint32_t start = 0u; // the segment's first byte in the message
+  for (uint32_t i = 0u; i < descriptor.segment_count && i < VIA_MAX_SEGMENTS && bytes != 0u;
+       ++i) {
+    const DataSegment& segment = descriptor.segments[i];
+    const uint32_t end = start + segment.length;
+    if (offset < end) {
+      const uint32_t within = offset - start;
+      const uint32_t room = segment.length - within;
+      const uint32_t take = bytes < room ? bytes : room;
+      out[pieces++] = {segment.address + within, segment.handle, take};
+      offset += take;
+      bytes -= take;
+    }
+    start = end;
+  }
+  return pieces;
+}
+
 } // namespace via

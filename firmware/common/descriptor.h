@@ -41,6 +41,13 @@ struct Descriptor {
 
 void decode_descriptor(const DescriptorCopy& copy, Descriptor& out);
 
+// The message's bytes [offset, offset + bytes) as they lie in the
+// descriptor's segments, in order: `out` gets one piece per segment touched
+// (a fragment of a message may straddle two). Returns the number of pieces;
+// bytes beyond the segments are left out.
+uint32_t segment_pieces(const Descriptor& descriptor, uint32_t offset, uint32_t bytes,
+                        DataSegment out[VIA_MAX_SEGMENTS]);
+
 // VIP_STATUS_FORMAT_ERROR if the descriptor is not a send/receive or its
 // segment list is malformed, else 0 with the segments' total length in `total`.
 uint32_t check_data_segments(const Descriptor& descriptor, uint32_t& total);

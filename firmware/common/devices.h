@@ -16,6 +16,16 @@ namespace via {
 // and buffer loads behind the register read that shows it finished.
 inline void dma_fence() { asm volatile("" ::: "memory"); }
 
+// The element at `p`, through a pointer the optimiser cannot trace back to
+// its array. The LANai backend otherwise folds the array's address and each
+// field's offset into a constant it builds afresh (two instructions) for
+// every field accessed; through this pointer each access is one load or
+// store off a base register.
+template <class T> inline T& in_register(T* p) {
+  asm("" : "+r"(p));
+  return *p;
+}
+
 // Device registers take SRAM addresses as plain words.
 inline uint32_t sram_address(const volatile void* p) {
   return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p));

@@ -51,13 +51,22 @@ inline OutgoingPacket frame_packet(SendBuffer& buffer, const Route& route, uint3
 }
 
 // True if a received payload of `payload_bytes` is a whole data packet
-// whose header agrees with its size.
+// whose header agrees with its size, and its fragment lies within its message.
 inline bool packet_well_formed(const ReceiveBuffer& buffer, uint32_t payload_bytes) {
   if (payload_bytes < kPacketHeaderBytes)
     return false;
   const via_packet_header& header = buffer.header;
   return header.kind == VIA_PACKET_DATA && header.length <= VIA_MAX_TRANSFER &&
-         header.length == payload_bytes - kPacketHeaderBytes;
+         header.length == payload_bytes - kPacketHeaderBytes &&
+         header.message <= VIA_MAX_TRANSFER && header.offset <= header.message &&
+         header.length <= header.message - header.offset;
+}
+
+// True if the packet carries a whole message: its only fragment.
+inline bool packet_whole(const ReceiveBuffer& buffer) {
+  const via_packet_header& header = buffer.header;
+  return header.offset == 0u && header.length == header.message &&
+         (header.flags & (VIA_PACKET_F_LAST | VIA_PACKET_F_ABORTED)) == VIA_PACKET_F_LAST;
 }
 
 } // namespace via

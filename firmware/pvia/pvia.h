@@ -9,7 +9,9 @@
 #include "common/descriptor.h"
 #include "common/devices.h"
 #include "common/packet.h"
+#include "common/ready_list.h"
 #include "common/scheduler.h"
+#include "common/vi_set.h"
 
 namespace pvia {
 
@@ -54,10 +56,11 @@ void poll_host_dma();
 
 // --- Network send DMA (pvia_network_send.cpp) -------------------------------
 
+// A packet is the send engine's number for one fragment slot of a record.
 void start_network_send();
-// Queues a send record's framed packet behind the others (behind those
-// with a stamp no larger, under a stamp-ordering scheduler).
-void queue_packet(uint32_t record, via::Stamp stamp);
+// Queues a framed-to-be packet behind the others (behind those with a
+// stamp no larger, under a stamp-ordering scheduler).
+void queue_packet(uint32_t packet, via::Stamp stamp);
 // Notices the packet in flight has left and starts the next queued one.
 void poll_network_send();
 
@@ -101,17 +104,17 @@ void start_send_engine();
 void start_sends();
 // Events from the devices.
 void send_host_dma_done(uint32_t record, uint32_t outcome);
-// The record is at the head of the network send queue: frames and numbers
-// its packet (and labels the send in traces), or false if it has none to
-// send (it failed earlier).
-bool send_packet_ready(uint32_t record, via::OutgoingPacket& packet);
-// A record without a packet left the head of the queue, behind every
-// earlier send of its VI.
-void send_packet_skipped(uint32_t record);
+// The packet is at the head of the network send queue: frames it (and
+// labels the send in traces), or false if it has none to send (its send
+// failed earlier).
+bool send_packet_ready(uint32_t packet, via::OutgoingPacket& framed);
+// A packet that had nothing to send left the head of the queue, behind
+// every earlier packet of its VI.
+void send_packet_skipped(uint32_t packet);
 // The network send DMA answered the start: 0 (the packet is leaving) or
 // VIP_STATUS_* error bits (it never will).
-void send_packet_started(uint32_t record, uint32_t errors);
-void send_packet_left(uint32_t record);
+void send_packet_started(uint32_t packet, uint32_t errors);
+void send_packet_left(uint32_t packet);
 
 // --- The receive engine (pvia_recv.cpp) -------------------------------------
 
@@ -124,5 +127,32 @@ void refill_receives();
 // stays in its buffer and is offered again).
 bool receive_arrival(const Arrival& arrival);
 void receive_host_dma_done(uint32_t record, uint32_t outcome);
+
+// --- What the main loop reads in place (pvia_main.cpp) ---------------------
+// Each part's own record of the work it has beyond what the event-status
+// word shows, so that a pass of the main loop with nothing to do calls
+// nothing.
+
+constexpr uint32_t kNoPacket = 0xFFFFFFFFu;
+constexpr uint32_t kUnarmed = 0xFFFFFFFFu;
+// pvia_doorbells.cpp: the VIs with sends waiting for a record (round robin),
+// or, under a stamp-ordering scheduler, with sends in their rings.
+extern via::ReadyList ready_to_send;
+extern via::ViSet sends_waiting;
+// pvia_host_dma.cpp: requests waiting for room in the hardware queue.
+extern uint32_t hdma_overflow_head;
+extern uint32_t hdma_overflow_tail;
+// pvia_network_send.cpp: the packets queued for the network send DMA, and
+// the one it is sending (kNoPacket if none).
+extern uint32_t nsdma_queue_head;
+extern uint32_t nsdma_queue_tail;
+extern uint32_t nsdma_in_flight;
+// pvia_arrivals.cpp: the buffer the receive DMA fills (kUnarmed if none),
+// and the filled buffers waiting for the receive engine.
+extern uint32_t receive_dma_armed;
+extern uint32_t arrivals_head;
+extern uint32_t arrivals_tail;
+// pvia_recv.cpp: the VIs with receives posted but not yet fetched.
+extern via::ViSet receive_backlog;
 
 } // namespace pvia

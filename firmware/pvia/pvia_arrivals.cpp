@@ -10,6 +10,10 @@
 
 namespace pvia {
 
+uint32_t receive_dma_armed = kUnarmed;
+uint32_t arrivals_head;
+uint32_t arrivals_tail;
+
 namespace {
 
 enum class BufferState : uint8_t {
@@ -19,18 +23,14 @@ enum class BufferState : uint8_t {
 };
 
 constexpr uint32_t kBuffers = 4u;
-constexpr uint32_t kNone = kBuffers;
 constexpr uint32_t kOrder = 8u; // at least kBuffers
 static_assert((kOrder & (kOrder - 1u)) == 0u && kOrder >= kBuffers, "indices wrap by masking");
 
 VIA_ZEROED_AT_LOAD via::ReceiveBuffer buffers[kBuffers]{};
 BufferState states[kBuffers];
 Arrival arrivals[kBuffers];
-uint32_t armed = kNone;
 // Filled buffers not yet taken by the receive engine, in arrival order.
 uint8_t waiting[kOrder];
-uint32_t waiting_head;
-uint32_t waiting_tail;
 
 void arm_free_buffer() {
   for (uint32_t i = 0u; i < kBuffers; ++i) {
@@ -43,7 +43,7 @@ void arm_free_buffer() {
       return;
     }
     states[i] = BufferState::armed;
-    armed = i;
+    receive_dma_armed = i;
     return;
   }
 }
@@ -53,14 +53,14 @@ void take_packet() {
   const uint32_t status = via::nrdma_status();
   if ((status & LANAI_NRDMA_STATUS_DONE) == 0u)
     return;
-  Arrival& arrival = arrivals[armed];
+  Arrival& arrival = arrivals[receive_dma_armed];
   arrival.payload_bytes = via::nrdma_length();
   arrival.source = via::nrdma_source();
   arrival.damage = status & (LANAI_NRDMA_STATUS_BAD_CRC | LANAI_NRDMA_STATUS_TRUNCATED);
-  states[armed] = BufferState::filled;
-  waiting[waiting_tail & (kOrder - 1u)] = static_cast<uint8_t>(armed);
-  ++waiting_tail;
-  armed = kNone;
+  states[receive_dma_armed] = BufferState::filled;
+  waiting[arrivals_tail & (kOrder - 1u)] = static_cast<uint8_t>(receive_dma_armed);
+  ++arrivals_tail;
+  receive_dma_armed = kUnarmed;
   count(pvia_packets_received);
   via::nrdma_acknowledge();
 }
@@ -73,27 +73,27 @@ void start_receiving() {
     arrivals[i].buffer = &buffers[i];
     arrivals[i].index = i;
   }
-  armed = kNone;
-  waiting_head = waiting_tail = 0u;
+  receive_dma_armed = kUnarmed;
+  arrivals_head = arrivals_tail = 0u;
   arm_free_buffer();
 }
 
 void poll_arrivals() {
-  if (armed != kNone)
+  if (receive_dma_armed != kUnarmed)
     take_packet();
-  if (armed == kNone)
+  if (receive_dma_armed == kUnarmed)
     arm_free_buffer();
-  while (waiting_head != waiting_tail) {
-    const uint32_t index = waiting[waiting_head & (kOrder - 1u)];
+  while (arrivals_head != arrivals_tail) {
+    const uint32_t index = waiting[arrivals_head & (kOrder - 1u)];
     if (!receive_arrival(arrivals[index]))
       return;
-    ++waiting_head;
+    ++arrivals_head;
   }
 }
 
 void release_arrival(uint32_t index) {
   states[index] = BufferState::free;
-  if (armed == kNone)
+  if (receive_dma_armed == kUnarmed)
     arm_free_buffer();
 }
 

@@ -15,6 +15,9 @@
 
 namespace pvia {
 
+via::ReadyList ready_to_send;
+via::ViSet sends_waiting;
+
 namespace {
 
 // Stamps of the sends in a VI's ring, in the same order (free-running
@@ -34,12 +37,9 @@ struct ViQueues {
 };
 
 VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI]{};
-via::ReadyList ready_to_send;
 bool per_vi_doorbells;
 bool stamp_ordered;
 uint32_t doorbell_serial;
-// The VIs whose send ring is not empty, so the stamp search skips idle VIs.
-via::ViSet sends_waiting;
 
 void accept(const via::Doorbell& doorbell) {
   ViQueues& vi = queues[doorbell.vi];

@@ -18,6 +18,9 @@
 
 namespace pvia {
 
+uint32_t hdma_overflow_head;
+uint32_t hdma_overflow_tail;
+
 namespace {
 
 // Requests in the hardware queue, in the order the engine serves them.
@@ -45,8 +48,6 @@ uint32_t service_head;
 uint32_t service_tail;
 
 VIA_ZEROED_AT_LOAD Waiting overflow[kOverflow]{};
-uint32_t overflow_head;
-uint32_t overflow_tail;
 bool stamp_ordered;
 
 InService& note(uint32_t i) { return in_service[i & (kInService - 1u)]; }
@@ -126,14 +127,14 @@ Submitted try_hardware(const via::HdmaRequest& request, HdmaOwner owner, via::St
 // request refused outright by then completes to its owner as refused. Out
 // of line: the list is seldom used, and every polling round checks it.
 [[gnu::noinline]] void retry_overflow() {
-  while (overflow_head != overflow_tail) {
-    const Waiting& waiting = overflow[overflow_head & (kOverflow - 1u)];
+  while (hdma_overflow_head != hdma_overflow_tail) {
+    const Waiting& waiting = overflow[hdma_overflow_head & (kOverflow - 1u)];
     via::trace_tag(waiting.trace_tag);
     const Submitted result = try_hardware(waiting.request, waiting.owner, waiting.stamp);
     if (result == Submitted::full)
       return;
     const HdmaOwner owner = waiting.owner;
-    ++overflow_head;
+    ++hdma_overflow_head;
     if (result == Submitted::refused)
       deliver(owner, via::kHdmaRefused);
   }
@@ -143,29 +144,29 @@ Submitted try_hardware(const via::HdmaRequest& request, HdmaOwner owner, via::St
 
 void start_host_dma() {
   service_head = service_tail = 0u;
-  overflow_head = overflow_tail = 0u;
+  hdma_overflow_head = hdma_overflow_tail = 0u;
   stamp_ordered = via::scheduler_orders_queues();
 }
 
 bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp) {
   // Behind earlier overflowed requests, so that the queue keeps their order.
-  if (overflow_head == overflow_tail) {
+  if (hdma_overflow_head == hdma_overflow_tail) {
     const Submitted result = try_hardware(request, owner, stamp);
     if (result != Submitted::full)
       return result == Submitted::accepted;
   }
-  if (overflow_tail - overflow_head == kOverflow) {
+  if (hdma_overflow_tail - hdma_overflow_head == kOverflow) {
     count(pvia_hdma_refusals);
     return false;
   }
   // In stamp order, behind the requests with a stamp no larger.
-  uint32_t at = overflow_tail;
+  uint32_t at = hdma_overflow_tail;
   if (stamp_ordered) {
-    for (; at != overflow_head && waiting_at(at - 1u).stamp > stamp; --at)
+    for (; at != hdma_overflow_head && waiting_at(at - 1u).stamp > stamp; --at)
       waiting_at(at) = waiting_at(at - 1u);
   }
   waiting_at(at) = {request, owner, stamp, via::trace_tag()};
-  ++overflow_tail;
+  ++hdma_overflow_tail;
   count(pvia_hdma_overflows);
   return true;
 }
@@ -198,7 +199,7 @@ void poll_host_dma() {
     ++service_head;
     deliver(owner, LANAI_HDMA_DONE_STATUS(done));
   }
-  if (overflow_head != overflow_tail)
+  if (hdma_overflow_head != hdma_overflow_tail)
     retry_overflow();
 }
 

@@ -1,5 +1,6 @@
-// The network send DMA as PVIA drives it: a software FIFO of send records
-// whose packets are framed and ready, and the one packet in flight. When the
+// The network send DMA as PVIA drives it: a software FIFO of the send
+// engine's packets (a record's fragment slot each) ready to frame, and the
+// one packet in flight. When the
 // engine goes idle the packet in flight has left, and the head of the queue
 // starts. Under a stamp-ordering scheduler the queue is kept in stamp
 // order, a late but urgent packet passing those stamped after it.
@@ -10,18 +11,18 @@
 
 namespace pvia {
 
+uint32_t nsdma_queue_head;
+uint32_t nsdma_queue_tail;
+uint32_t nsdma_in_flight = kNoPacket;
+
 namespace {
 
-constexpr uint32_t kQueue = 16u; // at least the number of send records
-constexpr uint32_t kNone = 0xFFFFFFFFu;
+constexpr uint32_t kQueue = 16u; // at least the number of fragment slots
 static_assert((kQueue & (kQueue - 1u)) == 0u, "indices wrap by masking");
 
 uint8_t queue[kQueue];
 via::Stamp stamps[kQueue];
 bool stamp_ordered;
-uint32_t head;
-uint32_t tail;
-uint32_t in_flight = kNone;
 
 uint32_t start_error(uint32_t result) {
   return result == LANAI_NSDMA_TOO_LARGE ? VIP_STATUS_LENGTH_ERROR : VIP_STATUS_TRANSPORT_ERROR;
@@ -30,55 +31,55 @@ uint32_t start_error(uint32_t result) {
 } // namespace
 
 void start_network_send() {
-  head = tail = 0u;
-  in_flight = kNone;
+  nsdma_queue_head = nsdma_queue_tail = 0u;
+  nsdma_in_flight = kNoPacket;
   stamp_ordered = via::scheduler_orders_queues();
 }
 
-void queue_packet(uint32_t record, via::Stamp stamp) {
-  uint32_t at = tail;
+void queue_packet(uint32_t packet, via::Stamp stamp) {
+  uint32_t at = nsdma_queue_tail;
   if (stamp_ordered) {
-    for (; at != head && stamps[(at - 1u) & (kQueue - 1u)] > stamp; --at) {
+    for (; at != nsdma_queue_head && stamps[(at - 1u) & (kQueue - 1u)] > stamp; --at) {
       queue[at & (kQueue - 1u)] = queue[(at - 1u) & (kQueue - 1u)];
       stamps[at & (kQueue - 1u)] = stamps[(at - 1u) & (kQueue - 1u)];
     }
   }
-  queue[at & (kQueue - 1u)] = static_cast<uint8_t>(record);
+  queue[at & (kQueue - 1u)] = static_cast<uint8_t>(packet);
   stamps[at & (kQueue - 1u)] = stamp;
-  ++tail;
+  ++nsdma_queue_tail;
 }
 
 void poll_network_send() {
-  if (in_flight != kNone) {
+  if (nsdma_in_flight != kNoPacket) {
     if (via::nsdma_busy())
       return;
-    const uint32_t left = in_flight;
-    in_flight = kNone;
+    const uint32_t left = nsdma_in_flight;
+    nsdma_in_flight = kNoPacket;
     count(pvia_packets_sent);
     send_packet_left(left);
   }
-  while (head != tail) {
-    const uint32_t record = queue[head & (kQueue - 1u)];
+  while (nsdma_queue_head != nsdma_queue_tail) {
+    const uint32_t packet = queue[nsdma_queue_head & (kQueue - 1u)];
     // A failed send has no packet, but its completion waits its turn here
     // too, after the packet in flight.
-    via::OutgoingPacket packet;
-    if (!send_packet_ready(record, packet)) {
-      ++head;
-      send_packet_skipped(record);
+    via::OutgoingPacket framed;
+    if (!send_packet_ready(packet, framed)) {
+      ++nsdma_queue_head;
+      send_packet_skipped(packet);
       continue;
     }
     const uint32_t result =
-        via::nsdma_start(via::sram_address(packet.start), packet.length, packet.route_len);
+        via::nsdma_start(via::sram_address(framed.start), framed.length, framed.route_len);
     // Busy: a packet this firmware did not start is still leaving; try later.
     if (result == LANAI_NSDMA_BUSY)
       return;
-    ++head;
+    ++nsdma_queue_head;
     if (result == LANAI_NSDMA_ACCEPTED) {
-      in_flight = record;
-      send_packet_started(record, 0u);
+      nsdma_in_flight = packet;
+      send_packet_started(packet, 0u);
       return;
     }
-    send_packet_started(record, start_error(result));
+    send_packet_started(packet, start_error(result));
   }
 }
 

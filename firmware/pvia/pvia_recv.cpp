@@ -1,10 +1,15 @@
 // The receive engine: each posted receive is a record whose descriptor is
 // fetched as soon as its doorbell rings and then parked on its VI, in
-// posting order, until a packet for that VI arrives:
+// posting order, until a message for that VI arrives:
 //   fetch_descriptor -> parked -> scatter_data -> write_status
-// A packet takes the oldest record of its VI, and a VI's completions are
-// written in the order its packets arrived (a receive done early, say one
-// with no data, waits its turn). When every record is busy, receives stay in the VI's ring
+// A message's first fragment (the whole message, if its sender did not cut
+// it) takes the oldest record of its VI; the rest follow it in order and are
+// placed where they belong in the posted buffers as each arrives, so the
+// host DMA of one fragment overlaps the network's delivery of the next. The
+// receive completes after the last. A VI's completions are written in the
+// order its messages arrived (a receive done early, say one with no data,
+// waits its turn). A fragment out of place ends the message it interrupts
+// with a transport error. When every record is busy, receives stay in the VI's ring
 // and are fetched later (or on demand when their packet arrives).
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
@@ -17,6 +22,8 @@
 #include "pvia_counters.h"
 
 namespace pvia {
+
+via::ViSet receive_backlog;
 
 enum class ReceiveState : uint8_t {
   free,             // no receive
@@ -44,28 +51,45 @@ constexpr uint32_t kRecords = 64u;
 // can never leave an arrival without one.
 constexpr uint32_t kReserved = 4u;
 constexpr uint8_t kNoRecord = 0xFFu;
-constexpr uint8_t kNoBuffer = 0xFFu;
+// Fragments a record holds at once: at most every receive buffer.
+constexpr uint32_t kFragments = 4u;
 static_assert(kRecords < kNoRecord, "record numbers fit a byte");
+static_assert((kFragments & (kFragments - 1u)) == 0u, "indices wrap by masking");
+
+// A fragment in a receive buffer, on its way to the host.
+struct Fragment {
+  uint8_t buffer;      // the receive buffer holding it
+  uint8_t outstanding; // host DMAs queued and not yet completed
+  uint8_t pieces;      // host DMAs queued in all
+  uint8_t done;        // ... of which completed
+  uint32_t offset;     // where it goes in the message
+  uint32_t bytes;
+  const uint8_t* data; // its payload in the receive buffer
+  uint32_t sizes[VIA_MAX_SEGMENTS];
+};
 
 struct ReceiveRecord {
   ReceiveState state;
   uint8_t vi;
   uint8_t next;        // the VI's next parked or fetching record
-  uint8_t buffer;      // receive buffer of the packet it delivers, or kNoBuffer
+  bool matched;        // a message has taken it
   bool discard;        // flushed while its descriptor was being fetched
   bool silent;         // its descriptor could not be read: no status to write
-  uint32_t ticket;     // its place among its VI's packets
-  uint32_t label;      // VI and packet sequence, labelling its work in traces
-  uint8_t outstanding; // host DMAs queued and not yet completed
-  uint8_t pieces_done;
+  bool ended;          // the message's last fragment is in (or it broke off)
+  uint8_t first;       // oldest fragment not yet delivered
+  uint8_t scattered;   // fragments whose host DMAs are queued (or skipped)
+  uint8_t taken;       // fragments taken
+  uint32_t ticket;     // its place among its VI's messages
+  uint32_t label;      // VI and message sequence, labelling its work in traces
   uint32_t errors;
   uint32_t placed;     // bytes delivered
-  uint32_t message;    // the packet's message length
-  uint32_t flags;      // the packet's VIA_PACKET_F_* bits
-  uint32_t immediate;  // the packet's immediate data
-  via::Stamp stamp;    // the scheduler's stamp for the packet's delivery
-  const uint8_t* data; // the packet's message in its receive buffer
-  uint32_t sizes[VIA_MAX_SEGMENTS];
+  uint32_t message;    // the message's length
+  uint32_t expected;   // where its next fragment must start
+  uint32_t sequence;   // the message's number
+  uint32_t flags;      // its first fragment's VIA_PACKET_F_* bits
+  uint32_t immediate;  // the message's immediate data
+  via::Stamp stamp;    // the scheduler's stamp for its delivery
+  Fragment fragments[kFragments];
   via::PostedDescriptor posted;
   via::Descriptor descriptor;
   via::DescriptorCopy copy;
@@ -81,10 +105,10 @@ VIA_ZEROED_AT_LOAD ReceiveRecord records[kRecords]{};
 uint8_t free_records[kRecords];
 uint32_t free_count;
 ViList lists[VIA_MAX_VI];
-via::ViSet backlog; // the VIs with receives left in their rings
 uint32_t tickets_issued[VIA_MAX_VI];    // packets matched to a receive
 uint32_t tickets_completed[VIA_MAX_VI]; // ... whose completion is queued
 uint32_t waiting_turn[VIA_MAX_VI];      // records of the VI in wait_turn
+uint8_t assembling[VIA_MAX_VI];         // the record awaiting more of the VI's message
 
 HdmaOwner owner_of(uint32_t r) { return {Engine::receive, static_cast<uint8_t>(r)}; }
 
@@ -128,15 +152,15 @@ void unlink(uint32_t vi, uint32_t r) {
 // none is free or the fetch cannot be queued (reported).
 uint32_t fetch_into_record(uint32_t vi, const via::PostedDescriptor& posted) {
   const uint32_t r = free_records[--free_count];
-  ReceiveRecord& record = records[r];
+  ReceiveRecord& record = via::in_register(&records[r]);
   record.vi = static_cast<uint8_t>(vi);
   record.next = kNoRecord;
-  record.buffer = kNoBuffer;
+  record.matched = false;
   record.discard = false;
   record.silent = false;
+  record.ended = false;
+  record.first = record.scattered = record.taken = 0u;
   record.label = via::trace_label(vi, via::kTraceNoMessage);
-  record.outstanding = 0u;
-  record.pieces_done = 0u;
   record.errors = 0u;
   record.placed = 0u;
   record.posted = posted;
@@ -177,9 +201,9 @@ void prefetch(uint32_t vi) {
     via::trace_state(nullptr);
   }
   if (receives_waiting(vi))
-    backlog.add(vi);
+    receive_backlog.add(vi);
   else
-    backlog.remove(vi);
+    receive_backlog.remove(vi);
 }
 
 bool intact(const Arrival& arrival) {
@@ -188,7 +212,7 @@ bool intact(const Arrival& arrival) {
 }
 
 ReceiveState submit_status(uint32_t r) {
-  ReceiveRecord& record = records[r];
+  ReceiveRecord& record = via::in_register(&records[r]);
   if (record.silent) {
     release_record(r);
     return ReceiveState::free;
@@ -234,77 +258,108 @@ ReceiveState write_status(uint32_t r) {
   return next;
 }
 
-// The packet's data is at the host (or never will be): its buffer is free.
-ReceiveState scattered(uint32_t r) {
-  release_arrival(records[r].buffer);
-  records[r].buffer = kNoBuffer;
-  return write_status(r);
+Fragment& fragment_at(ReceiveRecord& record, uint32_t i) {
+  return record.fragments[i & (kFragments - 1u)];
 }
 
-// Queues the pieces of the message into the descriptor's segments, in
-// order. A message longer than the buffers is not delivered at all.
-ReceiveState scatter_data(uint32_t r) {
-  ReceiveRecord& record = records[r];
-  uint32_t capacity;
-  record.errors = via::check_data_segments(record.descriptor, capacity);
-  if (record.errors == 0u && record.message > capacity)
-    record.errors = VIP_STATUS_LENGTH_ERROR;
-  if (record.errors != 0u)
-    return scattered(r);
+// Queues the pieces of a fragment into the descriptor's segments, in
+// order; none if the receive has failed (the fragment is just dropped).
+// Out of line, like the send engine's cut_fragment, for the same reason.
+[[gnu::noinline]] void scatter_fragment(uint32_t r, Fragment& fragment) {
+  ReceiveRecord& record = via::in_register(&records[r]);
+  fragment.outstanding = fragment.pieces = fragment.done = 0u;
+  if (record.errors != 0u || record.silent)
+    return;
+  via::DataSegment pieces[VIA_MAX_SEGMENTS];
+  const uint32_t count =
+      via::segment_pieces(record.descriptor, fragment.offset, fragment.bytes, pieces);
   const uint32_t ptag = via::vi_ptag(record.vi);
-  uint32_t offset = 0u;
-  for (uint32_t i = 0u; i < record.descriptor.segment_count && offset < record.message; ++i) {
-    const via::DataSegment& segment = record.descriptor.segments[i];
-    const uint32_t left = record.message - offset;
-    const uint32_t piece = segment.length < left ? segment.length : left;
-    if (piece == 0u)
-      continue;
-    const via::HdmaRequest request{segment.address, segment.handle, ptag,
-                                   via::sram_address(record.data + offset), piece,
+  uint32_t at = 0u;
+  for (uint32_t i = 0u; i < count; ++i) {
+    const via::HdmaRequest request{pieces[i].address, pieces[i].handle, ptag,
+                                   via::sram_address(fragment.data + at), pieces[i].length,
                                    via::HdmaDirection::to_host};
     if (!submit_host_dma(request, owner_of(r), record.stamp)) {
       record.errors = VIP_STATUS_PROTECTION_ERROR;
       break;
     }
-    record.sizes[record.outstanding] = piece;
-    ++record.outstanding;
-    offset += piece;
+    fragment.sizes[fragment.pieces++] = pieces[i].length;
+    ++fragment.outstanding;
+    at += pieces[i].length;
   }
-  return record.outstanding == 0u ? scattered(r) : ReceiveState::scatter_data;
 }
 
-// Pieces complete in the order queued; bytes count as placed up to the
-// first failure.
+// Scatters the fragments taken so far, frees the buffers of those at the
+// host (or dropped), and once the message has ended and all are through,
+// writes the completion.
+ReceiveState advance(uint32_t r) {
+  ReceiveRecord& record = via::in_register(&records[r]);
+  while (record.scattered != record.taken)
+    scatter_fragment(r, fragment_at(record, record.scattered++));
+  while (record.first != record.scattered && fragment_at(record, record.first).outstanding == 0u) {
+    release_arrival(fragment_at(record, record.first).buffer);
+    ++record.first;
+  }
+  if (!record.ended || record.first != record.taken)
+    return ReceiveState::scatter_data;
+  return write_status(r);
+}
+
+// The descriptor is known and a message has taken the record: check the
+// buffers hold it, then deliver what has come.
+ReceiveState start_scatter(uint32_t r) {
+  ReceiveRecord& record = via::in_register(&records[r]);
+  if (!record.silent) {
+    uint32_t capacity;
+    const uint32_t format = via::check_data_segments(record.descriptor, capacity);
+    if (format != 0u)
+      record.errors |= format;
+    else if (record.message > capacity)
+      record.errors |= VIP_STATUS_LENGTH_ERROR;
+  }
+  return advance(r);
+}
+
+// A host DMA of the oldest fragment with some outstanding finished; bytes
+// count as placed up to the first failure.
 ReceiveState piece_done(uint32_t r, uint32_t outcome) {
-  ReceiveRecord& record = records[r];
+  ReceiveRecord& record = via::in_register(&records[r]);
+  uint32_t i = record.first;
+  while (i != record.scattered && fragment_at(record, i).outstanding == 0u)
+    ++i;
+  if (i == record.scattered) {
+    count(pvia_hdma_strays);
+    return record.state;
+  }
+  Fragment& fragment = fragment_at(record, i);
   if (outcome != LANAI_HDMA_OK)
     record.errors = VIP_STATUS_PROTECTION_ERROR;
   else if (record.errors == 0u)
-    record.placed += record.sizes[record.pieces_done];
-  ++record.pieces_done;
-  --record.outstanding;
-  return record.outstanding == 0u ? scattered(r) : ReceiveState::scatter_data;
+    record.placed += fragment.sizes[fragment.done];
+  ++fragment.done;
+  --fragment.outstanding;
+  return advance(r);
 }
 
 ReceiveState descriptor_arrived(uint32_t r, uint32_t outcome) {
-  ReceiveRecord& record = records[r];
+  ReceiveRecord& record = via::in_register(&records[r]);
   if (record.discard) {
     release_record(r);
     return ReceiveState::free;
   }
   if (outcome != LANAI_HDMA_OK) {
     report_unreachable_descriptor(record.vi);
-    if (record.buffer == kNoBuffer) {
+    if (!record.matched) {
       unlink(record.vi, r);
       release_record(r);
       return ReceiveState::free;
     }
-    // The packet is dropped, but its place in the VI's order is kept.
+    // The message is dropped, but its place in the VI's order is kept.
     record.silent = true;
-    return scattered(r);
+    return start_scatter(r);
   }
   via::decode_descriptor(record.copy, record.descriptor);
-  return record.buffer != kNoBuffer ? scatter_data(r) : ReceiveState::parked;
+  return record.matched ? start_scatter(r) : ReceiveState::parked;
 }
 
 ReceiveState status_written(uint32_t r, uint32_t outcome) {
@@ -342,20 +397,77 @@ void start_receive_engine() {
   free_count = 0u;
   for (uint32_t r = kRecords; r-- > 0u;)
     release_record(r);
-  for (uint32_t vi = 0u; vi < VIA_MAX_VI; ++vi)
+  for (uint32_t vi = 0u; vi < VIA_MAX_VI; ++vi) {
     lists[vi] = {kNoRecord, kNoRecord};
-  backlog.clear();
+    assembling[vi] = kNoRecord;
+  }
+  receive_backlog.clear();
 }
 
 void receive_posted(uint32_t vi) { prefetch(vi); }
 
 void refill_receives() {
-  if (backlog.empty() || free_count <= kReserved)
+  if (receive_backlog.empty() || free_count <= kReserved)
     return;
-  backlog.for_each(prefetch);
+  receive_backlog.for_each(prefetch);
 }
 
 namespace {
+
+// Adds the arrival's fragment to record r's message.
+void take_fragment(uint32_t r, const Arrival& arrival) {
+  ReceiveRecord& record = via::in_register(&records[r]);
+  const via_packet_header& header = arrival.buffer->header;
+  Fragment& fragment = fragment_at(record, record.taken++);
+  fragment.buffer = static_cast<uint8_t>(arrival.index);
+  fragment.offset = header.offset;
+  fragment.bytes = header.length;
+  fragment.data = arrival.buffer->data;
+  fragment.outstanding = 0u;
+  record.expected = header.offset + header.length;
+  const via::Stamp stamp = via::stamp_receive(record.vi, header.length);
+  if (stamp > record.stamp)
+    record.stamp = stamp;
+  if ((header.flags & VIA_PACKET_F_ABORTED) != 0u)
+    record.errors |= VIP_STATUS_TRANSPORT_ERROR;
+  if ((header.flags & (VIA_PACKET_F_LAST | VIA_PACKET_F_ABORTED)) != 0u ||
+      record.expected == record.message)
+    record.ended = true;
+  if (record.ended && assembling[record.vi] == r)
+    assembling[record.vi] = kNoRecord;
+}
+
+// The message record r was assembling will get no more fragments: what
+// came is delivered, and the receive completes with a transport error.
+void break_off(uint32_t r) {
+  ReceiveRecord& record = via::in_register(&records[r]);
+  count(pvia_broken_messages);
+  assembling[record.vi] = kNoRecord;
+  record.ended = true;
+  record.errors |= VIP_STATUS_TRANSPORT_ERROR;
+  if (record.state == ReceiveState::scatter_data)
+    record.state = advance(r);
+}
+
+// A fragment after a message's first: it must be the next of the message
+// its VI is assembling.
+bool take_continuation(uint32_t vi, const Arrival& arrival) {
+  const via_packet_header& header = arrival.buffer->header;
+  const uint32_t r = assembling[vi];
+  if (r == kNoRecord || header.sequence != records[r].sequence ||
+      header.offset != records[r].expected) {
+    count(pvia_stray_fragments);
+    if (r != kNoRecord)
+      break_off(r);
+    release_arrival(arrival.index);
+    return true;
+  }
+  take_fragment(r, arrival);
+  ReceiveRecord& record = via::in_register(&records[r]);
+  if (record.state == ReceiveState::scatter_data)
+    record.state = advance(r);
+  return true;
+}
 
 bool take_arrival(const Arrival& arrival) {
   if (!intact(arrival)) {
@@ -372,8 +484,13 @@ bool take_arrival(const Arrival& arrival) {
     release_arrival(arrival.index);
     return true;
   }
-  // A descriptor fetched on demand is already this packet's.
   via::trace_tag(vi, packet.header.sequence);
+  if (packet.header.offset != 0u)
+    return take_continuation(vi, arrival);
+  // A first fragment: the message before it on this VI has lost its tail.
+  if (assembling[vi] != kNoRecord)
+    break_off(assembling[vi]);
+  // A descriptor fetched on demand is already this message's.
   uint32_t r = kNoRecord;
   const Match match = match_receive(vi, r);
   if (match == Match::wait) {
@@ -387,18 +504,22 @@ bool take_arrival(const Arrival& arrival) {
     release_arrival(arrival.index);
     return true;
   }
-  ReceiveRecord& record = records[r];
+  ReceiveRecord& record = via::in_register(&records[r]);
+  record.matched = true;
   record.ticket = tickets_issued[vi]++;
   record.label = via::trace_label(vi, packet.header.sequence);
-  record.buffer = static_cast<uint8_t>(arrival.index);
-  record.data = packet.data;
-  record.message = packet.header.length;
+  record.message = packet.header.message;
+  record.expected = 0u;
+  record.sequence = packet.header.sequence;
   record.flags = packet.header.flags;
   record.immediate = packet.header.immediate;
-  // Stamped by the receiving VI's own reservation.
-  record.stamp = via::stamp_receive(vi, packet.header.length);
+  // Stamped by the receiving VI's own reservation, fragment by fragment.
+  record.stamp = 0u;
+  take_fragment(r, arrival);
+  if (!record.ended)
+    assembling[vi] = static_cast<uint8_t>(r);
   if (record.state == ReceiveState::parked)
-    record.state = scatter_data(r);
+    record.state = start_scatter(r);
   return true;
 }
 
@@ -412,7 +533,7 @@ bool receive_arrival(const Arrival& arrival) {
 }
 
 void receive_host_dma_done(uint32_t r, uint32_t outcome) {
-  ReceiveRecord& record = records[r];
+  ReceiveRecord& record = via::in_register(&records[r]);
   switch (record.state) {
   case ReceiveState::fetch_descriptor:
     trace(r, ReceiveState::fetch_descriptor);

@@ -9,6 +9,7 @@
 #include "common/descriptor.h"
 #include "common/devices.h"
 #include "common/packet.h"
+#include "common/ready_list.h"
 
 namespace svia {
 
@@ -73,5 +74,16 @@ void report_unreachable_descriptor(uint32_t vi);
 void send_message(uint32_t vi, const via::PostedDescriptor& posted);
 // svia_recv.cpp: check, match, fetch a receive descriptor, scatter, complete.
 void deliver_arrival(const Arrival& arrival);
+
+// --- What the main loop reads in place (svia_main.cpp) ---------------------
+// So that a pass of the main loop with nothing to do calls nothing.
+
+constexpr uint32_t kNoBuffer = 0xFFFFFFFFu;
+// svia_queues.cpp: the VIs with sends waiting, in round-robin order.
+extern via::ReadyList ready_to_send;
+// svia_arrivals.cpp: the buffer the receive DMA fills, and the one holding
+// the packet to deliver next (kNoBuffer if none).
+extern uint32_t receive_dma_armed;
+extern uint32_t arrival_filled;
 
 } // namespace svia

@@ -10,6 +10,9 @@
 
 namespace svia {
 
+uint32_t receive_dma_armed = kNoBuffer;
+uint32_t arrival_filled = kNoBuffer;
+
 namespace {
 
 enum class BufferState : uint8_t {
@@ -19,13 +22,10 @@ enum class BufferState : uint8_t {
 };
 
 constexpr uint32_t kBuffers = 2u;
-constexpr uint32_t kNone = kBuffers;
 
 VIA_ZEROED_AT_LOAD via::ReceiveBuffer buffers[kBuffers]{};
 BufferState states[kBuffers];
 Arrival arrivals[kBuffers];
-uint32_t armed = kNone;  // the buffer the receive DMA holds
-uint32_t filled = kNone; // the buffer to deliver next
 
 // A refused arm leaves the receiver idle; the link then holds packets back
 // and the next poll tries again.
@@ -37,14 +37,14 @@ void arm(uint32_t index) {
     return;
   }
   states[index] = BufferState::armed;
-  armed = index;
+  receive_dma_armed = index;
 }
 
 uint32_t free_buffer() {
   for (uint32_t i = 0u; i < kBuffers; ++i)
     if (states[i] == BufferState::free)
       return i;
-  return kNone;
+  return kNoBuffer;
 }
 
 } // namespace
@@ -58,9 +58,9 @@ void start_receiving() {
 }
 
 void poll_arrivals() {
-  if (armed == kNone) {
+  if (receive_dma_armed == kNoBuffer) {
     const uint32_t spare = free_buffer();
-    if (spare != kNone)
+    if (spare != kNoBuffer)
       arm(spare);
     return;
   }
@@ -70,28 +70,28 @@ void poll_arrivals() {
   // Without a spare buffer the packet stays in the receive DMA, unacknowledged,
   // and the network holds the ones behind it: nothing is lost.
   const uint32_t spare = free_buffer();
-  if (spare == kNone)
+  if (spare == kNoBuffer)
     return;
-  Arrival& arrival = arrivals[armed];
+  Arrival& arrival = arrivals[receive_dma_armed];
   arrival.payload_bytes = via::nrdma_length();
   arrival.source = via::nrdma_source();
   arrival.damage = status & (LANAI_NRDMA_STATUS_BAD_CRC | LANAI_NRDMA_STATUS_TRUNCATED);
-  states[armed] = BufferState::filled;
-  filled = armed;
-  armed = kNone;
+  states[receive_dma_armed] = BufferState::filled;
+  arrival_filled = receive_dma_armed;
+  receive_dma_armed = kNoBuffer;
   count(svia_packets_received);
   via::nrdma_acknowledge();
   arm(spare);
 }
 
-const Arrival* pending_arrival() { return filled == kNone ? nullptr : &arrivals[filled]; }
+const Arrival* pending_arrival() { return arrival_filled == kNoBuffer ? nullptr : &arrivals[arrival_filled]; }
 
 void release_arrival() {
-  if (filled == kNone)
+  if (arrival_filled == kNoBuffer)
     return;
-  states[filled] = BufferState::free;
-  filled = kNone;
-  if (armed == kNone)
+  states[arrival_filled] = BufferState::free;
+  arrival_filled = kNoBuffer;
+  if (receive_dma_armed == kNoBuffer)
     arm(free_buffer());
 }
 

@@ -1,6 +1,7 @@
 // SVIA's start-up and main loop. It waits for the host driver to fill the
 // configuration block, then forever: takes in doorbells, delivers a packet
-// that has arrived, or else carries out the next send.
+// that has arrived, or else carries out the next send. A device with no
+// event and a queue with no work are passed over without a call.
 #include <lanai/register_map.h>
 
 #include "common/nic_config.h"
@@ -17,18 +18,19 @@ namespace {
     const uint32_t events = via::event_status();
     if ((events & (LANAI_EV_DOORBELL | LANAI_EV_DOORBELL_OVERFLOW)) != 0u)
       drain_doorbells(events);
-    poll_arrivals();
+    if (receive_dma_armed == kNoBuffer || (events & LANAI_EV_NRDMA_DONE) != 0u)
+      poll_arrivals();
     // Arrivals first: the network holds back whatever follows a packet
     // that waits here.
-    if (const Arrival* arrival = pending_arrival()) {
-      deliver_arrival(*arrival);
+    if (arrival_filled != kNoBuffer) {
+      deliver_arrival(*pending_arrival());
       release_arrival();
       via::trace_state(nullptr);
       continue;
     }
     uint32_t vi;
     via::PostedDescriptor posted;
-    if (next_send(vi, posted)) {
+    if (!ready_to_send.empty() && next_send(vi, posted)) {
       send_message(vi, posted);
       via::trace_state(nullptr);
     }

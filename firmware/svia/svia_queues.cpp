@@ -7,6 +7,8 @@
 
 namespace svia {
 
+via::ReadyList ready_to_send;
+
 namespace {
 
 struct ViQueues {
@@ -15,7 +17,6 @@ struct ViQueues {
 };
 
 VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI]{};
-via::ReadyList ready_to_send;
 bool per_vi_doorbells;
 
 void accept(const via::Doorbell& doorbell) {

@@ -76,7 +76,8 @@ uint32_t fill(uint32_t vi, const via::Descriptor& descriptor, const via::Receive
 
 void deliver_arrival(const Arrival& arrival) {
   via::trace_state("recv:arrival");
-  if (!intact(arrival)) {
+  // SVIA takes whole messages only: a fragment is as good as damaged.
+  if (!intact(arrival) || !via::packet_whole(*arrival.buffer)) {
     // A damaged header cannot say which VI the packet was for.
     count(svia_bad_packets);
     via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_BAD_PACKET, 0xFFFFu));

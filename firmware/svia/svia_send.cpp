@@ -56,10 +56,13 @@ void write_header(uint32_t vi, const via::Descriptor& descriptor) {
   header.src_node = static_cast<uint16_t>(this_node);
   header.src_vi = static_cast<uint16_t>(vi);
   header.dst_vi = static_cast<uint16_t>(via::vi_config(vi).remote_vi);
-  header.flags = immediate ? VIA_PACKET_F_IMMEDIATE : 0u;
+  header.flags = static_cast<uint16_t>((immediate ? VIA_PACKET_F_IMMEDIATE : 0u) |
+                                       VIA_PACKET_F_LAST);
   header.length = descriptor.length;
   header.immediate = immediate ? descriptor.immediate : 0u;
   header.sequence = next_sequence[vi];
+  header.offset = 0u;
+  header.message = descriptor.length; // SVIA sends every message whole
 }
 
 // Everything after a valid descriptor: 0 once the packet has left, or the

@@ -21,6 +21,8 @@
 
 #include <stdint.h>
 
+#include "vipl.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -50,6 +52,25 @@ uint64_t lanai_emu_seed(void);
  * VipDisconnect releases the incoming reservations of both sides,
  * VipDestroyVi the outgoing one. */
 const char *lanai_emu_last_error(void);
+
+/* How firmware that pipelines messages (PVIA, QoS-VIA) cuts this VI's sends
+ * into fragments; the receiving side reassembles whatever it gets. SVIA
+ * ignores it. policy is one of VIA_FRAG_NONE, _STATIC, _FIXED_OPTIMAL,
+ * _RAMP_UP, _ADAPTIVE (lanai/via_abi.h). bytes: STATIC's fragment size,
+ * the smallest fragment for the others (0: the alignment, 8 bytes).
+ * param: FIXED_OPTIMAL and ADAPTIVE (as its starting point) take g_b in
+ * ns and the other stages' summed G in ns per KB; RAMP_UP takes g_0, G_0,
+ * g_1, G_1 (ns, ns per KB). New VIs start with VIA_FRAG_NONE. Takes effect
+ * for messages whose descriptor the firmware reads afterwards. Refused with
+ * VIP_INVALID_PARAMETER (reason in lanai_emu_last_error) for an unknown
+ * policy, a STATIC size of 0 or above the VI's MaxTransferSize, or
+ * figures the policy cannot use (g_b 0, G_0 0). */
+typedef struct {
+  uint32_t policy;
+  uint32_t bytes;
+  uint32_t param[4];
+} LANAI_EMU_FRAGMENTATION;
+VIP_RETURN lanai_emu_set_fragmentation(VIP_VI_HANDLE vi, const LANAI_EMU_FRAGMENTATION *how);
 
 #ifdef __cplusplus
 }

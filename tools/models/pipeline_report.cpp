@@ -2,7 +2,9 @@
 #include "models/pipeline_report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <string>
 #include <vector>
 
 namespace lanai::models {
@@ -13,9 +15,10 @@ namespace {
 std::string num(double v) { return fmt::format("{:.9g}", v); }
 
 std::string json_numbers(const std::vector<double>& values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? "," : "") + num(values[i]);
-  return out + "]";
+  std::vector<std::string> texts;
+  texts.reserve(values.size());
+  for (const double v : values) texts.push_back(num(v));
+  return fmt::format("[{}]", fmt::join(texts, ","));
 }
 
 std::string json_stage(const PipelineStage& s) {

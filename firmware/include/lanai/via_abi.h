@@ -153,11 +153,19 @@ typedef struct {
   uint16_t flags;      /* VIA_PACKET_F_* */
   uint32_t length;     /* payload bytes */
   uint32_t immediate;  /* immediate data, valid with VIA_PACKET_F_IMMEDIATE */
-  uint32_t sequence;   /* per-VI message number, from 0 */
+  uint32_t sequence;   /* per-VI message number, from 0; every fragment of a
+                          message carries its message's number */
+  uint32_t offset;     /* where this fragment's payload starts in the message */
+  uint32_t message;    /* the whole message's length */
 } via_packet_header;
-#define VIA_PACKET_HEADER_BYTES 24
+#define VIA_PACKET_HEADER_BYTES 32
 #define VIA_PACKET_DATA 0x56494144u /* "VIAD": a VI send */
 #define VIA_PACKET_F_IMMEDIATE 0x0001u
+/* The message's last fragment (an unfragmented message is its own last). */
+#define VIA_PACKET_F_LAST 0x0002u
+/* The sender gave the message up part way (a fragment's data could not be
+ * read): no payload; the receive completes in error. Also the last. */
+#define VIA_PACKET_F_ABORTED 0x0004u
 
 /* --- Host interrupt -----------------------------------------------------
  * Word the firmware writes to LANAI_REG_HOST_INTERRUPT for an asynchronous
@@ -195,13 +203,35 @@ typedef struct {
   uint32_t vtick_hi;     /*      all ones for best effort */
   uint32_t epoch;        /* 0-255; the driver advances it whenever it flushes the
                             VI's queues (disconnect, destroy, re-create) */
+  uint32_t frag_policy;  /* VIA_FRAG_*: how firmware that pipelines cuts sends */
+  uint32_t frag_bytes;   /* STATIC: the fragment size; the others: the smallest;
+                            NONE: all ones. Firmware sends a message no larger
+                            whole without consulting the policy */
+  uint32_t frag_param[4];/* the policy's pipeline figures (VIA_FRAG_* below) */
 } via_vi_config;
+
+/* Fragmentation policies (firmware that pipelines messages: PVIA, QoS-VIA;
+ * SVIA sends every message whole). Times in ns, per-byte costs in ns per KB
+ * (1024 bytes). Fragment sizes other than a message's last are multiples of
+ * VIA_FRAG_ALIGN. */
+#define VIA_FRAG_NONE 0u          /* one packet per message */
+#define VIA_FRAG_STATIC 1u        /* frag_bytes per fragment */
+#define VIA_FRAG_FIXED_OPTIMAL 2u /* equal fragments, k from the fixed-size theorem:
+                                     param[0] = g_b, param[1] = sum of the other
+                                     stages' G */
+#define VIA_FRAG_RAMP_UP 3u       /* growing sizes from the two-stage recurrence:
+                                     param[0..3] = g_0, G_0, g_1, G_1 */
+#define VIA_FRAG_ADAPTIVE 4u      /* as FIXED_OPTIMAL, with g_b and the other
+                                     stages' G measured by the firmware from its
+                                     own fragments (param[0..1] seed them) */
+#define VIA_FRAG_POLICIES 5u
+#define VIA_FRAG_ALIGN 8u
 
 typedef struct {
   uint32_t magic;        /* VIA_CONFIG_MAGIC once the driver has written it */
   uint32_t node;         /* this node */
   uint32_t nodes;        /* nodes in the network */
-  uint32_t reserved;
+  uint32_t clock_khz;    /* the LANai's clock, for firmware that measures time */
   uint8_t route_len[VIA_MAX_NODES];             /* 0: unreachable (or self) */
   uint8_t route[VIA_MAX_NODES][VIA_MAX_ROUTE];  /* first hop first */
   via_vi_config vi[VIA_MAX_VI];
