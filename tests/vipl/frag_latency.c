@@ -11,6 +11,8 @@
 #include <string.h>
 #include <vipl.h>
 
+#include "connect_pair.h"
+
 #define WARMUP 2
 
 static int post(VIP_VI_HANDLE vi, VIP_DESCRIPTOR *d, unsigned char *buf, int size,
@@ -50,13 +52,7 @@ int via_main(int argc, char **argv) {
     return 2;
   }
   if (post(vi, rd, rbuf, size, mh, 1)) return 3;
-  VIP_NET_ADDRESS *la = calloc(1, 64), *ra = calloc(1, 64);
-  VipNSGetHostByName(nic, me == 0 ? "node0" : "node1", la, 0);
-  VipNSGetHostByName(nic, me == 0 ? "node1" : "node0", ra, 0);
-  VIP_CONN_HANDLE conn;
-  if (me == 0 ? VipConnectRequest(vi, la, ra, VIP_INFINITE, &attrs)
-              : VipConnectWait(nic, la, VIP_INFINITE, ra, &attrs, &conn) || VipConnectAccept(conn, vi))
-    return 3;
+  if (connect_pair(nic, vi, &attrs, me)) return 3;
   uint64_t start = 0;
   for (int round = 0; round < WARMUP + rounds; round++) {
     VIP_DESCRIPTOR *d;
@@ -76,6 +72,5 @@ int via_main(int argc, char **argv) {
            (unsigned long long)(elapsed / (2u * (uint64_t)rounds)), intact ? "intact" : "changed");
     if (!intact) return 6;
   }
-  free(la), free(ra);
   return 0;
 }

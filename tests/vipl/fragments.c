@@ -11,6 +11,8 @@
 #include <string.h>
 #include <vipl.h>
 
+#include "connect_pair.h"
+
 #define MAX_MESSAGES 32
 #define GUARD 64
 
@@ -82,13 +84,7 @@ int via_main(int argc, char **argv) {
     desc[m]->DS[1].Local.Length = (VIP_UINT32)(sizes[m] - first);
     if (me == 1 && VipPostRecv(vi, desc[m], mh) != VIP_SUCCESS) return 3;
   }
-  VIP_NET_ADDRESS *la = calloc(1, 64), *ra = calloc(1, 64);
-  VipNSGetHostByName(nic, me == 0 ? "node0" : "node1", la, 0);
-  VipNSGetHostByName(nic, me == 0 ? "node1" : "node0", ra, 0);
-  VIP_CONN_HANDLE conn;
-  if (me == 0 ? VipConnectRequest(vi, la, ra, VIP_INFINITE, &attrs)
-              : VipConnectWait(nic, la, VIP_INFINITE, ra, &attrs, &conn) || VipConnectAccept(conn, vi))
-    return 3;
+  if (connect_pair(nic, vi, &attrs, me)) return 3;
   int bad = 0;
   for (int m = 0; m < count; m++) {
     VIP_DESCRIPTOR *d;
@@ -120,6 +116,5 @@ int via_main(int argc, char **argv) {
         return 5;
     }
   if (me == 1 && !bad) printf("node1: %d messages intact\n", count);
-  free(la), free(ra);
   return bad ? 6 : 0;
 }
