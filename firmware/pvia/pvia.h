@@ -61,7 +61,8 @@ void start_network_send();
 // Queues a framed-to-be packet behind the others (behind those with a
 // stamp no larger, under a stamp-ordering scheduler).
 void queue_packet(uint32_t packet, via::Stamp stamp);
-// Notices the packet in flight has left and starts the next queued one.
+// The packet in flight has left (the caller saw the engine idle), or none
+// was in flight: starts the next queued one.
 void poll_network_send();
 
 // --- Network receive DMA (pvia_arrivals.cpp) --------------------------------

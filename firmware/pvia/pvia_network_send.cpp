@@ -51,8 +51,6 @@ void queue_packet(uint32_t packet, via::Stamp stamp) {
 
 void poll_network_send() {
   if (nsdma_in_flight != kNoPacket) {
-    if (via::nsdma_busy())
-      return;
     const uint32_t left = nsdma_in_flight;
     nsdma_in_flight = kNoPacket;
     count(pvia_packets_sent);
