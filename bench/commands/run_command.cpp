@@ -14,6 +14,7 @@
 #include "experiment/experiment_file.hpp"
 #include "experiment/interrupt_flag.hpp"
 #include "experiment/jitter_sweep.hpp"
+#include "experiment/pipeline_sweep.hpp"
 #include "experiment/plots.hpp"
 #include "experiment/progress_bar.hpp"
 #include "experiment/queueing_sweep.hpp"
@@ -129,6 +130,36 @@ int run_queueing(const RunOptions& o, const Experiment& experiment, const std::f
   }, sweep.interrupted, sweep.failed());
 }
 
+int run_pipeline(const RunOptions& o, const Experiment& experiment, const std::filesystem::path& dir) {
+  if (!o.trace.empty()) {
+    fmt::print(stderr, "lanai-emu: --trace is for jitter experiments; trace one point of a "
+                       "pipeline experiment with `lanai-emu pingpong --trace`\n");
+    return 1;
+  }
+  PipelineSweep sweep = run_with_progress(o.jobs, PipelineRunOptions{}, [&](const auto& options) {
+    return run_pipeline_experiment(experiment, options);
+  });
+  std::size_t kept = 0;
+  for (const auto& p : sweep.points) kept += p.emulated_us.has_value();
+  if (sweep.interrupted)
+    fmt::print(stderr, "lanai-emu: interrupted: kept {} of {} points\n", kept, sweep.points.size());
+  for (const auto& p : sweep.points)
+    if (!p.failure.empty())
+      fmt::print(stderr, "lanai-emu: {} at {} bytes in {} fragments failed: {}\n",
+                 experiment.firmwares[p.firmware], p.packet, p.k, p.failure);
+  return report_run([&] {
+    write_pipeline_files(dir, sweep);
+    std::string warning;
+    const auto images = render_pipeline_plots(dir, sweep, warning);
+    print_plot_warning(warning);
+    fmt::print("{}", pipeline_table(sweep));
+    fmt::print("\nwall time: {:.1f} s\nresults: {}\nsummary: {}\nconfig:  {}\n", sweep.wall_seconds,
+               (dir / "results.csv").string(),
+               (dir / "summary.json").string(), (dir / "experiment.toml").string());
+    for (const auto& image : images) fmt::print("plot:    {}\n", image.string());
+  }, sweep.interrupted, sweep.failed());
+}
+
 int run(const RunOptions& o) {
   Experiment experiment;
   try {
@@ -139,6 +170,7 @@ int run(const RunOptions& o) {
   }
   if (o.seed) experiment.seed = *o.seed;
   if (o.quick) {
+    experiment.pipeline.iterations = 1;
     experiment.warmup_ms /= 10;
     experiment.duration_ms /= 10;
     experiment.queueing.min_duration_ms /= 10;
@@ -153,6 +185,7 @@ int run(const RunOptions& o) {
     return 1;
   }
   if (experiment.kind == "queueing") return run_queueing(o, experiment, dir);
+  if (experiment.kind == "pipeline") return run_pipeline(o, experiment, dir);
 
   trace::Recorder recorder;
   JitterRunOptions jitter_options;

@@ -12,6 +12,7 @@
 #include "machine/standalone_machine.hpp"
 #include "models/qna_model_file.hpp"
 #include "workloads/bench_cluster.hpp"
+#include "workloads/card_stages.hpp"
 #include "workloads/mpeg_source.hpp"
 
 namespace lanai::bench {
@@ -207,6 +208,67 @@ void read_queueing(const TableReader& t, const std::filesystem::path& base_dir, 
   }
 }
 
+std::vector<std::uint32_t> sizes_in_range(const TableReader& t, std::string_view key,
+                                          std::int64_t lo, std::int64_t hi) {
+  const auto values = t.integer_array(key);
+  if (!values) t.fail(key, "missing (an array of whole numbers is required)");
+  if (values->empty()) t.fail(key, "must list at least one value");
+  std::vector<std::uint32_t> out;
+  for (std::size_t i = 0; i < values->size(); ++i) {
+    const std::string item = fmt::format("{}[{}]", key, i + 1);
+    out.push_back(in_range(t, item, (*values)[i], lo, hi));
+    if (i > 0 && out[i] <= out[i - 1]) t.fail(item, "values must be listed in ascending order");
+  }
+  return out;
+}
+
+HostCopy read_host_copy(const TableReader& top, std::string_view key) {
+  HostCopy c;
+  const toml::table* table = top.table(key);
+  if (!table) return c;
+  const TableReader t(*table, top.source(), top.path(key));
+  t.allow_only({"g_us", "G_us_per_kb"});
+  c.g_us = t.number("g_us").value_or(0);
+  c.G_us_per_kb = t.number("G_us_per_kb").value_or(0);
+  if (!(c.g_us >= 0) || c.g_us > 1e6) t.fail("g_us", fmt::format("must be in 0..1e6 (got {})", c.g_us));
+  if (!(c.G_us_per_kb >= 0) || c.G_us_per_kb > 1e6)
+    t.fail("G_us_per_kb", fmt::format("must be in 0..1e6 (got {})", c.G_us_per_kb));
+  return c;
+}
+
+void read_pipeline(const TableReader& t, const std::filesystem::path&, Experiment& e) {
+  PipelineSetup& p = e.pipeline;
+  p.packets = sizes_in_range(t, "packets", 1, max_message_bytes);
+  p.fragments = sizes_in_range(t, "fragments", 1, kMaxHostFragments);
+  if (p.fragments.back() > p.packets.front())
+    t.fail("fragments", fmt::format("{} fragments of the {}-byte packet: at most one per byte",
+                                    p.fragments.back(), p.packets.front()));
+  p.iterations = in_range(t, "iterations", t.integer("iterations").value_or(3), 1, 1000);
+  p.send_copy = read_host_copy(t, "send_copy");
+  p.recv_copy = read_host_copy(t, "recv_copy");
+  const toml::array* stages = t.table_array("reference_stage");
+  if (!stages || stages->empty())
+    t.fail("reference_stage", "missing (at least one [[reference_stage]] is required)");
+  for (std::size_t i = 0; i < stages->size(); ++i) {
+    const TableReader s(*stages->get(i)->as_table(), t.source(),
+                        fmt::format("reference_stage[{}]", i + 1));
+    s.allow_only({"name", "g_us", "G_us_per_kb"});
+    ReferenceStage r;
+    r.name = s.required_string("name");
+    r.stage = {s.required_number("g_us"), s.required_number("G_us_per_kb")};
+    if (!(r.stage.g_us >= 0)) s.fail("g_us", fmt::format("must be >= 0 (got {})", r.stage.g_us));
+    if (!(r.stage.G_us_per_kb >= 0))
+      s.fail("G_us_per_kb", fmt::format("must be >= 0 (got {})", r.stage.G_us_per_kb));
+    p.reference.push_back(r);
+  }
+  if (t.has("fit_sizes")) {
+    p.fit_sizes = sizes_in_range(t, "fit_sizes", 1, max_message_bytes);
+    if (p.fit_sizes.size() < 2) t.fail("fit_sizes", "the direct method needs at least two sizes");
+  } else {
+    p.fit_sizes = default_fit_sizes(p.packets.back());
+  }
+}
+
 const std::vector<std::string_view> common_keys{
     "name", "description", "kind", "firmwares", "profile", "seed", "warmup_ms", "duration_ms"};
 
@@ -230,6 +292,13 @@ const std::vector<ExperimentKind>& experiment_kinds() {
        &read_queueing,
        {"model", "variants", "rates_per_us", "min_duration_ms", "batches", "target_ci_percent",
         "descriptor_bytes", "data_bytes"}},
+      {"pipeline",
+       "packets fragmented by the host programs: 1-way latency against the number of "
+       "fragments, next to the pipeline model of a reference stage set and of the emulated "
+       "path's stages measured by the direct method",
+       &read_pipeline,
+       {"packets", "fragments", "iterations", "send_copy", "recv_copy", "reference_stage",
+        "fit_sizes"}},
   };
   return kinds;
 }

@@ -16,6 +16,8 @@
 #include "models/qna_network.hpp"
 #include "profile/hardware_profile.hpp"
 #include "queueing/twin_network.hpp"
+#include "models/pipeline_model.hpp"
+#include "workloads/pingpong.hpp"
 #include "workloads/stream_point.hpp"
 
 namespace lanai::bench {
@@ -75,6 +77,27 @@ struct QueueingSetup {
   double target_ci_percent = 5;
 };
 
+// A stage of the pipeline an experiment stands for, as published.
+struct ReferenceStage {
+  std::string name;
+  models::PipelineStage stage;
+};
+
+// Fragmentation by the host programs, as a messaging layer over the VIA
+// does it: each packet cut into k (nearly) equal fragments sent as messages
+// of their own, with host work per fragment on both sides. Emulated
+// latency per k, next to the pipeline model of the reference stages and of
+// the emulated path's own stages (measured by the direct method on whole
+// messages of fit_sizes).
+struct PipelineSetup {
+  std::vector<std::uint32_t> packets;     // bytes
+  std::vector<std::uint32_t> fragments;   // the counts k tried, ascending
+  std::uint32_t iterations = 3;           // timed round trips per point
+  HostCopy send_copy, recv_copy;
+  std::vector<ReferenceStage> reference;  // sender first
+  std::vector<std::uint32_t> fit_sizes;   // default: default_fit_sizes(largest packet)
+};
+
 struct Experiment {
   std::filesystem::path file;      // as given
   std::string name;                // default: the file's stem
@@ -88,6 +111,7 @@ struct Experiment {
   double duration_ms = 30.0;
   JitterSetup jitter;              // kind "jitter"
   QueueingSetup queueing;          // kind "queueing"
+  PipelineSetup pipeline;          // kind "pipeline"
 };
 
 struct ParseOptions {

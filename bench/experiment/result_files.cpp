@@ -173,6 +173,20 @@ std::string resolved_experiment(const Experiment& e) {
                        q.transfers.data_bytes);
     return out;
   }
+  if (e.kind == "pipeline") {
+    const PipelineSetup& p = e.pipeline;
+    out += fmt::format("packets = [{}]\nfragments = [{}]\niterations = {}\nfit_sizes = [{}]\n",
+                       fmt::join(p.packets, ", "), fmt::join(p.fragments, ", "), p.iterations,
+                       fmt::join(p.fit_sizes, ", "));
+    for (const auto& [key, copy] : {std::pair{"send_copy", p.send_copy}, {"recv_copy", p.recv_copy}})
+      out += fmt::format("\n[{}]\ng_us = {}\nG_us_per_kb = {}\n", key, toml_float(copy.g_us),
+                         toml_float(copy.G_us_per_kb));
+    for (const ReferenceStage& r : p.reference)
+      out += fmt::format("\n[[reference_stage]]\nname = {}\ng_us = {}\nG_us_per_kb = {}\n",
+                         toml_string(r.name), toml_float(r.stage.g_us),
+                         toml_float(r.stage.G_us_per_kb));
+    return out;
+  }
   const JitterSetup& j = e.jitter;
   out += fmt::format("receivers = {}\n", j.receivers);
   for (const auto& c : j.classes) {

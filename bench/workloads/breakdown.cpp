@@ -58,9 +58,12 @@ Breakdown ping_breakdown(const std::vector<Event>& events, const MessageBuffers&
   const auto send_hdma = on(events, sender.node, Track::hdma);
   const auto nsdma = on(events, sender.node, Track::nsdma);
   const auto recv_hdma = on(events, receiver.node, Track::hdma);
-  std::vector<kernel::SimTime> arrivals;
+  std::vector<kernel::SimTime> arrivals, in_sram;
   for (const Event* e : on(events, receiver.node, Track::nrdma))
-    if (e->peer == trace::no_label || e->peer == sender.node) arrivals.push_back(e->begin);
+    if (e->peer == trace::no_label || e->peer == sender.node) {
+      arrivals.push_back(e->begin);
+      in_sram.push_back(e->end);
+    }
 
   Breakdown sum;
   const kernel::SimTime forever = kernel::SimTime::max();
@@ -118,6 +121,8 @@ Breakdown ping_breakdown(const std::vector<Event>& events, const MessageBuffers&
                                   });
     if (fetched.empty()) missing("receive descriptor fetch", k);
     RecvBreakdown& r = sum.recv;
+    sum.arrival += since(a0, d0);
+    r.nrdma_done += since(in_sram[k], a0);
     r.hdma_prog_desc += since(fetched.back()->programmed, a0);
     r.desc_down += since(fetched.back()->end, a0);
     r.hdma_prog_data += since(up.front()->programmed, a0);
@@ -132,7 +137,8 @@ Breakdown ping_breakdown(const std::vector<Event>& events, const MessageBuffers&
   const double n = static_cast<double>(sum.messages);
   for (double* v : {&sum.send.hdma_prog_desc, &sum.send.desc_down, &sum.send.hdma_prog_data,
                     &sum.send.data_down, &sum.send.nsdma_done, &sum.send.hdma_prog_status,
-                    &sum.send.status_done, &sum.recv.hdma_prog_desc, &sum.recv.desc_down,
+                    &sum.send.status_done, &sum.arrival, &sum.recv.nrdma_done,
+                    &sum.recv.hdma_prog_desc, &sum.recv.desc_down,
                     &sum.recv.hdma_prog_data, &sum.recv.data_up, &sum.recv.hdma_prog_status,
                     &sum.recv.status_done})
     *v /= n;

@@ -19,6 +19,7 @@ struct SendBreakdown {
          hdma_prog_status = 0, status_done = 0;
 };
 struct RecvBreakdown {
+  double nrdma_done = 0; // the packet's tail done in SRAM (not a row of the published table)
   double hdma_prog_desc = 0, desc_down = 0, hdma_prog_data = 0, data_up = 0,
          hdma_prog_status = 0, status_done = 0;
 };
@@ -26,6 +27,7 @@ struct RecvBreakdown {
 struct Breakdown {
   SendBreakdown send;
   RecvBreakdown recv;
+  double arrival = 0; // from the send doorbell to the arrival, which the receive side counts from
   std::size_t messages = 0;
 };
 

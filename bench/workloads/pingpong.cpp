@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -16,32 +18,71 @@ std::uint8_t pattern(std::uint32_t round, std::uint32_t k) {
   return static_cast<std::uint8_t>(round * 131u + k * 7u + 1u);
 }
 
-VIP_DESCRIPTOR* wait_done(VIP_VI_HANDLE vi, bool recv, std::uint32_t size) {
+VIP_DESCRIPTOR* wait_done(VIP_VI_HANDLE vi, bool recv, std::uint32_t bytes) {
   VIP_DESCRIPTOR* d = nullptr;
   check_vip(recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d),
             recv ? "VipRecvWait" : "VipSendWait");
   const VIP_UINT32 want = VIP_STATUS_DONE | (recv ? VIP_STATUS_OP_RECEIVE : VIP_STATUS_OP_SEND);
-  if (d->CS.Status != want || d->CS.Length != size)
+  if (d->CS.Status != want || d->CS.Length != bytes)
     throw std::runtime_error(fmt::format("{} completed with status 0x{:x}, length {}",
                                          recv ? "receive" : "send", d->CS.Status, d->CS.Length));
   return d;
 }
 
-// One side's memory: send and receive descriptors, then the two buffers.
+void charge(const HostCopy& copy, std::uint32_t bytes) {
+  const double us = copy.g_us + copy.G_us_per_kb * bytes / 1024.0;
+  const auto ns = static_cast<std::uint64_t>(std::llround(us * 1000.0));
+  if (ns > 0) lanai_emu_compute_ns(ns);
+}
+
+// One side's memory: a send and a receive descriptor per fragment, then
+// the two message buffers.
 struct Side {
-  Side(std::uint32_t size, HostMemory& memory)
-      : ep(128 + 2 * (std::size_t{size} + 64), memory), size(size) {}
+  Side(const PingPongSpec& spec, HostMemory& memory)
+      : fragments(host_fragment_sizes(spec.size, spec.host_fragments)),
+        ep(128 * fragments.size() + 2 * (std::size_t{spec.size} + 64), memory), size(spec.size) {
+    for (std::uint32_t bytes : fragments) offsets.push_back(offsets.back() + bytes);
+  }
+  std::vector<std::uint32_t> fragments;
+  std::vector<std::uint32_t> offsets{0};
   Endpoint ep;
   std::uint32_t size;
-  VIP_DESCRIPTOR* sd() const { return reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory()); }
-  VIP_DESCRIPTOR* rd() const { return reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory() + 64); }
-  std::uint8_t* sbuf() const { return ep.memory() + 128; }
+  VIP_DESCRIPTOR* sd(std::size_t i = 0) const {
+    return reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory() + 64 * i);
+  }
+  VIP_DESCRIPTOR* rd(std::size_t i = 0) const {
+    return reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory() + 64 * (fragments.size() + i));
+  }
+  std::uint8_t* sbuf() const { return ep.memory() + 128 * fragments.size(); }
   std::uint8_t* rbuf() const { return sbuf() + size + 64; }
-  void post(VIP_VI_HANDLE vi, bool recv) {
-    VIP_DESCRIPTOR* d = recv ? rd() : sd();
-    fill_descriptor(d, ep, recv ? rbuf() : sbuf(), size);
+  void post(VIP_VI_HANDLE vi, bool recv, std::size_t i) {
+    VIP_DESCRIPTOR* d = recv ? rd(i) : sd(i);
+    fill_descriptor(d, ep, (recv ? rbuf() : sbuf()) + offsets[i], fragments[i]);
     check_vip(recv ? VipPostRecv(vi, d, ep.memory_handle()) : VipPostSend(vi, d, ep.memory_handle()),
               recv ? "VipPostRecv" : "VipPostSend");
+  }
+  void post_receives(VIP_VI_HANDLE vi) {
+    for (std::size_t i = 0; i < fragments.size(); ++i) post(vi, true, i);
+  }
+  // Each fragment's host work, then its send.
+  void send(VIP_VI_HANDLE vi, const HostCopy& copy) {
+    for (std::size_t i = 0; i < fragments.size(); ++i) {
+      charge(copy, fragments[i]);
+      post(vi, false, i);
+    }
+  }
+  // Each fragment's arrival, then its host work; `arrivals`, if given, gets
+  // when each was done, in us from `start`.
+  void receive(VIP_VI_HANDLE vi, const HostCopy& copy, std::vector<double>* arrivals = nullptr,
+               kernel::SimTime start = {}) {
+    for (std::uint32_t bytes : fragments) {
+      wait_done(vi, true, bytes);
+      charge(copy, bytes);
+      if (arrivals) arrivals->push_back(static_cast<double>((host_now() - start).ps()) / 1e6);
+    }
+  }
+  void sends_done(VIP_VI_HANDLE vi) {
+    for (std::uint32_t bytes : fragments) wait_done(vi, false, bytes);
   }
   MessageBuffers sending() const {
     return {static_cast<std::uint32_t>(ep.node()), reinterpret_cast<std::uint64_t>(sd()),
@@ -72,11 +113,23 @@ std::string describe_failure(host::Cluster& cluster, const host::RunReport& repo
   return out;
 }
 
+std::vector<std::uint32_t> host_fragment_sizes(std::uint32_t bytes, std::uint32_t k) {
+  if (k < 1 || k > bytes || k > kMaxHostFragments)
+    throw std::invalid_argument(fmt::format("{} host fragments of a {}-byte message: outside 1..{}",
+                                            k, bytes, std::min(bytes, kMaxHostFragments)));
+  std::vector<std::uint32_t> out(k, bytes / k);
+  for (std::uint32_t i = 0; i < bytes % k; ++i) ++out[i];
+  return out;
+}
+
 PingPongResult run_pingpong(const PingPongSpec& spec) {
   if (spec.size < 1 || spec.size > VIA_MAX_TRANSFER)
     throw std::invalid_argument(
         fmt::format("message size {} outside 1..{}", spec.size, VIA_MAX_TRANSFER));
   if (spec.iters == 0) throw std::invalid_argument("iterations must be at least 1");
+  host_fragment_sizes(spec.size, spec.host_fragments); // checks the count
+  if (spec.breakdown && spec.host_fragments > 1)
+    throw std::invalid_argument("the latency breakdown follows whole messages: one host fragment");
   trace::Recorder own;
   trace::Recorder* recorder = spec.trace ? spec.trace : (spec.breakdown ? &own : nullptr);
   ClusterSetup setup = spec.setup;
@@ -89,31 +142,35 @@ PingPongResult run_pingpong(const PingPongSpec& spec) {
   MessageBuffers ping_sent, ping_received;
   const std::uint32_t rounds = spec.warmup + spec.iters;
   auto program = [&](int me) {
-    Side side(spec.size, memory);
+    Side side(spec, memory);
     VIP_VI_HANDLE vi = side.ep.create_vi(0, VIA_MAX_TRANSFER);
-    side.post(vi, true); // receives may be posted before connecting
+    if (lanai_emu_set_fragmentation(vi, &spec.fragmentation) != VIP_SUCCESS)
+      throw std::runtime_error(
+          fmt::format("lanai_emu_set_fragmentation: {}", lanai_emu_last_error()));
+    side.post_receives(vi); // receives may be posted before connecting
     side.ep.connect(vi, 1 - me, 0, me == 0);
     if (me == 0) ping_sent = side.sending();
     else ping_received = side.receiving();
     for (std::uint32_t round = 0; round < rounds; ++round) {
+      const bool more = round + 1 < rounds;
       if (me == 0) {
         for (std::uint32_t k = 0; k < spec.size; ++k) side.sbuf()[k] = pattern(round, k);
         const kernel::SimTime start = host_now();
-        side.post(vi, false);
-        wait_done(vi, true, spec.size);
+        side.send(vi, spec.send_copy);
+        side.receive(vi, spec.recv_copy, more ? nullptr : &result.pong_arrivals_us, start);
         const kernel::SimTime back = host_now();
         if (std::memcmp(side.sbuf(), side.rbuf(), spec.size) != 0)
           throw std::runtime_error(fmt::format("round trip {}: the bytes came back changed", round));
         if (round >= spec.warmup)
           result.one_way_us.push_back(static_cast<double>((back - start).ps()) / 2e6);
-        if (round + 1 < rounds) side.post(vi, true);
-        wait_done(vi, false, spec.size);
+        if (more) side.post_receives(vi);
+        side.sends_done(vi);
       } else {
-        wait_done(vi, true, spec.size);
+        side.receive(vi, spec.recv_copy);
         std::memcpy(side.sbuf(), side.rbuf(), spec.size);
-        if (round + 1 < rounds) side.post(vi, true);
-        side.post(vi, false);
-        wait_done(vi, false, spec.size);
+        if (more) side.post_receives(vi);
+        side.send(vi, spec.send_copy);
+        side.sends_done(vi);
       }
     }
     return 0;

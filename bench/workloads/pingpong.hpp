@@ -4,6 +4,12 @@
 // trip, measured by node 0's host clock). Node 0 checks every byte that
 // comes back. With `breakdown`, a device trace of the run gives the
 // per-operation times of the published table for node 0's messages.
+//
+// Fragmentation, two ways: `fragmentation` is the card's policy on both
+// VIs (lanai_emu_set_fragmentation), and `host_fragments` > 1 has the host
+// programs cut every message into that many sends of (nearly) equal size,
+// as a messaging layer over the VIPL does, charging `send_copy` before
+// posting each fragment and `recv_copy` after each one arrives.
 #pragma once
 
 #include <cstdint>
@@ -13,28 +19,49 @@
 
 #include "host/cluster.hpp"
 #include "workloads/bench_cluster.hpp"
+#include "vipl.h"
 #include "workloads/breakdown.hpp"
 
 namespace lanai::bench {
+
+// Host CPU work charged per fragment: g + bytes G.
+struct HostCopy {
+  double g_us = 0.0;
+  double G_us_per_kb = 0.0; // per 1024 bytes
+};
 
 struct PingPongSpec {
   ClusterSetup setup;           // nodes is forced to 2
   std::uint32_t size = 4;       // message bytes, 1 .. 65536
   std::uint32_t iters = 100;    // timed round trips
   std::uint32_t warmup = 1;     // untimed round trips first
-  bool breakdown = false;
+  bool breakdown = false;       // only with one host fragment
+  LANAI_EMU_FRAGMENTATION fragmentation{VIA_FRAG_NONE, 0, {0, 0, 0, 0}};
+  std::uint32_t host_fragments = 1; // 1 .. size, at most kMaxHostFragments
+  HostCopy send_copy, recv_copy;
   trace::Recorder* trace = nullptr; // also record into this (e.g. for --trace)
 };
 
+inline constexpr std::uint32_t kMaxHostFragments = 256;
+
+// `bytes` cut into `k` sends: the first bytes % k are one byte longer.
+std::vector<std::uint32_t> host_fragment_sizes(std::uint32_t bytes, std::uint32_t k);
+
 struct PingPongResult {
   std::vector<double> one_way_us; // one sample per timed round trip
+  // When each fragment of the last round trip's pong reached node 0's
+  // program (after its receive work), from the round trip's start: with
+  // several host fragments, node 1 sends them back to back.
+  std::vector<double> pong_arrivals_us;
   std::optional<Breakdown> breakdown;
   host::RunReport report;
   std::string failure;            // empty on success: why the run failed
   bool ok() const { return failure.empty(); }
 };
 
-// Throws std::invalid_argument for a bad size or zero iterations, and the
+// Throws std::invalid_argument for a bad size, zero iterations, a bad
+// fragment count or a breakdown of host fragments; the firmware's refusal
+// of the policy is the run's failure. Also throws the
 // cluster's errors for an unknown firmware or a bad profile.
 PingPongResult run_pingpong(const PingPongSpec& spec);
 

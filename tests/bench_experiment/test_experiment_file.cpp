@@ -197,9 +197,9 @@ TEST_CASE("every error names the file, the key and the problem") {
   CHECK(error_of(with(highload, "max_total_MBps = 160.0", "")) ==
         f + "load.max_total_MBps: give exactly one of max_total_MBps and channels");
   CHECK(error_of(with(highload, "kind = \"jitter\"", "kind = \"pingpong\"")) ==
-        f + "kind: unknown kind \"pingpong\" (known: jitter, queueing)");
+        f + "kind: unknown kind \"pingpong\" (known: jitter, queueing, pipeline)");
   CHECK(error_of(with(highload, "kind = \"jitter\"", "")) ==
-        f + "kind: missing (one of: jitter, queueing)");
+        f + "kind: missing (one of: jitter, queueing, pipeline)");
   CHECK(error_of(with(highload, "traffic = \"cbr\"", "traffic = \"abr\"")) ==
         f + "class[1].traffic: must be \"cbr\" or \"vbr\" (got \"abr\")");
   CHECK(error_of(with(highload, "name = \"32MBps\"", "name = \"8MBps\"")) ==
@@ -250,6 +250,44 @@ TEST_CASE("queueing experiments: the twin's keys and the model it runs are check
         f + "modle: unknown key (did you mean 'model'?)");
 }
 
+TEST_CASE("pipeline experiments: packets, fragment counts, host work and reference stages") {
+  const std::string pipeline = "kind = \"pipeline\"\nfirmwares = [\"pvia\"]\n"
+                               "packets = [4096, 8192]\nfragments = [1, 2, 4]\n"
+                               "[send_copy]\ng_us = 7.2\nG_us_per_kb = 7.2\n"
+                               "[[reference_stage]]\nname = \"dma\"\ng_us = 5.2\nG_us_per_kb = 24.9\n";
+  const Experiment e = parse(pipeline);
+  CHECK(e.pipeline.packets == std::vector<std::uint32_t>{4096, 8192});
+  CHECK(e.pipeline.fragments == std::vector<std::uint32_t>{1, 2, 4});
+  CHECK(e.pipeline.iterations == 3);
+  CHECK(e.pipeline.send_copy.G_us_per_kb == 7.2);
+  CHECK(e.pipeline.recv_copy.g_us == 0);
+  CHECK(e.pipeline.fit_sizes == std::vector<std::uint32_t>{256, 1024, 4096, 8192});
+  REQUIRE(e.pipeline.reference.size() == 1);
+  CHECK(e.pipeline.reference[0].stage.G_us_per_kb == 24.9);
+  const std::string f = "test.toml: ";
+  CHECK(error_of(with(pipeline, "packets = [4096, 8192]", "packets = [8192, 4096]")) ==
+        f + "packets[2]: values must be listed in ascending order");
+  CHECK(error_of(with(pipeline, "packets = [4096, 8192]", "packets = [4096, 70000]")) ==
+        f + "packets[2]: must be in 1..65536 (got 70000)");
+  CHECK(error_of(with(pipeline, "fragments = [1, 2, 4]", "fragments = [0, 2]")) ==
+        f + "fragments[1]: must be in 1..256 (got 0)");
+  CHECK(error_of(with(pipeline, "packets = [4096, 8192]", "packets = [2]")) ==
+        f + "fragments: 4 fragments of the 2-byte packet: at most one per byte");
+  CHECK(error_of(with(pipeline, "G_us_per_kb = 7.2", "G_us_per_kb = -1")) ==
+        f + "send_copy.G_us_per_kb: must be in 0..1e6 (got -1)");
+  CHECK(error_of(with(pipeline, "g_us = 7.2", "g = 7.2")) ==
+        f + "send_copy.g: unknown key");
+  CHECK(error_of(with(pipeline, "name = \"dma\"\n", "")) ==
+        f + "reference_stage[1].name: missing (a string is required)");
+  CHECK(error_of(with(pipeline, "g_us = 5.2", "g_us = -5.2")) ==
+        f + "reference_stage[1].g_us: must be >= 0 (got -5.2)");
+  CHECK(error_of(with(pipeline, "[[reference_stage]]\nname = \"dma\"\ng_us = 5.2\nG_us_per_kb = 24.9\n", "")) ==
+        f + "reference_stage: missing (at least one [[reference_stage]] is required)");
+  CHECK(error_of(with(pipeline, "", "fit_sizes = [4096]")) ==
+        f + "fit_sizes: the direct method needs at least two sizes");
+  CHECK(error_of(with(pipeline, "", "iterations = 0")) == f + "iterations: must be in 1..1000 (got 0)");
+}
+
 TEST_CASE("TOML syntax errors give the line and column") {
   const std::string message = error_of("kind = \"jitter\"\nreceivers = = 4\n");
   CHECK(message.starts_with("test.toml:2:"));
@@ -272,6 +310,7 @@ TEST_CASE("the shipped experiment files parse") {
     CAPTURE(entry.path().string());
     const Experiment e = load_experiment(entry.path(), all);
     if (e.kind == "jitter") CHECK(!load_points(e.jitter).empty());
+    else if (e.kind == "pipeline") CHECK(!e.pipeline.reference.empty());
     else CHECK(!e.queueing.rates_per_us.empty());
     ++files;
   }

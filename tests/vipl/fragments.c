@@ -36,29 +36,23 @@ static int refuses_bad_policies(VIP_VI_HANDLE vi, int me) {
   return 1;
 }
 
-int via_main(int argc, char **argv) {
-  if (argc < 8) return 1;
-  LANAI_EMU_FRAGMENTATION how = {(uint32_t)atoi(argv[1]), (uint32_t)atoi(argv[2]),
-                                 {(uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]),
-                                  (uint32_t)atoi(argv[5]), (uint32_t)atoi(argv[6])}};
-  int count = argc - 7, me = lanai_emu_node(), sizes[MAX_MESSAGES];
-  if (count > MAX_MESSAGES) return 1;
-  size_t total = 0;
-  for (int m = 0; m < count; m++) sizes[m] = atoi(argv[7 + m]), total += (size_t)sizes[m] + GUARD;
+/* Registers MEM (BYTES long), sets HOW on one VI and has node0 send the
+ * COUNT messages of SIZES to node1, which checks them. */
+static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int count,
+                    unsigned char *mem, size_t bytes) {
+  int me = lanai_emu_node();
   VIP_NIC_HANDLE nic;
   VIP_PROTECTION_HANDLE ptag;
   if (VipOpenNic("nic0", &nic) || VipCreatePtag(nic, &ptag)) return 2;
   VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE, VIP_FALSE};
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
-  size_t bytes = 64 * MAX_MESSAGES + total;
-  unsigned char *mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
   memset(mem, 0xEE, bytes);
   VIP_VI_HANDLE vi;
   VIP_MEM_HANDLE mh;
   if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) || VipRegisterMem(nic, mem, bytes, &mattrs, &mh))
     return 2;
   if (!refuses_bad_policies(vi, me)) return 2;
-  if (lanai_emu_set_fragmentation(vi, &how) != VIP_SUCCESS) {
+  if (lanai_emu_set_fragmentation(vi, how) != VIP_SUCCESS) {
     fprintf(stderr, "%s\n", lanai_emu_last_error());
     return 2;
   }
@@ -117,4 +111,20 @@ int via_main(int argc, char **argv) {
     }
   if (me == 1 && !bad) printf("node1: %d messages intact\n", count);
   return bad ? 6 : 0;
+}
+
+int via_main(int argc, char **argv) {
+  if (argc < 8) return 1;
+  LANAI_EMU_FRAGMENTATION how = {(uint32_t)atoi(argv[1]), (uint32_t)atoi(argv[2]),
+                                 {(uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]),
+                                  (uint32_t)atoi(argv[5]), (uint32_t)atoi(argv[6])}};
+  int count = argc - 7, sizes[MAX_MESSAGES];
+  if (count > MAX_MESSAGES) return 1;
+  size_t bytes = 64 * MAX_MESSAGES;
+  for (int m = 0; m < count; m++) sizes[m] = atoi(argv[7 + m]), bytes += (size_t)sizes[m] + GUARD;
+  unsigned char *mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (!mem) return 2;
+  int status = exchange(&how, sizes, count, mem, bytes);
+  free(mem);
+  return status;
 }
