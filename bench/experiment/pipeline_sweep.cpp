@@ -182,7 +182,6 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment, const Pipeli
     sweep.stages.push_back(std::move(path));
     sweep.indirect.push_back(indirect);
   }
-  SweepOptions sweep_options{options.jobs, options.stop, options.progress};
   run_indexed(
       sweep.points.size(),
       [&](std::size_t i) {
@@ -204,7 +203,7 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment, const Pipeli
           p.failure = e.what();
         }
       },
-      sweep_options);
+      options);
   sweep.interrupted = options.stop && options.stop->load();
   sweep.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -6,14 +6,13 @@
 // path as a black box).
 #pragma once
 
-#include <atomic>
 #include <filesystem>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "experiment/experiment_file.hpp"
+#include "experiment/sweep_runner.hpp"
 #include "workloads/card_stages.hpp"
 #include "workloads/indirect_stages.hpp"
 
@@ -61,11 +60,8 @@ struct PipelineSweep {
   std::vector<PipelineBest> best() const;
 };
 
-struct PipelineRunOptions {
-  unsigned jobs = 1;
-  const std::atomic<bool>* stop = nullptr;
-  std::function<void(std::size_t done, std::size_t total)> progress;
-};
+// Threads, stop flag and progress callback: the sweep runner's own.
+using PipelineRunOptions = SweepOptions;
 
 // Throws std::runtime_error if the direct method's runs fail.
 PipelineSweep run_pipeline_experiment(const Experiment& experiment, const PipelineRunOptions& options);

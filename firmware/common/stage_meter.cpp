@@ -1,5 +1,5 @@
 // Least squares over running sums, in integers: x is a fragment's size in
-// units of 16 bytes (64 to the KB), y its time in ns.
+// units of 16 bytes (64 to the KB), y its time in LANai cycles.
 #include "common/stage_meter.h"
 
 #include "common/nic_config.h"
@@ -8,6 +8,7 @@ namespace via {
 
 namespace {
 constexpr int64_t kUnitsPerKb = 64;
+constexpr uint32_t kMaxCycles = (1u << 19) - 1u;
 } // namespace
 
 void StageMeter::add(uint32_t bytes, uint32_t cycles) {
@@ -20,8 +21,12 @@ void StageMeter::add(uint32_t bytes, uint32_t cycles) {
     samples_ = 0u;
   }
   ++samples_;
-  const int64_t x = bytes / 16u;
-  const int64_t y = cycles;
+  ++added_;
+  // 32-bit products, which the LANai's software multiply does in one short
+  // loop per bit of x: x fits 13 bits (64 KB / 16) and y is held under
+  // 2^19 cycles (8 ms at 66 MHz), so neither product overflows.
+  const uint32_t x = bytes / 16u;
+  const uint32_t y = cycles < kMaxCycles ? cycles : kMaxCycles;
   n_ += 1;
   x_ += x;
   y_ += y;
@@ -41,16 +46,18 @@ uint32_t StageMeter::overhead() const {
   return g < 0 ? 0u : static_cast<uint32_t>(g);
 }
 
-PipelineFigures measured_figures(const StageMeter& host_dma, const StageMeter& wire,
-                                 const PipelineFigures& seed) {
-  if (!host_dma.fitted() || !wire.fitted())
+PipelineFigures measured_figures(const StageMeter& alone, const StageMeter& back_to_back,
+                                 const PipelineFigures& seed, FigureCache& cache) {
+  if (cache.fitted && alone.added() - cache.alone_at < kRefit &&
+      back_to_back.added() - cache.back_to_back_at < kRefit)
+    return cache.figures;
+  if (!alone.fitted() || !back_to_back.fitted())
     return seed;
-  // Stages: host DMA, wire, the receiver's host DMA. The bottleneck is the
-  // one with the larger per-byte cost (the later host DMA on a tie).
-  const uint32_t dma_G = host_dma.per_kb(), wire_G = wire.per_kb();
-  if (wire_G > dma_G)
-    return {cycles_to_ns(wire.overhead()), cycles_to_ns(2u * dma_G)};
-  return {cycles_to_ns(host_dma.overhead()), cycles_to_ns(dma_G + wire_G)};
+  cache.fitted = true;
+  cache.alone_at = alone.added();
+  cache.back_to_back_at = back_to_back.added();
+  cache.figures = {cycles_to_ns(back_to_back.overhead()), cycles_to_ns(alone.per_kb())};
+  return cache.figures;
 }
 
 uint32_t cycles_to_ns(uint64_t cycles) {

@@ -77,7 +77,7 @@ struct Slot {
   uint32_t index;      // which fragment of the message
   uint32_t offset;     // where it starts in the message
   uint32_t bytes;
-  uint32_t since;      // cycle its current device step began (adaptive policy)
+  uint32_t cut_at;     // cycle its reads were queued (adaptive policy)
   via::Stamp stamp;
 };
 
@@ -115,8 +115,14 @@ uint32_t tickets_issued[VIA_MAX_VI];
 uint32_t tickets_queued[VIA_MAX_VI];
 via::Stamp last_queued[VIA_MAX_VI]; // keeps a VI's packets in order in a stamp-ordered queue
 bool stamp_ordered;
-via::StageMeter host_dma_meter;
-via::StageMeter wire_meter;
+// The adaptive policy's meters (stage_meter.h): first fragments, which
+// cross the card with nothing of their message ahead of them, and
+// fragments leaving back to back.
+via::StageMeter alone_meter;
+via::StageMeter back_to_back_meter;
+uint32_t probes; // measured messages planned
+uint32_t left_at[kSendRecords]; // cycle each record's previous fragment left (adaptive policy)
+via::FigureCache figure_cache;
 
 HdmaOwner owner_of(uint32_t r) { return {Engine::send, static_cast<uint8_t>(r)}; }
 uint32_t packet_of(uint32_t r, uint32_t s) { return r * kSlots + s; }
@@ -210,8 +216,6 @@ void fragment_gathered(uint32_t r, uint32_t s) {
   SendRecord& record = via::in_register(&records[r]);
   Slot& slot = record.slots[s];
   ++record.gathered;
-  if (record.measured && slot.carries == Carries::data)
-    host_dma_meter.add(slot.bytes, now() - slot.since);
   slot.state = SlotState::wait_turn;
   try_queue(r);
 }
@@ -241,7 +245,7 @@ void fragment_gathered(uint32_t r, uint32_t s) {
   slot.state = SlotState::gather_data;
   trace(r, SlotState::gather_data);
   if (record.measured)
-    slot.since = now();
+    slot.cut_at = now();
   via::DataSegment pieces[VIA_MAX_SEGMENTS];
   const uint32_t count = via::segment_pieces(record.descriptor, slot.offset, slot.bytes, pieces);
   uint8_t* const data = via::in_register(&buffers[r][s]).data;
@@ -310,12 +314,19 @@ SendState descriptor_arrived(uint32_t r, uint32_t outcome) {
     via::plan_whole(record.descriptor.length, record.plan);
   } else {
     record.measured = config.frag_policy == VIA_FRAG_ADAPTIVE;
+    // Of every sixteen measured messages the second is cut in fragments of
+    // half the planned size and the third of a quarter, so that both meters
+    // always have two sizes to fit a line to, even when the plan is to send
+    // messages whole.
+    const uint32_t probe = record.measured ? probes++ & 15u : 0u;
     const via::PipelineFigures figures =
         record.measured
-            ? via::measured_figures(host_dma_meter, wire_meter,
-                                    {config.frag_param[0], config.frag_param[1]})
+            ? via::measured_figures(alone_meter, back_to_back_meter,
+                                    {config.frag_param[0], config.frag_param[1]}, figure_cache)
             : via::PipelineFigures{0u, 0u};
     via::plan_fragments(record.vi, record.descriptor.length, figures, record.plan);
+    if ((probe == 1u || probe == 2u) && record.plan.fixed >= 4u * VIA_FRAG_ALIGN)
+      record.plan.fixed = (record.plan.fixed >> probe) & ~(VIA_FRAG_ALIGN - 1u);
   }
   record.state = SendState::stream;
   fill_slots(r);
@@ -475,10 +486,20 @@ void send_packet_started(uint32_t packet, uint32_t errors) {
       record.sequence = next_sequence[record.vi]++;
     }
     slot.state = SlotState::transmit;
-    if (record.measured)
-      slot.since = now();
   }
   via::trace_state(nullptr);
+}
+
+// Times a measured fragment that has left: a first fragment from its
+// reads being queued, a later one queued before the previous one left
+// from that departure.
+[[gnu::noinline]] void time_departure(uint32_t r, const Slot& slot) {
+  const uint32_t t = now();
+  if (slot.index == 0u)
+    alone_meter.add(slot.bytes, t - slot.cut_at);
+  else if (static_cast<int32_t>(left_at[r] - slot.cut_at) > 0)
+    back_to_back_meter.add(slot.bytes, t - left_at[r]);
+  left_at[r] = t;
 }
 
 void send_packet_left(uint32_t packet) {
@@ -486,7 +507,7 @@ void send_packet_left(uint32_t packet) {
   trace(r, SlotState::transmit);
   const Slot& slot = records[r].slots[s];
   if (records[r].measured && slot.carries == Carries::data)
-    wire_meter.add(slot.bytes, now() - slot.since);
+    time_departure(r, slot);
   fragment_done(r, s);
   via::trace_state(nullptr);
 }

@@ -49,6 +49,8 @@ for r in report["results"]:
         problems.append(f"{size} B: best fragments give {best:.1f} us against "
                         f"{whole[0]['emulator_us']:.1f} us whole")
     for what, frag in (("model", r["model_best_frag"]), ("theorem", r["theorem_frag"])):
+        if frag not in by_frag:
+            continue  # a size not tried (an explicit --frag-sizes list)
         got = by_frag[frag]["emulator_us"]
         if got > best * (1 + args.pick_tolerance / 100):
             problems.append(f"{size} B: the {what}'s {frag}-byte fragments take {got:.1f} us, "

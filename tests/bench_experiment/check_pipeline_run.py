@@ -1,7 +1,7 @@
 # Runs a pipeline experiment with --jobs 1 and --jobs 2 and checks: both
 # write byte-identical results.csv, summary.json and experiment.toml; the
 # reference model's curve is the published one (the GAM set: 188.9 us at
-# its best k = 5 for 4 KB); every emulated packet arrives sooner in several
+# its best k = 5 for 4 KB, when k reaches 5); every emulated packet arrives sooner in several
 # fragments than whole; with one fragment the direct-method model matches
 # the emulator (its stages were fitted on whole messages); and the
 # indirect-method model is within the given median error of the emulator
@@ -24,6 +24,7 @@ problems += command_check.differing_files(work, ("results.csv", "summary.json", 
 summary_file = work / "jobs1" / "summary.json"
 if summary_file.exists():
     summary = json.loads(summary_file.read_text())
+    max_k = max(p["fragments"] for p in summary["points"])
     for p in summary["points"]:
         if p["emulated_us"] is None:
             problems.append(f"{p['firmware']} {p['packet_bytes']} B k={p['fragments']}: not emulated")
@@ -35,7 +36,7 @@ if summary_file.exists():
                 problems.append(f"{p['firmware']} {p['packet_bytes']} B whole: direct model off by {error:.1f}%")
     for b in summary["best"]:
         what = f"{b['firmware']} {b['packet_bytes']} B"
-        if b["packet_bytes"] == 4096 and b["reference_theorem_k"] != 5:
+        if b["packet_bytes"] == 4096 and max_k >= 5 and b["reference_theorem_k"] != 5:
             problems.append(f"{what}: the reference theorem's k is {b['reference_theorem_k']}, not 5")
         if b["emulated_k"] < 2:
             problems.append(f"{what}: fragments did not help (best k {b['emulated_k']})")
