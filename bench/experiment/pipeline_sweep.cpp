@@ -281,7 +281,7 @@ std::vector<std::filesystem::path> render_pipeline_plots(const std::filesystem::
   std::string script = fmt::format(
       "# Re-render with: gnuplot pipeline.gp (in this folder)\n"
       "set terminal pngcairo size {},440 noenhanced\nset output '../pipeline.png'\n"
-      "set datafile missing '?'\nset grid\nset key top right\n"
+      "set datafile missing '?'\nset grid\nset key top left\n"
       "set xlabel 'fragments k'\nset ylabel '1-way latency (us)'\n"
       "set multiplot layout 1,{} title '{} ({}): latency against the number of fragments'\n",
       460 * setup.packets.size() + 60, setup.packets.size(), e.name, e.profile.name);
