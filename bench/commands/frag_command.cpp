@@ -63,14 +63,16 @@ struct SizeReport {
   }
 };
 
-std::uint32_t align_up(std::uint32_t bytes) { return (bytes + 7u) / 8u * 8u; }
+std::uint32_t align_up(std::uint32_t bytes) {
+  return (bytes + VIA_FRAG_ALIGN - 1u) / VIA_FRAG_ALIGN * VIA_FRAG_ALIGN;
+}
 
-// The fragment sizes tried for a message: the given list, or with "auto"
+// The fragment sizes tried for a message: `given` if any, else ("auto")
 // the powers of two from 256 B below it, the theorem's choice and the
 // whole message.
-std::vector<std::uint32_t> fragment_sizes(const Options& o, std::uint32_t size,
-                                          std::uint32_t theorem_frag) {
-  if (o.frag_sizes != "auto") return parse_sizes(o.frag_sizes);
+std::vector<std::uint32_t> fragment_sizes(const std::vector<std::uint32_t>& given,
+                                          std::uint32_t size, std::uint32_t theorem_frag) {
+  if (!given.empty()) return given;
   std::set<std::uint32_t> out{size, std::min(size, theorem_frag)};
   for (std::uint32_t f = kAutoSmallest; f < size; f *= 2) out.insert(f);
   return {out.begin(), out.end()};
@@ -202,7 +204,8 @@ int run(const Options& o) {
   }
   const OutputFormat format = parse_format(o.format);
   const std::vector<std::uint32_t> sizes = parse_sizes(o.sizes);
-  if (o.frag_sizes != "auto") parse_sizes(o.frag_sizes); // refuse a bad list before running
+  const std::vector<std::uint32_t> given =
+      o.frag_sizes == "auto" ? std::vector<std::uint32_t>{} : parse_sizes(o.frag_sizes);
   ClusterSetup setup;
   setup.profile = find_profile(o.profile);
   setup.firmware = o.firmware;
@@ -218,10 +221,11 @@ int run(const Options& o) {
   for (const std::uint32_t size : sizes) {
     SizeReport r;
     r.size = size;
-    const models::FixedSizeChoice choice = models::fixed_size_theorem(path, size, size / 8 + 1);
+    const models::FixedSizeChoice choice =
+        models::fixed_size_theorem(path, size, std::max(1u, size / VIA_FRAG_ALIGN));
     r.theorem_k = choice.k;
     r.theorem_frag = align_up(static_cast<std::uint32_t>((size + choice.k - 1) / choice.k));
-    for (const std::uint32_t frag : fragment_sizes(o, size, r.theorem_frag)) {
+    for (const std::uint32_t frag : fragment_sizes(given, size, r.theorem_frag)) {
       const std::vector<double> cut = static_fragments(size, frag);
       points.push_back({reports.size(), size, frag, cut.size(), 0, stages.predict_us(cut)});
     }
@@ -238,14 +242,7 @@ int run(const Options& o) {
         spec.size = points[i].size;
         spec.iters = o.iters;
         spec.fragmentation = {VIA_FRAG_STATIC, points[i].frag, {0, 0, 0, 0}};
-        try {
-          const PingPongResult r = run_pingpong(spec);
-          if (r.ok()) return summarize(r.one_way_us).median;
-          failures[i] = r.failure;
-        } catch (const std::exception& e) {
-          failures[i] = e.what();
-        }
-        return std::nullopt;
+        return median_one_way_us(spec, failures[i]);
       },
       sweep);
   for (std::size_t i = 0; i < points.size(); ++i) {

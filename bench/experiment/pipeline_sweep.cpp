@@ -195,13 +195,7 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment, const Pipeli
         spec.host_fragments = p.k;
         spec.send_copy = setup.send_copy;
         spec.recv_copy = setup.recv_copy;
-        try {
-          const PingPongResult r = run_pingpong(spec);
-          if (r.ok()) p.emulated_us = summarize(r.one_way_us).median;
-          else p.failure = r.failure;
-        } catch (const std::exception& e) {
-          p.failure = e.what();
-        }
+        p.emulated_us = median_one_way_us(spec, p.failure);
       },
       options);
   sweep.interrupted = options.stop && options.stop->load();

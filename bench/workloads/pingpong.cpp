@@ -7,6 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "metrics/latency_summary.hpp"
 #include "session.hpp"
 #include "workloads/via_endpoint.hpp"
 
@@ -180,6 +181,17 @@ PingPongResult run_pingpong(const PingPongSpec& spec) {
   if (result.ok() && spec.breakdown)
     result.breakdown = ping_breakdown(recorder->events(), ping_sent, ping_received, spec.warmup);
   return result;
+}
+
+std::optional<double> median_one_way_us(const PingPongSpec& spec, std::string& failure) {
+  try {
+    const PingPongResult r = run_pingpong(spec);
+    if (r.ok()) return summarize(r.one_way_us).median;
+    failure = r.failure;
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  return std::nullopt;
 }
 
 } // namespace lanai::bench

@@ -65,6 +65,10 @@ struct PingPongResult {
 // cluster's errors for an unknown firmware or a bad profile.
 PingPongResult run_pingpong(const PingPongSpec& spec);
 
+// The median 1-way latency of `spec`'s run; on a failed run or a bad spec,
+// nothing, with the reason in `failure`.
+std::optional<double> median_one_way_us(const PingPongSpec& spec, std::string& failure);
+
 // The run report as one line ("deadlock: ...", "node 1 returned 3", ...),
 // with the nodes' failures; empty for success.
 std::string describe_failure(host::Cluster& cluster, const host::RunReport& report);

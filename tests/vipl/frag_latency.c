@@ -11,7 +11,7 @@
 #include <string.h>
 #include <vipl.h>
 
-#include "connect_pair.h"
+#include "pair_vi.h"
 
 #define WARMUP 2
 
@@ -30,25 +30,15 @@ static int post(VIP_VI_HANDLE vi, VIP_DESCRIPTOR *d, unsigned char *buf, int siz
  * bounces the message ROUNDS times under HOW. */
 static int bounce(const LANAI_EMU_FRAGMENTATION *how, int size, int rounds, unsigned char *mem) {
   int me = lanai_emu_node();
-  VIP_NIC_HANDLE nic;
-  VIP_PROTECTION_HANDLE ptag;
-  if (VipOpenNic("nic0", &nic) || VipCreatePtag(nic, &ptag)) return 2;
-  VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE, VIP_FALSE};
-  VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
-  size_t bytes = 128 + 2 * (size_t)size;
   VIP_DESCRIPTOR *sd = (VIP_DESCRIPTOR *)mem, *rd = (VIP_DESCRIPTOR *)(mem + 64);
   unsigned char *sbuf = mem + 128, *rbuf = sbuf + size;
   for (int i = 0; i < size; i++) sbuf[i] = (unsigned char)(i * 13 + 5), rbuf[i] = 0;
-  VIP_VI_HANDLE vi;
-  VIP_MEM_HANDLE mh;
-  if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) || VipRegisterMem(nic, mem, bytes, &mattrs, &mh))
-    return 2;
-  if (lanai_emu_set_fragmentation(vi, how) != VIP_SUCCESS) {
-    fprintf(stderr, "%s\n", lanai_emu_last_error());
-    return 2;
-  }
+  struct pair_vi p;
+  if (open_pair_vi(mem, 128 + 2 * (size_t)size, &p) || set_fragmentation(&p, how)) return 2;
+  VIP_VI_HANDLE vi = p.vi;
+  VIP_MEM_HANDLE mh = p.mh;
   if (post(vi, rd, rbuf, size, mh, 1)) return 3;
-  if (connect_pair(nic, vi, &attrs, me)) return 3;
+  if (connect_pair(&p, me)) return 3;
   uint64_t start = 0;
   for (int round = 0; round < WARMUP + rounds; round++) {
     VIP_DESCRIPTOR *d;
@@ -74,9 +64,7 @@ static int bounce(const LANAI_EMU_FRAGMENTATION *how, int size, int rounds, unsi
 int via_main(int argc, char **argv) {
   if (argc != 9) return 1;
   int size = atoi(argv[1]), rounds = atoi(argv[2]);
-  LANAI_EMU_FRAGMENTATION how = {(uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]),
-                                 {(uint32_t)atoi(argv[5]), (uint32_t)atoi(argv[6]),
-                                  (uint32_t)atoi(argv[7]), (uint32_t)atoi(argv[8])}};
+  LANAI_EMU_FRAGMENTATION how = fragmentation_from_args(argv + 3);
   if (size < 1 || size > 65536 || rounds < 1) return 1;
   unsigned char *mem = aligned_alloc(64, (128 + 2 * (size_t)size + 63) / 64 * 64);
   if (!mem) return 2;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <vipl.h>
 
-#include "connect_pair.h"
+#include "pair_vi.h"
 
 #define MAX_MESSAGES 32
 #define GUARD 64
@@ -41,21 +41,12 @@ static int refuses_bad_policies(VIP_VI_HANDLE vi, int me) {
 static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int count,
                     unsigned char *mem, size_t bytes) {
   int me = lanai_emu_node();
-  VIP_NIC_HANDLE nic;
-  VIP_PROTECTION_HANDLE ptag;
-  if (VipOpenNic("nic0", &nic) || VipCreatePtag(nic, &ptag)) return 2;
-  VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE, VIP_FALSE};
-  VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
   memset(mem, 0xEE, bytes);
-  VIP_VI_HANDLE vi;
-  VIP_MEM_HANDLE mh;
-  if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) || VipRegisterMem(nic, mem, bytes, &mattrs, &mh))
+  struct pair_vi p;
+  if (open_pair_vi(mem, bytes, &p) || !refuses_bad_policies(p.vi, me) || set_fragmentation(&p, how))
     return 2;
-  if (!refuses_bad_policies(vi, me)) return 2;
-  if (lanai_emu_set_fragmentation(vi, how) != VIP_SUCCESS) {
-    fprintf(stderr, "%s\n", lanai_emu_last_error());
-    return 2;
-  }
+  VIP_VI_HANDLE vi = p.vi;
+  VIP_MEM_HANDLE mh = p.mh;
   unsigned char *buf[MAX_MESSAGES];
   VIP_DESCRIPTOR *desc[MAX_MESSAGES];
   unsigned char *at = mem + 64 * MAX_MESSAGES;
@@ -78,7 +69,7 @@ static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int co
     desc[m]->DS[1].Local.Length = (VIP_UINT32)(sizes[m] - first);
     if (me == 1 && VipPostRecv(vi, desc[m], mh) != VIP_SUCCESS) return 3;
   }
-  if (connect_pair(nic, vi, &attrs, me)) return 3;
+  if (connect_pair(&p, me)) return 3;
   int bad = 0;
   for (int m = 0; m < count; m++) {
     VIP_DESCRIPTOR *d;
@@ -115,9 +106,7 @@ static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int co
 
 int via_main(int argc, char **argv) {
   if (argc < 8) return 1;
-  LANAI_EMU_FRAGMENTATION how = {(uint32_t)atoi(argv[1]), (uint32_t)atoi(argv[2]),
-                                 {(uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]),
-                                  (uint32_t)atoi(argv[5]), (uint32_t)atoi(argv[6])}};
+  LANAI_EMU_FRAGMENTATION how = fragmentation_from_args(argv + 1);
   int count = argc - 7, sizes[MAX_MESSAGES];
   if (count > MAX_MESSAGES) return 1;
   size_t bytes = 64 * MAX_MESSAGES;
