@@ -11,17 +11,29 @@ find_program(LANAI_CLANG NAMES clang-14 clang REQUIRED)
 set(LANAI_FIRMWARE_FLAGS --target=lanai -ffreestanding -fno-builtin -nostdlib
     -mllvm -disable-peephole -mllvm -disable-lanai-mem-alu-combiner
     -Wall -Wextra)
+# With SMALL_MODEL: the small code model reaches every global with one
+# instruction (a signed 21-bit absolute address: the lowest and the highest
+# 1 MiB, where the device registers are) instead of building each address in
+# registers; objects too large for that go in .ldata sections, which the
+# loader places last (firmware/common/sram_placement.h). Constant hoisting is
+# off because it keeps those addresses in registers anyway, and the LANai
+# has too few callee-saved ones: they end up spilled to the stack.
+set(LANAI_FIRMWARE_SMALL_MODEL_FLAGS -mcmodel=small -mllvm -disable-constant-hoisting)
 set(LANAI_FIRMWARE_CXX_FLAGS -std=c++20 -fno-exceptions -fno-rtti)
 set(LANAI_FIRMWARE_OPT -O2)
 
-# lanai_firmware_objects(<target> [OPT <level>] [INCLUDES dirs...] SOURCES files...)
+# lanai_firmware_objects(<target> [OPT <level>] [SMALL_MODEL] [INCLUDES dirs...] SOURCES files...)
 # Compiles each source to <binary dir>/<target>/<name>.o and makes <target> a
 # custom target that builds them. The list of objects is stored in the target
 # property LANAI_OBJECTS and in <binary dir>/<target>/objects.txt.
 function(lanai_firmware_objects target)
-  cmake_parse_arguments(ARG "" "OPT" "SOURCES;INCLUDES" ${ARGN})
+  cmake_parse_arguments(ARG "SMALL_MODEL" "OPT" "SOURCES;INCLUDES" ${ARGN})
   if(NOT ARG_OPT)
     set(ARG_OPT ${LANAI_FIRMWARE_OPT})
+  endif()
+  set(model_flags)
+  if(ARG_SMALL_MODEL)
+    set(model_flags ${LANAI_FIRMWARE_SMALL_MODEL_FLAGS})
   endif()
   set(objects)
   set(includes -I${PROJECT_SOURCE_DIR}/firmware/include)
@@ -42,7 +54,7 @@ function(lanai_firmware_objects target)
     add_custom_command(
       OUTPUT ${obj}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/${target}
-      COMMAND ${LANAI_CLANG} ${LANAI_FIRMWARE_FLAGS} ${lang_flags} ${ARG_OPT}
+      COMMAND ${LANAI_CLANG} ${LANAI_FIRMWARE_FLAGS} ${model_flags} ${lang_flags} ${ARG_OPT}
               ${includes} -MD -MF ${obj}.d -c ${abs} -o ${obj}
       DEPENDS ${abs}
       DEPFILE ${obj}.d

@@ -15,10 +15,13 @@
 
 namespace lanai::bench {
 
+// As in the published table, the breakdown cells come from a ping-pong with
+// receives posted ahead, the 1-way latency from the usual loop that reposts
+// each receive as its message arrives (PingPongSpec::receives).
 struct LatencyModel::Run {
   std::string firmware;
   std::uint32_t size = 0;
-  bool breakdown = false; // some cell of this run needs it
+  bool breakdown = false;
 };
 
 struct LatencyModel::Pool {
@@ -30,11 +33,11 @@ struct LatencyModel::Pool {
 LatencyModel::LatencyModel(std::vector<TargetCell> cells, ModelOptions options)
     : cells_(std::move(cells)), options_(options) {
   for (const TargetCell& c : cells_) {
+    const bool breakdown = !is_one_way(c.quantity);
     auto it = std::find_if(runs_.begin(), runs_.end(), [&](const Run& r) {
-      return r.firmware == c.firmware && r.size == c.size;
+      return r.firmware == c.firmware && r.size == c.size && r.breakdown == breakdown;
     });
-    if (it == runs_.end()) it = runs_.insert(runs_.end(), Run{c.firmware, c.size, false});
-    it->breakdown = it->breakdown || !is_one_way(c.quantity);
+    if (it == runs_.end()) it = runs_.insert(runs_.end(), Run{c.firmware, c.size, breakdown});
     cell_run_.push_back(static_cast<std::size_t>(it - runs_.begin()));
   }
   unsigned threads = options_.threads ? options_.threads : std::thread::hardware_concurrency();
@@ -59,6 +62,7 @@ std::vector<double> LatencyModel::evaluate(const profile::HardwareProfile& profi
       spec.iters = options_.iters;
       spec.warmup = options_.warmup;
       spec.breakdown = run.breakdown;
+      spec.receives = run.breakdown ? ReceivePosting::ahead : ReceivePosting::on_arrival;
       const PingPongResult r = run_pingpong(spec);
       if (!r.ok())
         throw CalibrationError(

@@ -39,7 +39,7 @@ private:
   struct Run;
   std::vector<TargetCell> cells_;
   ModelOptions options_;
-  std::vector<Run> runs_;               // one per (firmware, size)
+  std::vector<Run> runs_;               // one per (firmware, size, breakdown or not)
   std::vector<std::size_t> cell_run_;   // cell -> index in runs_
   struct Pool;
   std::unique_ptr<Pool> pool_;

@@ -54,7 +54,8 @@ Breakdown ping_breakdown(const std::vector<Event>& events, const MessageBuffers&
   const auto doorbells = on(events, sender.node, Track::doorbell);
   std::vector<kernel::SimTime> rung;
   for (const Event* e : doorbells)
-    if (e->name == "send" && e->host_address == sender.descriptor) rung.push_back(e->begin);
+    if (e->name == "send" && e->host_address == sender.descriptor_of(rung.size()))
+      rung.push_back(e->begin);
   const auto send_hdma = on(events, sender.node, Track::hdma);
   const auto nsdma = on(events, sender.node, Track::nsdma);
   const auto recv_hdma = on(events, receiver.node, Track::hdma);
@@ -69,16 +70,17 @@ Breakdown ping_breakdown(const std::vector<Event>& events, const MessageBuffers&
   const kernel::SimTime forever = kernel::SimTime::max();
   for (std::size_t k = skip; k < rung.size() && k < arrivals.size(); ++k) {
     // --- the sending node, from the doorbell
+    const std::uint64_t sent_from = sender.descriptor_of(k);
     const kernel::SimTime d0 = rung[k];
     const kernel::SimTime d1 = k + 1 < rung.size() ? rung[k + 1] : forever;
     const auto desc = requests(send_hdma, d0, d1, [&](const Event& e) {
-      return e.name == "to_sram" && e.host_address == sender.descriptor;
+      return e.name == "to_sram" && e.host_address == sent_from;
     });
     const auto data = requests(send_hdma, d0, d1, [&](const Event& e) {
       return e.name == "to_sram" && within(e, sender.data, sender.bytes);
     });
     const auto status = requests(send_hdma, d0, d1, [&](const Event& e) {
-      return e.name == "to_host" && within(e, sender.descriptor, 64);
+      return e.name == "to_host" && within(e, sent_from, 64);
     });
     if (desc.empty()) missing("send descriptor fetch", k);
     if (data.empty()) missing("send data fetch", k);
@@ -102,13 +104,14 @@ Breakdown ping_breakdown(const std::vector<Event>& events, const MessageBuffers&
     s.status_done += since(status.front()->end, d0);
 
     // --- the receiving node, from the arrival
+    const std::uint64_t landed_in = receiver.descriptor_of(k);
     const kernel::SimTime a0 = arrivals[k];
     const kernel::SimTime a1 = k + 1 < arrivals.size() ? arrivals[k + 1] : forever;
     const auto up = requests(recv_hdma, a0, a1, [&](const Event& e) {
       return e.name == "to_host" && within(e, receiver.data, receiver.bytes);
     });
     const auto done = requests(recv_hdma, a0, a1, [&](const Event& e) {
-      return e.name == "to_host" && within(e, receiver.descriptor, 64);
+      return e.name == "to_host" && within(e, landed_in, 64);
     });
     if (up.empty()) missing("receive data write", k);
     if (done.empty()) missing("receive status write", k);
@@ -117,7 +120,7 @@ Breakdown ping_breakdown(const std::vector<Event>& events, const MessageBuffers&
     const auto fetched = requests(recv_hdma, kernel::SimTime::zero(), up.front()->programmed,
                                   [&](const Event& e) {
                                     return e.name == "to_sram" &&
-                                           e.host_address == receiver.descriptor;
+                                           e.host_address == landed_in;
                                   });
     if (fetched.empty()) missing("receive descriptor fetch", k);
     RecvBreakdown& r = sum.recv;

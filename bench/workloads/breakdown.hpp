@@ -34,9 +34,14 @@ struct Breakdown {
 // Where one side's descriptor and data buffer live in host memory.
 struct MessageBuffers {
   std::uint32_t node = 0;
-  std::uint64_t descriptor = 0;
+  // Message k's descriptor is descriptors[k % descriptors.size()]: rounds
+  // may take a few descriptors in turn.
+  std::vector<std::uint64_t> descriptors;
   std::uint64_t data = 0;
   std::uint32_t bytes = 0;
+  std::uint64_t descriptor_of(std::size_t message) const {
+    return descriptors[message % descriptors.size()];
+  }
 };
 
 // Messages `sender` sent to `receiver`, skipping the first `skip` (warm-up).

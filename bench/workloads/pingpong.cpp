@@ -36,34 +36,41 @@ void charge(const HostCopy& copy, std::uint32_t bytes) {
   if (ns > 0) lanai_emu_compute_ns(ns);
 }
 
-// One side's memory: a send and a receive descriptor per fragment, then
-// the two message buffers.
+// Receive descriptors in use at once: a round's and up to two later
+// rounds' posted ahead.
+constexpr std::uint32_t kReceiveSets = 3;
+
+// One side's memory: a send descriptor per fragment, kReceiveSets sets of
+// receive descriptors, then the two message buffers.
 struct Side {
   Side(const PingPongSpec& spec, HostMemory& memory)
       : fragments(host_fragment_sizes(spec.size, spec.host_fragments)),
-        ep(128 * fragments.size() + 2 * (std::size_t{spec.size} + 64), memory), size(spec.size) {
+        ep(descriptor_bytes() + 2 * (std::size_t{spec.size} + 64), memory), size(spec.size) {
     for (std::uint32_t bytes : fragments) offsets.push_back(offsets.back() + bytes);
   }
   std::vector<std::uint32_t> fragments;
   std::vector<std::uint32_t> offsets{0};
+  std::size_t descriptor_bytes() const { return 64 * (1 + kReceiveSets) * fragments.size(); }
   Endpoint ep;
   std::uint32_t size;
   VIP_DESCRIPTOR* sd(std::size_t i = 0) const {
     return reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory() + 64 * i);
   }
-  VIP_DESCRIPTOR* rd(std::size_t i = 0) const {
-    return reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory() + 64 * (fragments.size() + i));
+  // Receive descriptor i of `round`: rounds take the sets in turn.
+  VIP_DESCRIPTOR* rd(std::size_t i = 0, std::uint32_t round = 0) const {
+    return reinterpret_cast<VIP_DESCRIPTOR*>(
+        ep.memory() + 64 * ((1 + round % kReceiveSets) * fragments.size() + i));
   }
-  std::uint8_t* sbuf() const { return ep.memory() + 128 * fragments.size(); }
+  std::uint8_t* sbuf() const { return ep.memory() + descriptor_bytes(); }
   std::uint8_t* rbuf() const { return sbuf() + size + 64; }
-  void post(VIP_VI_HANDLE vi, bool recv, std::size_t i) {
-    VIP_DESCRIPTOR* d = recv ? rd(i) : sd(i);
+  void post(VIP_VI_HANDLE vi, bool recv, std::size_t i, std::uint32_t round = 0) {
+    VIP_DESCRIPTOR* d = recv ? rd(i, round) : sd(i);
     fill_descriptor(d, ep, (recv ? rbuf() : sbuf()) + offsets[i], fragments[i]);
     check_vip(recv ? VipPostRecv(vi, d, ep.memory_handle()) : VipPostSend(vi, d, ep.memory_handle()),
               recv ? "VipPostRecv" : "VipPostSend");
   }
-  void post_receives(VIP_VI_HANDLE vi) {
-    for (std::size_t i = 0; i < fragments.size(); ++i) post(vi, true, i);
+  void post_receives(VIP_VI_HANDLE vi, std::uint32_t round) {
+    for (std::size_t i = 0; i < fragments.size(); ++i) post(vi, true, i, round);
   }
   // Each fragment's host work, then its send.
   void send(VIP_VI_HANDLE vi, const HostCopy& copy) {
@@ -86,16 +93,30 @@ struct Side {
     for (std::uint32_t bytes : fragments) wait_done(vi, false, bytes);
   }
   MessageBuffers sending() const {
-    return {static_cast<std::uint32_t>(ep.node()), reinterpret_cast<std::uint64_t>(sd()),
+    return {static_cast<std::uint32_t>(ep.node()), {reinterpret_cast<std::uint64_t>(sd())},
             reinterpret_cast<std::uint64_t>(sbuf()), size};
   }
   MessageBuffers receiving() const {
-    return {static_cast<std::uint32_t>(ep.node()), reinterpret_cast<std::uint64_t>(rd()),
+    std::vector<std::uint64_t> descriptors;
+    for (std::uint32_t round = 0; round < kReceiveSets; ++round)
+      descriptors.push_back(reinterpret_cast<std::uint64_t>(rd(0, round)));
+    return {static_cast<std::uint32_t>(ep.node()), descriptors,
             reinterpret_cast<std::uint64_t>(rbuf()), size};
   }
 };
 
 } // namespace
+
+const char* receive_posting_name(ReceivePosting posting) {
+  return posting == ReceivePosting::ahead ? "ahead" : "on-arrival";
+}
+
+ReceivePosting parse_receive_posting(std::string_view name) {
+  for (const ReceivePosting p : {ReceivePosting::on_arrival, ReceivePosting::ahead})
+    if (name == receive_posting_name(p)) return p;
+  throw std::invalid_argument(
+      fmt::format("receive posting '{}': expected on-arrival or ahead", name));
+}
 
 std::string describe_failure(host::Cluster& cluster, const host::RunReport& report) {
   switch (report.outcome) {
@@ -148,30 +169,45 @@ PingPongResult run_pingpong(const PingPongSpec& spec) {
     if (lanai_emu_set_fragmentation(vi, &spec.fragmentation) != VIP_SUCCESS)
       throw std::runtime_error(
           fmt::format("lanai_emu_set_fragmentation: {}", lanai_emu_last_error()));
-    side.post_receives(vi); // receives may be posted before connecting
+    // Receives may be posted before connecting.
+    const bool ahead = spec.receives == ReceivePosting::ahead;
+    side.post_receives(vi, 0);
+    if (ahead && rounds > 1) side.post_receives(vi, 1);
+    // The receive of round r + 2 (ahead) or r + 1 (on arrival), if any.
+    auto post_next = [&](std::uint32_t round) {
+      const std::uint32_t next = round + (ahead ? 2 : 1);
+      if (next < rounds) side.post_receives(vi, next);
+    };
     side.ep.connect(vi, 1 - me, 0, me == 0);
     if (me == 0) ping_sent = side.sending();
     else ping_received = side.receiving();
     for (std::uint32_t round = 0; round < rounds; ++round) {
-      const bool more = round + 1 < rounds;
       if (me == 0) {
         for (std::uint32_t k = 0; k < spec.size; ++k) side.sbuf()[k] = pattern(round, k);
         const kernel::SimTime start = host_now();
         side.send(vi, spec.send_copy);
-        side.receive(vi, spec.recv_copy, more ? nullptr : &result.pong_arrivals_us, start);
+        if (ahead) {
+          side.sends_done(vi);
+          post_next(round);
+        }
+        side.receive(vi, spec.recv_copy, round + 1 < rounds ? nullptr : &result.pong_arrivals_us,
+                     start);
         const kernel::SimTime back = host_now();
         if (std::memcmp(side.sbuf(), side.rbuf(), spec.size) != 0)
           throw std::runtime_error(fmt::format("round trip {}: the bytes came back changed", round));
         if (round >= spec.warmup)
           result.one_way_us.push_back(static_cast<double>((back - start).ps()) / 2e6);
-        if (more) side.post_receives(vi);
-        side.sends_done(vi);
+        if (!ahead) {
+          post_next(round);
+          side.sends_done(vi);
+        }
       } else {
         side.receive(vi, spec.recv_copy);
         std::memcpy(side.sbuf(), side.rbuf(), spec.size);
-        if (more) side.post_receives(vi);
+        if (!ahead) post_next(round);
         side.send(vi, spec.send_copy);
         side.sends_done(vi);
+        if (ahead) post_next(round);
       }
     }
     return 0;

@@ -5,6 +5,14 @@
 // comes back. With `breakdown`, a device trace of the run gives the
 // per-operation times of the published table for node 0's messages.
 //
+// When each side posts its receives: `on_arrival`, the usual application
+// loop, reposts a receive as each message arrives, before answering it, so
+// that the card takes that doorbell (and PVIA fetches the descriptor) on
+// the critical path; `ahead` keeps receives posted two rounds ahead, posting
+// the next one once the round's send is done, while the side waits for the
+// other: the card takes the doorbell while idle, as with the pre-posted
+// receives of the published latency breakdown.
+//
 // Fragmentation, two ways: `fragmentation` is the card's policy on both
 // VIs (lanai_emu_set_fragmentation), and `host_fragments` > 1 has the host
 // programs cut every message into that many sends of (nearly) equal size,
@@ -15,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "host/cluster.hpp"
@@ -30,12 +39,20 @@ struct HostCopy {
   double G_us_per_kb = 0.0; // per 1024 bytes
 };
 
+enum class ReceivePosting { on_arrival, ahead };
+
+// "on-arrival" or "ahead"; parse_receive_posting throws std::invalid_argument
+// for any other name.
+const char* receive_posting_name(ReceivePosting posting);
+ReceivePosting parse_receive_posting(std::string_view name);
+
 struct PingPongSpec {
   ClusterSetup setup;           // nodes is forced to 2
   std::uint32_t size = 4;       // message bytes, 1 .. 65536
   std::uint32_t iters = 100;    // timed round trips
   std::uint32_t warmup = 1;     // untimed round trips first
   bool breakdown = false;       // only with one host fragment
+  ReceivePosting receives = ReceivePosting::on_arrival;
   LANAI_EMU_FRAGMENTATION fragmentation{VIA_FRAG_NONE, 0, {0, 0, 0, 0}};
   std::uint32_t host_fragments = 1; // 1 .. size, at most kMaxHostFragments
   HostCopy send_copy, recv_copy;

@@ -14,7 +14,7 @@
 namespace lanai::loader {
 namespace {
 
-enum class Region { none, text, rodata, data, init_array, bss };
+enum class Region { none, text, rodata, data, init_array, bss, large_data };
 
 bool is_init_array(const ElfSection& s) {
   return s.type == elf::sht_init_array || s.name == ".init_array" ||
@@ -26,6 +26,10 @@ Region region_of(const ElfSection& s) {
   if (s.executable()) return Region::text;
   if (s.nobits()) return Region::bss;
   if (is_init_array(s)) return Region::init_array;
+  // The compiler addresses every other object with a signed 21-bit absolute
+  // address under the small code model; objects in .ldata* it reaches with a
+  // full 32-bit address, so they go last, above everything else.
+  if (s.writable() && s.name.starts_with(".ldata")) return Region::large_data;
   return s.writable() ? Region::data : Region::rodata;
 }
 
@@ -103,6 +107,9 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
     cursor += block.size;
   }
   cursor = align_up(cursor, 4);
+  const std::uint64_t bss_end = cursor;
+  place_region(Region::large_data);
+  cursor = align_up(cursor, 4);
   const std::uint64_t image_end = cursor;
 
   if (image_end + options.stack_reserve > options.sram_bytes) {
@@ -126,7 +133,7 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
   layout.init_array_begin = narrow(init_begin);
   layout.init_array_end = narrow(init_end);
   layout.bss_begin = narrow(bss_begin);
-  layout.bss_end = narrow(image_end);
+  layout.bss_end = narrow(bss_end);
   layout.image_end = narrow(image_end);
   return layout;
 }

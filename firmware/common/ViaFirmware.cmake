@@ -12,7 +12,7 @@ function(lanai_via_firmware name)
   cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
   set(common ${PROJECT_SOURCE_DIR}/firmware/common)
   set(target lanai_${name})
-  lanai_firmware_objects(${target} OPT -O2
+  lanai_firmware_objects(${target} OPT -O2 SMALL_MODEL
     INCLUDES ${PROJECT_SOURCE_DIR}/firmware
     SOURCES
       ${common}/nic_config.cpp

@@ -2,10 +2,13 @@
 // whole image, zeros included, when the card is loaded; start-up code then
 // clears .bss a word at a time, which for the few hundred kilobytes of
 // packet buffers and rings would keep the firmware busy for milliseconds.
+// Their section, .ldata, is also the one the compiler reaches with full
+// 32-bit addresses under the small code model; the loader places it above
+// everything else, so the rest stays within the 21-bit absolute range.
 #pragma once
 
 // Zero when the image is loaded, and never cleared again by start-up code;
 // declare such objects with {} so that they are constant-initialised.
 // constinit makes it a compile error for such an object to need a
 // constructor run at start-up (which would clear it word by word after all).
-#define VIA_ZEROED_AT_LOAD [[gnu::section(".data")]] constinit
+#define VIA_ZEROED_AT_LOAD [[gnu::section(".ldata")]] constinit

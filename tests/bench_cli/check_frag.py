@@ -15,7 +15,7 @@ import command_check  # noqa: E402
 parser = command_check.parser()
 parser.add_argument("--fit-tolerance", type=float, default=2.0)
 parser.add_argument("--median-limit", type=float, default=15.0)
-parser.add_argument("--worst-limit", type=float, default=25.0)
+parser.add_argument("--worst-limit", type=float, default=30.0)
 parser.add_argument("--pick-tolerance", type=float, default=5.0)
 parser.add_argument("--gain", type=float, default=25.0,
                     help="percent the best fragments must save on messages of 16 KB or more")

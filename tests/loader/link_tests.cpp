@@ -292,4 +292,23 @@ TEST_CASE("small absolute addresses use the 21-bit form, including the top of me
   }
 }
 
+TEST_CASE("objects in .ldata go above bss, out of the way of 21-bit addresses") {
+  const LinkOptions options{.sram_bytes = 2u << 20};
+  const LinkedImage image = link(objects({"large_data"}), options);
+  const std::uint32_t large = *image.find_symbol("large_buffer");
+  const std::uint32_t small = *image.find_symbol("small_counter");
+  const std::uint32_t zeroed = *image.find_symbol("zeroed_counter");
+  CHECK(small < image.bss_begin);
+  CHECK(zeroed >= image.bss_begin);
+  CHECK(zeroed < image.bss_end);
+  CHECK(large >= image.bss_end);
+  CHECK(large + 1536 * 1024 <= image.image_end);
+  CHECK(image.image_end == image.base + image.bytes.size());
+  // The small objects are within the 21-bit range; the buffer reaches past it.
+  CHECK(image.bss_end < (1u << 20));
+  CHECK(large + 1536 * 1024 > (1u << 20));
+  CHECK(image_word(image, small) == 5);
+  CHECK(verify_relocations(image, "large_data") > 0);
+}
+
 }  // namespace lanai::loader::test

@@ -2,6 +2,7 @@
 
 #include "test_support.hpp"
 
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -13,7 +14,11 @@ const ObjectInput& test_object(std::string_view name) {
   static std::map<std::string, ObjectInput, std::less<>> cache;
   auto it = cache.find(name);
   if (it == cache.end()) {
-    const std::string path = std::string(LANAI_LOADER_TEST_OBJECTS) + "/" + std::string(name) + ".o";
+    // Objects compiled as the VIA firmware is (small code model) have a
+    // directory of their own.
+    std::string path = std::string(LANAI_LOADER_TEST_OBJECTS) + "/" + std::string(name) + ".o";
+    if (!std::filesystem::exists(path))
+      path = std::string(LANAI_LOADER_SMALL_MODEL_OBJECTS) + "/" + std::string(name) + ".o";
     it = cache.emplace(std::string(name), read_object_file(path)).first;
   }
   return it->second;

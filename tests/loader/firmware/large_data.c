@@ -1,0 +1,12 @@
+// Small code model with an object too large for it: the buffer sits in
+// .ldata, which the compiler reaches with 32-bit addresses and the loader
+// places above bss, so the small objects keep their 21-bit addresses.
+__attribute__((section(".ldata"))) unsigned char large_buffer[1536 * 1024] = {0};
+int small_counter = 5;
+int zeroed_counter;
+
+void _start(void) {
+  small_counter += large_buffer[1000];
+  zeroed_counter = small_counter;
+  large_buffer[sizeof large_buffer - 1] = (unsigned char)zeroed_counter;
+}
