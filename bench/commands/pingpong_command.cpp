@@ -214,7 +214,8 @@ void add_pingpong_command(CLI::App& app, int& exit_status) {
                   "when receives are posted: on-arrival (reposted as each message arrives, "
                   "before the answer) or ahead (two rounds ahead, while waiting); the breakdown "
                   "always comes from a run with receives ahead")
-      ->check(CLI::IsMember({"on-arrival", "ahead"}))
+      ->check(CLI::IsMember({receive_posting_name(ReceivePosting::on_arrival),
+                              receive_posting_name(ReceivePosting::ahead)}))
       ->capture_default_str();
   cmd->add_option("--format", options->format, "table, csv or json")->capture_default_str();
   cmd->add_option("--profile", options->profile, "hardware profile: shipped name or TOML file")

@@ -6,6 +6,7 @@
 // fetched ahead, as PVIA does) counts 0, as in the published table.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -40,6 +41,7 @@ struct MessageBuffers {
   std::uint64_t data = 0;
   std::uint32_t bytes = 0;
   std::uint64_t descriptor_of(std::size_t message) const {
+    assert(!descriptors.empty());
     return descriptors[message % descriptors.size()];
   }
 };

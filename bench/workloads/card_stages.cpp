@@ -71,6 +71,9 @@ CardStages measure_card_stages(const ClusterSetup& setup, std::span<const std::u
     spec.size = size;
     spec.iters = iters;
     spec.breakdown = true;
+    // The stages of the loop the fragmented runs use: each receive reposted
+    // as its message arrives, so "post" includes taking that doorbell.
+    spec.receives = ReceivePosting::on_arrival;
     const PingPongResult r = run_pingpong(spec);
     if (!r.ok())
       throw std::runtime_error(

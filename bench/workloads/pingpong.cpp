@@ -36,7 +36,7 @@ void charge(const HostCopy& copy, std::uint32_t bytes) {
   if (ns > 0) lanai_emu_compute_ns(ns);
 }
 
-// Receive descriptors in use at once: a round's and up to two later
+// Sets of receive descriptors in use at once: a round's and up to two later
 // rounds' posted ahead.
 constexpr std::uint32_t kReceiveSets = 3;
 
@@ -150,10 +150,18 @@ PingPongResult run_pingpong(const PingPongSpec& spec) {
         fmt::format("message size {} outside 1..{}", spec.size, VIA_MAX_TRANSFER));
   if (spec.iters == 0) throw std::invalid_argument("iterations must be at least 1");
   host_fragment_sizes(spec.size, spec.host_fragments); // checks the count
+  const std::uint32_t posted_at_once =
+      (spec.receives == ReceivePosting::ahead ? kReceiveSets : 1) * spec.host_fragments;
+  if (posted_at_once > VIA_QUEUE_DEPTH)
+    throw std::invalid_argument(fmt::format(
+        "{} host fragments with receives posted {} need {} receives posted at once; a VI holds {}",
+        spec.host_fragments, receive_posting_name(spec.receives), posted_at_once, VIA_QUEUE_DEPTH));
   if (spec.breakdown && spec.host_fragments > 1)
     throw std::invalid_argument("the latency breakdown follows whole messages: one host fragment");
   trace::Recorder own;
   trace::Recorder* recorder = spec.trace ? spec.trace : (spec.breakdown ? &own : nullptr);
+  // A shared recorder may hold earlier runs, whose clocks also started at 0.
+  const std::size_t first_event = recorder ? recorder->events().size() : 0;
   ClusterSetup setup = spec.setup;
   setup.nodes = 2;
   setup.trace = recorder;
@@ -215,7 +223,10 @@ PingPongResult run_pingpong(const PingPongSpec& spec) {
   result.report = vipl::run_programs(cluster, {[&] { return program(0); }, [&] { return program(1); }});
   result.failure = describe_failure(cluster, result.report);
   if (result.ok() && spec.breakdown)
-    result.breakdown = ping_breakdown(recorder->events(), ping_sent, ping_received, spec.warmup);
+    result.breakdown = ping_breakdown(
+        std::vector<trace::Event>(recorder->events().begin() + static_cast<std::ptrdiff_t>(first_event),
+                                  recorder->events().end()),
+        ping_sent, ping_received, spec.warmup);
   return result;
 }
 

@@ -59,7 +59,9 @@ struct PingPongSpec {
   trace::Recorder* trace = nullptr; // also record into this (e.g. for --trace)
 };
 
-inline constexpr std::uint32_t kMaxHostFragments = 256;
+// A VI queue holds VIA_QUEUE_DEPTH descriptors: every fragment of a message
+// has its receive posted before the message comes.
+inline constexpr std::uint32_t kMaxHostFragments = VIA_QUEUE_DEPTH;
 
 // `bytes` cut into `k` sends: the first bytes % k are one byte longer.
 std::vector<std::uint32_t> host_fragment_sizes(std::uint32_t bytes, std::uint32_t k);

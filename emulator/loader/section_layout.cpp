@@ -24,12 +24,13 @@ bool is_init_array(const ElfSection& s) {
 Region region_of(const ElfSection& s) {
   if (!s.alloc()) return Region::none;
   if (s.executable()) return Region::text;
-  if (s.nobits()) return Region::bss;
-  if (is_init_array(s)) return Region::init_array;
   // The compiler addresses every other object with a signed 21-bit absolute
   // address under the small code model; objects in .ldata* it reaches with a
-  // full 32-bit address, so they go last, above everything else.
-  if (s.writable() && s.name.starts_with(".ldata")) return Region::large_data;
+  // full 32-bit address, so they go last, above everything else (zero-filled
+  // or not: the image holds their bytes, and start-up code leaves them).
+  if (s.name.starts_with(".ldata")) return Region::large_data;
+  if (s.nobits()) return Region::bss;
+  if (is_init_array(s)) return Region::init_array;
   return s.writable() ? Region::data : Region::rodata;
 }
 

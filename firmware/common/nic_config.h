@@ -7,9 +7,15 @@
 
 #include <lanai/via_abi.h>
 
+#include "common/sram_placement.h"
+
 // The driver finds the block by this symbol name; C linkage keeps it plain.
+// (In the braced form: clang-14 drops the section of a declaration written
+// `extern "C" T x;`, and would reach the block with 21-bit addresses.)
 namespace via::abi_symbol {
-extern "C" volatile ::via_nic_config_block via_nic_config;
+extern "C" {
+VIA_LARGE_DATA extern volatile ::via_nic_config_block via_nic_config;
+}
 } // namespace via::abi_symbol
 
 namespace via {

@@ -7,8 +7,14 @@
 // everything else, so the rest stays within the 21-bit absolute range.
 #pragma once
 
+// Places an object in .ldata. The compiler picks the addressing from the
+// declaration it sees, so an extern declaration of such an object must say
+// it too: otherwise other files reach it with 21-bit addresses, which link
+// only while it happens to lie low in SRAM.
+#define VIA_LARGE_DATA [[gnu::section(".ldata")]]
+
 // Zero when the image is loaded, and never cleared again by start-up code;
 // declare such objects with {} so that they are constant-initialised.
 // constinit makes it a compile error for such an object to need a
 // constructor run at start-up (which would clear it word by word after all).
-#define VIA_ZEROED_AT_LOAD [[gnu::section(".ldata")]] constinit
+#define VIA_ZEROED_AT_LOAD VIA_LARGE_DATA constinit

@@ -58,3 +58,26 @@ TEST_CASE("a line fit refuses too few or degenerate points") {
   CHECK_THROWS_AS(numeric::fit_line(two, two), std::invalid_argument);
   CHECK_THROWS_AS(numeric::fit_line(three, two), std::invalid_argument);
 }
+
+TEST_CASE("a ping-pong never posts more receives than a VI holds") {
+  lanai::bench::PingPongSpec spec;
+  spec.size = 4096;
+  spec.host_fragments = VIA_QUEUE_DEPTH + 1;
+  CHECK_THROWS_AS(lanai::bench::run_pingpong(spec), std::invalid_argument);
+  // Receives posted ahead keep three rounds' fragments posted.
+  spec.receives = lanai::bench::ReceivePosting::ahead;
+  spec.host_fragments = VIA_QUEUE_DEPTH / 3 + 1;
+  CHECK_THROWS_WITH_AS(lanai::bench::run_pingpong(spec),
+                       "22 host fragments with receives posted ahead need 66 receives posted at "
+                       "once; a VI holds 64",
+                       std::invalid_argument);
+}
+
+TEST_CASE("receive posting names") {
+  using lanai::bench::ReceivePosting;
+  for (const ReceivePosting p : {ReceivePosting::on_arrival, ReceivePosting::ahead})
+    CHECK(lanai::bench::parse_receive_posting(lanai::bench::receive_posting_name(p)) == p);
+  CHECK_THROWS_WITH_AS(lanai::bench::parse_receive_posting("early"),
+                       "receive posting 'early': expected on-arrival or ahead",
+                       std::invalid_argument);
+}

@@ -270,7 +270,7 @@ TEST_CASE("pipeline experiments: packets, fragment counts, host work and referen
   CHECK(error_of(with(pipeline, "packets = [4096, 8192]", "packets = [4096, 70000]")) ==
         f + "packets[2]: must be in 1..65536 (got 70000)");
   CHECK(error_of(with(pipeline, "fragments = [1, 2, 4]", "fragments = [0, 2]")) ==
-        f + "fragments[1]: must be in 1..256 (got 0)");
+        f + "fragments[1]: must be in 1..64 (got 0)");
   CHECK(error_of(with(pipeline, "packets = [4096, 8192]", "packets = [2]")) ==
         f + "fragments: 4 fragments of the 2-byte packet: at most one per byte");
   CHECK(error_of(with(pipeline, "G_us_per_kb = 7.2", "G_us_per_kb = -1")) ==

@@ -294,7 +294,7 @@ TEST_CASE("small absolute addresses use the 21-bit form, including the top of me
 
 TEST_CASE("objects in .ldata go above bss, out of the way of 21-bit addresses") {
   const LinkOptions options{.sram_bytes = 2u << 20};
-  const LinkedImage image = link(objects({"large_data"}), options);
+  const LinkedImage image = link(objects({"small/large_data"}), options);
   const std::uint32_t large = *image.find_symbol("large_buffer");
   const std::uint32_t small = *image.find_symbol("small_counter");
   const std::uint32_t zeroed = *image.find_symbol("zeroed_counter");
@@ -302,13 +302,17 @@ TEST_CASE("objects in .ldata go above bss, out of the way of 21-bit addresses") 
   CHECK(zeroed >= image.bss_begin);
   CHECK(zeroed < image.bss_end);
   CHECK(large >= image.bss_end);
+  REQUIRE(image.find_symbol("reserved_area"));
+  const std::uint32_t reserved = *image.find_symbol("reserved_area");
+  CHECK(reserved >= image.bss_end);
+  CHECK(reserved + 4096 <= image.image_end);
   CHECK(large + 1536 * 1024 <= image.image_end);
   CHECK(image.image_end == image.base + image.bytes.size());
   // The small objects are within the 21-bit range; the buffer reaches past it.
   CHECK(image.bss_end < (1u << 20));
   CHECK(large + 1536 * 1024 > (1u << 20));
   CHECK(image_word(image, small) == 5);
-  CHECK(verify_relocations(image, "large_data") > 0);
+  CHECK(verify_relocations(image, "small/large_data") > 0);
 }
 
 }  // namespace lanai::loader::test

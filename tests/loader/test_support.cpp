@@ -2,7 +2,6 @@
 
 #include "test_support.hpp"
 
-#include <filesystem>
 #include <map>
 #include <string>
 
@@ -14,11 +13,12 @@ const ObjectInput& test_object(std::string_view name) {
   static std::map<std::string, ObjectInput, std::less<>> cache;
   auto it = cache.find(name);
   if (it == cache.end()) {
-    // Objects compiled as the VIA firmware is (small code model) have a
-    // directory of their own.
-    std::string path = std::string(LANAI_LOADER_TEST_OBJECTS) + "/" + std::string(name) + ".o";
-    if (!std::filesystem::exists(path))
-      path = std::string(LANAI_LOADER_SMALL_MODEL_OBJECTS) + "/" + std::string(name) + ".o";
+    constexpr std::string_view small = "small/";
+    const std::string path =
+        name.starts_with(small)
+            ? std::string(LANAI_LOADER_SMALL_MODEL_OBJECTS) + "/" +
+                  std::string(name.substr(small.size())) + ".o"
+            : std::string(LANAI_LOADER_TEST_OBJECTS) + "/" + std::string(name) + ".o";
     it = cache.emplace(std::string(name), read_object_file(path)).first;
   }
   return it->second;

@@ -14,8 +14,8 @@
 
 namespace lanai::loader::test {
 
-// The object compiled from tests/loader/firmware/<name>.{c,cpp,S} (either
-// code model).
+// The object compiled from tests/loader/firmware/<name>.{c,cpp,S}; a name
+// "small/<name>" gives one compiled as the VIA firmware is (small code model).
 const ObjectInput& test_object(std::string_view name);
 
 std::vector<ObjectInput> objects(std::initializer_list<std::string_view> names);

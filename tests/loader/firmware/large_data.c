@@ -10,3 +10,12 @@ void _start(void) {
   zeroed_counter = small_counter;
   large_buffer[sizeof large_buffer - 1] = (unsigned char)zeroed_counter;
 }
+
+// A zero-filled (NOBITS) .ldata section, as assembly may declare one: it is
+// large data all the same, not bss.
+__asm__(".section .ldata.reserved,\"aw\",@nobits\n"
+        ".globl reserved_area\n"
+        ".p2align 3\n"
+        "reserved_area:\n"
+        ".skip 4096\n"
+        ".text\n");
