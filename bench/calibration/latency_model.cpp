@@ -22,7 +22,9 @@ struct LatencyModel::Run {
   std::string firmware;
   std::uint32_t size = 0;
   bool breakdown = false;
-  ReceivePosting receives = ReceivePosting::on_arrival;
+  ReceivePosting receives() const {
+    return breakdown ? kBreakdownReceives : ReceivePosting::on_arrival;
+  }
 };
 
 struct LatencyModel::Pool {
@@ -38,10 +40,7 @@ LatencyModel::LatencyModel(std::vector<TargetCell> cells, ModelOptions options)
     auto it = std::find_if(runs_.begin(), runs_.end(), [&](const Run& r) {
       return r.firmware == c.firmware && r.size == c.size && r.breakdown == breakdown;
     });
-    if (it == runs_.end())
-      it = runs_.insert(runs_.end(),
-                        Run{c.firmware, c.size, breakdown,
-                            breakdown ? ReceivePosting::ahead : ReceivePosting::on_arrival});
+    if (it == runs_.end()) it = runs_.insert(runs_.end(), Run{c.firmware, c.size, breakdown});
     cell_run_.push_back(static_cast<std::size_t>(it - runs_.begin()));
   }
   unsigned threads = options_.threads ? options_.threads : std::thread::hardware_concurrency();
@@ -66,12 +65,12 @@ std::vector<double> LatencyModel::evaluate(const profile::HardwareProfile& profi
       spec.iters = options_.iters;
       spec.warmup = options_.warmup;
       spec.breakdown = run.breakdown;
-      spec.receives = run.receives;
+      spec.receives = run.receives();
       const PingPongResult r = run_pingpong(spec);
       if (!r.ok())
         throw CalibrationError(
             fmt::format("ping-pong of {} at {} bytes, receives posted {}, failed: {}", run.firmware,
-                        run.size, receive_posting_name(run.receives), r.failure));
+                        run.size, receive_posting_name(run.receives()), r.failure));
       Outcome out;
       out.median_us = summarize(r.one_way_us).median;
       if (r.breakdown) out.breakdown = *r.breakdown;

@@ -150,9 +150,9 @@ int run(const Options& o) {
   spec.iters = o.iters;
   spec.warmup = o.warmup;
   spec.receives = parse_receive_posting(o.receives);
-  // The breakdown is taken with receives posted ahead, as in the published
-  // table; if the 1-way figures come from the other loop, by a second run.
-  const bool own_breakdown_run = o.breakdown && spec.receives != ReceivePosting::ahead;
+  // The breakdown is taken in the published table's loop; if the 1-way
+  // figures come from the other loop, by a second run.
+  const bool own_breakdown_run = o.breakdown && spec.receives != kBreakdownReceives;
   spec.breakdown = o.breakdown && !own_breakdown_run;
   trace::Recorder recorder;
   if (!o.trace.empty()) spec.trace = &recorder;
@@ -167,7 +167,7 @@ int run(const Options& o) {
     std::optional<Breakdown> breakdown = r.breakdown;
     if (own_breakdown_run) {
       PingPongSpec ahead = spec;
-      ahead.receives = ReceivePosting::ahead;
+      ahead.receives = kBreakdownReceives;
       ahead.breakdown = true;
       ahead.trace = nullptr;
       const PingPongResult b = run_pingpong(ahead);

@@ -21,7 +21,7 @@ bool within(const Event& e, std::uint64_t base, std::uint64_t bytes) {
 }
 
 // The events of one node on one track, in time order.
-std::vector<const Event*> on(const std::vector<Event>& events, std::uint32_t node, Track track) {
+std::vector<const Event*> on(std::span<const Event> events, std::uint32_t node, Track track) {
   std::vector<const Event*> out;
   for (const Event& e : events)
     if (e.node == node && e.track == track) out.push_back(&e);
@@ -49,7 +49,7 @@ std::vector<const Event*> requests(const std::vector<const Event*>& hdma, kernel
 
 } // namespace
 
-Breakdown ping_breakdown(const std::vector<Event>& events, const MessageBuffers& sender,
+Breakdown ping_breakdown(std::span<const Event> events, const MessageBuffers& sender,
                          const MessageBuffers& receiver, std::size_t skip) {
   const auto doorbells = on(events, sender.node, Track::doorbell);
   std::vector<kernel::SimTime> rung;

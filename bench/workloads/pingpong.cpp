@@ -223,10 +223,8 @@ PingPongResult run_pingpong(const PingPongSpec& spec) {
   result.report = vipl::run_programs(cluster, {[&] { return program(0); }, [&] { return program(1); }});
   result.failure = describe_failure(cluster, result.report);
   if (result.ok() && spec.breakdown)
-    result.breakdown = ping_breakdown(
-        std::vector<trace::Event>(recorder->events().begin() + static_cast<std::ptrdiff_t>(first_event),
-                                  recorder->events().end()),
-        ping_sent, ping_received, spec.warmup);
+    result.breakdown = ping_breakdown(std::span(recorder->events()).subspan(first_event),
+                                      ping_sent, ping_received, spec.warmup);
   return result;
 }
 

@@ -41,6 +41,11 @@ struct HostCopy {
 
 enum class ReceivePosting { on_arrival, ahead };
 
+// The loop of the published latency breakdown, whose receive descriptors
+// were pre-posted: `lanai-emu pingpong --breakdown` and the calibration take
+// the breakdown rows from it.
+inline constexpr ReceivePosting kBreakdownReceives = ReceivePosting::ahead;
+
 // "on-arrival" or "ahead"; parse_receive_posting throws std::invalid_argument
 // for any other name.
 const char* receive_posting_name(ReceivePosting posting);
