@@ -64,22 +64,40 @@ VIP_RETURN VipCQDone(VIP_CQ_HANDLE CQHandle, VIP_VI_HANDLE* ViHandle, VIP_BOOLEA
   });
 }
 
+namespace {
+
+// Waits for a completion on the queue until `deadline` (none: for ever).
+VIP_RETURN wait_on(NodeDriver& d, VIP_CQ_HANDLE handle, std::optional<lanai::kernel::SimTime> deadline,
+                   VIP_VI_HANDLE* vi, VIP_BOOLEAN* recv_queue, const char* what) {
+  CqObject* cq = d.cqs.find(handle);
+  if (!cq || !vi || !recv_queue) return VIP_INVALID_PARAMETER;
+  const Token token = cq->token;
+  d.charge(d.costs().poll_ns);
+  const bool completed = d.block(
+      [&] {
+        const CqObject* now = d.cqs.find_token(token);
+        return now && !now->entries.empty();
+      },
+      deadline, what);
+  cq = d.cqs.find_token(token);
+  if (!cq) return VIP_INVALID_STATE;
+  if (!completed) return VIP_TIMEOUT;
+  return take(*cq, vi, recv_queue);
+}
+
+} // namespace
+
 VIP_RETURN VipCQWait(VIP_CQ_HANDLE CQHandle, VIP_ULONG Timeout, VIP_VI_HANDLE* ViHandle,
                      VIP_BOOLEAN* RecvQueue) {
   return vipl_call([&](NodeDriver& d) {
-    CqObject* cq = d.cqs.find(CQHandle);
-    if (!cq || !ViHandle || !RecvQueue) return VIP_INVALID_PARAMETER;
-    const Token token = cq->token;
-    d.charge(d.costs().poll_ns);
-    const bool completed = d.block(
-        [&] {
-          const CqObject* now = d.cqs.find_token(token);
-          return now && !now->entries.empty();
-        },
-        d.deadline_after(Timeout), "VipCQWait");
-    cq = d.cqs.find_token(token);
-    if (!cq) return VIP_INVALID_STATE;
-    if (!completed) return VIP_TIMEOUT;
-    return take(*cq, ViHandle, RecvQueue);
+    return wait_on(d, CQHandle, d.deadline_after(Timeout), ViHandle, RecvQueue, "VipCQWait");
+  });
+}
+
+VIP_RETURN lanai_emu_cq_wait_until(VIP_CQ_HANDLE cq, uint64_t deadline_ns, VIP_VI_HANDLE* vi,
+                                   VIP_BOOLEAN* recv_queue) {
+  return vipl_call([&](NodeDriver& d) {
+    const auto deadline = lanai::kernel::SimTime::from_ps(static_cast<std::int64_t>(deadline_ns) * 1000);
+    return wait_on(d, cq, deadline, vi, recv_queue, "lanai_emu_cq_wait_until");
   });
 }

@@ -19,6 +19,7 @@
 #include "experiment/progress_bar.hpp"
 #include "experiment/queueing_sweep.hpp"
 #include "experiment/result_files.hpp"
+#include "experiment/saturation_sweep.hpp"
 #include "trace/chrome_trace.hpp"
 
 namespace lanai::bench {
@@ -94,6 +95,17 @@ int report_run(const std::function<void()>& write_and_print, bool interrupted, s
   return failed > 0 ? 2 : 0;
 }
 
+// Writes the recorded trace; false (and said) if it cannot.
+bool write_trace(const std::string& file, const trace::Recorder& recorder) {
+  std::ofstream out(file, std::ios::binary);
+  trace::write_chrome_trace(out, recorder.events());
+  if (!out) {
+    fmt::print(stderr, "lanai-emu: {}: cannot write the trace\n", file);
+    return false;
+  }
+  return true;
+}
+
 void print_plot_warning(const std::string& warning) {
   if (!warning.empty()) fmt::print(stderr, "lanai-emu: warning: {}\n", warning);
 }
@@ -160,6 +172,38 @@ int run_pipeline(const RunOptions& o, const Experiment& experiment, const std::f
   }, sweep.interrupted, sweep.failed());
 }
 
+int run_saturation(const RunOptions& o, const Experiment& experiment,
+                   const std::filesystem::path& dir) {
+  trace::Recorder recorder;
+  SaturationRunOptions saturation_options;
+  if (!o.trace.empty()) {
+    saturation_options.trace = &recorder;
+    saturation_options.trace_point = o.trace_point;
+  }
+  SaturationSweep sweep = run_with_progress(o.jobs, saturation_options, [&](const auto& options) {
+    return run_saturation_experiment(experiment, options);
+  });
+  if (!o.trace.empty() && !write_trace(o.trace, recorder)) return 1;
+  if (sweep.interrupted)
+    fmt::print(stderr, "lanai-emu: interrupted: kept {} of {} points\n", sweep.kept(),
+               sweep.records.size());
+  for (const auto& rec : sweep.records)
+    if (rec && !rec->ok())
+      fmt::print(stderr, "lanai-emu: point {} ({}, {} bytes, {} receivers) failed: {}\n",
+                 rec->index, experiment.firmwares[rec->firmware], rec->message_bytes,
+                 rec->receivers, rec->detail);
+  return report_run([&] {
+    write_saturation_files(dir, sweep);
+    std::string warning;
+    const auto images = render_saturation_plots(dir, sweep, warning);
+    print_plot_warning(warning);
+    fmt::print("{}", saturation_table(sweep));
+    fmt::print("\nresults: {}\nsummary: {}\nconfig:  {}\n", (dir / "results.csv").string(),
+               (dir / "summary.json").string(), (dir / "experiment.toml").string());
+    for (const auto& image : images) fmt::print("plot:    {}\n", image.string());
+  }, sweep.interrupted, sweep.failed());
+}
+
 int run(const RunOptions& o) {
   Experiment experiment;
   try {
@@ -186,6 +230,7 @@ int run(const RunOptions& o) {
   }
   if (experiment.kind == "queueing") return run_queueing(o, experiment, dir);
   if (experiment.kind == "pipeline") return run_pipeline(o, experiment, dir);
+  if (experiment.kind == "saturation") return run_saturation(o, experiment, dir);
 
   trace::Recorder recorder;
   JitterRunOptions jitter_options;
@@ -196,14 +241,7 @@ int run(const RunOptions& o) {
   JitterSweep sweep = run_with_progress(o.jobs, jitter_options, [&](const auto& options) {
     return run_jitter_experiment(experiment, options);
   });
-  if (!o.trace.empty()) {
-    std::ofstream out(o.trace, std::ios::binary);
-    trace::write_chrome_trace(out, recorder.events());
-    if (!out) {
-      fmt::print(stderr, "lanai-emu: {}: cannot write the trace\n", o.trace);
-      return 1;
-    }
-  }
+  if (!o.trace.empty() && !write_trace(o.trace, recorder)) return 1;
   sweep.quick = o.quick;
   if (sweep.interrupted)
     fmt::print(stderr, "lanai-emu: interrupted: kept {} of {} points\n", sweep.kept(),

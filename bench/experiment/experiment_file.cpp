@@ -13,6 +13,7 @@
 #include "models/qna_model_file.hpp"
 #include "workloads/bench_cluster.hpp"
 #include "workloads/card_stages.hpp"
+#include "workloads/message_pattern.hpp"
 #include "workloads/mpeg_source.hpp"
 
 namespace lanai::bench {
@@ -269,6 +270,13 @@ void read_pipeline(const TableReader& t, const std::filesystem::path&, Experimen
   }
 }
 
+void read_saturation(const TableReader& t, const std::filesystem::path&, Experiment& e) {
+  SaturationSetup& s = e.saturation;
+  s.sizes = sizes_in_range(t, "sizes", kStampedMessageBytes, max_message_bytes);
+  s.receivers = t.has("receivers") ? sizes_in_range(t, "receivers", 1, max_receivers)
+                                   : std::vector<std::uint32_t>{1};
+}
+
 const std::vector<std::string_view> common_keys{
     "name", "description", "kind", "firmwares", "profile", "seed", "warmup_ms", "duration_ms"};
 
@@ -299,6 +307,11 @@ const std::vector<ExperimentKind>& experiment_kinds() {
        &read_pipeline,
        {"packets", "fragments", "iterations", "send_copy", "recv_copy", "reference_stage",
         "fit_sizes"}},
+      {"saturation",
+       "one sender sending back to back to 1..n receivers: the throughput each firmware "
+       "carries against the bound the hardware profile sets, and how busy every engine is",
+       &read_saturation,
+       {"sizes", "receivers"}},
   };
   return kinds;
 }

@@ -98,6 +98,14 @@ struct PipelineSetup {
   std::vector<std::uint32_t> fit_sizes;   // default: default_fit_sizes(largest packet)
 };
 
+// One sender sending equal messages back to back to 1..4 receivers: the
+// throughput the card carries, next to the bound its profile sets, and how
+// busy each engine is; per firmware, message size and number of receivers.
+struct SaturationSetup {
+  std::vector<std::uint32_t> sizes;     // message bytes, ascending
+  std::vector<std::uint32_t> receivers; // receiver counts, ascending
+};
+
 struct Experiment {
   std::filesystem::path file;      // as given
   std::string name;                // default: the file's stem
@@ -112,6 +120,7 @@ struct Experiment {
   JitterSetup jitter;              // kind "jitter"
   QueueingSetup queueing;          // kind "queueing"
   PipelineSetup pipeline;          // kind "pipeline"
+  SaturationSetup saturation;      // kind "saturation"
 };
 
 struct ParseOptions {

@@ -22,6 +22,12 @@ std::uint64_t PointRecord::lost() const {
   return n;
 }
 
+double PointRecord::receiver_hdma_busy() const {
+  double most = 0;
+  for (const CardUtilisation& u : receivers) most = std::max(most, u.hdma);
+  return most;
+}
+
 std::uint64_t PointRecord::corrupted() const {
   std::uint64_t n = best_effort ? best_effort->corrupted : 0;
   for (const auto& c : classes) n += c.corrupted;
@@ -61,6 +67,8 @@ PointRecord jitter_record(const Experiment& e, const LoadPoint& load,
   r.detail = result.detail;
   r.end_us = result.end_us;
   r.status = result.outcome == host::RunOutcome::finished ? PointStatus::ok : PointStatus::failed;
+  r.sender = result.sender;
+  r.receivers = result.receivers;
 
   // A failed run's figures would mislead: it keeps only why it failed.
   if (r.status == PointStatus::failed) return r;

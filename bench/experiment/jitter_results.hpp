@@ -45,6 +45,11 @@ struct PointRecord {
   double end_us = 0;             // virtual time at the end of the run
   std::vector<ClassMetrics> classes;  // per class, in the classes' order
   std::optional<BestEffortMetrics> best_effort;
+  // How busy the engines were over the measured stretch: the sender's card,
+  // and each receiver's (nodes 1..receivers).
+  CardUtilisation sender;
+  std::vector<CardUtilisation> receivers;
+  double receiver_hdma_busy() const; // the busiest receiver's host DMA
   std::uint64_t lost() const;
   std::uint64_t corrupted() const;
 };

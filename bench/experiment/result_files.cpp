@@ -45,25 +45,30 @@ std::string results_csv(const JitterSweep& sweep) {
   const Experiment& e = sweep.experiment;
   std::string out =
       "point,firmware,total_load_MBps,class,channels,theta,jittered_fraction,"
-      "be_latency_mean_us,be_latency_p99_us,messages,lost,corrupted\n";
+      "be_latency_mean_us,be_latency_p99_us,messages,lost,corrupted,"
+      "sender_lanai_busy,sender_hdma_busy,sender_nsdma_busy,receiver_hdma_busy\n";
   for (const auto& rec : sweep.records) {
     if (!rec || rec->status != PointStatus::ok) continue;
     const std::string head = fmt::format("{},{},{}", rec->index, e.firmwares[rec->firmware],
                                          fixed(rec->total_mbytes_per_s, 3));
+    // The point's engines, repeated on each of its rows.
+    const std::string busy =
+        fmt::format("{},{},{},{}", fixed(rec->sender.lanai, 4), fixed(rec->sender.hdma, 4),
+                    fixed(rec->sender.nsdma, 4), fixed(rec->receiver_hdma_busy(), 4));
     for (std::size_t ci = 0; ci < rec->classes.size(); ++ci) {
       const ClassMetrics& m = rec->classes[ci];
       const bool measured = m.jitter.intervals > 0;
-      out += fmt::format("{},{},{},{},{},,,{},{},{}\n", head, e.jitter.classes[ci].name,
+      out += fmt::format("{},{},{},{},{},,,{},{},{},{}\n", head, e.jitter.classes[ci].name,
                          m.channels, measured ? fixed(m.jitter.theta(), 6) : "",
                          measured ? fixed(m.jitter.jittered_fraction(), 6) : "", m.messages,
-                         m.lost, m.corrupted);
+                         m.lost, m.corrupted, busy);
     }
     if (const auto& be = rec->best_effort) {
       const bool measured = be->latency_us.count > 0;
-      out += fmt::format("{},BE,1,,,{},{},{},{},{}\n", head,
+      out += fmt::format("{},BE,1,,,{},{},{},{},{},{}\n", head,
                          measured ? fixed(be->latency_us.avg, 3) : "",
                          measured ? fixed(be->latency_us.p99, 3) : "", be->messages, be->lost,
-                         be->corrupted);
+                         be->corrupted, busy);
     }
   }
   return out;
@@ -103,6 +108,17 @@ std::string summary_json(const JitterSweep& sweep) {
     out += fmt::format("      \"end_us\": {},\n", fixed(rec->end_us, 3));
     out += fmt::format("      \"lost\": {},\n", rec->lost());
     out += fmt::format("      \"corrupted\": {},\n", rec->corrupted());
+    auto card = [](const CardUtilisation& u) {
+      return fmt::format("{{\"lanai\": {}, \"hdma\": {}, \"nsdma\": {}, \"nrdma\": {}}}",
+                         fixed(u.lanai, 4), fixed(u.hdma, 4), fixed(u.nsdma, 4), fixed(u.nrdma, 4));
+    };
+    std::string receivers;
+    for (const CardUtilisation& u : rec->receivers) {
+      if (!receivers.empty()) receivers += ", ";
+      receivers += card(u);
+    }
+    out += fmt::format("      \"utilisation\": {{\"sender\": {}, \"receivers\": [{}]}},\n",
+                       card(rec->sender), receivers);
     out += "      \"classes\": [";
     for (std::size_t ci = 0; ci < rec->classes.size(); ++ci) {
       const ClassMetrics& m = rec->classes[ci];
@@ -171,6 +187,11 @@ std::string resolved_experiment(const Experiment& e) {
                        toml_float(q.min_duration_ms), q.batches, toml_float(q.target_ci_percent));
     out += fmt::format("descriptor_bytes = {}\ndata_bytes = {}\n", q.transfers.descriptor_bytes,
                        q.transfers.data_bytes);
+    return out;
+  }
+  if (e.kind == "saturation") {
+    out += fmt::format("sizes = [{}]\nreceivers = [{}]\n", fmt::join(e.saturation.sizes, ", "),
+                       fmt::join(e.saturation.receivers, ", "));
     return out;
   }
   if (e.kind == "pipeline") {

@@ -81,8 +81,10 @@ CardStages measure_card_stages(const ClusterSetup& setup, std::span<const std::u
     const Breakdown& b = *r.breakdown;
     const double in_sram = b.arrival + b.recv.nrdma_done;
     const double in_host = b.arrival + b.recv.data_up;
-    post.push_back(b.send.desc_down);
-    hdma_s.push_back(b.send.data_down - b.send.desc_down);
+    // The firmware reads the descriptor and plans the message once; the
+    // cut of each further fragment overlaps the reads of earlier ones.
+    post.push_back(b.send.hdma_prog_data);
+    hdma_s.push_back(b.send.data_down - b.send.hdma_prog_data);
     network.push_back(in_sram - b.send.data_down);
     hdma_r.push_back(in_host - in_sram);
     completion.push_back(summarize(r.one_way_us).median - in_host);

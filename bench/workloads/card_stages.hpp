@@ -3,13 +3,15 @@
 // bounced, a device trace times each stage of node 0's messages, and a
 // line fitted to each stage's times against the size gives its overhead g
 // and per-byte time G. The stages, from the sender's doorbell:
-//   send HDMA     descriptor in SRAM -> the data in SRAM (firmware + host DMA)
+//   send HDMA     the data's read queued -> the data in SRAM (host DMA)
 //   network       data in SRAM -> the packet's tail in the receiver's SRAM
 //                 (network send DMA, wire and switch, network receive DMA:
 //                 cut-through makes them one step)
 //   receive HDMA  packet in SRAM -> the data in host memory
 // and around them what the 1-way latency adds once per message: `post`
-// (doorbell -> descriptor in SRAM) before, and `completion` (the status
+// (doorbell -> the descriptor fetched and planned, the first read queued;
+// the card cuts further fragments while earlier ones are read) before, and
+// `completion` (the status
 // write, the receiving host noticing it, and the sending host's call up to
 // its doorbell) after.
 #pragma once

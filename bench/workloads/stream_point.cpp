@@ -1,14 +1,16 @@
 // The jitter experiment's host programs. The sender keeps a schedule of
 // every channel's next injection and sleeps until the earliest; posts go
 // through one send completion queue that it drains between injections. A
-// channel whose send ring is full makes the sender wait for that ring (the
-// host cannot inject faster than its NIC takes work). Each receiver keeps a
-// ring of receives posted per channel, reposting as messages complete, and
-// stamps each message when its completion reaches the host.
+// channel whose send ring is full keeps what its source produces on the
+// host, in order, and posts it as its sends complete (the host cannot
+// inject faster than its NIC takes work, but one channel's backlog holds up
+// no other). Each receiver keeps a ring of receives posted per channel,
+// reposting as messages complete, and stamps each message when its
+// completion reaches the host.
 //
 // Run control only (never a measurement) uses the memory all nodes share
 // in this process: receivers end when every message sent is accounted for,
-// or a drain time after the sender's last injection.
+// or a drain time after the sender has sent everything.
 #include "workloads/stream_point.hpp"
 
 #include <fmt/format.h>
@@ -17,13 +19,17 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <deque>
 #include <queue>
 #include <stdexcept>
 
 #include "kernel/random_stream.hpp"
 #include "session.hpp"
+#include "vipl_emu.h"
 #include "workloads/bench_cluster.hpp"
+#include "workloads/device_utilisation.hpp"
 #include "workloads/pingpong.hpp"
+#include "workloads/message_pattern.hpp"
 #include "workloads/via_endpoint.hpp"
 
 namespace lanai::bench {
@@ -34,31 +40,6 @@ constexpr std::uint32_t send_ring = 32;    // send descriptors per channel
 constexpr std::uint32_t recv_ring = 48;    // receives posted per channel
 constexpr std::uint32_t vbr_fragment = 4096; // VBR frames go as messages of at most this
 const kernel::SimTime drain = kernel::milliseconds(20);
-
-// Every message starts with this header; the rest is a pattern of it.
-struct Stamp {
-  std::uint32_t channel;
-  std::uint32_t unit;      // message (CBR, BE) or frame (VBR) number
-  std::uint32_t fragment;  // VBR: fragment number within the frame
-  std::uint32_t fragments; // VBR: fragments of the frame (else 1)
-};
-
-std::uint8_t fill_byte(const Stamp& s, std::uint32_t k) {
-  return static_cast<std::uint8_t>(s.channel * 29u + s.unit * 7u + s.fragment * 3u + k);
-}
-
-void write_message(std::uint8_t* buf, std::uint32_t bytes, const Stamp& s) {
-  std::memcpy(buf, &s, std::min<std::size_t>(bytes, sizeof s));
-  for (std::uint32_t k = sizeof s; k < bytes; ++k) buf[k] = fill_byte(s, k);
-}
-
-bool check_message(const std::uint8_t* buf, std::uint32_t bytes, Stamp& s) {
-  if (bytes < sizeof s) return false;
-  std::memcpy(&s, buf, sizeof s);
-  for (std::uint32_t k = sizeof s; k < bytes; ++k)
-    if (buf[k] != fill_byte(s, k)) return false;
-  return true;
-}
 
 // What one channel sends: its units (messages or frames) and their sizes.
 struct ChannelPlan {
@@ -105,8 +86,8 @@ void validate(const StreamPointSpec& spec) {
     if (c.traffic == Traffic::vbr) {
       if (c.frames.empty() || !(c.frame_rate > 0)) bad("VBR needs frames and a frame rate");
       if (c.message_bytes > VIA_MAX_TRANSFER) bad("fragment size above 65536");
-    } else if (c.message_bytes < sizeof(Stamp) || c.message_bytes > VIA_MAX_TRANSFER) {
-      bad(fmt::format("message size outside {}..65536", sizeof(Stamp)));
+    } else if (c.message_bytes < kStampedMessageBytes || c.message_bytes > VIA_MAX_TRANSFER) {
+      bad(fmt::format("message size outside {}..65536", kStampedMessageBytes));
     }
   }
 }
@@ -119,6 +100,8 @@ struct Shared {
   kernel::SimTime start{};             // first injection time (set by the sender)
   bool sender_done = false;
   kernel::SimTime sender_done_at{};
+  host::Cluster* cluster = nullptr;
+  UtilisationWindow utilisation;        // the engines' work over the measured stretch
   std::vector<std::uint64_t> units_sent;     // per channel, all (incl. warm-up)
   std::vector<std::uint64_t> units_received; // per channel
   // Per channel and unit: send and receipt time (ps); -1 not received.
@@ -126,7 +109,7 @@ struct Shared {
   std::vector<std::uint64_t> corrupted;
   bool stopped = false;
   HostMemory memory;                   // every node's buffers; outlives the cluster
-  std::uint32_t doorbell_budget = 48;  // posts a node keeps outstanding at most
+  std::uint32_t doorbell_budget = 48;  // receives a node posts at once at most
   bool stop_requested() const { return stop && stop->load(std::memory_order_relaxed); }
 };
 
@@ -151,34 +134,17 @@ int sender(Shared& sh) {
   for (std::size_t c = 0; c < n; ++c)
     ep.connect(vis[c], static_cast<int>(spec.channels[c].receiver), static_cast<std::uint8_t>(c), true);
 
-  std::vector<std::uint32_t> posted(n, 0), completed(n, 0);
-  auto reap = [&] {
-    VIP_VI_HANDLE vi;
-    VIP_BOOLEAN recv;
-    while (VipCQDone(cq, &vi, &recv) == VIP_SUCCESS) {
-      VIP_DESCRIPTOR* d = nullptr;
-      check_vip(VipSendDone(vi, &d), "VipSendDone");
-      if (d->CS.Status & VIP_STATUS_ERROR_MASK)
-        throw std::runtime_error(fmt::format("send completed with status 0x{:x}", d->CS.Status));
-      for (std::size_t c = 0; c < n; ++c)
-        if (vis[c] == vi) ++completed[c];
-    }
+  // A message waiting on the host for room in its channel's send ring.
+  struct Waiting {
+    std::uint32_t length;
+    MessageStamp stamp;
   };
-  std::uint64_t outstanding = 0; // posts not yet completed, all channels
-  auto post = [&](std::size_t c, std::uint32_t length, const Stamp& s) {
-    outstanding = 0;
-    for (std::size_t k = 0; k < n; ++k) outstanding += posted[k] - completed[k];
-    while (posted[c] - completed[c] >= send_ring || outstanding >= sh.doorbell_budget) {
-      // The ring is full, or the NIC holds as many posts as its doorbell
-      // queue safely takes: wait for a send to complete.
-      VIP_VI_HANDLE vi;
-      VIP_BOOLEAN recv;
-      check_vip(VipCQWait(cq, VIP_INFINITE, &vi, &recv), "VipCQWait");
-      VIP_DESCRIPTOR* d = nullptr;
-      check_vip(VipSendDone(vi, &d), "VipSendDone");
-      for (std::size_t k = 0; k < n; ++k)
-        if (vis[k] == vi) ++completed[k], --outstanding;
-    }
+  std::vector<std::deque<Waiting>> waiting(n);
+  std::vector<std::uint32_t> posted(n, 0), completed(n, 0);
+  std::size_t channels_waiting = 0; // channels with messages waiting on the host
+  std::map<VIP_VI_HANDLE, std::size_t> channel_of;
+  for (std::size_t c = 0; c < n; ++c) channel_of[vis[c]] = c;
+  auto post_now = [&](std::size_t c, std::uint32_t length, const MessageStamp& s) {
     const std::size_t slot = posted[c] % send_ring;
     auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(ring[c] + slot * slot_bytes(sh.plans[c].max_transfer));
     std::uint8_t* buf = reinterpret_cast<std::uint8_t*>(d) + 64;
@@ -186,6 +152,45 @@ int sender(Shared& sh) {
     fill_descriptor(d, ep, buf, length);
     check_vip(VipPostSend(vis[c], d, ep.memory_handle()), "VipPostSend");
     ++posted[c];
+  };
+  // A channel whose ring is full keeps its messages in order on the host:
+  // the others go on at their own rates (the host does not stall every
+  // channel for one).
+  auto post = [&](std::size_t c, std::uint32_t length, const MessageStamp& s) {
+    if (waiting[c].empty() && posted[c] - completed[c] < send_ring) {
+      post_now(c, length, s);
+      return;
+    }
+    if (waiting[c].empty()) ++channels_waiting;
+    waiting[c].push_back({length, s});
+  };
+  auto completed_one = [&](VIP_VI_HANDLE vi) {
+    VIP_DESCRIPTOR* d = nullptr;
+    check_vip(VipSendDone(vi, &d), "VipSendDone");
+    if (d->CS.Status & VIP_STATUS_ERROR_MASK)
+      throw std::runtime_error(fmt::format("send completed with status 0x{:x}", d->CS.Status));
+    const std::size_t c = channel_of.at(vi);
+    ++completed[c];
+    if (waiting[c].empty()) return;
+    post_now(c, waiting[c].front().length, waiting[c].front().stamp);
+    waiting[c].pop_front();
+    if (waiting[c].empty()) --channels_waiting;
+  };
+  auto reap = [&] {
+    VIP_VI_HANDLE vi;
+    VIP_BOOLEAN recv;
+    while (VipCQDone(cq, &vi, &recv) == VIP_SUCCESS) completed_one(vi);
+  };
+  // Lets virtual time reach `t`, posting waiting messages as sends complete.
+  auto wait_until = [&](kernel::SimTime t) {
+    while (channels_waiting > 0 && host_now() < t) {
+      VIP_VI_HANDLE vi;
+      VIP_BOOLEAN recv;
+      const auto deadline_ns = static_cast<std::uint64_t>(t.ps() / 1000);
+      if (lanai_emu_cq_wait_until(cq, deadline_ns, &vi, &recv) != VIP_SUCCESS) break;
+      completed_one(vi);
+    }
+    host_wait_until(t);
   };
 
   // The schedule: (time, channel) of every channel's next unit.
@@ -200,6 +205,8 @@ int sender(Shared& sh) {
   }
   const std::int64_t measure_from = (sh.start + spec.warmup).ps();
   const std::int64_t end = (sh.start + spec.warmup + spec.duration).ps();
+  sh.utilisation.schedule(*sh.cluster, kernel::SimTime::from_ps(measure_from),
+                          kernel::SimTime::from_ps(end));
   std::vector<std::uint32_t> unit(n, 0);
   std::vector<double> be_clock(n, 0);
   while (!next.empty()) {
@@ -210,10 +217,12 @@ int sender(Shared& sh) {
       sh.stopped = true;
       break;
     }
-    host_wait_until(kernel::SimTime::from_ps(at));
+    wait_until(kernel::SimTime::from_ps(at));
     reap();
     const ChannelSpec& ch = spec.channels[c];
     const std::uint32_t u = unit[c]++;
+    // A message counts from when the source produced it, whether it waits
+    // on the host or not.
     sh.sent_at[c].push_back(at >= measure_from ? host_now().ps() : -2);
     sh.received_at[c].push_back(-1);
     if (ch.traffic == Traffic::vbr) {
@@ -222,11 +231,11 @@ int sender(Shared& sh) {
       const std::uint32_t count = std::max<std::uint32_t>(1, (frame + frag - 1) / frag);
       for (std::uint32_t f = 0; f < count; ++f) {
         const std::uint32_t length = std::max<std::uint32_t>(
-            sizeof(Stamp), f + 1 < count ? frag : frame - frag * (count - 1));
-        post(c, length, Stamp{static_cast<std::uint32_t>(c), u, f, count});
+            kStampedMessageBytes, f + 1 < count ? frag : frame - frag * (count - 1));
+        post(c, length, MessageStamp{static_cast<std::uint32_t>(c), u, f, count});
       }
     } else {
-      post(c, ch.message_bytes, Stamp{static_cast<std::uint32_t>(c), u, 0, 1});
+      post(c, ch.message_bytes, MessageStamp{static_cast<std::uint32_t>(c), u, 0, 1});
     }
     sh.units_sent[c] = unit[c];
     double gap = sh.plans[c].interval_ps;
@@ -238,19 +247,18 @@ int sender(Shared& sh) {
       next.emplace(sh.start.ps() + static_cast<std::int64_t>(std::llround(phase[c] + unit[c] * gap)), c);
     }
   }
-  sh.sender_done = true;
-  sh.sender_done_at = host_now();
-  // Let the posted sends finish before the program (and its memory) ends.
+  // Everything the sources produced goes out, however long it waited; the
+  // posted sends finish before the program (and its memory) ends. A card
+  // that stops completing ends the wait: what it lost is counted.
   for (std::size_t c = 0; c < n; ++c)
-    while (completed[c] < posted[c]) {
+    while (completed[c] < posted[c] || !waiting[c].empty()) {
       VIP_VI_HANDLE vi;
       VIP_BOOLEAN recv;
-      if (VipCQWait(cq, 50, &vi, &recv) != VIP_SUCCESS) return 0; // receiver gone quiet: done
-      VIP_DESCRIPTOR* d = nullptr;
-      check_vip(VipSendDone(vi, &d), "VipSendDone");
-      for (std::size_t k = 0; k < n; ++k)
-        if (vis[k] == vi) ++completed[k];
+      if (VipCQWait(cq, 50, &vi, &recv) != VIP_SUCCESS) break;
+      completed_one(vi);
     }
+  sh.sender_done = true;
+  sh.sender_done_at = host_now();
   return 0;
 }
 
@@ -310,7 +318,7 @@ int receiver(Shared& sh, std::uint32_t me) {
     VIP_DESCRIPTOR* d = nullptr;
     check_vip(VipRecvDone(vi, &d), "VipRecvDone");
     const std::size_t c = channel_of.at(vi);
-    Stamp s{};
+    MessageStamp s{};
     const auto* buf = static_cast<const std::uint8_t*>(d->DS[0].Local.Data.Address);
     if ((d->CS.Status & VIP_STATUS_ERROR_MASK) || !check_message(buf, d->CS.Length, s) ||
         s.channel != c || s.unit >= sh.received_at[c].size()) {
@@ -353,6 +361,7 @@ StreamPointResult run_stream_point(const StreamPointSpec& spec, const std::atomi
   // Receivers wake every millisecond, so an idle stretch is not a deadlock.
   config.deadlock_window = kernel::milliseconds(20);
   host::Cluster cluster(std::move(config));
+  sh.cluster = &cluster;
   std::vector<std::function<int()>> programs;
   programs.emplace_back([&] { return sender(sh); });
   for (std::uint32_t r = 1; r <= spec.receivers; ++r)
@@ -364,6 +373,11 @@ StreamPointResult run_stream_point(const StreamPointSpec& spec, const std::atomi
   result.detail = describe_failure(cluster, report);
   result.stopped = sh.stopped || (stop && stop->load());
   result.end_us = report.end_time.as_us();
+  if (sh.utilisation.closed()) {
+    const auto& cards = sh.utilisation.cards();
+    result.sender = cards.at(0);
+    result.receivers.assign(cards.begin() + 1, cards.end());
+  }
   for (std::size_t c = 0; c < n; ++c) {
     ChannelResult cr;
     cr.interval_ps = spec.channels[c].traffic == Traffic::best_effort ? 0 : sh.plans[c].interval_ps;

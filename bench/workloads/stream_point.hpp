@@ -5,9 +5,12 @@
 //   VBR: one message per video frame at the frame rate, sized by the trace.
 //   best effort: fixed-size messages with exponential gaps (mean rate).
 // QoS channels ask the driver for their rate (VIP_QOS); best effort asks
-// for none. Receivers keep enough receives posted that a channel at its
-// rate never runs dry; VIA has no flow control, so a receiver that falls
-// behind loses messages (counted, not hidden).
+// for none. A channel whose send ring is full keeps its messages on the
+// host, in order, until sends complete; the other channels go on at their
+// rates, and every message produced is sent before the run ends. Receivers
+// keep enough receives posted that a channel at its rate never runs dry;
+// VIA has no flow control, so a receiver that falls behind loses messages
+// (counted, not hidden).
 #pragma once
 
 #include <atomic>
@@ -19,6 +22,7 @@
 #include "kernel/sim_time.hpp"
 #include "profile/hardware_profile.hpp"
 #include "trace/trace_recorder.hpp"
+#include "workloads/device_utilisation.hpp"
 
 namespace lanai::bench {
 
@@ -62,6 +66,10 @@ struct StreamPointResult {
   std::string detail;       // why the run failed, if it did
   bool stopped = false;     // the stop flag was raised before the end
   double end_us = 0;        // virtual time at the end of the run
+  // How busy the sender's card (node 0) and each receiver's were over the
+  // measured stretch (zero if the run ended before it did).
+  CardUtilisation sender;
+  std::vector<CardUtilisation> receivers;
 };
 
 // Runs one point to completion. `stop` (may be null), when raised, ends the

@@ -81,6 +81,11 @@ public:
   bool busy() const { return busy_; }
   // Busy time of the finished periods.
   kernel::SimTime total() const { return kernel::picoseconds(static_cast<std::int64_t>(total_.value())); }
+  // Busy time up to `t`: the finished periods and the part of the current
+  // one before `t`.
+  kernel::SimTime busy_until(kernel::SimTime t) const {
+    return total() + (busy_ && t > since_ ? t - since_ : kernel::SimTime::zero());
+  }
 
 private:
   // The level refuses to go back in time; an engine started at a core

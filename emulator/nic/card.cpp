@@ -26,7 +26,8 @@ Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
       hdma_(std::make_unique<HostDma>(kernel, stats, node, profile.nic, cpu_, tpt)),
       nsdma_(std::make_unique<NetSendDma>(kernel, stats, node, profile, cpu_, port)),
       nrdma_(std::make_unique<NetRecvDma>(kernel, stats, node, profile.nic, cpu_, port)),
-      hdma_nsdma_(stats, fmt::format("node{}.hdma_nsdma.overlap", node)) {
+      hdma_nsdma_(stats, fmt::format("node{}.hdma_nsdma.overlap", node)),
+      lanai_work_(stats, fmt::format("node{}.lanai", node)) {
   // Handles carry their node and packets their sender: a card wired to
   // another node's table or port would fail in confusing ways later.
   if (tpt.node() != node || port.node() != node)
@@ -34,10 +35,12 @@ Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
         "lanai::nic: card {} given the protection table of node {} and the port of node {}", node,
         tpt.node(), port.node()));
   registers_->attach(
-      {&cpu_, &core_, doorbells_.get(), hdma_.get(), nsdma_.get(), nrdma_.get(), &trace_});
+      {&cpu_, &core_, doorbells_.get(), hdma_.get(), nsdma_.get(), nrdma_.get(), &trace_,
+       &lanai_work_});
   hdma_->set_trace(&trace_);
   nsdma_->set_trace(&trace_);
   nrdma_->set_trace(&trace_);
+  nrdma_->set_clock([this](kernel::SimTime t) { return core_.cycle_at(t); });
   hdma_->busy_meter().watch_overlap(&hdma_nsdma_, 0);
   nsdma_->busy_meter().watch_overlap(&hdma_nsdma_, 1);
   cpu_.write_sram(image_.base, image_.bytes);
@@ -59,7 +62,8 @@ void Card::start() {
 }
 
 bool Card::ring_doorbell(const via_doorbell& doorbell) {
-  const bool queued = doorbells_->ring(doorbell);
+  // The queue notes the LANai cycle the write arrived at.
+  const bool queued = doorbells_->ring(doorbell, core_.cycle_at(kernel_.now()));
   if (trace_.on()) {
     const bool recv = (doorbell.vi_queue & VIA_DOORBELL_RECV) != 0;
     trace_.record(trace::Track::doorbell, queued ? (recv ? "recv" : "send") : "dropped",

@@ -84,6 +84,8 @@ public:
   const std::string& console() const;
 
   iss::Cpu& cpu() { return cpu_; }
+  // The firmware image the card was loaded with.
+  const loader::LinkedImage& image() const { return image_; }
   machine::ClockedCore& core() { return core_; }
   // The register window as the core sees it (device tests drive it directly).
   iss::MmioBus& bus();
@@ -94,6 +96,9 @@ public:
   // HDMA and NSDMA busy at the same time: node<N>.hdma_nsdma.overlap
   // (0/1 level) and node<N>.hdma_nsdma.overlap_ps.
   const OverlapMeter& hdma_nsdma_overlap() const { return hdma_nsdma_; }
+  // The LANai's work, as the firmware marks it on the instrumentation port:
+  // node<N>.lanai.busy (0/1 level) and node<N>.lanai.busy_ps.
+  const BusyMeter& lanai_work() const { return lanai_work_; }
 
 private:
   kernel::Kernel& kernel_;
@@ -109,6 +114,7 @@ private:
   std::unique_ptr<NetSendDma> nsdma_;
   std::unique_ptr<NetRecvDma> nrdma_;
   OverlapMeter hdma_nsdma_;
+  BusyMeter lanai_work_;
   std::optional<iss::StopReason> stopped_; // set when the core has stopped
 };
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "lanai/register_map.h"
+#include "nic/busy_meter.hpp"
 #include "nic/card_trace.hpp"
 #include "nic/countdown_timer.hpp"
 #include "nic/doorbell_fifo.hpp"
@@ -72,9 +73,10 @@ iss::MmioStatus CardRegisters::read(std::uint32_t address, std::uint64_t cycle,
     case LANAI_REG_TIMER: value = timer_->read(effective_cycle(cycle)); return iss::MmioStatus::ok;
     case LANAI_REG_HOST_INTERRUPT: value = 0; return iss::MmioStatus::ok; // write-only
     case LANAI_REG_NODE_ID: value = node_; return iss::MmioStatus::ok;
-    case LANAI_REG_TRACE_TAG: value = devices_.trace->tag(); return iss::MmioStatus::ok;
-    case LANAI_REG_TRACE_STATE: value = trace_state_; return iss::MmioStatus::ok;
-    default: return system_.read(address, cycle, value);
+    default:
+      if (address >= LANAI_TRACE_PORT_FIRST && address <= LANAI_TRACE_PORT_LAST)
+        return read_trace_port(address, value);
+      return system_.read(address, cycle, value);
     }
   case doorbell_block: return devices_.doorbells->read(address, value);
   case hdma_block: return devices_.hdma->read(address, value);
@@ -105,18 +107,62 @@ iss::MmioStatus CardRegisters::write_device(std::uint32_t address, std::uint64_t
     case LANAI_REG_HOST_INTERRUPT:
       raise_interrupt(access_time(cycle), value);
       return iss::MmioStatus::ok;
-    case LANAI_REG_TRACE_TAG: devices_.trace->set_tag(value); return iss::MmioStatus::ok;
-    case LANAI_REG_TRACE_STATE:
-      trace_state_ = value;
-      if (devices_.trace->on()) devices_.trace->set_state(access_time(cycle), state_name(value));
-      return iss::MmioStatus::ok;
-    default: return system_.write(address, cycle, value);
+    default:
+      if (address >= LANAI_TRACE_PORT_FIRST && address <= LANAI_TRACE_PORT_LAST) {
+        write_trace_port(address, cycle, value);
+        return iss::MmioStatus::ok;
+      }
+      return system_.write(address, cycle, value);
     }
   case doorbell_block: return devices_.doorbells->write(address, value);
   case hdma_block: return devices_.hdma->write(address, access_time(cycle), value);
   case nsdma_block: return devices_.nsdma->write(address, access_time(cycle), value);
   case nrdma_block: return devices_.nrdma->write(address, access_time(cycle), value);
   default: return iss::MmioStatus::unmapped;
+  }
+}
+
+iss::MmioStatus CardRegisters::read_trace_port(std::uint32_t address,
+                                               std::uint32_t& value) const {
+  switch (address) {
+  case LANAI_REG_TRACE_TAG: value = devices_.trace->tag(); break;
+  case LANAI_REG_TRACE_STATE: value = trace_state_; break;
+  case LANAI_REG_TRACE_WAIT: value = trace_wait_; break;
+  case LANAI_REG_TRACE_STAMP_LO: value = trace_stamp_[0]; break;
+  case LANAI_REG_TRACE_STAMP_HI: value = trace_stamp_[1]; break;
+  default: return iss::MmioStatus::unmapped;
+  }
+  return iss::MmioStatus::ok;
+}
+
+void CardRegisters::write_trace_port(std::uint32_t address, std::uint64_t cycle,
+                                     std::uint32_t value) {
+  switch (address) {
+  case LANAI_REG_TRACE_TAG: devices_.trace->set_tag(value); return;
+  case LANAI_REG_TRACE_STAMP_LO:
+  case LANAI_REG_TRACE_STAMP_HI: {
+    const bool high = address == LANAI_REG_TRACE_STAMP_HI;
+    trace_stamp_[high ? 1 : 0] = value;
+    devices_.trace->set_stamp_word(high, value);
+    return;
+  }
+  case LANAI_REG_TRACE_STATE:
+    trace_state_ = value;
+    trace_wait_ = 0;
+    if (devices_.trace->on()) devices_.trace->set_state(access_time(cycle), state_name(value));
+    break;
+  case LANAI_REG_TRACE_WAIT:
+    trace_wait_ = value != 0 ? 1u : 0u;
+    if (devices_.trace->on()) devices_.trace->set_waiting(access_time(cycle), trace_wait_ != 0);
+    break;
+  default: return;
+  }
+  if (devices_.lanai_work) {
+    const kernel::SimTime when = access_time(cycle);
+    if (trace_state_ != 0 && trace_wait_ == 0)
+      devices_.lanai_work->begin(when);
+    else
+      devices_.lanai_work->end(when);
   }
 }
 

@@ -23,6 +23,7 @@ class NetSendDma;
 class NetRecvDma;
 class CountdownTimer;
 class CardTrace;
+class BusyMeter;
 
 // What the decoder dispatches to; all owned by the card.
 struct CardDevices {
@@ -33,6 +34,9 @@ struct CardDevices {
   NetSendDma* nsdma = nullptr;
   NetRecvDma* nrdma = nullptr;
   CardTrace* trace = nullptr;
+  // The LANai's work: busy while the firmware is in a state and not
+  // busy-waiting (LANAI_REG_TRACE_STATE, LANAI_REG_TRACE_WAIT).
+  BusyMeter* lanai_work = nullptr;
 };
 
 class CardRegisters final : public iss::MmioBus {
@@ -61,6 +65,9 @@ private:
   std::uint64_t effective_cycle(std::uint64_t cycle) const;
   iss::MmioStatus write_device(std::uint32_t address, std::uint64_t cycle, std::uint32_t value);
   void raise_interrupt(kernel::SimTime when, std::uint32_t word);
+  // The instrumentation port's registers (LANAI_REG_TRACE_*).
+  iss::MmioStatus read_trace_port(std::uint32_t address, std::uint32_t& value) const;
+  void write_trace_port(std::uint32_t address, std::uint64_t cycle, std::uint32_t value);
   // The NUL-terminated name at SRAM `address` (at most 64 characters).
   std::string state_name(std::uint32_t address) const;
 
@@ -73,6 +80,8 @@ private:
   std::deque<kernel::EventId> interrupts_; // raised, not yet delivered
   std::uint64_t interrupts_raised_ = 0;
   std::uint32_t trace_state_ = 0; // last LANAI_REG_TRACE_STATE word
+  std::uint32_t trace_wait_ = 0;  // last LANAI_REG_TRACE_WAIT word
+  std::uint32_t trace_stamp_[2] = {0, 0};
 };
 
 } // namespace lanai::nic

@@ -4,11 +4,25 @@
 
 namespace lanai::nic {
 
+void CardTrace::set_stamp_word(bool high, std::uint32_t word) {
+  stamp_ = high ? (stamp_ & 0xFFFFFFFFull) | std::uint64_t{word} << 32
+                : (stamp_ & ~0xFFFFFFFFull) | word;
+}
+
 void CardTrace::set_state(kernel::SimTime when, std::string name) {
   if (!recorder_) return;
-  if (!state_.empty() && when > state_since_)
+  if (!state_.empty() && !waiting_ && when > state_since_)
     record(trace::Track::lanai, state_, state_since_, when, tag_);
   state_ = std::move(name);
+  state_since_ = when;
+  waiting_ = false;
+}
+
+void CardTrace::set_waiting(kernel::SimTime when, bool waiting) {
+  if (!recorder_ || waiting == waiting_) return;
+  if (waiting && !state_.empty() && when > state_since_)
+    record(trace::Track::lanai, state_, state_since_, when, tag_);
+  waiting_ = waiting;
   state_since_ = when;
 }
 

@@ -25,10 +25,17 @@ public:
   // The tag the firmware wrote last: labels the device operations it starts.
   void set_tag(std::uint32_t word) { tag_ = word; }
   std::uint32_t tag() const { return tag_; }
+  // The scheduler stamp the firmware wrote last, a word at a time: carried
+  // by the device operations it starts.
+  void set_stamp_word(bool high, std::uint32_t word);
+  std::uint64_t stamp() const { return stamp_; }
 
   // The firmware starts working in state `name` at `when` (empty: back to
   // polling). Closes the LANai span of the previous state.
   void set_state(kernel::SimTime when, std::string name);
+  // The firmware busy-waits on a device (or works again) in its state: the
+  // span closes while it waits and reopens, same name, when it resumes.
+  void set_waiting(kernel::SimTime when, bool waiting);
 
   // Records an event on this node with the given labels.
   void record(trace::Track track, std::string name, kernel::SimTime begin, kernel::SimTime end,
@@ -43,8 +50,10 @@ private:
   trace::Recorder* recorder_ = nullptr;
   std::uint32_t node_;
   std::uint32_t tag_ = 0xFFFFFFFFu;
+  std::uint64_t stamp_ = 0;
   std::string state_;
   kernel::SimTime state_since_{};
+  bool waiting_ = false;
 };
 
 } // namespace lanai::nic

@@ -16,7 +16,7 @@ DoorbellFifo::DoorbellFifo(kernel::StatsRegistry& stats, std::uint32_t node,
       overflow_count_(stats.counter(fmt::format("node{}.doorbell.overflows", node))),
       bad_vi_(stats.counter(fmt::format("node{}.doorbell.bad_vi", node))) {}
 
-bool DoorbellFifo::ring(const via_doorbell& doorbell) {
+bool DoorbellFifo::ring(const via_doorbell& doorbell, std::uint64_t cycle) {
   std::size_t queue = 0;
   if (per_vi()) {
     // FIFO mode hands any VI number to the firmware to judge; per-VI mode
@@ -35,13 +35,13 @@ bool DoorbellFifo::ring(const via_doorbell& doorbell) {
     ++activity_;
     return false;
   }
-  q.push_back(doorbell);
+  q.push_back({doorbell, cycle});
   rung_.add();
   ++activity_;
   return true;
 }
 
-std::deque<via_doorbell>* DoorbellFifo::selected_queue() {
+std::deque<DoorbellFifo::Entry>* DoorbellFifo::selected_queue() {
   if (!per_vi()) return &queues_.front();
   return select_ < queues_.size() ? &queues_[select_] : nullptr;
 }
@@ -49,7 +49,8 @@ std::deque<via_doorbell>* DoorbellFifo::selected_queue() {
 std::uint32_t DoorbellFifo::pop() {
   auto* q = selected_queue();
   if (!q || q->empty()) return 0;
-  latched_ = q->front();
+  latched_ = q->front().doorbell;
+  latched_cycle_ = q->front().cycle;
   q->pop_front();
   ++activity_;
   return 1;
@@ -74,6 +75,8 @@ iss::MmioStatus DoorbellFifo::read(std::uint32_t address, std::uint32_t& value) 
     value = static_cast<std::uint32_t>(latched_.descriptor >> 32);
     break;
   case LANAI_REG_DB_ENTRY_HANDLE: value = latched_.handle; break;
+  case LANAI_REG_DB_ENTRY_TIME_LO: value = static_cast<std::uint32_t>(latched_cycle_); break;
+  case LANAI_REG_DB_ENTRY_TIME_HI: value = static_cast<std::uint32_t>(latched_cycle_ >> 32); break;
   case LANAI_REG_DB_OVERFLOWS: value = overflows_; break;
   case LANAI_REG_DB_SELECT: value = select_; break;
   case LANAI_REG_DB_MODE: value = per_vi() ? 1u : 0u; break;
@@ -94,6 +97,8 @@ iss::MmioStatus DoorbellFifo::write(std::uint32_t address, std::uint32_t value) 
   case LANAI_REG_DB_ENTRY_ADDR_LO:
   case LANAI_REG_DB_ENTRY_ADDR_HI:
   case LANAI_REG_DB_ENTRY_HANDLE:
+  case LANAI_REG_DB_ENTRY_TIME_LO:
+  case LANAI_REG_DB_ENTRY_TIME_HI:
   case LANAI_REG_DB_OVERFLOWS:
   case LANAI_REG_DB_MODE:
   case LANAI_REG_DB_CAPACITY: break; // read-only: writes ignored
@@ -118,8 +123,8 @@ std::size_t DoorbellFifo::waiting() const {
 std::size_t DoorbellFifo::waiting(std::uint32_t vi) const {
   if (per_vi()) return vi < queues_.size() ? queues_[vi].size() : 0;
   std::size_t n = 0;
-  for (const auto& d : queues_.front())
-    if ((d.vi_queue & LANAI_DB_ENTRY_VI_MASK) == vi) ++n;
+  for (const auto& e : queues_.front())
+    if ((e.doorbell.vi_queue & LANAI_DB_ENTRY_VI_MASK) == vi) ++n;
   return n;
 }
 

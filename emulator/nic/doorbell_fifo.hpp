@@ -20,8 +20,9 @@ public:
   // queue), .bad_vi (per-VI mode: dropped for naming no VI).
   DoorbellFifo(kernel::StatsRegistry& stats, std::uint32_t node, const profile::NicParams& params);
 
-  // One doorbell write from the host. False if it was dropped.
-  bool ring(const via_doorbell& doorbell);
+  // One doorbell write from the host, reaching the queue at LANai cycle
+  // `cycle` (kept with the entry). False if it was dropped.
+  bool ring(const via_doorbell& doorbell, std::uint64_t cycle);
 
   // The doorbell register block (LANAI_REG_DB_*).
   iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
@@ -41,13 +42,18 @@ public:
   std::uint64_t activity() const { return activity_; }
 
 private:
-  std::deque<via_doorbell>* selected_queue();
+  struct Entry {
+    via_doorbell doorbell;
+    std::uint64_t cycle; // when it reached the queue
+  };
+  std::deque<Entry>* selected_queue();
   std::uint32_t pop();
 
   std::uint32_t capacity_;
-  std::vector<std::deque<via_doorbell>> queues_; // one in FIFO mode, VIA_MAX_VI per-VI
+  std::vector<std::deque<Entry>> queues_; // one in FIFO mode, VIA_MAX_VI per-VI
   std::uint32_t select_ = 0;
   via_doorbell latched_{};
+  std::uint64_t latched_cycle_ = 0;
   std::uint32_t overflows_ = 0;
   bool overflow_flag_ = false;
   std::uint64_t activity_ = 0;

@@ -108,7 +108,10 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
   request.direction = direction;
   request.id = next_id_;
   request.programmed = when;
-  if (trace_) request.tag = trace_->tag();
+  if (trace_) {
+    request.tag = trace_->tag();
+    request.stamp = trace_->stamp();
+  }
   if (++next_id_ == 0) next_id_ = 1; // id 0 never names a request
   // The request in service is position 0 of the queue but no longer in
   // `waiting_`; without a race (K = 0) position 0 is simply served next.
@@ -153,6 +156,7 @@ void HostDma::finish_service() {
                    request.direction == LANAI_HDMA_TO_SRAM ? "to_sram" : "to_host",
                    service_began_, kernel_.now(), request.tag, [&](trace::Event& e) {
                      e.programmed = request.programmed;
+                     e.stamp = request.stamp;
                      e.host_address = request.host;
                      e.bytes = request.length;
                    });

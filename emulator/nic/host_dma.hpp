@@ -31,6 +31,7 @@ struct HostDmaRequest {
   // For traces: when the firmware queued it and the tag it carried.
   kernel::SimTime programmed{};
   std::uint32_t tag = 0xFFFFFFFFu;
+  std::uint64_t stamp = 0;
 };
 
 class HostDma {

@@ -37,6 +37,8 @@ iss::MmioStatus NetRecvDma::read(std::uint32_t address, std::uint32_t& value) {
   case LANAI_REG_NRDMA_STATUS: value = status(); break;
   case LANAI_REG_NRDMA_LENGTH: value = length_; break;
   case LANAI_REG_NRDMA_SOURCE: value = source_; break;
+  case LANAI_REG_NRDMA_TIME_LO: value = static_cast<std::uint32_t>(arrived_cycle_); break;
+  case LANAI_REG_NRDMA_TIME_HI: value = static_cast<std::uint32_t>(arrived_cycle_ >> 32); break;
   case LANAI_REG_NRDMA_SRAM:
   case LANAI_REG_NRDMA_CAPACITY:
   case LANAI_REG_NRDMA_ARM: value = 0; break; // write-only
@@ -60,7 +62,9 @@ iss::MmioStatus NetRecvDma::write(std::uint32_t address, kernel::SimTime when,
     break;
   case LANAI_REG_NRDMA_RESULT:
   case LANAI_REG_NRDMA_LENGTH:
-  case LANAI_REG_NRDMA_SOURCE: break; // read-only: writes ignored
+  case LANAI_REG_NRDMA_SOURCE:
+  case LANAI_REG_NRDMA_TIME_LO:
+  case LANAI_REG_NRDMA_TIME_HI: break; // read-only: writes ignored
   default: return iss::MmioStatus::unmapped;
   }
   return iss::MmioStatus::ok;
@@ -112,6 +116,7 @@ void NetRecvDma::finish() {
   if (size > buffer_capacity_) flags_ |= LANAI_NRDMA_STATUS_TRUNCATED;
   length_ = size;
   source_ = packet_->source_node();
+  arrived_cycle_ = cycle_at_ ? cycle_at_(arrived_) : 0;
   if (trace_ && trace_->on()) {
     auto label = [&](trace::Event& e) {
       e.bytes = copied;

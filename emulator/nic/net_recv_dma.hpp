@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "iss/cpu.hpp"
@@ -46,6 +47,10 @@ public:
 
   // Where packets received are recorded (the card's).
   void set_trace(CardTrace* trace) { trace_ = trace; }
+  // The LANai cycle at a virtual time, for NRDMA_TIME (the card's core).
+  void set_clock(std::function<std::uint64_t(kernel::SimTime)> cycle_at) {
+    cycle_at_ = std::move(cycle_at);
+  }
 
   State state() const { return state_; }
   // The NRDMA_STATUS word.
@@ -53,6 +58,7 @@ public:
   // No packet being received or held.
   bool idle() const { return state_ == State::idle || state_ == State::armed; }
   kernel::SimTime busy_time() const { return meter_.total(); }
+  const BusyMeter& busy_meter() const { return meter_; }
   // Arms, packets received and acknowledgements.
   std::uint64_t activity() const { return activity_; }
 
@@ -80,6 +86,8 @@ private:
   kernel::EventId event_; // the pending GO or the pending DMA done
   CardTrace* trace_ = nullptr;
   kernel::SimTime arrived_{};
+  std::uint64_t arrived_cycle_ = 0; // NRDMA_TIME of the held packet
+  std::function<std::uint64_t(kernel::SimTime)> cycle_at_;
 
   BusyMeter meter_;
   kernel::Counter& packets_;

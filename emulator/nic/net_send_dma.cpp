@@ -82,6 +82,7 @@ std::uint32_t NetSendDma::start(kernel::SimTime when) {
   started_ = when;
   if (trace_ && trace_->on()) {
     tag_ = trace_->tag();
+    stamp_ = trace_->stamp();
     head_.assign(pending_->payload().begin(),
                  pending_->payload().begin() + std::min<std::size_t>(payload_bytes, VIA_PACKET_HEADER_BYTES));
   }
@@ -119,6 +120,7 @@ void NetSendDma::on_sent(std::uint64_t packet_id) {
   if (trace_ && trace_->on()) {
     auto label = [&](trace::Event& e) {
       e.bytes = payload_bytes_;
+      e.stamp = stamp_;
       CardTrace::label_packet(head_, true, e);
     };
     trace_->record(trace::Track::nsdma, "packet", started_, kernel_.now(), tag_, label);

@@ -75,6 +75,7 @@ private:
   CardTrace* trace_ = nullptr;
   kernel::SimTime started_{}, handed_off_{};
   std::uint32_t tag_ = 0xFFFFFFFFu;
+  std::uint64_t stamp_ = 0;
   std::vector<std::uint8_t> head_; // the packet's first bytes, for labels
 
   BusyMeter meter_;

@@ -31,6 +31,7 @@ std::string args_of(const Event& e) {
   if (e.bytes != 0) add("bytes", std::to_string(e.bytes));
   if (e.track == Track::hdma) add("programmed_us", micros(e.programmed));
   if (e.peer != no_label) add("peer", std::to_string(e.peer));
+  if (e.stamp != 0) add("stamp", std::to_string(e.stamp));
   return args;
 }
 

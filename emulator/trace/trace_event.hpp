@@ -34,6 +34,9 @@ struct Event {
   std::uint64_t host_address = 0;
   std::uint32_t bytes = 0;
   std::uint32_t peer = no_label; // network DMAs and link: the other node
+  // Host DMA and network send DMA: the scheduler's stamp the firmware gave
+  // the work (LANAI_REG_TRACE_STAMP_*), 0 if none.
+  std::uint64_t stamp = 0;
 };
 
 } // namespace lanai::trace

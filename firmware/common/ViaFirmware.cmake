@@ -21,7 +21,6 @@ function(lanai_via_firmware name)
       ${common}/via_counters.cpp
       ${common}/doorbells.cpp
       ${common}/arrival_checks.cpp
-      ${common}/send_check.cpp
       ${ARG_SOURCES})
   get_target_property(objects ${target} LANAI_OBJECTS)
   install(FILES ${objects} ${CMAKE_CURRENT_BINARY_DIR}/${target}/objects.txt

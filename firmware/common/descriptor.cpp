@@ -25,34 +25,6 @@ void decode_descriptor(const DescriptorCopy& copy, Descriptor& out) {
   }
 }
 
-uint32_t check_data_segments(const Descriptor& descriptor, uint32_t& total) {
-  total = 0u;
-  // RDMA needs address segments and remote access rights this provider
-  // does not offer.
-  if ((descriptor.control & VIP_CONTROL_OP_MASK) != VIP_CONTROL_OP_SENDRECV)
-    return VIP_STATUS_FORMAT_ERROR;
-  if (descriptor.segment_count > VIA_MAX_SEGMENTS)
-    return VIP_STATUS_FORMAT_ERROR;
-  uint32_t sum = 0u;
-  for (uint32_t i = 0u; i < descriptor.segment_count; ++i) {
-    const uint32_t length = descriptor.segments[i].length;
-    if (sum + length < sum) // wrapped: no buffer is that large
-      return VIP_STATUS_FORMAT_ERROR;
-    sum += length;
-  }
-  total = sum;
-  return 0u;
-}
-
-void encode_completion(Completion& out, uint32_t immediate, uint32_t length, uint32_t status) {
-  static_assert(VIA_DESC_LENGTH - VIA_DESC_WRITEBACK == 4 &&
-                    VIA_DESC_STATUS - VIA_DESC_WRITEBACK == 8,
-                "completion words follow the descriptor's layout");
-  via_store_le32(out.bytes + (VIA_DESC_IMMEDIATE - VIA_DESC_WRITEBACK), immediate);
-  via_store_le32(out.bytes + (VIA_DESC_LENGTH - VIA_DESC_WRITEBACK), length);
-  via_store_le32(out.bytes + (VIA_DESC_STATUS - VIA_DESC_WRITEBACK), status);
-}
-
 uint32_t segment_pieces(const Descriptor& descriptor, uint32_t offset, uint32_t bytes,
                         DataSegment out[VIA_MAX_SEGMENTS]) {
   uint32_t pieces = 0u;

@@ -50,7 +50,24 @@ uint32_t segment_pieces(const Descriptor& descriptor, uint32_t offset, uint32_t 
 
 // VIP_STATUS_FORMAT_ERROR if the descriptor is not a send/receive or its
 // segment list is malformed, else 0 with the segments' total length in `total`.
-uint32_t check_data_segments(const Descriptor& descriptor, uint32_t& total);
+inline uint32_t check_data_segments(const Descriptor& descriptor, uint32_t& total) {
+  total = 0u;
+  // RDMA needs address segments and remote access rights this provider
+  // does not offer.
+  if ((descriptor.control & VIP_CONTROL_OP_MASK) != VIP_CONTROL_OP_SENDRECV)
+    return VIP_STATUS_FORMAT_ERROR;
+  if (descriptor.segment_count > VIA_MAX_SEGMENTS)
+    return VIP_STATUS_FORMAT_ERROR;
+  uint32_t sum = 0u;
+  for (uint32_t i = 0u; i < descriptor.segment_count; ++i) {
+    const uint32_t length = descriptor.segments[i].length;
+    if (sum + length < sum) // wrapped: no buffer is that large
+      return VIP_STATUS_FORMAT_ERROR;
+    sum += length;
+  }
+  total = sum;
+  return 0u;
+}
 
 // The words the host reads back: ImmediateData, Length and Status, in host
 // byte order, to be written at completion_address().
@@ -58,7 +75,15 @@ struct alignas(4) Completion {
   uint8_t bytes[VIA_DESC_WRITEBACK_BYTES];
 };
 
-void encode_completion(Completion& out, uint32_t immediate, uint32_t length, uint32_t status);
+inline void encode_completion(Completion& out, uint32_t immediate, uint32_t length,
+                              uint32_t status) {
+  static_assert(VIA_DESC_LENGTH - VIA_DESC_WRITEBACK == 4 &&
+                    VIA_DESC_STATUS - VIA_DESC_WRITEBACK == 8,
+                "completion words follow the descriptor's layout");
+  via_store_le32(out.bytes + (VIA_DESC_IMMEDIATE - VIA_DESC_WRITEBACK), immediate);
+  via_store_le32(out.bytes + (VIA_DESC_LENGTH - VIA_DESC_WRITEBACK), length);
+  via_store_le32(out.bytes + (VIA_DESC_STATUS - VIA_DESC_WRITEBACK), status);
+}
 
 inline uint64_t completion_address(const PostedDescriptor& posted) {
   return posted.address() + VIA_DESC_WRITEBACK;

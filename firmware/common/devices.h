@@ -53,6 +53,7 @@ struct Doorbell {
   uint32_t address_lo;
   uint32_t address_hi;
   uint32_t handle;
+  uint64_t posted_at; // LANai cycle at which the host's write reached the queue (if read)
 };
 
 inline bool doorbells_per_vi() { return lanai_mmio_read(LANAI_REG_DB_MODE) == 1u; }
@@ -62,8 +63,9 @@ inline uint32_t doorbell_status() { return lanai_mmio_read(LANAI_REG_DB_STATUS);
 inline void doorbell_clear_overflow() {
   lanai_mmio_write(LANAI_REG_DB_STATUS, LANAI_DB_STATUS_OVERFLOW);
 }
-// Takes the head of the (selected) queue; false if it was empty.
-inline bool doorbell_pop(Doorbell& out) {
+// Takes the head of the (selected) queue; false if it was empty. The time
+// it reached the card is read only if `timed`.
+inline bool doorbell_pop(Doorbell& out, bool timed) {
   if (lanai_mmio_read(LANAI_REG_DB_POP) == 0u)
     return false;
   const uint32_t queue = lanai_mmio_read(LANAI_REG_DB_ENTRY_VI);
@@ -73,6 +75,10 @@ inline bool doorbell_pop(Doorbell& out) {
   out.address_lo = lanai_mmio_read(LANAI_REG_DB_ENTRY_ADDR_LO);
   out.address_hi = lanai_mmio_read(LANAI_REG_DB_ENTRY_ADDR_HI);
   out.handle = lanai_mmio_read(LANAI_REG_DB_ENTRY_HANDLE);
+  if (timed) {
+    const uint32_t lo = lanai_mmio_read(LANAI_REG_DB_ENTRY_TIME_LO);
+    out.posted_at = static_cast<uint64_t>(lanai_mmio_read(LANAI_REG_DB_ENTRY_TIME_HI)) << 32 | lo;
+  }
   return true;
 }
 
@@ -184,6 +190,11 @@ inline uint32_t nrdma_status() {
 // Payload length (before truncation) and sender of the packet in the buffer.
 inline uint32_t nrdma_length() { return lanai_mmio_read(LANAI_REG_NRDMA_LENGTH); }
 inline uint32_t nrdma_source() { return lanai_mmio_read(LANAI_REG_NRDMA_SOURCE); }
+// The LANai cycle at which the packet in the buffer reached the card.
+inline uint64_t nrdma_arrived_at() {
+  const uint32_t lo = lanai_mmio_read(LANAI_REG_NRDMA_TIME_LO);
+  return static_cast<uint64_t>(lanai_mmio_read(LANAI_REG_NRDMA_TIME_HI)) << 32 | lo;
+}
 // Hands the received packet over to the firmware; the receiver can be armed again.
 inline void nrdma_acknowledge() {
   lanai_mmio_write(LANAI_REG_NRDMA_STATUS, LANAI_NRDMA_STATUS_DONE);
@@ -224,6 +235,17 @@ inline uint32_t trace_tag() { return lanai_mmio_read(LANAI_REG_TRACE_TAG); }
 // SRAM); null: back to polling.
 inline void trace_state(const char* name) {
   trace_port_write<LANAI_REG_TRACE_STATE>(sram_address(name));
+}
+
+// The core busy-waits on a device, in its state, until trace_working():
+// waiting is not work.
+inline void trace_waiting() { trace_port_write<LANAI_REG_TRACE_WAIT>(1u); }
+inline void trace_working() { trace_port_write<LANAI_REG_TRACE_WAIT>(0u); }
+
+// The scheduler stamp the device operations started next carry in traces.
+inline void trace_stamp(uint64_t stamp) {
+  trace_port_write<LANAI_REG_TRACE_STAMP_LO>(static_cast<uint32_t>(stamp));
+  trace_port_write<LANAI_REG_TRACE_STAMP_HI>(static_cast<uint32_t>(stamp >> 32));
 }
 
 } // namespace via

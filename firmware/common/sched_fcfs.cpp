@@ -5,10 +5,10 @@
 namespace via {
 
 bool scheduler_orders_queues() { return false; }
-Stamp stamp_send(uint32_t, uint32_t) { return 0u; }
-Stamp stamp_receive(uint32_t, uint32_t) { return 0u; }
+Stamping stamp_send(uint32_t, uint32_t, uint64_t) { return {0u, 0u}; }
+Stamp stamp_receive(uint32_t, uint32_t, uint64_t) { return 0u; }
 Stamp stamp_now() { return 0u; }
-uint64_t eligible_from(uint32_t, Stamp) { return 0u; }
 void stamp_served(Stamp) {}
+bool scheduler_tracks_service() { return false; }
 
 } // namespace via

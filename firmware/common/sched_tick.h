@@ -15,6 +15,9 @@ inline uint64_t vi_vtick(uint32_t vi) {
   return (static_cast<uint64_t>(config.vtick_hi) << 32) | config.vtick_lo;
 }
 
+// A VI that reserved no rate.
+inline bool vi_best_effort(uint32_t vi) { return vi_vtick(vi) == kBestEffortTick; }
+
 // A send doorbell does not tell the message's size (the descriptor is still
 // in host memory), so `bytes` 0 stands for "unknown" and costs a whole
 // Vtick: a VI sending short messages is held to its reserved rate in

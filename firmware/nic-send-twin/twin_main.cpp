@@ -109,7 +109,7 @@ void fetch(uint32_t visit, uint32_t message, uint64_t host, uint32_t handle, uin
 void serve_doorbell(uint32_t message) {
   Work work = begin_work(kDoorbell, kStateDoorbell, TWIN_VISIT_LANAI_DOORBELL, message);
   via::Doorbell doorbell;
-  (void)via::doorbell_pop(doorbell);
+  (void)via::doorbell_pop(doorbell, false);
   wait_out(work, kDoorbell, twin_config.doorbell_cycles);
   if (twin_config.lanai_only == 0u) {
     const uint64_t host = static_cast<uint64_t>(doorbell.address_hi) << 32 | doorbell.address_lo;

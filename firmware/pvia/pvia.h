@@ -24,10 +24,20 @@ void start_doorbells();
 // Moves every waiting doorbell into its VI's send or receive ring; a
 // receive doorbell wakes the receive engine (receive_posted).
 void drain_doorbells(uint32_t events);
+// A posted send as the send engine takes it: where its descriptor is, its
+// stamp, and a card-wide number in posting order.
+struct SendWork {
+  via::PostedDescriptor posted;
+  via::Stamping stamping;
+  uint32_t serial;
+};
 // The next send: in round-robin order over the VIs that have one waiting,
-// or, under a stamp-ordering scheduler, the waiting send with the smallest
-// stamp (stamped when its doorbell was seen; ties in doorbell order).
-bool next_send(uint32_t& vi, via::PostedDescriptor& posted, via::Stamp& stamp);
+// or, under a stamp-ordering scheduler, the waiting send the scheduler
+// serves first (stamped with the time its doorbell reached the card; ties
+// in doorbell order). False if none waits, or if the first is best effort
+// (under a stamp-ordering scheduler: reserved no rate) and
+// `best_effort_allowed` is false, or is not and `others_allowed` is false.
+bool next_send(uint32_t& vi, SendWork& work, bool best_effort_allowed, bool others_allowed);
 // The oldest receive posted on `vi` not yet taken by the receive engine.
 bool next_receive(uint32_t vi, via::PostedDescriptor& posted);
 // True if `vi` has receives posted that the receive engine has not taken.
@@ -50,9 +60,10 @@ void start_host_dma();
 // (and counted) if it can never be queued; the owner then hears nothing of it.
 // The request keeps the trace label in force when it was submitted.
 bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp);
-// Takes every finished request off the completion FIFO, hands each to its
-// owner, and retries the overflow list.
-void poll_host_dma();
+// Takes a finished request off the completion FIFO, if there is one, and
+// hands it to its owner; retries the overflow list. True if a request was
+// taken.
+bool poll_host_dma();
 
 // --- Network send DMA (pvia_network_send.cpp) -------------------------------
 
@@ -74,11 +85,12 @@ struct Arrival {
   uint32_t payload_bytes; // header and data as received, before truncation
   uint32_t source;        // sending node as the network reports it
   uint32_t damage;        // LANAI_NRDMA_STATUS_BAD_CRC / _TRUNCATED bits
+  uint64_t arrived_at;    // LANai cycle its tail reached the card
 };
 
 void start_receiving();
 // Takes a finished packet off the receive DMA, re-arms it with a free
-// buffer, and offers waiting packets, oldest first, to the receive engine.
+// buffer, and offers the oldest waiting packet to the receive engine.
 void poll_arrivals();
 // The receive engine is done with a buffer's contents: it may be re-armed.
 void release_arrival(uint32_t index);
@@ -101,8 +113,14 @@ void report_unreachable_descriptor(uint32_t vi);
 // --- The send engine (pvia_send.cpp) ----------------------------------------
 
 void start_send_engine();
-// Takes new sends from the VIs' rings while records are free.
-void start_sends();
+// Takes the next send from the VIs' rings if a record is free; true if one
+// was taken.
+bool start_sends();
+// Gives a free send buffer to the send waiting for one that the scheduler
+// serves first, and starts the gather of its next fragment: for when
+// send_wanting is not empty, fewer than kGathersAhead gathers are under way
+// and a buffer is free.
+void start_gather();
 // Events from the devices.
 void send_host_dma_done(uint32_t record, uint32_t outcome);
 // The packet is at the head of the network send queue: frames it (and
@@ -120,9 +138,10 @@ void send_packet_left(uint32_t packet);
 // --- The receive engine (pvia_recv.cpp) -------------------------------------
 
 void start_receive_engine();
-// A receive doorbell rang for `vi`: fetch its descriptors ahead of the data.
+// A receive doorbell rang for `vi`: its descriptors are to be fetched
+// ahead of the data.
 void receive_posted(uint32_t vi);
-// Retries the prefetches that waited for a free record.
+// Fetches one posted receive's descriptor ahead of its data.
 void refill_receives();
 // A packet arrived; false if it must wait for a free record (the arrival
 // stays in its buffer and is offered again).
@@ -155,5 +174,14 @@ extern uint32_t arrivals_head;
 extern uint32_t arrivals_tail;
 // pvia_recv.cpp: the VIs with receives posted but not yet fetched.
 extern via::ViSet receive_backlog;
+// pvia_send.cpp: the sends that would gather their next fragment given a
+// buffer (one bit per record), and the fragments being gathered. At most
+// kGathersAhead are: one in the host DMA's hands and the next queued behind
+// it. More would commit buffers, and the host DMA's order, to sends chosen
+// long before the engine gets to them; the scheduler chooses each next
+// gather as the previous one starts.
+extern uint32_t send_wanting;
+extern uint32_t send_gathers;
+constexpr uint32_t kGathersAhead = 2u;
 
 } // namespace pvia

@@ -57,6 +57,7 @@ void take_packet() {
   arrival.payload_bytes = via::nrdma_length();
   arrival.source = via::nrdma_source();
   arrival.damage = status & (LANAI_NRDMA_STATUS_BAD_CRC | LANAI_NRDMA_STATUS_TRUNCATED);
+  arrival.arrived_at = via::nrdma_arrived_at();
   states[receive_dma_armed] = BufferState::filled;
   waiting[arrivals_tail & (kOrder - 1u)] = static_cast<uint8_t>(receive_dma_armed);
   ++arrivals_tail;
@@ -83,11 +84,10 @@ void poll_arrivals() {
     take_packet();
   if (receive_dma_armed == kUnarmed)
     arm_free_buffer();
-  while (arrivals_head != arrivals_tail) {
+  if (arrivals_head != arrivals_tail) {
     const uint32_t index = waiting[arrivals_head & (kOrder - 1u)];
-    if (!receive_arrival(arrivals[index]))
-      return;
-    ++arrivals_head;
+    if (receive_arrival(arrivals[index]))
+      ++arrivals_head;
   }
 }
 

@@ -1,12 +1,14 @@
 // The work the host has posted: doorbells drained from the card's doorbell
 // queues into per-VI send and receive rings, the round-robin choice of which
 // VI's send goes next, and the wake-up of the receive engine when receives
-// are posted. Under a stamp-ordering scheduler each send is stamped as its
-// doorbell is seen, and the smallest stamp goes next instead.
+// are posted. Under a stamp-ordering scheduler each send is stamped with the
+// time its doorbell reached the card, and the scheduler's first (due work,
+// then the smallest stamp) goes next instead.
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
 #include "common/doorbells.h"
+#include "common/sched_tick.h"
 #include "common/sram_placement.h"
 #include "common/vi_set.h"
 #include "common/vi_table.h"
@@ -20,122 +22,233 @@ via::ViSet sends_waiting;
 
 namespace {
 
-// Stamps of the sends in a VI's ring, in the same order (free-running
-// counts like the ring's own), with a card-wide doorbell number to break ties.
-struct SendStamps {
-  static constexpr uint32_t kMask = via::DescriptorRing::kCapacity - 1u;
-  via::Stamp stamps[via::DescriptorRing::kCapacity] = {};
-  uint32_t serials[via::DescriptorRing::kCapacity] = {};
-  uint32_t head = 0u;
-  uint32_t tail = 0u;
+// A VI's posted sends in posting order (free-running counts, like
+// DescriptorRing's): where each descriptor is, its stamp, and a card-wide
+// doorbell number that breaks ties between equal stamps.
+struct SendRing {
+  static constexpr uint32_t kCapacity = VIA_QUEUE_DEPTH;
+  static constexpr uint32_t kMask = kCapacity - 1u;
+  struct Entry {
+    via::PostedDescriptor posted;
+    via::Stamping stamping;
+    uint32_t serial;
+  };
+  bool empty() const { return head == tail; }
+  Entry entries[kCapacity];
+  uint32_t head;
+  uint32_t tail;
 };
 
-struct ViQueues {
-  via::DescriptorRing send;
+struct ViQueuesParts {
+  SendRing send;
   via::DescriptorRing receive;
-  SendStamps send_stamps;
 };
+// A power of two in size, so that finding a VI's queues is one shift.
+struct ViQueues : ViQueuesParts {
+  uint8_t padding[4096u - sizeof(ViQueuesParts)];
+};
+static_assert(sizeof(ViQueues) == 4096u, "a VI's queues are found by shifting its number");
+
+// Doorbells taken per visit of the main loop: a burst of them (a host
+// posting its receives) must not keep the devices waiting.
+constexpr uint32_t kDoorbellsPerVisit = 2u;
 
 VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI]{};
 bool per_vi_doorbells;
 bool stamp_ordered;
 uint32_t doorbell_serial;
+constexpr uint32_t kNoVi = 0xFFFFFFFFu;
+// A send with a due time has been stamped (a rate-regulated policy): the
+// choice among VIs must look at the clock.
+bool dues_waiting;
+// Under stamp ordering, the stamp and doorbell number of each waiting VI's
+// oldest send, and (while no send has a due time) the waiting VIs in the
+// order they are to be served, linked both ways. A VI's key only grows, so
+// a VI put back after its send was taken, or newly waiting, is placed by
+// walking from the back, usually past few.
+via::Stamp head_stamp[VIA_MAX_VI];
+uint32_t head_serial[VIA_MAX_VI];
+uint32_t order_next[VIA_MAX_VI];
+uint32_t order_previous[VIA_MAX_VI];
+uint32_t order_head = kNoVi;
+uint32_t order_tail = kNoVi;
+
+bool served_before(uint32_t a, uint32_t b) {
+  return via::stamped_first(head_stamp[a], head_serial[a], head_stamp[b], head_serial[b]);
+}
+
+void order_insert(uint32_t vi) {
+  uint32_t after = order_tail;
+  while (after != kNoVi && served_before(vi, after))
+    after = order_previous[after];
+  const uint32_t before = after == kNoVi ? order_head : order_next[after];
+  order_previous[vi] = after;
+  order_next[vi] = before;
+  if (after == kNoVi)
+    order_head = vi;
+  else
+    order_next[after] = vi;
+  if (before == kNoVi)
+    order_tail = vi;
+  else
+    order_previous[before] = vi;
+}
+
+void order_remove(uint32_t vi) {
+  const uint32_t previous = order_previous[vi], next = order_next[vi];
+  if (previous == kNoVi)
+    order_head = next;
+  else
+    order_next[previous] = next;
+  if (next == kNoVi)
+    order_tail = previous;
+  else
+    order_previous[next] = previous;
+}
+
+void note_head(uint32_t vi, const SendRing& ring) {
+  const SendRing::Entry& entry = ring.entries[ring.head & SendRing::kMask];
+  head_stamp[vi] = entry.stamping.stamp;
+  head_serial[vi] = entry.serial;
+}
+
+// A send doorbell: the send joins its VI's ring, stamped under a
+// stamp-ordering scheduler; full rings lose it like a dropped doorbell.
+void accept_send(const via::Doorbell& doorbell) {
+  const uint32_t vi = doorbell.vi;
+  SendRing& ring = via::in_register(&queues[vi].send);
+  const uint32_t tail = ring.tail;
+  if (tail - ring.head == SendRing::kCapacity) {
+    via::report_ring_overflow(vi);
+    return;
+  }
+  SendRing::Entry& entry = ring.entries[tail & SendRing::kMask];
+  entry.posted = {doorbell.address_lo, doorbell.address_hi, doorbell.handle, doorbell.epoch};
+  entry.serial = doorbell_serial++;
+  ring.tail = tail + 1u;
+  if (stamp_ordered) {
+    // The message's size is not known yet: 0 asks for a whole Vtick.
+    entry.stamping = via::stamp_send(vi, 0u, doorbell.posted_at);
+    if (entry.stamping.due != 0u)
+      dues_waiting = true;
+  }
+  if (tail != ring.head)
+    return; // the VI was waiting already
+  if (stamp_ordered) {
+    head_stamp[vi] = entry.stamping.stamp;
+    head_serial[vi] = entry.serial;
+    sends_waiting.add(vi);
+    order_insert(vi);
+  } else {
+    ready_to_send.push(vi);
+  }
+}
 
 void accept(const via::Doorbell& doorbell) {
-  ViQueues& vi = queues[doorbell.vi];
-  via::DescriptorRing& ring = doorbell.receive ? vi.receive : vi.send;
-  const bool was_empty = ring.empty();
-  if (!via::push_posted(doorbell, ring))
-    return;
-  if (doorbell.receive) {
+  if (!doorbell.receive)
+    accept_send(doorbell);
+  else if (via::push_posted(doorbell, queues[doorbell.vi].receive))
     receive_posted(doorbell.vi);
-  } else if (stamp_ordered) {
-    SendStamps& stamps = vi.send_stamps;
-    // The message's size is not known yet: 0 asks for a whole Vtick.
-    stamps.stamps[stamps.tail & SendStamps::kMask] = via::stamp_send(doorbell.vi, 0u);
-    stamps.serials[stamps.tail & SendStamps::kMask] = doorbell_serial++;
-    ++stamps.tail;
-    sends_waiting.add(doorbell.vi);
-  } else if (was_empty) {
-    ready_to_send.push(doorbell.vi);
-  }
 }
 
-// via::pop_current for a send ring under stamp ordering: the stamps are
-// popped in step with the entries, stale ones included.
-bool pop_current_stamped(uint32_t vi, ViQueues& q, via::PostedDescriptor& posted,
-                         via::Stamp& stamp) {
+// Takes the oldest send of `vi` the host has not flushed since posting it
+// into `work`; older ones (posted before a disconnect, say) are dropped.
+// Keeps the VI listed while it has more.
+bool pop_send(uint32_t vi, SendWork& work) {
+  SendRing& ring = via::in_register(&queues[vi].send);
   const uint32_t epoch = via::vi_config(vi).epoch;
-  while (q.send.pop(posted)) {
-    stamp = q.send_stamps.stamps[q.send_stamps.head & SendStamps::kMask];
-    ++q.send_stamps.head;
-    if (posted.epoch == epoch)
-      return true;
-    count(via_stale_descriptors);
-  }
-  return false;
-}
-
-via::DescriptorRing& send_ring(uint32_t vi) { return queues[vi].send; }
-
-// The VI whose oldest waiting send has the smallest stamp, earliest
-// doorbell first among equals, among the VIs whose oldest send is due (or
-// among all if none is); false if no VI has one.
-bool smallest_stamp(uint32_t& chosen) {
-  if (sends_waiting.empty())
-    return false; // the idle main loop's case: no clock read
-  const uint64_t now = via::cycle_now();
   bool found = false;
-  bool found_due = false;
-  via::Stamp best_stamp = 0u;
-  uint32_t best_serial = 0u;
-  sends_waiting.for_each([&](uint32_t vi) {
-    const ViQueues& q = queues[vi];
-    const via::Stamp stamp = q.send_stamps.stamps[q.send_stamps.head & SendStamps::kMask];
-    const uint32_t serial = q.send_stamps.serials[q.send_stamps.head & SendStamps::kMask];
-    const bool due = via::eligible_from(vi, stamp) <= now;
-    if (found_due && !due)
-      return;
-    if (found && due == found_due &&
-        (stamp > best_stamp ||
-         (stamp == best_stamp && static_cast<int32_t>(serial - best_serial) > 0)))
-      return;
-    found = true;
-    found_due = due;
-    chosen = vi;
-    best_stamp = stamp;
-    best_serial = serial;
-  });
+  while (!found && !ring.empty()) {
+    const SendRing::Entry& entry = ring.entries[ring.head & SendRing::kMask];
+    ++ring.head;
+    found = entry.posted.epoch == epoch;
+    if (found) {
+      work.posted = entry.posted;
+      work.stamping = entry.stamping;
+      work.serial = entry.serial;
+    } else {
+      count(via_stale_descriptors);
+    }
+  }
   return found;
 }
+
+// first_of_many() when some waiting send has a due time: due work first.
+[[gnu::noinline]] uint32_t first_of_many_due() {
+  via::LazyClock clock;
+  bool found = false;
+  uint32_t chosen = 0u;
+  const SendRing::Entry* best = nullptr;
+  sends_waiting.for_each([&](uint32_t vi) {
+    const SendRing& ring = queues[vi].send;
+    const SendRing::Entry& entry = ring.entries[ring.head & SendRing::kMask];
+    if (found && !via::serve_first(entry.stamping, best->stamping, clock) &&
+        (via::serve_first(best->stamping, entry.stamping, clock) ||
+         static_cast<int32_t>(entry.serial - best->serial) > 0))
+      return;
+    found = true;
+    chosen = vi;
+    best = &entry;
+  });
+  return chosen;
+}
+
+// The VI whose oldest waiting send the scheduler serves first, earliest
+// doorbell first among equals.
+uint32_t first_to_serve() { return dues_waiting ? first_of_many_due() : order_head; }
+
+SendRing& send_ring_of(uint32_t vi) { return queues[vi].send; }
 
 } // namespace
 
 void start_doorbells() {
   per_vi_doorbells = via::doorbells_per_vi();
   stamp_ordered = via::scheduler_orders_queues();
+  order_head = order_tail = kNoVi;
 }
 
 void drain_doorbells(uint32_t events) {
-  via::drain_doorbell_queues(events, per_vi_doorbells, accept);
+  via::drain_doorbell_queues(events, {per_vi_doorbells, stamp_ordered, kDoorbellsPerVisit},
+                             [](const via::Doorbell& doorbell) { accept(doorbell); });
 }
 
-bool next_send(uint32_t& vi, via::PostedDescriptor& posted, via::Stamp& stamp) {
+bool next_send(uint32_t& vi, SendWork& work, bool best_effort_allowed, bool others_allowed) {
   if (stamp_ordered) {
-    while (smallest_stamp(vi)) {
-      ViQueues& q = queues[vi];
-      const bool found = pop_current_stamped(vi, q, posted, stamp);
-      if (q.send.empty())
+    while (!sends_waiting.empty()) {
+      vi = first_to_serve();
+      if (!(via::vi_best_effort(vi) ? best_effort_allowed : others_allowed))
+        return false;
+      const bool found = pop_send(vi, work);
+      if (send_ring_of(vi).empty()) {
+        order_remove(vi);
         sends_waiting.remove(vi);
-      if (found) {
-        via::stamp_served(stamp);
-        return true;
+      } else {
+        note_head(vi, send_ring_of(vi));
+        // Its key only grew: it moves back only if it now goes after the
+        // next one (never, while it waits alone). Once a send has had a due
+        // time the order is no longer consulted.
+        const uint32_t next = order_next[vi];
+        if (!dues_waiting && next != kNoVi && served_before(next, vi)) {
+          order_remove(vi);
+          order_insert(vi);
+        }
       }
+      if (found)
+        return true;
     }
     return false;
   }
-  stamp = 0u;
-  return via::next_round_robin(ready_to_send, send_ring, vi, posted);
+  while (others_allowed && !ready_to_send.empty()) {
+    vi = ready_to_send.pop();
+    const bool found = pop_send(vi, work);
+    if (!send_ring_of(vi).empty())
+      ready_to_send.push(vi);
+    if (found) {
+      work.stamping = {0u, 0u};
+      return true;
+    }
+  }
+  return false;
 }
 
 bool next_receive(uint32_t vi, via::PostedDescriptor& posted) {

@@ -86,41 +86,78 @@ void deliver(HdmaOwner owner, uint32_t outcome) {
 
 enum class Submitted : uint8_t { accepted, full, refused };
 
+Submitted refused(uint32_t refusal) {
+  if (refusal == LANAI_HDMA_REFUSED_FULL)
+    return Submitted::full;
+  count(pvia_hdma_refusals);
+  return Submitted::refused;
+}
+
+// True if the request goes at the tail of the hardware queue: always in
+// FIFO order, and in stamp order unless a request queued before it has a
+// larger stamp.
+bool goes_last(via::Stamp stamp) {
+  return !stamp_ordered || service_tail == service_head || note(service_tail - 1u).stamp <= stamp;
+}
+
+Submitted append(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp) {
+  const via::HdmaTicket ticket = via::hdma_submit(request);
+  if (!ticket.accepted)
+    return refused(ticket.refusal);
+  note(service_tail) = {ticket.id, owner, stamp};
+  ++service_tail;
+  return Submitted::accepted;
+}
+
+// Inserts a request behind every request with a stamp no larger, at the
+// position the notes give, and notes it where the queue's answer says it
+// landed. Out of line: appending is the common case.
+[[gnu::noinline]] Submitted insert(const via::HdmaRequest& request, HdmaOwner owner,
+                                   via::Stamp stamp) {
+  const uint32_t noted = service_tail - service_head;
+  const uint32_t queued = via::hdma_queued();
+  const uint32_t finished = queued < noted ? noted - queued : 0u;
+  const uint32_t position = position_for(stamp, finished);
+  const via::HdmaPlacement placed = via::hdma_insert(request, position);
+  if (!placed.ticket.accepted)
+    return refused(placed.ticket.refusal);
+  uint32_t index = finished + placed.position;
+  if (index > noted)
+    index = noted;
+  if (placed.position != position)
+    count(pvia_hdma_late_inserts);
+  insert_note(index, {placed.ticket.id, owner, stamp});
+  return Submitted::accepted;
+}
+
 // One attempt at the hardware queue.
 Submitted try_hardware(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp) {
   // More requests in the hardware than notes to match them would lose owners.
   if (service_tail - service_head == kInService)
     return Submitted::full;
-  if (stamp_ordered) {
-    const uint32_t noted = service_tail - service_head;
-    const uint32_t queued = via::hdma_queued();
-    const uint32_t finished = queued < noted ? noted - queued : 0u;
-    const uint32_t position = position_for(stamp, finished);
-    const via::HdmaPlacement placed = via::hdma_insert(request, position);
-    if (placed.ticket.accepted) {
-      uint32_t index = finished + placed.position;
-      if (index > noted)
-        index = noted;
-      if (placed.position != position)
-        count(pvia_hdma_late_inserts);
-      insert_note(index, {placed.ticket.id, owner, stamp});
-      return Submitted::accepted;
-    }
-    if (placed.ticket.refusal == LANAI_HDMA_REFUSED_FULL)
-      return Submitted::full;
+  if (stamp_ordered)
+    via::trace_stamp(stamp);
+  return goes_last(stamp) ? append(request, owner, stamp) : insert(request, owner, stamp);
+}
+
+// Keeps a request the hardware queue has no room for in the software list,
+// in stamp order behind the requests with a stamp no larger; false (and
+// counted) if the list is full too.
+[[gnu::noinline]] bool keep_waiting(const via::HdmaRequest& request, HdmaOwner owner,
+                                    via::Stamp stamp) {
+  if (hdma_overflow_tail - hdma_overflow_head == kOverflow) {
     count(pvia_hdma_refusals);
-    return Submitted::refused;
+    return false;
   }
-  const via::HdmaTicket ticket = via::hdma_submit(request);
-  if (ticket.accepted) {
-    in_service[service_tail & (kInService - 1u)] = {ticket.id, owner, stamp};
-    ++service_tail;
-    return Submitted::accepted;
+  uint32_t at = hdma_overflow_tail;
+  if (stamp_ordered) {
+    for (; at != hdma_overflow_head && waiting_at(at - 1u).stamp > stamp; --at)
+      waiting_at(at) = waiting_at(at - 1u);
   }
-  if (ticket.refusal == LANAI_HDMA_REFUSED_FULL)
-    return Submitted::full;
-  count(pvia_hdma_refusals);
-  return Submitted::refused;
+  waiting_at(at) = {request, owner, stamp, via::trace_tag()};
+  ++hdma_overflow_tail;
+  count(pvia_hdma_overflows);
+  return true;
 }
 
 // Moves overflowed requests into the hardware queue while it has room. A
@@ -155,52 +192,50 @@ bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner, via::Stam
     if (result != Submitted::full)
       return result == Submitted::accepted;
   }
-  if (hdma_overflow_tail - hdma_overflow_head == kOverflow) {
-    count(pvia_hdma_refusals);
-    return false;
-  }
-  // In stamp order, behind the requests with a stamp no larger.
-  uint32_t at = hdma_overflow_tail;
-  if (stamp_ordered) {
-    for (; at != hdma_overflow_head && waiting_at(at - 1u).stamp > stamp; --at)
-      waiting_at(at) = waiting_at(at - 1u);
-  }
-  waiting_at(at) = {request, owner, stamp, via::trace_tag()};
-  ++hdma_overflow_tail;
-  count(pvia_hdma_overflows);
-  return true;
+  return keep_waiting(request, owner, stamp);
 }
 
-void poll_host_dma() {
-  for (;;) {
-    const uint32_t done = via::hdma_pop_done();
-    if ((done & LANAI_HDMA_DONE_VALID) == 0u)
-      break;
+namespace {
+
+// Hands a completion that is not for the oldest note to its owner. Out of
+// line: it happens only when the shadow lost a race with the engine.
+[[gnu::noinline]] void complete_out_of_turn(uint32_t done) {
+  const uint32_t id = done & LANAI_HDMA_ID_MASK;
+  if (stamp_ordered && service_head != service_tail) {
+    // The shadow lost a race with the engine: find the note by its id.
+    uint32_t at = service_head + 1u;
+    while (at != service_tail && note(at).id != id)
+      ++at;
+    if (at != service_tail) {
+      const InService found = note(at);
+      remove_note(at);
+      count(pvia_hdma_reordered);
+      deliver(found.owner, LANAI_HDMA_DONE_STATUS(done));
+      return;
+    }
+  }
+  count(pvia_hdma_strays);
+}
+
+} // namespace
+
+bool poll_host_dma() {
+  const uint32_t done = via::hdma_pop_done();
+  const bool taken = (done & LANAI_HDMA_DONE_VALID) != 0u;
+  if (taken) {
     via::dma_fence();
-    const uint32_t id = done & LANAI_HDMA_ID_MASK;
-    if (stamp_ordered && service_head != service_tail && note(service_head).id != id) {
-      // The shadow lost a race with the engine: find the note by its id.
-      uint32_t at = service_head + 1u;
-      while (at != service_tail && note(at).id != id)
-        ++at;
-      if (at != service_tail) {
-        const InService found = note(at);
-        remove_note(at);
-        count(pvia_hdma_reordered);
-        deliver(found.owner, LANAI_HDMA_DONE_STATUS(done));
-        continue;
-      }
+    const InService& oldest = note(service_head);
+    if (service_head != service_tail && oldest.id == (done & LANAI_HDMA_ID_MASK)) {
+      const HdmaOwner owner = oldest.owner;
+      ++service_head;
+      deliver(owner, LANAI_HDMA_DONE_STATUS(done));
+    } else {
+      complete_out_of_turn(done);
     }
-    if (service_head == service_tail || note(service_head).id != id) {
-      count(pvia_hdma_strays);
-      continue;
-    }
-    const HdmaOwner owner = in_service[service_head & (kInService - 1u)].owner;
-    ++service_head;
-    deliver(owner, LANAI_HDMA_DONE_STATUS(done));
   }
   if (hdma_overflow_head != hdma_overflow_tail)
     retry_overflow();
+  return taken;
 }
 
 } // namespace pvia

@@ -1,13 +1,19 @@
 // PVIA's start-up and main loop. Once the host driver has filled the
-// configuration block it visits each device in turn, forever: the doorbell
-// FIFO, host DMA completions, the network send DMA and the network receive
-// DMA; each visit advances the messages its events concern and moves on. A
-// device with no event and a part with no work of its own are passed over
-// without a call.
+// configuration block it visits the devices forever, each visit advancing
+// the messages one event concerns and moving on. A device with no event and
+// a part with no work of its own are passed over without a call. Every pass
+// looks at the network DMAs first: neither has a queue in hardware, so a
+// packet that waits for the firmware to notice an idle engine leaves the
+// wire idle, and an unarmed receive DMA holds the link. A host DMA
+// completion (the engine works through its own queue meanwhile) is handled
+// one per pass, and the pass starts over after it; a pass without one
+// starts the next gather and takes a few doorbells, a new send and a
+// receive descriptor fetched ahead.
 #include <lanai/register_map.h>
 
 #include "common/nic_config.h"
 #include "pvia.h"
+#include "pvia_send_buffers.h"
 
 namespace pvia {
 
@@ -17,19 +23,28 @@ namespace {
 
 [[noreturn]] void serve_forever() {
   for (;;) {
-    const uint32_t events = via::event_status();
-    if ((events & (LANAI_EV_DOORBELL | LANAI_EV_DOORBELL_OVERFLOW)) != 0u)
-      drain_doorbells(events);
-    if ((events & LANAI_EV_HDMA_DONE) != 0u || hdma_overflow_head != hdma_overflow_tail)
-      poll_host_dma();
-    // The network DMAs as they are now, not as at the top of the pass: a
-    // packet that left or arrived meanwhile is served in this pass, which
-    // keeps the wire busy when passes are long.
-    if (nsdma_in_flight != kNoPacket ? !via::nsdma_busy() : nsdma_queue_head != nsdma_queue_tail)
+    uint32_t events = via::event_status();
+    if (nsdma_in_flight != kNoPacket ? (events & LANAI_EV_NSDMA_IDLE) != 0u
+                                     : nsdma_queue_head != nsdma_queue_tail)
       poll_network_send();
     if (receive_dma_armed == kUnarmed || arrivals_head != arrivals_tail ||
-        (via::event_status() & LANAI_EV_NRDMA_DONE) != 0u)
+        (events & LANAI_EV_NRDMA_DONE) != 0u)
       poll_arrivals();
+    // Completions one at a time, each followed by another look at the
+    // network DMAs.
+    while (((events & LANAI_EV_HDMA_DONE) != 0u || hdma_overflow_head != hdma_overflow_tail) &&
+           poll_host_dma()) {
+      events = via::event_status();
+      if (nsdma_in_flight != kNoPacket ? (events & LANAI_EV_NSDMA_IDLE) != 0u
+                                       : nsdma_queue_head != nsdma_queue_tail)
+        poll_network_send();
+      if (receive_dma_armed == kUnarmed || (events & LANAI_EV_NRDMA_DONE) != 0u)
+        poll_arrivals();
+    }
+    if (send_wanting != 0u && send_gathers < kGathersAhead && send_buffers_free())
+      start_gather();
+    if ((events & (LANAI_EV_DOORBELL | LANAI_EV_DOORBELL_OVERFLOW)) != 0u)
+      drain_doorbells(events);
     if (!ready_to_send.empty() || !sends_waiting.empty())
       start_sends();
     if (!receive_backlog.empty())

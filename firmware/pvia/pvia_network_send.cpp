@@ -17,7 +17,7 @@ uint32_t nsdma_in_flight = kNoPacket;
 
 namespace {
 
-constexpr uint32_t kQueue = 16u; // at least the number of fragment slots
+constexpr uint32_t kQueue = 32u; // at least the number of fragment slots
 static_assert((kQueue & (kQueue - 1u)) == 0u, "indices wrap by masking");
 
 uint8_t queue[kQueue];
@@ -49,13 +49,11 @@ void queue_packet(uint32_t packet, via::Stamp stamp) {
   ++nsdma_queue_tail;
 }
 
-void poll_network_send() {
-  if (nsdma_in_flight != kNoPacket) {
-    const uint32_t left = nsdma_in_flight;
-    nsdma_in_flight = kNoPacket;
-    count(pvia_packets_sent);
-    send_packet_left(left);
-  }
+namespace {
+
+// Starts the packet at the head of the queue, passing over those that have
+// nothing to send.
+void start_next_packet() {
   while (nsdma_queue_head != nsdma_queue_tail) {
     const uint32_t packet = queue[nsdma_queue_head & (kQueue - 1u)];
     // A failed send has no packet, but its completion waits its turn here
@@ -66,6 +64,8 @@ void poll_network_send() {
       send_packet_skipped(packet);
       continue;
     }
+    if (stamp_ordered)
+      via::trace_stamp(stamps[nsdma_queue_head & (kQueue - 1u)]);
     const uint32_t result =
         via::nsdma_start(via::sram_address(framed.start), framed.length, framed.route_len);
     // Busy: a packet this firmware did not start is still leaving; try later.
@@ -78,6 +78,20 @@ void poll_network_send() {
       return;
     }
     send_packet_started(packet, start_error(result));
+  }
+}
+
+} // namespace
+
+void poll_network_send() {
+  // The wire first: the next packet starts before the one that left is
+  // accounted for.
+  const uint32_t left = nsdma_in_flight;
+  nsdma_in_flight = kNoPacket;
+  start_next_packet();
+  if (left != kNoPacket) {
+    count(pvia_packets_sent);
+    send_packet_left(left);
   }
 }
 

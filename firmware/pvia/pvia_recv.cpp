@@ -187,10 +187,12 @@ void purge_stale(uint32_t vi) {
   }
 }
 
+// Fetches one of the VI's posted receives ahead of its data, if a record
+// is free for it.
 void prefetch(uint32_t vi) {
   purge_stale(vi);
   via::PostedDescriptor posted;
-  while (free_count > kReserved && next_receive(vi, posted)) {
+  if (free_count > kReserved && next_receive(vi, posted)) {
     via::trace_state(receive_state_names[static_cast<uint32_t>(ReceiveState::fetch_descriptor)]);
     via::trace_tag(vi, via::kTraceNoMessage);
     const uint32_t r = fetch_into_record(vi, posted);
@@ -380,6 +382,12 @@ Match match_receive(uint32_t vi, uint32_t& r) {
     unlink(vi, r);
     return Match::record;
   }
+  // Doorbells still in the FIFO may hold this VI's receives: the host
+  // posted them before the packet came, so they count.
+  for (uint32_t events = via::event_status();
+       !receives_waiting(vi) && (events & LANAI_EV_DOORBELL) != 0u;
+       events = via::event_status())
+    drain_doorbells(events);
   if (!receives_waiting(vi))
     return Match::none;
   if (free_count == 0u)
@@ -404,17 +412,26 @@ void start_receive_engine() {
   receive_backlog.clear();
 }
 
-void receive_posted(uint32_t vi) { prefetch(vi); }
+void receive_posted(uint32_t vi) { receive_backlog.add(vi); }
 
 void refill_receives() {
-  if (receive_backlog.empty() || free_count <= kReserved)
+  if (free_count <= kReserved)
     return;
-  receive_backlog.for_each(prefetch);
+  // One per visit: a prefetch is never urgent, and the devices must not
+  // wait behind a host posting many receives at once.
+  bool done = false;
+  receive_backlog.for_each([&](uint32_t vi) {
+    if (!done) {
+      prefetch(vi);
+      done = true;
+    }
+  });
 }
 
 namespace {
 
-// Adds the arrival's fragment to record r's message.
+// Adds the arrival's fragment to record r's message, stamped by the
+// receiving VI's reservation from the time the packet reached the card.
 void take_fragment(uint32_t r, const Arrival& arrival) {
   ReceiveRecord& record = via::in_register(&records[r]);
   const via_packet_header& header = arrival.buffer->header;
@@ -425,7 +442,7 @@ void take_fragment(uint32_t r, const Arrival& arrival) {
   fragment.data = arrival.buffer->data;
   fragment.outstanding = 0u;
   record.expected = header.offset + header.length;
-  const via::Stamp stamp = via::stamp_receive(record.vi, header.length);
+  const via::Stamp stamp = via::stamp_receive(record.vi, header.length, arrival.arrived_at);
   if (stamp > record.stamp)
     record.stamp = stamp;
   if ((header.flags & VIA_PACKET_F_ABORTED) != 0u)

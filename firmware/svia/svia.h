@@ -1,7 +1,9 @@
 // SVIA, the sequential VIA firmware: it carries one message at a time
 // through all its device operations, starting each and busy-waiting for it
-// before the next. Its only overlap: while waiting on a DMA it takes packets
-// off the network into a spare buffer, so arrivals are not held up.
+// before the next. Its only overlaps: while waiting on a DMA it takes
+// packets off the network into a spare buffer, so arrivals are not held up,
+// and doorbells into their rings; and it does not wait for a completion to
+// reach the host (the host DMA's queue keeps it ahead of what follows).
 #pragma once
 
 #include <stdint.h>
@@ -23,8 +25,14 @@ void start_doorbells();
 // Moves every waiting doorbell into its VI's send or receive ring;
 // `events` is the event-status word that showed doorbells waiting.
 void drain_doorbells(uint32_t events);
+// Moves one waiting doorbell: cheap enough to call from every busy-wait.
+void take_doorbell(uint32_t events);
 // The next send in round-robin order over the VIs that have one waiting.
 bool next_send(uint32_t& vi, via::PostedDescriptor& posted);
+// Chooses the next send ahead of time (while a packet leaves), so that
+// next_send() then only hands it over; chosen_send() tells which it is.
+void choose_next_send();
+bool chosen_send(uint32_t& vi, via::PostedDescriptor& posted);
 // The oldest receive posted on `vi`, which the next message for it fills.
 bool next_receive(uint32_t vi, via::PostedDescriptor& posted);
 
@@ -52,26 +60,41 @@ void release_arrival();
 // Queues a host DMA; false (and counted) if the engine refused it.
 bool start_host_dma(const via::HdmaRequest& request, uint32_t& id);
 // Waits for a queued host DMA; returns LANAI_HDMA_OK or a LANAI_HDMA_PROT_* code.
-uint32_t finish_host_dma(uint32_t id);
+// A `long_wait` (a data transfer) also files doorbells meanwhile.
+uint32_t finish_host_dma(uint32_t id, bool long_wait);
 // Both: one transfer, start to finish; via::kHdmaRefused if never queued.
 uint32_t host_dma(const via::HdmaRequest& request);
-// Sends a framed packet and waits until it has left; 0 or VIP_STATUS_* error bits.
-uint32_t send_packet(const via::OutgoingPacket& packet);
-// Writes a descriptor's completion to host memory and waits for it.
+// Starts sending a framed packet: 0, or VIP_STATUS_* error bits if it
+// never will be; finish_packet() then waits until it has left.
+uint32_t start_packet(const via::OutgoingPacket& packet);
+void finish_packet();
+// Queues the write of a descriptor's completion to host memory; its
+// outcome is collected by a later wait (or collect_completions()).
 void complete_descriptor(uint32_t vi, const via::PostedDescriptor& posted, uint32_t immediate,
                          uint32_t length, uint32_t status);
+// complete_descriptor() in two steps: the completion words are staged
+// first (while a packet leaves, say), and written once it has.
+void prepare_completion(uint32_t immediate, uint32_t length, uint32_t status);
+void write_completion(uint32_t vi, const via::PostedDescriptor& posted);
 // Brings a posted descriptor from host memory and decodes it; false (and
 // reported) if the host DMA could not read it.
 bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor& posted,
                       via::Descriptor& descriptor);
+// The same in two steps: the read queued (its id, 0 if refused), then
+// waited for and decoded.
+uint32_t start_descriptor_fetch(uint32_t vi, const via::PostedDescriptor& posted);
+bool finish_descriptor_fetch(uint32_t id, uint32_t vi, via::Descriptor& descriptor);
 // A descriptor that cannot be read (or written back) cannot carry an error
 // status: the host hears of it by interrupt instead.
 void report_unreachable_descriptor(uint32_t vi);
+// Takes the queued completion write's outcome, if it is done.
+void collect_completions();
 
 // --- The two engines --------------------------------------------------------
 
 // svia_send.cpp: fetch, check, gather, send, complete one send descriptor.
-void send_message(uint32_t vi, const via::PostedDescriptor& posted);
+// With `fetch_id`, the descriptor's fetch is queued already.
+void send_message(uint32_t vi, const via::PostedDescriptor& posted, uint32_t fetch_id = 0u);
 // svia_recv.cpp: check, match, fetch a receive descriptor, scatter, complete.
 void deliver_arrival(const Arrival& arrival);
 
@@ -79,8 +102,12 @@ void deliver_arrival(const Arrival& arrival);
 // So that a pass of the main loop with nothing to do calls nothing.
 
 constexpr uint32_t kNoBuffer = 0xFFFFFFFFu;
-// svia_queues.cpp: the VIs with sends waiting, in round-robin order.
+// svia_queues.cpp: the VIs with sends waiting, in round-robin order, and
+// whether the next send is chosen already.
 extern via::ReadyList ready_to_send;
+extern bool next_chosen;
+// svia_send.cpp: the fetch of the chosen send's descriptor, if queued (0: not).
+extern uint32_t next_fetch;
 // svia_arrivals.cpp: the buffer the receive DMA fills, and the one holding
 // the packet to deliver next (kNoBuffer if none).
 extern uint32_t receive_dma_armed;

@@ -15,6 +15,18 @@ namespace {
 
 [[noreturn]] void serve_forever() {
   for (;;) {
+    // A send whose descriptor is on its way (queued right behind the last
+    // send's completion) goes first.
+    uint32_t vi;
+    via::PostedDescriptor posted;
+    if (next_fetch != 0u) {
+      const uint32_t fetch = next_fetch;
+      next_fetch = 0u;
+      (void)next_send(vi, posted);
+      send_message(vi, posted, fetch);
+      via::trace_state(nullptr);
+      continue;
+    }
     const uint32_t events = via::event_status();
     if ((events & (LANAI_EV_DOORBELL | LANAI_EV_DOORBELL_OVERFLOW)) != 0u)
       drain_doorbells(events);
@@ -28,11 +40,11 @@ namespace {
       via::trace_state(nullptr);
       continue;
     }
-    uint32_t vi;
-    via::PostedDescriptor posted;
-    if (!ready_to_send.empty() && next_send(vi, posted)) {
+    if ((next_chosen || !ready_to_send.empty()) && next_send(vi, posted)) {
       send_message(vi, posted);
       via::trace_state(nullptr);
+    } else {
+      collect_completions();
     }
   }
 }

@@ -34,11 +34,43 @@ via::DescriptorRing& send_ring(uint32_t vi) { return queues[vi].send; }
 void start_doorbells() { per_vi_doorbells = via::doorbells_per_vi(); }
 
 void drain_doorbells(uint32_t events) {
-  via::drain_doorbell_queues(events, per_vi_doorbells, accept);
+  via::drain_doorbell_queues(events, {per_vi_doorbells, false, 0u},
+                             [](const via::Doorbell& doorbell) { accept(doorbell); });
 }
 
+void take_doorbell(uint32_t events) {
+  via::drain_doorbell_queues(events, {per_vi_doorbells, false, 1u},
+                             [](const via::Doorbell& doorbell) { accept(doorbell); });
+}
+
+bool next_chosen;
+
+namespace {
+
+uint32_t chosen_vi;
+via::PostedDescriptor chosen;
+
+} // namespace
+
 bool next_send(uint32_t& vi, via::PostedDescriptor& posted) {
+  if (next_chosen) {
+    next_chosen = false;
+    vi = chosen_vi;
+    posted = chosen;
+    return true;
+  }
   return via::next_round_robin(ready_to_send, send_ring, vi, posted);
+}
+
+bool chosen_send(uint32_t& vi, via::PostedDescriptor& posted) {
+  vi = chosen_vi;
+  posted = chosen;
+  return next_chosen;
+}
+
+void choose_next_send() {
+  if (!next_chosen && !ready_to_send.empty())
+    next_chosen = via::next_round_robin(ready_to_send, send_ring, chosen_vi, chosen);
 }
 
 bool next_receive(uint32_t vi, via::PostedDescriptor& posted) {

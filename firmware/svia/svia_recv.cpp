@@ -49,7 +49,7 @@ uint32_t scatter(uint32_t vi, const via::Descriptor& descriptor, const uint8_t* 
   }
   placed = 0u;
   for (uint32_t i = 0u; i < queued; ++i) {
-    if (finish_host_dma(ids[i]) != LANAI_HDMA_OK)
+    if (finish_host_dma(ids[i], true) != LANAI_HDMA_OK)
       errors = VIP_STATUS_PROTECTION_ERROR;
     else if (errors == 0u)
       placed += sizes[i];

@@ -10,23 +10,37 @@
 #include "common/vi_table.h"
 #include "svia.h"
 #include "svia_counters.h"
+#include "common/via_counters.h"
 
 namespace svia {
+
+uint32_t next_fetch;
 
 namespace {
 
 VIA_ZEROED_AT_LOAD via::SendBuffer send_buffer{};
 uint32_t next_sequence[VIA_MAX_VI];
 
-// Brings the segments, in order, into the send buffer behind the header.
-// All are queued before any is waited for: the host DMA takes them back to
-// back.
-uint32_t gather(uint32_t vi, const via::Descriptor& descriptor) {
+// Queues the fetch of the chosen next send's descriptor right behind the
+// completion just queued, so the host DMA goes straight on to it.
+void fetch_chosen() {
+  uint32_t vi;
+  via::PostedDescriptor posted;
+  if (!chosen_send(vi, posted))
+    return;
+  via::trace_state("send:fetch_descriptor");
+  via::trace_tag(vi, next_sequence[vi]);
+  next_fetch = start_descriptor_fetch(vi, posted);
+}
+
+// The reads of the segments, in order, into the send buffer behind the
+// header: all queued at once (the host DMA takes them back to back), and
+// the ids of those queued left in `ids`. Error bits if one was refused.
+uint32_t start_gather(uint32_t vi, const via::Descriptor& descriptor, uint32_t* ids,
+                      uint32_t& queued) {
   const uint32_t ptag = via::vi_ptag(vi);
-  uint32_t ids[VIA_MAX_SEGMENTS];
-  uint32_t queued = 0u;
   uint32_t offset = 0u;
-  uint32_t errors = 0u;
+  queued = 0u;
   for (uint32_t i = 0u; i < descriptor.segment_count; ++i) {
     const via::DataSegment& segment = descriptor.segments[i];
     if (segment.length == 0u)
@@ -34,17 +48,19 @@ uint32_t gather(uint32_t vi, const via::Descriptor& descriptor) {
     const via::HdmaRequest request{segment.address, segment.handle, ptag,
                                    via::sram_address(send_buffer.data + offset),
                                    segment.length, via::HdmaDirection::to_sram};
-    if (!start_host_dma(request, ids[queued])) {
-      errors = VIP_STATUS_PROTECTION_ERROR;
-      break;
-    }
+    if (!start_host_dma(request, ids[queued]))
+      return VIP_STATUS_PROTECTION_ERROR;
     ++queued;
     offset += segment.length;
   }
-  // Wait for everything queued, even after a failure, so that no completion
-  // is left to confuse a later wait.
+  return 0u;
+}
+
+// Waits for every read queued, even after a failure, so that no completion
+// is left to confuse a later wait.
+uint32_t finish_gather(const uint32_t* ids, uint32_t queued, uint32_t errors) {
   for (uint32_t i = 0u; i < queued; ++i)
-    if (finish_host_dma(ids[i]) != LANAI_HDMA_OK)
+    if (finish_host_dma(ids[i], true) != LANAI_HDMA_OK)
       errors = VIP_STATUS_PROTECTION_ERROR;
   return errors;
 }
@@ -72,12 +88,25 @@ uint32_t transmit(uint32_t vi, const via::Descriptor& descriptor) {
   if (route.length == 0u)
     return VIP_STATUS_TRANSPORT_ERROR;
   via::trace_state("send:gather_data");
-  const uint32_t gathered = gather(vi, descriptor);
+  uint32_t ids[VIA_MAX_SEGMENTS];
+  uint32_t queued;
+  const uint32_t refused = start_gather(vi, descriptor, ids, queued);
+  // The header goes in front of the data while the data comes in.
+  write_header(vi, descriptor);
+  const via::OutgoingPacket packet = via::frame_packet(send_buffer, route, descriptor.length);
+  const uint32_t gathered = finish_gather(ids, queued, refused);
   if (gathered != 0u)
     return gathered;
   via::trace_state("send:transmit");
-  write_header(vi, descriptor);
-  const uint32_t sent = send_packet(via::frame_packet(send_buffer, route, descriptor.length));
+  const uint32_t sent = start_packet(packet);
+  if (sent == 0u) {
+    // While the packet leaves: its completion is staged, and the next send
+    // chosen, so that this one's completion and the next one's descriptor
+    // are queued as soon as the packet is out.
+    prepare_completion(descriptor.immediate, descriptor.length, VIP_STATUS_DONE | VIP_STATUS_OP_SEND);
+    choose_next_send();
+    finish_packet();
+  }
   if (sent == 0u)
     ++next_sequence[vi];
   return sent;
@@ -85,23 +114,34 @@ uint32_t transmit(uint32_t vi, const via::Descriptor& descriptor) {
 
 } // namespace
 
-void send_message(uint32_t vi, const via::PostedDescriptor& posted) {
+void send_message(uint32_t vi, const via::PostedDescriptor& posted, uint32_t fetch_id) {
   // Every device operation of the message carries its packet's sequence
   // number as its label.
   via::trace_state("send:fetch_descriptor");
   via::trace_tag(vi, next_sequence[vi]);
   via::Descriptor descriptor;
-  if (!fetch_descriptor(vi, posted, descriptor))
+  if (fetch_id == 0u)
+    fetch_id = start_descriptor_fetch(vi, posted);
+  if (!finish_descriptor_fetch(fetch_id, vi, descriptor))
     return;
+  // Chosen ahead, it may have been flushed since: the host has completed it.
+  if (posted.epoch != via::vi_config(vi).epoch) {
+    count(via_stale_descriptors);
+    return;
+  }
   uint32_t errors = via::check_send(vi, descriptor);
   if (errors == 0u)
     errors = transmit(vi, descriptor);
   count(svia_sends_completed);
-  if (errors != 0u)
-    count(svia_sends_failed);
   via::trace_state("send:write_status");
-  complete_descriptor(vi, posted, descriptor.immediate, descriptor.length,
-                      VIP_STATUS_DONE | VIP_STATUS_OP_SEND | errors);
+  if (errors != 0u) {
+    count(svia_sends_failed);
+    prepare_completion(descriptor.immediate, descriptor.length,
+                       VIP_STATUS_DONE | VIP_STATUS_OP_SEND | errors);
+  }
+  // A packet that left staged its completion while leaving.
+  write_completion(vi, posted);
+  fetch_chosen();
 }
 
 } // namespace svia

@@ -40,6 +40,14 @@ int lanai_emu_node(void);
 int lanai_emu_nodes(void);
 /* The launcher's --seed (the same on every node). */
 uint64_t lanai_emu_seed(void);
+/* VipCQWait with a deadline in virtual time: waits until a completion is
+ * on the queue or lanai_emu_now_ns() reaches deadline_ns, whichever comes
+ * first, and returns VIP_TIMEOUT at the deadline (at once if it has
+ * passed and no completion waits). For programs that must wake at an exact
+ * instant, a traffic source's next message say, and reap completions
+ * meanwhile: VipCQWait's timeouts are whole milliseconds. */
+VIP_RETURN lanai_emu_cq_wait_until(VIP_CQ_HANDLE cq, uint64_t deadline_ns, VIP_VI_HANDLE *vi,
+                                   VIP_BOOLEAN *recv_queue);
 /* Why the last call refused with VIP_INVALID_QOS on this node was refused,
  * as one line, e.g. "node1 incoming link: 150000000 B/s reserved +
  * 40000000 B/s requested > 0.9 x 160000000 B/s"; "" if none was (or

@@ -54,6 +54,31 @@ TEST_CASE("FIFO mode keeps arrival order across VIs and latches whole entries") 
   CHECK(f.read(1, LANAI_REG_DB_STATUS) == 0u);
 }
 
+TEST_CASE("each entry carries the LANai cycle at which it was rung") {
+  Fixture f;
+  auto& card = f.card(0);
+  f.kernel.run_until(lanai::kernel::microseconds(2));
+  const std::uint64_t first = f.cycle(0);
+  CHECK(card.ring_doorbell(doorbell(1, 0x11, 0x40)));
+  f.kernel.run_until(lanai::kernel::microseconds(5));
+  const std::uint64_t second = f.cycle(0);
+  CHECK(card.ring_doorbell(doorbell(2, 0x22, 0x80)));
+  f.kernel.run_until(lanai::kernel::microseconds(9));
+  auto stamp = [&] {
+    return (std::uint64_t{f.read(0, LANAI_REG_DB_ENTRY_TIME_HI)} << 32) |
+           f.read(0, LANAI_REG_DB_ENTRY_TIME_LO);
+  };
+  // Popped late, both still tell when the host rang.
+  CHECK(pop(f, 0) == Entry{1, 0x40, 0, 0x11});
+  CHECK(stamp() == first);
+  CHECK(pop(f, 0) == Entry{2, 0x80, 0, 0x22});
+  CHECK(stamp() == second);
+  CHECK(second > first);
+  CHECK(first > 0u);
+  f.write(0, LANAI_REG_DB_ENTRY_TIME_LO, 0); // read-only
+  CHECK(stamp() == second);
+}
+
 TEST_CASE("a full FIFO drops, counts and flags until the firmware clears the flag") {
   auto p = default_profile();
   p.nic.doorbell_entries = 4;

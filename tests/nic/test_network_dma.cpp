@@ -92,6 +92,12 @@ TEST_CASE("a packet goes from card 0's SRAM to card 1's SRAM with its source nod
   CHECK(f.read(1, LANAI_REG_NRDMA_STATUS) == LANAI_NRDMA_STATUS_DONE);
   CHECK(f.read(1, LANAI_REG_NRDMA_LENGTH) == 100u);
   CHECK(f.read(1, LANAI_REG_NRDMA_SOURCE) == 0u);
+  // The arrival stamp is the receiver's cycle at the tail, not at the DMA's end.
+  const std::uint64_t arrived = (std::uint64_t{f.read(1, LANAI_REG_NRDMA_TIME_HI)} << 32) |
+                                f.read(1, LANAI_REG_NRDMA_TIME_LO);
+  CHECK(arrived == f.card(1).core().cycle_at(tail));
+  f.write(1, LANAI_REG_NRDMA_TIME_LO, 0); // read-only
+  CHECK(f.read(1, LANAI_REG_NRDMA_TIME_LO) == static_cast<std::uint32_t>(arrived));
   CHECK(received(f, 1, 100) == payload);
   CHECK(received(f, 1, 104)[100] == 0u);
   CHECK_FALSE(f.card(1).devices_idle());

@@ -32,8 +32,8 @@ TEST_CASE("addresses without a register are unmapped") {
   Fixture f;
   auto& bus = f.card(0).bus();
   std::uint32_t v = 0;
-  for (const std::uint32_t a : {LANAI_REG(0x002C), LANAI_REG(0x00FC), LANAI_REG(0x0128),
-                                LANAI_REG(0x022C), LANAI_REG(0x0318), LANAI_REG(0x041C),
+  for (const std::uint32_t a : {LANAI_REG(0x0038), LANAI_REG(0x00FC), LANAI_REG(0x0130),
+                                LANAI_REG(0x022C), LANAI_REG(0x0318), LANAI_REG(0x0424),
                                 LANAI_REG(0x0500), LANAI_REG(0xFFFC), 0x1000u}) {
     CAPTURE(a);
     CHECK(bus.read(a, 0, v) == MmioStatus::unmapped);
@@ -125,4 +125,38 @@ TEST_CASE("the trace port keeps what the firmware wrote and costs nothing withou
   CHECK(bus.write(LANAI_REG_TRACE_STATE, 0, 0x100) == MmioStatus::ok);
   CHECK(bus.read(LANAI_REG_TRACE_STATE, 0, v) == MmioStatus::ok);
   CHECK(v == 0x100u);
+  CHECK(bus.write(LANAI_REG_TRACE_STAMP_LO, 0, 0x89ABCDEF) == MmioStatus::ok);
+  CHECK(bus.write(LANAI_REG_TRACE_STAMP_HI, 0, 0x01234567) == MmioStatus::ok);
+  CHECK(bus.read(LANAI_REG_TRACE_STAMP_LO, 0, v) == MmioStatus::ok);
+  CHECK(v == 0x89ABCDEFu);
+  CHECK(bus.read(LANAI_REG_TRACE_STAMP_HI, 0, v) == MmioStatus::ok);
+  CHECK(v == 0x01234567u);
+}
+
+TEST_CASE("the LANai work meter counts marked states and leaves out marked waits") {
+  Fixture f;
+  const auto& meter = f.card(0).lanai_work();
+  f.kernel.run_until(microseconds(1));
+  CHECK_FALSE(meter.busy());
+  f.write(0, LANAI_REG_TRACE_STATE, 0x100); // working from 1 us
+  CHECK(meter.busy());
+  f.kernel.run_until(microseconds(3));
+  f.write(0, LANAI_REG_TRACE_WAIT, 1); // waiting on a device: 2 us of work so far
+  CHECK_FALSE(meter.busy());
+  CHECK(f.read(0, LANAI_REG_TRACE_WAIT) == 1u);
+  f.kernel.run_until(microseconds(4));
+  f.write(0, LANAI_REG_TRACE_WAIT, 0); // works again from 4 us
+  CHECK(meter.busy());
+  f.kernel.run_until(microseconds(5));
+  CHECK(meter.busy_until(f.kernel.now()) == microseconds(3));
+  f.write(0, LANAI_REG_TRACE_STATE, 0x200); // a new state clears the wait mark
+  CHECK(f.read(0, LANAI_REG_TRACE_WAIT) == 0u);
+  f.kernel.run_until(microseconds(6));
+  f.write(0, LANAI_REG_TRACE_STATE, 0); // back to polling
+  CHECK_FALSE(meter.busy());
+  f.kernel.run_until(microseconds(10));
+  CHECK(meter.total() == microseconds(4));
+  CHECK(f.counter("node0.lanai.busy_ps") == static_cast<std::uint64_t>(microseconds(4).ps()));
+  // The other card's firmware did nothing.
+  CHECK(f.card(1).lanai_work().total() == lanai::kernel::SimTime::zero());
 }

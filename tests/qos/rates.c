@@ -8,8 +8,11 @@
  * channel, which the receiver checks: a channel's messages stay in order.
  * Usage: rates RATE0 RATE1 RATE2 [WARMUP_MS WINDOW_MS [EXPECT]]
  * EXPECT checks the rates: "reserved" (every reserved channel within 5% of
- * its rate, best effort some of the rest), "starved" (best effort under 1%
- * of the total) or "shared" (best effort over 5% of the total). */
+ * its rate, best effort some of the rest), "proportional" (every reserved
+ * channel at least its rate, all of them the same multiple of it within 5%:
+ * what VirtualClock gives sources that always have work), "starved" (best
+ * effort under 1% of the total) or "shared" (best effort over 5% of the
+ * total). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,7 +88,10 @@ static int sender(struct node *n, uint64_t stop_ns) {
   for (int c = 0; c < CHANNELS; c++)
     VT_CHECK(vt_post(n->vis[c], slot_desc(n, c, 0), slot_buf(n, c, 0), 4, n->mh, 0) ==
              VIP_SUCCESS);
-  for (int c = 0; c < CHANNELS; c++) next_done(n, &c);
+  for (int closed = 0; closed < CHANNELS; closed++) {
+    int c;
+    next_done(n, &c);
+  }
   return 0;
 }
 
@@ -132,6 +138,13 @@ static int receiver(struct node *n, uint64_t from_ns, uint64_t to_ns, double win
       VT_CHECK(rates[c] > reserved * 0.95 && rates[c] < reserved * 1.05);
     }
     VT_CHECK(rates[BEST_EFFORT] > 0.0);
+  } else if (strcmp(expect, "proportional") == 0) {
+    const double multiple = rates[0] / (n->qos[0].BandwidthBytesPerSec / 1e6);
+    VT_CHECK(multiple > 0.95);
+    for (int c = 1; c < BEST_EFFORT; c++) {
+      const double m = rates[c] / (n->qos[c].BandwidthBytesPerSec / 1e6);
+      VT_CHECK(m > multiple * 0.95 && m < multiple * 1.05);
+    }
   } else if (strcmp(expect, "starved") == 0) {
     VT_CHECK(rates[BEST_EFFORT] < total * 0.01);
   } else if (strcmp(expect, "shared") == 0) {

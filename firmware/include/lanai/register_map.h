@@ -44,9 +44,18 @@
  * core starts working in (0: back to polling); traces draw the LANai's
  * busy spans from it. Read: the last word written. */
 #define LANAI_REG_TRACE_STATE LANAI_REG(0x0028)
+/* Write: 1 while the core busy-waits on a device in its current state, 0
+ * when it works again; the LANai's work meter and trace spans leave the
+ * waits out. Read: the last word written. */
+#define LANAI_REG_TRACE_WAIT LANAI_REG(0x002C)
+/* Write: a scheduler's 64-bit stamp, low then high word, carried in traces
+ * by the device operations this core starts next (0 when not written).
+ * Read: the word written. */
+#define LANAI_REG_TRACE_STAMP_LO LANAI_REG(0x0030)
+#define LANAI_REG_TRACE_STAMP_HI LANAI_REG(0x0034)
 /* Writes to addresses in [LANAI_TRACE_PORT_FIRST, LANAI_TRACE_PORT_LAST]. */
 #define LANAI_TRACE_PORT_FIRST LANAI_REG_TRACE_TAG
-#define LANAI_TRACE_PORT_LAST LANAI_REG_TRACE_STATE
+#define LANAI_TRACE_PORT_LAST LANAI_REG_TRACE_STAMP_HI
 
 /* Event-status bits. Level bits follow device state; sticky bits stay set
  * until the named register clears them. */
@@ -97,6 +106,12 @@
 #define LANAI_REG_DB_MODE LANAI_REG(0x0120)
 /* Read: capacity of the FIFO (or of each per-VI queue). */
 #define LANAI_REG_DB_CAPACITY LANAI_REG(0x0124)
+/* Read: latched entry: the LANai cycle at which the host's doorbell write
+ * reached the queue, low and high word (both stable until the next pop). A
+ * scheduler stamps the request with the time it was posted, not with the
+ * time the firmware got round to it. */
+#define LANAI_REG_DB_ENTRY_TIME_LO LANAI_REG(0x0128)
+#define LANAI_REG_DB_ENTRY_TIME_HI LANAI_REG(0x012C)
 
 /* --- Host DMA block (0x0200 - 0x02FF) ----------------------------------
  * Requests are staged in the HDMA_* registers and committed by a write to
@@ -190,6 +205,10 @@
 #define LANAI_REG_NRDMA_LENGTH LANAI_REG(0x0414)
 /* Read: node that sent the received packet. */
 #define LANAI_REG_NRDMA_SOURCE LANAI_REG(0x0418)
+/* Read: the LANai cycle at which the received packet's tail reached the
+ * card, low and high word (both stable until the next packet is done). */
+#define LANAI_REG_NRDMA_TIME_LO LANAI_REG(0x041C)
+#define LANAI_REG_NRDMA_TIME_HI LANAI_REG(0x0420)
 
 #include <stdint.h>
 
