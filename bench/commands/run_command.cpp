@@ -3,6 +3,7 @@
 // configuration and plots into the output directory.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -40,6 +41,27 @@ std::string cell(bool present, double v, int digits) {
   return present ? fmt::format("{:.{}f}", v, digits) : "-";
 }
 
+// Under the table: each firmware's knee, or the highest load it kept every
+// class below the threshold at.
+void print_knees(const JitterSweep& sweep) {
+  const Experiment& e = sweep.experiment;
+  fmt::print("\nknee: the first load at which a QoS class reaches theta >= {:.2f}\n", kKneeTheta);
+  for (std::size_t f = 0; f < e.firmwares.size(); ++f) {
+    double highest = 0;
+    bool any = false;
+    for (const auto& rec : sweep.records)
+      if (rec && rec->firmware == f && rec->status == PointStatus::ok) {
+        highest = std::max(highest, rec->total_mbytes_per_s);
+        any = true;
+      }
+    if (!any) continue;
+    if (const auto knee = sweep.knee_mbytes_per_s(f))
+      fmt::print("  {:<12} {:.1f} MB/s\n", e.firmwares[f], *knee);
+    else
+      fmt::print("  {:<12} none up to {:.1f} MB/s\n", e.firmwares[f], highest);
+  }
+}
+
 void print_table(const JitterSweep& sweep) {
   const Experiment& e = sweep.experiment;
   fmt::print("{:<12} {:>9}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", "firmware", "load MB/s",
@@ -66,6 +88,7 @@ void print_table(const JitterSweep& sweep) {
                  cell(measured, be->latency_us.p99, 2));
     }
   }
+  print_knees(sweep);
 }
 
 // Runs a sweep with `options` (either kind's) on `jobs` threads, stopping

@@ -124,7 +124,7 @@ void read_jitter(const TableReader& top, const std::filesystem::path& base_dir, 
   const toml::table* load = top.table("load");
   if (!load) top.fail("load", "missing (a [load] table is required)");
   const TableReader t(*load, top.source(), "load");
-  t.allow_only({"add_order", "max_total_MBps", "channels"});
+  t.allow_only({"add_order", "max_total_MBps", "channels", "totals_MBps"});
   if (auto order = t.string_array("add_order")) {
     if (order->empty()) t.fail("add_order", "must name at least one class");
     for (std::size_t i = 0; i < order->size(); ++i) {
@@ -142,24 +142,40 @@ void read_jitter(const TableReader& top, const std::filesystem::path& base_dir, 
   } else {
     for (std::size_t i = 0; i < j.classes.size(); ++i) j.load.add_order.push_back(i);
   }
-  const bool by_total = t.has("max_total_MBps"), by_count = t.has("channels");
-  if (by_total == by_count)
-    t.fail(by_total ? "channels" : "max_total_MBps",
-           "give exactly one of max_total_MBps and channels");
-  if (by_total) {
+  const std::vector<std::string_view> modes{"max_total_MBps", "channels", "totals_MBps"};
+  std::string_view mode;
+  for (const std::string_view m : modes) {
+    if (!t.has(m)) continue;
+    if (!mode.empty()) t.fail(m, "give exactly one of max_total_MBps, channels and totals_MBps");
+    mode = m;
+  }
+  if (mode.empty())
+    t.fail("max_total_MBps", "give exactly one of max_total_MBps, channels and totals_MBps");
+  if (mode == "max_total_MBps") {
     j.load.max_total_mbytes_per_s = positive(t, "max_total_MBps");
-  } else {
+  } else if (mode == "channels") {
     const auto counts = *t.integer_array("channels");
     if (counts.empty()) t.fail("channels", "must list at least one point");
     for (std::size_t i = 0; i < counts.size(); ++i)
       j.load.channels.push_back(
           in_range(t, fmt::format("channels[{}]", i + 1), counts[i], 1, max_channels_per_point));
+  } else {
+    const auto totals = t.number_array("totals_MBps");
+    if (!totals) t.fail("totals_MBps", "must be an array of numbers");
+    if (totals->empty()) t.fail("totals_MBps", "must list at least one point");
+    for (std::size_t i = 0; i < totals->size(); ++i) {
+      const std::string item = fmt::format("totals_MBps[{}]", i + 1);
+      const double v = (*totals)[i];
+      if (!(v > 0)) t.fail(item, fmt::format("must be > 0 (got {})", v));
+      if (i > 0 && v <= (*totals)[i - 1]) t.fail(item, "values must be listed in ascending order");
+      j.load.totals_mbytes_per_s.push_back(v);
+    }
   }
   // The sweep itself may be unreasonable (far too many points).
   try {
     (void)load_points(j);
   } catch (const std::invalid_argument& err) {
-    t.fail(by_total ? "max_total_MBps" : "channels", err.what());
+    t.fail(mode, err.what());
   }
 }
 

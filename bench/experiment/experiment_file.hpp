@@ -45,13 +45,16 @@ struct BestEffortChannel {
 };
 
 // How the load rises: QoS channels are added one at a time, cycling
-// through `add_order` (class indices). Either a point after every added
-// channel until the total load first exceeds `max_total_mbytes_per_s`, or
-// one point per entry of `channels` (total QoS channels at that point).
+// through `add_order` (class indices). Exactly one of: a point after every
+// added channel until the total load first exceeds
+// `max_total_mbytes_per_s`; one point per entry of `channels` (total QoS
+// channels at that point); one point per entry of `totals_mbytes_per_s`,
+// filled in the cycling order with every channel that still fits under it.
 struct LoadSweep {
   std::vector<std::size_t> add_order;
   std::optional<double> max_total_mbytes_per_s;
   std::vector<std::uint32_t> channels;
+  std::vector<double> totals_mbytes_per_s;
 };
 
 struct JitterSetup {

@@ -40,6 +40,15 @@ std::size_t JitterSweep::kept() const {
   return n;
 }
 
+std::optional<double> JitterSweep::knee_mbytes_per_s(std::size_t firmware) const {
+  for (const auto& rec : records) {
+    if (!rec || rec->firmware != firmware || rec->status != PointStatus::ok) continue;
+    for (const ClassMetrics& m : rec->classes)
+      if (m.jitter.intervals > 0 && m.jitter.theta() >= kKneeTheta) return rec->total_mbytes_per_s;
+  }
+  return std::nullopt;
+}
+
 std::size_t JitterSweep::failed() const {
   std::size_t n = 0;
   for (const auto& r : records) n += r && r->status == PointStatus::failed;

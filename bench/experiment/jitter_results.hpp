@@ -64,7 +64,13 @@ struct JitterSweep {
   bool quick = false;            // durations were divided for a smoke run
   std::size_t kept() const;
   std::size_t failed() const;
+  // The firmware's knee: the first total load (in load order) at which some
+  // QoS class's theta reaches kKneeTheta; none if no point kept does.
+  std::optional<double> knee_mbytes_per_s(std::size_t firmware) const;
 };
+
+// The jitter fraction past which a class counts as no longer served.
+inline constexpr double kKneeTheta = 0.05;
 
 std::string outcome_name(host::RunOutcome outcome);
 

@@ -74,12 +74,32 @@ std::string class_plot(const JitterSweep& sweep, std::size_t column) {
   return plot + "\n";
 }
 
+// A dashed vertical line at each firmware's knee, in its line's colour, on
+// every panel that follows.
+std::string knee_marks(const JitterSweep& sweep) {
+  std::string s;
+  int line = 0;
+  for (std::size_t f = 0; f < sweep.experiment.firmwares.size(); ++f) {
+    if (!has_data(sweep, f)) continue;
+    ++line;
+    const auto knee = sweep.knee_mbytes_per_s(f);
+    if (!knee) continue;
+    s += fmt::format("set arrow from {0:.3f}, graph 0 to {0:.3f}, graph 1 nohead dt 2 lt {1}\n",
+                     *knee, line);
+    s += fmt::format("set label 'knee {0}' at {1:.3f}, graph {2:.2f} left offset 0.5,0 "
+                     "tc lt {3} font ',8'\n",
+                     sweep.experiment.firmwares[f], *knee, 0.95 - 0.06 * (line - 1), line);
+  }
+  return s;
+}
+
 std::string per_class_script(const JitterSweep& sweep, const std::string& image,
-                             const std::string& ylabel, std::size_t offset) {
+                             const std::string& ylabel, std::size_t offset, bool knees) {
   const auto& classes = sweep.experiment.jitter.classes;
   const int width = static_cast<int>(450 * classes.size());
   std::string s = preamble(image, width, ylabel + " per QoS class against load");
   s += fmt::format("set ylabel '{}'\n", ylabel);
+  if (knees) s += knee_marks(sweep);
   s += fmt::format("set multiplot layout 1,{} title '{}: {}'\n", classes.size(),
                    sweep.experiment.name, ylabel);
   for (std::size_t ci = 0; ci < classes.size(); ++ci) {
@@ -126,8 +146,8 @@ PlotFiles write_plot_scripts(const std::filesystem::path& dir, const JitterSweep
     write_text_file(plots / (name + ".gp"), text);
     files.scripts.push_back(plots / (name + ".gp"));
   };
-  script("theta", per_class_script(sweep, "theta", "jitter fraction theta", 0));
-  script("jittered", per_class_script(sweep, "jittered", "share of messages jittered", 1));
+  script("theta", per_class_script(sweep, "theta", "jitter fraction theta", 0, true));
+  script("jittered", per_class_script(sweep, "jittered", "share of messages jittered", 1, false));
   if (sweep.experiment.jitter.best_effort) script("be-latency", be_script(sweep));
   return files;
 }

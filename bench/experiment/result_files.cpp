@@ -92,6 +92,14 @@ std::string summary_json(const JitterSweep& sweep) {
   out += fmt::format("  \"points_kept\": {},\n", sweep.kept());
   out += fmt::format("  \"points_failed\": {},\n", sweep.failed());
   out += fmt::format("  \"interrupted\": {},\n", sweep.interrupted);
+  out += fmt::format("  \"knee_theta\": {},\n", fixed(kKneeTheta, 6));
+  std::string knees;
+  for (std::size_t f = 0; f < e.firmwares.size(); ++f) {
+    const auto knee = sweep.knee_mbytes_per_s(f);
+    knees += fmt::format("{}{}: {}", knees.empty() ? "" : ", ", json_string(e.firmwares[f]),
+                         json_fixed(knee.has_value(), knee.value_or(0), 3));
+  }
+  out += fmt::format("  \"knee_MBps\": {{{}}},\n", knees);
   out += "  \"points\": [";
   bool first_point = true;
   for (const auto& rec : sweep.records) {
@@ -237,6 +245,11 @@ std::string resolved_experiment(const Experiment& e) {
   out += fmt::format("add_order = [{}]\n", order);
   if (j.load.max_total_mbytes_per_s) {
     out += fmt::format("max_total_MBps = {}\n", toml_float(*j.load.max_total_mbytes_per_s));
+  } else if (!j.load.totals_mbytes_per_s.empty()) {
+    std::string totals;
+    for (const double v : j.load.totals_mbytes_per_s)
+      totals += (totals.empty() ? "" : ", ") + toml_float(v);
+    out += fmt::format("totals_MBps = [{}]\n", totals);
   } else {
     std::string counts;
     for (const auto n : j.load.channels) counts += (counts.empty() ? "" : ", ") + fmt::format("{}", n);

@@ -212,29 +212,46 @@ void drain_doorbells(uint32_t events) {
                              [](const via::Doorbell& doorbell) { accept(doorbell); });
 }
 
+namespace {
+
+enum class Taken : uint8_t { send, stale, refused };
+
+// One try at the scheduler's first send: taken, dropped as posted before
+// the VI was flushed (try again), or refused (its class has all it may
+// hold). No loop of its own: in one, the compiler would set up every
+// address it uses before the first pass.
+[[gnu::noinline]] Taken take_stamped(uint32_t& vi, SendWork& work, bool best_effort_allowed,
+                                     bool others_allowed) {
+  vi = first_to_serve();
+  if (!(via::vi_best_effort(vi) ? best_effort_allowed : others_allowed))
+    return Taken::refused;
+  const bool found = pop_send(vi, work);
+  const SendRing& ring = send_ring_of(vi);
+  if (ring.empty()) {
+    order_remove(vi);
+    sends_waiting.remove(vi);
+  } else {
+    note_head(vi, ring);
+    // Its key only grew: it moves back only if it now goes after the next
+    // one (never, while it waits alone). Once a send has had a due time
+    // the order is no longer consulted.
+    const uint32_t next = order_next[vi];
+    if (!dues_waiting && next != kNoVi && served_before(next, vi)) {
+      order_remove(vi);
+      order_insert(vi);
+    }
+  }
+  return found ? Taken::send : Taken::stale;
+}
+
+} // namespace
+
 bool next_send(uint32_t& vi, SendWork& work, bool best_effort_allowed, bool others_allowed) {
   if (stamp_ordered) {
     while (!sends_waiting.empty()) {
-      vi = first_to_serve();
-      if (!(via::vi_best_effort(vi) ? best_effort_allowed : others_allowed))
-        return false;
-      const bool found = pop_send(vi, work);
-      if (send_ring_of(vi).empty()) {
-        order_remove(vi);
-        sends_waiting.remove(vi);
-      } else {
-        note_head(vi, send_ring_of(vi));
-        // Its key only grew: it moves back only if it now goes after the
-        // next one (never, while it waits alone). Once a send has had a due
-        // time the order is no longer consulted.
-        const uint32_t next = order_next[vi];
-        if (!dues_waiting && next != kNoVi && served_before(next, vi)) {
-          order_remove(vi);
-          order_insert(vi);
-        }
-      }
-      if (found)
-        return true;
+      const Taken taken = take_stamped(vi, work, best_effort_allowed, others_allowed);
+      if (taken != Taken::stale)
+        return taken == Taken::send;
     }
     return false;
   }

@@ -93,11 +93,10 @@ Submitted refused(uint32_t refusal) {
   return Submitted::refused;
 }
 
-// True if the request goes at the tail of the hardware queue: always in
-// FIFO order, and in stamp order unless a request queued before it has a
-// larger stamp.
+// True if a stamped request goes at the tail of the hardware queue: unless
+// a request queued before it has a larger stamp.
 bool goes_last(via::Stamp stamp) {
-  return !stamp_ordered || service_tail == service_head || note(service_tail - 1u).stamp <= stamp;
+  return service_tail == service_head || note(service_tail - 1u).stamp <= stamp;
 }
 
 Submitted append(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp) {
@@ -135,9 +134,13 @@ Submitted try_hardware(const via::HdmaRequest& request, HdmaOwner owner, via::St
   // More requests in the hardware than notes to match them would lose owners.
   if (service_tail - service_head == kInService)
     return Submitted::full;
-  if (stamp_ordered)
-    via::trace_stamp(stamp);
-  return goes_last(stamp) ? append(request, owner, stamp) : insert(request, owner, stamp);
+  if (!stamp_ordered)
+    return append(request, owner, stamp);
+  // Where it goes is settled before the stamp reaches the trace port (a
+  // device write, after which the compiler reloads what it had).
+  const bool last = goes_last(stamp);
+  via::trace_stamp(stamp);
+  return last ? append(request, owner, stamp) : insert(request, owner, stamp);
 }
 
 // Keeps a request the hardware queue has no room for in the software list,

@@ -111,6 +111,45 @@ TEST_CASE("a channels list gives one point per entry, filled in the add order") 
   CHECK(points[2].total_mbytes_per_s == doctest::Approx(33 + 3 * 2 + 4 * 32));
 }
 
+TEST_CASE("a list of totals gives one point per total, filled in the add order under it") {
+  const Experiment e = parse(with(highload, "max_total_MBps = 160.0", "totals_MBps = [35, 45, 65, 85.5]"));
+  const auto points = load_points(e.jitter);
+  REQUIRE(points.size() == 4);
+  // 2, 8 and 32 MB/s classes over 33 MB/s of best effort.
+  CHECK(points[0].channels == std::vector<std::uint32_t>{1, 0, 0});
+  CHECK(points[0].total_mbytes_per_s == doctest::Approx(35));
+  CHECK(points[1].channels == std::vector<std::uint32_t>{2, 1, 0});
+  CHECK(points[1].total_mbytes_per_s == doctest::Approx(45));
+  CHECK(points[2].channels == std::vector<std::uint32_t>{4, 3, 0});
+  CHECK(points[3].channels == std::vector<std::uint32_t>{2, 2, 1});
+  CHECK(points[3].total_mbytes_per_s == doctest::Approx(85));
+  // The shipped high-load sweep: every 10 MB/s from 35 to 175.
+  const Experiment shipped = load_experiment(fs::path(BENCH_EXPERIMENTS_DIR) / "cbr-highload.toml",
+                                             ParseOptions{{"svia", "pvia", "qosvia"}});
+  const auto sweep = load_points(shipped.jitter);
+  REQUIRE(sweep.size() == 15);
+  for (std::size_t i = 0; i < sweep.size(); ++i) {
+    CAPTURE(i);
+    CHECK(sweep[i].total_mbytes_per_s == doctest::Approx(35.0 + 10.0 * static_cast<double>(i)));
+  }
+  CHECK(sweep.back().channels[2] >= 3);
+  const std::string f = "test.toml: ";
+  CHECK(error_of(with(highload, "max_total_MBps = 160.0", "totals_MBps = [34]")) ==
+        f + "load.totals_MBps: 34 MB/s leaves no room for a QoS channel above the 33 MB/s of best effort");
+  CHECK(error_of(with(highload, "max_total_MBps = 160.0", "totals_MBps = [35, 36]")) ==
+        f + "load.totals_MBps: 36 MB/s gives the same channels as the total before it");
+  CHECK(error_of(with(highload, "max_total_MBps = 160.0", "totals_MBps = [45, 35]")) ==
+        f + "load.totals_MBps[2]: values must be listed in ascending order");
+  CHECK(error_of(with(highload, "max_total_MBps = 160.0", "totals_MBps = []")) ==
+        f + "load.totals_MBps: must list at least one point");
+  CHECK(error_of(with(highload, "max_total_MBps = 160.0", "totals_MBps = [-5]")) ==
+        f + "load.totals_MBps[1]: must be > 0 (got -5)");
+  CHECK(error_of(with(highload, "max_total_MBps = 160.0", "totals_MBps = [\"fast\"]")) ==
+        f + "load.totals_MBps[1]: must be a number (got a string)");
+  CHECK(error_of(with(highload, "max_total_MBps = 160.0", "totals_MBps = [35]\nchannels = [3]")) ==
+        f + "load.totals_MBps: give exactly one of max_total_MBps, channels and totals_MBps");
+}
+
 TEST_CASE("a point's spec has one channel per VI, best effort last, seeds shared by firmwares") {
   const Experiment e = parse(highload);
   const auto points = load_points(e.jitter);
@@ -193,13 +232,13 @@ TEST_CASE("every error names the file, the key and the problem") {
   CHECK(error_of(with(highload, "receiver = 3", "receiver = 0")) ==
         f + "class[3].receiver: must be in 1..4 (got 0)");
   CHECK(error_of(with(highload, "max_total_MBps = 160.0", "max_total_MBps = 160.0\nchannels = [3]")) ==
-        f + "load.channels: give exactly one of max_total_MBps and channels");
+        f + "load.channels: give exactly one of max_total_MBps, channels and totals_MBps");
   CHECK(error_of(with(highload, "max_total_MBps = 160.0", "")) ==
-        f + "load.max_total_MBps: give exactly one of max_total_MBps and channels");
+        f + "load.max_total_MBps: give exactly one of max_total_MBps, channels and totals_MBps");
   CHECK(error_of(with(highload, "kind = \"jitter\"", "kind = \"pingpong\"")) ==
-        f + "kind: unknown kind \"pingpong\" (known: jitter, queueing, pipeline)");
+        f + "kind: unknown kind \"pingpong\" (known: jitter, queueing, pipeline, saturation)");
   CHECK(error_of(with(highload, "kind = \"jitter\"", "")) ==
-        f + "kind: missing (one of: jitter, queueing, pipeline)");
+        f + "kind: missing (one of: jitter, queueing, pipeline, saturation)");
   CHECK(error_of(with(highload, "traffic = \"cbr\"", "traffic = \"abr\"")) ==
         f + "class[1].traffic: must be \"cbr\" or \"vbr\" (got \"abr\")");
   CHECK(error_of(with(highload, "name = \"32MBps\"", "name = \"8MBps\"")) ==
@@ -288,6 +327,33 @@ TEST_CASE("pipeline experiments: packets, fragment counts, host work and referen
   CHECK(error_of(with(pipeline, "", "iterations = 0")) == f + "iterations: must be in 1..1000 (got 0)");
 }
 
+TEST_CASE("saturation experiments: message sizes and receiver counts") {
+  const std::string saturation = "kind = \"saturation\"\nfirmwares = [\"svia\", \"pvia\"]\n"
+                                 "sizes = [1024, 65536]\nreceivers = [1, 4]\n";
+  const Experiment e = parse(saturation);
+  CHECK(e.saturation.sizes == std::vector<std::uint32_t>{1024, 65536});
+  CHECK(e.saturation.receivers == std::vector<std::uint32_t>{1, 4});
+  CHECK(parse(with(saturation, "receivers = [1, 4]\n", "")).saturation.receivers ==
+        std::vector<std::uint32_t>{1});
+  const std::string f = "test.toml: ";
+  CHECK(error_of(with(saturation, "sizes = [1024, 65536]\n", "")) ==
+        f + "sizes: missing (an array of whole numbers is required)");
+  CHECK(error_of(with(saturation, "sizes = [1024, 65536]", "sizes = []")) ==
+        f + "sizes: must list at least one value");
+  CHECK(error_of(with(saturation, "sizes = [1024, 65536]", "sizes = [8, 1024]")) ==
+        f + "sizes[1]: must be in 16..65536 (got 8)");
+  CHECK(error_of(with(saturation, "sizes = [1024, 65536]", "sizes = [1024, 70000]")) ==
+        f + "sizes[2]: must be in 16..65536 (got 70000)");
+  CHECK(error_of(with(saturation, "sizes = [1024, 65536]", "sizes = [4096, 1024]")) ==
+        f + "sizes[2]: values must be listed in ascending order");
+  CHECK(error_of(with(saturation, "receivers = [1, 4]", "receivers = [0, 4]")) ==
+        f + "receivers[1]: must be in 1..64 (got 0)");
+  CHECK(error_of(with(saturation, "receivers = [1, 4]", "receivers = [1, 65]")) ==
+        f + "receivers[2]: must be in 1..64 (got 65)");
+  CHECK(error_of(with(saturation, "receivers = [1, 4]", "receivers = [1, 4]\nfragments = [2]")) ==
+        f + "fragments: unknown key");
+}
+
 TEST_CASE("TOML syntax errors give the line and column") {
   const std::string message = error_of("kind = \"jitter\"\nreceivers = = 4\n");
   CHECK(message.starts_with("test.toml:2:"));
@@ -311,6 +377,7 @@ TEST_CASE("the shipped experiment files parse") {
     const Experiment e = load_experiment(entry.path(), all);
     if (e.kind == "jitter") CHECK(!load_points(e.jitter).empty());
     else if (e.kind == "pipeline") CHECK(!e.pipeline.reference.empty());
+    else if (e.kind == "saturation") CHECK(!e.saturation.sizes.empty());
     else CHECK(!e.queueing.rates_per_us.empty());
     ++files;
   }
