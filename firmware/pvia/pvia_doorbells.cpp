@@ -10,6 +10,7 @@
 #include "common/doorbells.h"
 #include "common/sched_tick.h"
 #include "common/sram_placement.h"
+#include "common/vi_heap.h"
 #include "common/vi_set.h"
 #include "common/vi_table.h"
 #include "pvia.h"
@@ -57,60 +58,14 @@ VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI]{};
 bool per_vi_doorbells;
 bool stamp_ordered;
 uint32_t doorbell_serial;
-constexpr uint32_t kNoVi = 0xFFFFFFFFu;
 // A send with a due time has been stamped (a rate-regulated policy): the
 // choice among VIs must look at the clock.
 bool dues_waiting;
-// Under stamp ordering, the stamp and doorbell number of each waiting VI's
-// oldest send, and (while no send has a due time) the waiting VIs in the
-// order they are to be served, linked both ways. A VI's key only grows, so
-// a VI put back after its send was taken, or newly waiting, is placed by
-// walking from the back, usually past few.
-via::Stamp head_stamp[VIA_MAX_VI];
-uint32_t head_serial[VIA_MAX_VI];
-uint32_t order_next[VIA_MAX_VI];
-uint32_t order_previous[VIA_MAX_VI];
-uint32_t order_head = kNoVi;
-uint32_t order_tail = kNoVi;
-
-bool served_before(uint32_t a, uint32_t b) {
-  return via::stamped_first(head_stamp[a], head_serial[a], head_stamp[b], head_serial[b]);
-}
-
-void order_insert(uint32_t vi) {
-  uint32_t after = order_tail;
-  while (after != kNoVi && served_before(vi, after))
-    after = order_previous[after];
-  const uint32_t before = after == kNoVi ? order_head : order_next[after];
-  order_previous[vi] = after;
-  order_next[vi] = before;
-  if (after == kNoVi)
-    order_head = vi;
-  else
-    order_next[after] = vi;
-  if (before == kNoVi)
-    order_tail = vi;
-  else
-    order_previous[before] = vi;
-}
-
-void order_remove(uint32_t vi) {
-  const uint32_t previous = order_previous[vi], next = order_next[vi];
-  if (previous == kNoVi)
-    order_head = next;
-  else
-    order_next[previous] = next;
-  if (next == kNoVi)
-    order_tail = previous;
-  else
-    order_previous[next] = previous;
-}
-
-void note_head(uint32_t vi, const SendRing& ring) {
-  const SendRing::Entry& entry = ring.entries[ring.head & SendRing::kMask];
-  head_stamp[vi] = entry.stamping.stamp;
-  head_serial[vi] = entry.serial;
-}
+// Under stamp ordering, while no send has had a due time, the waiting VIs
+// keyed by the stamp and doorbell number of their oldest send. Once one has
+// (a rate-regulated policy), the choice scans the waiting VIs instead and
+// the heap is no longer kept.
+via::ViHeap order;
 
 // A send doorbell: the send joins its VI's ring, stamped under a
 // stamp-ordering scheduler; full rings lose it like a dropped doorbell.
@@ -135,10 +90,9 @@ void accept_send(const via::Doorbell& doorbell) {
   if (tail != ring.head)
     return; // the VI was waiting already
   if (stamp_ordered) {
-    head_stamp[vi] = entry.stamping.stamp;
-    head_serial[vi] = entry.serial;
     sends_waiting.add(vi);
-    order_insert(vi);
+    if (!dues_waiting)
+      order.push(vi, entry.stamping.stamp, entry.serial);
   } else {
     ready_to_send.push(vi);
   }
@@ -195,7 +149,7 @@ bool pop_send(uint32_t vi, SendWork& work) {
 
 // The VI whose oldest waiting send the scheduler serves first, earliest
 // doorbell first among equals.
-uint32_t first_to_serve() { return dues_waiting ? first_of_many_due() : order_head; }
+uint32_t first_to_serve() { return dues_waiting ? first_of_many_due() : order.top(); }
 
 SendRing& send_ring_of(uint32_t vi) { return queues[vi].send; }
 
@@ -204,7 +158,7 @@ SendRing& send_ring_of(uint32_t vi) { return queues[vi].send; }
 void start_doorbells() {
   per_vi_doorbells = via::doorbells_per_vi();
   stamp_ordered = via::scheduler_orders_queues();
-  order_head = order_tail = kNoVi;
+  order.clear();
 }
 
 void drain_doorbells(uint32_t events) {
@@ -227,18 +181,15 @@ enum class Taken : uint8_t { send, stale, refused };
     return Taken::refused;
   const bool found = pop_send(vi, work);
   const SendRing& ring = send_ring_of(vi);
-  if (ring.empty()) {
-    order_remove(vi);
+  if (ring.empty())
     sends_waiting.remove(vi);
-  } else {
-    note_head(vi, ring);
-    // Its key only grew: it moves back only if it now goes after the next
-    // one (never, while it waits alone). Once a send has had a due time
-    // the order is no longer consulted.
-    const uint32_t next = order_next[vi];
-    if (!dues_waiting && next != kNoVi && served_before(next, vi)) {
-      order_remove(vi);
-      order_insert(vi);
+  if (!dues_waiting) {
+    // The VI was on top: it leaves, or its key grows to its next send's.
+    if (ring.empty()) {
+      order.pop();
+    } else {
+      const SendRing::Entry& next = ring.entries[ring.head & SendRing::kMask];
+      order.top_grew(next.stamping.stamp, next.serial);
     }
   }
   return found ? Taken::send : Taken::stale;

@@ -613,7 +613,7 @@ void fragment_done(uint32_t r, uint32_t s) {
   SendRecord& record = via::in_register(&records[r]);
   uint32_t vi;
   const bool best_effort_allowed =
-      best_effort_records < kBestEffortRecords && sends_ahead[1] < kSendsAhead;
+      best_effort_records < kBestEffortRecords && sends_ahead[1] < 2u;
   if (!next_send(vi, record.work, best_effort_allowed, sends_ahead[0] < kSendsAhead))
     return false;
   record.vi = static_cast<uint8_t>(vi);

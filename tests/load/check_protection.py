@@ -1,0 +1,64 @@
+# Runs a jitter experiment of reserved channels against a best-effort flood
+# under PVIA and a rate-scheduling firmware, and checks that under the
+# latter every reserved class keeps theta under --limit, that its reserved
+# channels together (theta pooled over their messages) jitter less than
+# under PVIA, that best effort absorbs the shortfall (its latency is the
+# higher), and that nothing was lost or corrupted. stdlib only.
+#   check_protection.py LANAI_EMU EXPERIMENT OUT_DIR [--firmware qosvia] [--limit 0.05]
+import argparse
+import csv
+import pathlib
+import subprocess
+import sys
+
+p = argparse.ArgumentParser()
+p.add_argument("lanai_emu")
+p.add_argument("experiment")
+p.add_argument("out", type=pathlib.Path)
+p.add_argument("--firmware", default="qosvia")
+p.add_argument("--limit", type=float, default=0.05)
+args = p.parse_args()
+
+proc = subprocess.run([args.lanai_emu, "run", args.experiment, "--out", str(args.out)],
+                      capture_output=True, text=True, timeout=900)
+if proc.returncode != 0:
+    print(f"exit status {proc.returncode}\n{proc.stdout}{proc.stderr}")
+    sys.exit(1)
+with open(args.out / "results.csv", newline="") as f:
+    rows = list(csv.DictReader(f))
+
+problems = []
+pooled = {}
+be_latency = {}
+for row in rows:
+    fw = row["firmware"]
+    where = f"{fw} {row['class']}"
+    if int(row["messages"]) <= 0:
+        problems.append(f"{where}: no messages")
+    if int(row["lost"]) != 0 or int(row["corrupted"]) != 0:
+        problems.append(f"{where}: {row['lost']} lost, {row['corrupted']} corrupted")
+    if row["class"] == "BE":
+        be_latency[fw] = float(row["be_latency_mean_us"])
+        continue
+    theta, messages = float(row["theta"]), int(row["messages"])
+    total, count = pooled.get(fw, (0.0, 0))
+    pooled[fw] = (total + theta * messages, count + messages)
+    if fw == args.firmware and theta >= args.limit:
+        problems.append(f"{where}: theta {theta:.4f}, not under {args.limit}")
+for fw in ("pvia", args.firmware):
+    if fw not in pooled or fw not in be_latency:
+        problems.append(f"no figures for {fw}")
+if not problems:
+    mine = pooled[args.firmware][0] / pooled[args.firmware][1]
+    pvia = pooled["pvia"][0] / pooled["pvia"][1]
+    if mine >= pvia:
+        problems.append(f"reserved theta {mine:.4f} under {args.firmware}, not below PVIA's {pvia:.4f}")
+    if be_latency[args.firmware] < be_latency["pvia"]:
+        problems.append(f"best effort {be_latency[args.firmware]:.0f} us under {args.firmware}, "
+                        f"faster than under PVIA ({be_latency['pvia']:.0f} us)")
+if problems:
+    print(proc.stdout)
+    print("\n".join(problems))
+    sys.exit(1)
+print(f"reserved theta: {args.firmware} {mine:.4f}, pvia {pvia:.4f}; best effort "
+      f"{be_latency[args.firmware]:.0f} us against {be_latency['pvia']:.0f} us")
