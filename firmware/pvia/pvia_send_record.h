@@ -1,0 +1,191 @@
+// The send engine: each posted send is a record that moves through named
+// states, one device operation each, and waits for that device's event
+// instead of for the device:
+//   fetch_descriptor -> stream -> write_status
+// While it streams, the message leaves as fragments (one, unless the VI's
+// fragmentation policy cuts it: common/fragment_plan.h), each carried by one
+// of the record's two fragment slots through the slot's own states:
+//   gather_data -> wait_turn -> wait_nsdma -> transmit -> free
+// so that the host DMA fills one slot while the network send DMA empties
+// the other; a freed slot takes the next fragment. A fragment's data lands
+// in one of the card's send buffers, which all records share
+// (pvia_send_buffers.cpp): a record holds one only from its fragment's
+// gather until the packet has left, so descriptors are fetched, and
+// completions written, for many more sends than there are buffers, and the
+// host DMA always has the next gather queued behind the one it serves. A
+// freed buffer goes to the waiting send the scheduler serves first (the
+// oldest, without stamps). A VI's sends take buffers, and enter the network
+// send queue, in posting order (a send ready early, say one with no data or
+// an error, waits its turn), so its packets leave, and its completions are
+// written, in posting order; even a send that fails, or whose descriptor
+// cannot be read, takes its place in that queue without sending.
+//
+// This header holds what the engine's two parts share: the records and
+// their slots (pvia_send.cpp takes sends into records and hears the
+// devices' events; pvia_send_cut.cpp cuts a streaming send's fragments,
+// has their data read and queues them for the network).
+#pragma once
+
+#include <lanai/register_map.h>
+#include <lanai/via_abi.h>
+
+#include "common/fragment_plan.h"
+#include "pvia.h"
+#include "pvia_send_buffers.h"
+
+namespace pvia {
+
+enum class SendState : uint8_t {
+  free,             // no message
+  fetch_descriptor, // the descriptor is on its way from host memory
+  stream,           // its fragments are on their way through the slots
+  write_status,     // the completion is on its way to host memory
+  count_,
+};
+
+enum class SlotState : uint8_t {
+  free,        // no fragment
+  gather_data, // the fragment's data is on its way into the slot's buffer
+  wait_turn,   // ready, behind an earlier send of its VI not yet all queued
+  wait_nsdma,  // the packet waits in the network send queue
+  transmit,    // the network send DMA is sending it
+  count_,
+};
+
+// Names of the states, for traces.
+extern const char* const send_state_names[];
+extern const char* const send_slot_state_names[];
+
+namespace send_engine {
+
+// Sends in hand at once: enough that, with the descriptors of the next
+// ones fetched and the completions of the last ones on their way, every
+// send buffer can be busy.
+constexpr uint32_t kSendRecords = 16u;
+constexpr uint32_t kSlots = 2u;
+// Under a stamp-ordering scheduler best effort may hold this many records
+// at most: the rest are kept for reserved sends, which must never wait
+// behind best effort for a record.
+constexpr uint32_t kBestEffortRecords = kSendRecords / 2u;
+// Sends taken ahead of their first gather (their descriptors fetched or on
+// the way): enough to keep the gathers coming, few enough that the host
+// DMA queue stays short and later, more urgent, sends find it so.
+constexpr uint32_t kSendsAhead = 4u;
+constexpr uint8_t kNoRecord = 0xFFu;
+constexpr uint32_t kNoFailure = 0xFFFFFFFFu;
+static_assert(kSendRecords * kSlots <= 0xFFu, "a packet names its record and slot in a byte");
+static_assert(kSendRecords <= 32u, "records streaming fit a word");
+
+// What a slot's packet carries.
+enum class Carries : uint8_t {
+  data,    // the fragment
+  aborted, // nothing: the message was given up after earlier fragments left
+  nothing, // no packet at all (the send failed before any left)
+};
+
+struct Slot {
+  SlotState state;
+  Carries carries;
+  uint8_t outstanding; // host DMAs queued and not yet completed
+  uint8_t buffer;      // the send buffer it fills (kNoBuffer: none)
+  bool last;           // the message's last fragment
+  uint32_t index;      // which fragment of the message
+  uint32_t offset;     // where it starts in the message
+  uint32_t bytes;
+  uint32_t cut_at;     // cycle its reads were queued (adaptive policy)
+  via::Stamp stamp;
+  via::OutgoingPacket framed; // the packet, framed as it joins the network send queue
+};
+
+// A power of two in size, so that finding record r is one shift.
+struct alignas(512) SendRecord {
+  SendState state;
+  uint8_t vi;
+  bool unreachable; // the descriptor could not be read: no status to write
+  bool numbered;    // a packet has left: the message has its sequence number
+  bool has_turn;    // the VI's earlier sends are all in the network queue
+  bool all_cut;     // every fragment has been handed to a slot
+  bool measured;    // the VI's policy is adaptive: time the fragments
+  bool best_effort; // counted among best effort's records
+  bool ahead;       // taken, and no fragment cut yet
+  uint8_t next_of_vi; // the VI's send taken after this one (kNoRecord: none yet)
+  uint32_t ticket;  // its place among its VI's sends
+  uint32_t label;   // VI and ticket, labelling its work in traces
+  uint32_t errors;  // VIP_STATUS_* bits found so far
+  uint32_t failed_at; // first fragment that failed; later ones are not sent
+  uint32_t sequence;  // the message's number on the wire, once numbered
+  uint32_t cut;       // fragments handed to slots
+  uint32_t gathered;  // ... whose data is in (or failed to reach) SRAM
+  uint32_t queued;    // ... in the network send queue
+  uint32_t finished;  // ... that left or were passed over
+  uint32_t offset;    // message bytes handed to slots
+  SendWork work;     // where its descriptor is, its stamp (carried by all its requests)
+  via::FragmentPlan plan;
+  via::Descriptor descriptor;
+  via::DescriptorCopy copy;
+  via::Completion completion;
+  Slot slots[kSlots];
+};
+
+extern SendRecord records[kSendRecords];
+// Records ahead of their first gather, best effort's and the others'
+// counted apart: best effort waiting for the host DMA must not keep a
+// reserved send from being taken.
+extern uint32_t sends_ahead[2];
+extern bool stamp_ordered;
+extern bool tracks_service; // the scheduler wants to hear of each send served
+extern uint32_t tickets_cut[VIA_MAX_VI]; // the VI's send whose fragments are being cut
+
+inline HdmaOwner owner_of(uint32_t r) { return {Engine::send, static_cast<uint8_t>(r)}; }
+inline uint32_t packet_of(uint32_t r, uint32_t s) { return r * kSlots + s; }
+inline uint32_t now() { return lanai_mmio_read(LANAI_REG_CYCLE_LO); }
+
+// The core takes up record r in `state` (a constant, so that the name's
+// address is too); the device operations it starts are labelled with the
+// record's VI and its place among the VI's sends, which is the message's
+// sequence number while none of the VI's sends fails.
+inline void trace(uint32_t r, SendState state) {
+  via::trace_state(send_state_names[static_cast<uint32_t>(state)]);
+  via::trace_tag(records[r].label);
+}
+inline void trace(uint32_t r, SlotState state) {
+  via::trace_state(send_slot_state_names[static_cast<uint32_t>(state)]);
+  via::trace_tag(records[r].label);
+}
+
+// The VI's send taken after record r, if it is still in hand and has
+// ticket `ticket`; kNoRecord otherwise.
+inline uint32_t next_of_vi(uint32_t r, uint32_t ticket) {
+  const uint32_t n = records[r].next_of_vi;
+  if (n == kNoRecord)
+    return kNoRecord;
+  const SendRecord& next = records[n];
+  if (next.state == SendState::free || next.vi != records[r].vi || next.ticket != ticket)
+    return kNoRecord;
+  return n;
+}
+
+// Record r would cut a fragment if given a buffer (or no longer would).
+inline void note_wanting(uint32_t r) {
+  const SendRecord& record = records[r];
+  if (record.state == SendState::stream && !record.all_cut &&
+      record.ticket == tickets_cut[record.vi] &&
+      record.slots[record.cut % kSlots].state == SlotState::free)
+    send_wanting |= 1u << r;
+  else
+    send_wanting &= ~(1u << r);
+}
+
+// --- pvia_send_cut.cpp -------------------------------------------------------
+
+// Every fragment of the record is in a slot (or none will be sent): the
+// VI's next send may cut.
+void finish_cutting(uint32_t r);
+// A send that fails before its data: one empty slot keeps its place.
+SendState stream_nothing(uint32_t r);
+// A read of the streaming record's data is done (`outcome`: the host DMA's).
+void data_arrived(uint32_t r, uint32_t outcome);
+
+} // namespace send_engine
+
+} // namespace pvia
