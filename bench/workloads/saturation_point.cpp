@@ -14,6 +14,7 @@
 
 #include "session.hpp"
 #include "workloads/bench_cluster.hpp"
+#include "workloads/fan_out_run.hpp"
 #include "workloads/message_pattern.hpp"
 #include "workloads/pingpong.hpp"
 #include "workloads/via_endpoint.hpp"
@@ -168,21 +169,15 @@ SaturationResult run_saturation_point(const SaturationSpec& spec, const std::ato
   setup.nodes = spec.receivers + 1;
   setup.seed = spec.seed;
   setup.trace = spec.trace;
-  host::ClusterConfig config = cluster_config(setup);
-  config.deadlock_window = kernel::milliseconds(20);
-  host::Cluster cluster(std::move(config));
-  sh.cluster = &cluster;
-  std::vector<std::function<int()>> programs;
-  programs.emplace_back([&] { return sender(sh); });
-  for (std::uint32_t r = 1; r <= spec.receivers; ++r)
-    programs.emplace_back([&sh, r] { return receiver(sh, r); });
-  const host::RunReport report = vipl::run_programs(cluster, std::move(programs));
+  const FanOutOutcome run = run_fan_out(
+      setup, [&](host::Cluster& cluster) { sh.cluster = &cluster; }, [&] { return sender(sh); },
+      [&](std::uint32_t r) { return receiver(sh, r); });
 
   SaturationResult result;
-  result.outcome = report.outcome;
-  result.detail = describe_failure(cluster, report);
+  result.outcome = run.outcome;
+  result.detail = run.detail;
   result.stopped = sh.stopped || (stop && stop->load());
-  result.end_us = report.end_time.as_us();
+  result.end_us = run.end_us;
   std::sort(sh.receipts.begin(), sh.receipts.end());
   result.messages = sh.receipts.size();
   if (sh.receipts.size() >= 2) {
@@ -195,11 +190,8 @@ SaturationResult run_saturation_point(const SaturationSpec& spec, const std::ato
     result.lost += sh.sent[r] - std::min(sh.sent[r], sh.received[r]);
   }
   result.corrupted = sh.corrupted;
-  if (sh.utilisation.closed()) {
-    const auto& cards = sh.utilisation.cards();
-    result.sender = cards.at(0);
-    result.receivers.assign(cards.begin() + 1, cards.end());
-  } else if (result.detail.empty() && !result.stopped) {
+  if (!split_utilisation(sh.utilisation, result.sender, result.receivers) &&
+      result.detail.empty() && !result.stopped) {
     result.detail = "the run ended before the measured stretch did";
   }
   return result;

@@ -28,6 +28,7 @@
 #include "vipl_emu.h"
 #include "workloads/bench_cluster.hpp"
 #include "workloads/device_utilisation.hpp"
+#include "workloads/fan_out_run.hpp"
 #include "workloads/pingpong.hpp"
 #include "workloads/message_pattern.hpp"
 #include "workloads/via_endpoint.hpp"
@@ -357,27 +358,17 @@ StreamPointResult run_stream_point(const StreamPointSpec& spec, const std::atomi
   setup.nodes = spec.receivers + 1;
   setup.seed = spec.seed;
   setup.trace = spec.trace;
-  host::ClusterConfig config = cluster_config(setup);
   // Receivers wake every millisecond, so an idle stretch is not a deadlock.
-  config.deadlock_window = kernel::milliseconds(20);
-  host::Cluster cluster(std::move(config));
-  sh.cluster = &cluster;
-  std::vector<std::function<int()>> programs;
-  programs.emplace_back([&] { return sender(sh); });
-  for (std::uint32_t r = 1; r <= spec.receivers; ++r)
-    programs.emplace_back([&sh, r] { return receiver(sh, r); });
-  const host::RunReport report = vipl::run_programs(cluster, std::move(programs));
+  const FanOutOutcome run = run_fan_out(
+      setup, [&](host::Cluster& cluster) { sh.cluster = &cluster; }, [&] { return sender(sh); },
+      [&](std::uint32_t r) { return receiver(sh, r); });
 
   StreamPointResult result;
-  result.outcome = report.outcome;
-  result.detail = describe_failure(cluster, report);
+  result.outcome = run.outcome;
+  result.detail = run.detail;
   result.stopped = sh.stopped || (stop && stop->load());
-  result.end_us = report.end_time.as_us();
-  if (sh.utilisation.closed()) {
-    const auto& cards = sh.utilisation.cards();
-    result.sender = cards.at(0);
-    result.receivers.assign(cards.begin() + 1, cards.end());
-  }
+  result.end_us = run.end_us;
+  split_utilisation(sh.utilisation, result.sender, result.receivers);
   for (std::size_t c = 0; c < n; ++c) {
     ChannelResult cr;
     cr.interval_ps = spec.channels[c].traffic == Traffic::best_effort ? 0 : sh.plans[c].interval_ps;
