@@ -5,10 +5,10 @@
 # whatever the number of fragments already on the card. stdlib only.
 #   check_fragment_cost.py LANAI_EMU EXPERIMENT OUT_DIR [--tolerance 0.1]
 import argparse
-import csv
 import pathlib
-import subprocess
 import sys
+
+from experiment_run import results, run_experiment
 
 p = argparse.ArgumentParser()
 p.add_argument("lanai_emu")
@@ -17,16 +17,11 @@ p.add_argument("out", type=pathlib.Path)
 p.add_argument("--tolerance", type=float, default=0.1)
 args = p.parse_args()
 
-proc = subprocess.run([args.lanai_emu, "run", args.experiment, "--out", str(args.out)],
-                      capture_output=True, text=True, timeout=900)
-if proc.returncode != 0:
-    print(f"exit status {proc.returncode}\n{proc.stdout}{proc.stderr}")
-    sys.exit(1)
+run_experiment(args.lanai_emu, args.experiment, args.out)
 latency = {}
-with open(args.out / "results.csv", newline="") as f:
-    for row in csv.DictReader(f):
-        latency[(row["firmware"], int(row["packet_bytes"]), int(row["fragments"]))] = \
-            float(row["emulated_us"])
+for row in results(args.out):
+    latency[(row["firmware"], int(row["packet_bytes"]), int(row["fragments"]))] = \
+        float(row["emulated_us"])
 problems = []
 for (fw, packet) in sorted({(k[0], k[1]) for k in latency}):
     try:

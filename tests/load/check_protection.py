@@ -6,10 +6,10 @@
 # higher), and that nothing was lost or corrupted. stdlib only.
 #   check_protection.py LANAI_EMU EXPERIMENT OUT_DIR [--firmware qosvia] [--limit 0.05]
 import argparse
-import csv
 import pathlib
-import subprocess
 import sys
+
+from experiment_run import results, run_experiment
 
 p = argparse.ArgumentParser()
 p.add_argument("lanai_emu")
@@ -19,13 +19,8 @@ p.add_argument("--firmware", default="qosvia")
 p.add_argument("--limit", type=float, default=0.05)
 args = p.parse_args()
 
-proc = subprocess.run([args.lanai_emu, "run", args.experiment, "--out", str(args.out)],
-                      capture_output=True, text=True, timeout=900)
-if proc.returncode != 0:
-    print(f"exit status {proc.returncode}\n{proc.stdout}{proc.stderr}")
-    sys.exit(1)
-with open(args.out / "results.csv", newline="") as f:
-    rows = list(csv.DictReader(f))
+run_experiment(args.lanai_emu, args.experiment, args.out)
+rows = results(args.out)
 
 problems = []
 pooled = {}

@@ -16,16 +16,13 @@ import bisect
 import json
 import math
 import pathlib
-import subprocess
 import sys
+
+from experiment_run import run_experiment
 
 lanai_emu, experiment, out, clock_mhz = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3]), float(sys.argv[4])
 trace_file = out / "trace.json"
-proc = subprocess.run([lanai_emu, "run", experiment, "--out", str(out), "--trace", str(trace_file)],
-                      capture_output=True, text=True, timeout=900)
-if proc.returncode != 0:
-    print(f"exit status {proc.returncode}\n{proc.stdout}{proc.stderr}")
-    sys.exit(1)
+run_experiment(lanai_emu, experiment, out, "--trace", str(trace_file))
 events = [e for e in json.loads(trace_file.read_text())["traceEvents"] if "ts" in e]
 track = {"lanai": 0, "doorbells": 1, "hdma": 2, "nsdma": 3}
 STAMP_LAST = 2**64 - 1
