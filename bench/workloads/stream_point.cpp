@@ -41,6 +41,9 @@ constexpr std::uint32_t send_ring = 32;    // send descriptors per channel
 constexpr std::uint32_t recv_ring = 48;    // receives posted per channel
 constexpr std::uint32_t vbr_fragment = 4096; // VBR frames go as messages of at most this
 const kernel::SimTime drain = kernel::milliseconds(20);
+// Between batches of receives posted at start-up: the slowest firmware takes
+// a batch of doorbell_budget receive doorbells in well under this.
+const kernel::SimTime kBatchPause = kernel::milliseconds(1);
 
 // What one channel sends: its units (messages or frames) and their sizes.
 struct ChannelPlan {
@@ -274,12 +277,22 @@ int receiver(Shared& sh, std::uint32_t me) {
   Endpoint ep(bytes, sh.memory);
   VIP_CQ_HANDLE cq = nullptr;
   check_vip(VipCreateCQ(ep.nic(), static_cast<VIP_ULONG>(mine.size() * recv_ring), &cq), "VipCreateCQ");
-  // Receives posted per channel: within the node's doorbell budget, but at
-  // least two. With many channels that is more doorbells than the FIFO
-  // holds, so they go in batches of the budget with a pause between for the
-  // firmware to drain them (VIA has no flow control to ask).
-  const std::uint32_t depth = std::clamp<std::uint32_t>(
+  // Receives posted per channel. A CBR or best-effort channel has one
+  // message per unit: within the node's doorbell budget, but at least two.
+  // A VBR frame goes as dozens of messages back to back, so a VBR channel
+  // keeps recv_ring posted: more than the sender ever has in flight on it
+  // (send_ring), with room for the time a completed receive takes to be
+  // posted again. VIA drops a message that finds no receive waiting and
+  // reports an error. With many channels that is more doorbells than the
+  // FIFO holds, so they go in batches of the budget with a pause between,
+  // long enough for the slowest firmware to drain a batch (VIA has no flow
+  // control to ask).
+  static_assert(recv_ring >= send_ring + 16, "receives outnumber the sends in flight");
+  const std::uint32_t shared_depth = std::clamp<std::uint32_t>(
       sh.doorbell_budget / static_cast<std::uint32_t>(mine.size()), 2, recv_ring);
+  auto depth_of = [&](std::size_t c) {
+    return spec.channels[c].traffic == Traffic::vbr ? recv_ring : shared_depth;
+  };
   std::uint32_t batch = 0;
   std::map<VIP_VI_HANDLE, std::size_t> channel_of;
   std::vector<VIP_VI_HANDLE> vis;
@@ -287,12 +300,12 @@ int receiver(Shared& sh, std::uint32_t me) {
   for (std::size_t c : mine) {
     VIP_VI_HANDLE vi = ep.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer,
                                     nullptr, cq);
-    for (std::uint32_t i = 0; i < depth; ++i) {
+    for (std::uint32_t i = 0, depth = depth_of(c); i < depth; ++i) {
       auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(p + i * slot_bytes(sh.plans[c].max_transfer));
       fill_descriptor(d, ep, reinterpret_cast<std::uint8_t*>(d) + 64, sh.plans[c].max_transfer);
       check_vip(VipPostRecv(vi, d, ep.memory_handle()), "VipPostRecv");
       if (++batch == sh.doorbell_budget) {
-        host_wait_until(host_now() + kernel::microseconds(200));
+        host_wait_until(host_now() + kBatchPause);
         batch = 0;
       }
     }

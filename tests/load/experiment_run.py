@@ -1,5 +1,6 @@
-# Runs `lanai-emu run EXPERIMENT --out OUT [extra...]` for the load checks;
-# on a failed run prints its exit status and output and exits 1. stdlib only.
+# Runs `lanai-emu run EXPERIMENT --out OUT [extra...]` for the load checks
+# and returns what it printed (stdout, then stderr); on a failed run prints
+# its exit status and output and exits 1. stdlib only.
 import csv
 import pathlib
 import subprocess
@@ -12,6 +13,7 @@ def run_experiment(lanai_emu, experiment, out, *extra):
     if proc.returncode != 0:
         print(f"exit status {proc.returncode}\n{proc.stdout}{proc.stderr}")
         sys.exit(1)
+    return proc.stdout + proc.stderr
 
 
 def results(out):
