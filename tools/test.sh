@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Sets everything up, builds and runs the whole test suite.
 #   tools/test.sh              the ci preset (optimised, assertions on)
-#   tools/test.sh --sanitize   the dev preset (debug, AddressSanitizer + UBSan)
+#   tools/test.sh --sanitize   the sanitize preset (lightly optimised,
+#                              assertions on, AddressSanitizer + UBSan)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=ci
-if [[ "${1:-}" == "--sanitize" ]]; then preset=dev; fi
+if [[ "${1:-}" == "--sanitize" ]]; then preset=sanitize; fi
 bash tools/setup.sh
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"

@@ -1,4 +1,0 @@
-// Entry point of the calibration tests; doctest supplies main() and the
-// command-line options for selecting test cases.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
