@@ -36,7 +36,8 @@ extern uint32_t next_doorbell_vi;
 // created VI's in per-VI mode) and hands each that names a VI to
 // `file(const Doorbell&)`; the rest are counted and dropped. `events` is
 // the event-status word that showed doorbells waiting (or an overflow).
-template <class File> void drain_doorbell_queues(uint32_t events, const DoorbellDrain& how, File file) {
+// True if the call was limited and took its whole limit: more may wait.
+template <class File> bool drain_doorbell_queues(uint32_t events, const DoorbellDrain& how, File file) {
   if ((events & LANAI_EV_DOORBELL_OVERFLOW) != 0u)
     report_doorbell_overflow(events, how);
   uint32_t budget = how.limit;
@@ -54,7 +55,7 @@ template <class File> void drain_doorbell_queues(uint32_t events, const Doorbell
   };
   if (!how.per_vi) {
     take();
-    return;
+    return limited && budget == 0u;
   }
   // Only VIs the driver has created can have doorbells to take; a limited
   // drain goes on next time from the VI where it stopped.
@@ -67,6 +68,7 @@ template <class File> void drain_doorbell_queues(uint32_t events, const Doorbell
     if (limited && budget == 0u)
       next_doorbell_vi = vi;
   }
+  return limited && budget == 0u;
 }
 
 // Appends the doorbell's descriptor to `ring`; false (counted and reported

@@ -51,12 +51,16 @@ struct ViQueues : ViQueuesParts {
 static_assert(sizeof(ViQueues) == 4096u, "a VI's queues are found by shifting its number");
 
 // Doorbells taken per visit of the main loop: a burst of them (a host
-// posting its receives) must not keep the devices waiting.
+// posting its receives) must not keep the devices waiting. But a visit
+// after one that took its whole share takes every doorbell waiting, so
+// that a burst rung faster than the visits take it (a VBR frame's sends)
+// does not overflow the queue.
 constexpr uint32_t kDoorbellsPerVisit = 2u;
 
 VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI]{};
 bool per_vi_doorbells;
 bool stamp_ordered;
+bool share_taken; // the last visit took kDoorbellsPerVisit: more may wait
 uint32_t doorbell_serial;
 // A send with a due time has been stamped (a rate-regulated policy): the
 // choice among VIs must look at the clock.
@@ -158,12 +162,14 @@ SendRing& send_ring_of(uint32_t vi) { return queues[vi].send; }
 void start_doorbells() {
   per_vi_doorbells = via::doorbells_per_vi();
   stamp_ordered = via::scheduler_orders_queues();
+  share_taken = false;
   order.clear();
 }
 
 void drain_doorbells(uint32_t events) {
-  via::drain_doorbell_queues(events, {per_vi_doorbells, stamp_ordered, kDoorbellsPerVisit},
-                             [](const via::Doorbell& doorbell) { accept(doorbell); });
+  share_taken = via::drain_doorbell_queues(
+      events, {per_vi_doorbells, stamp_ordered, share_taken ? 0u : kDoorbellsPerVisit},
+      [](const via::Doorbell& doorbell) { accept(doorbell); });
 }
 
 namespace {

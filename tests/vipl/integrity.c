@@ -139,8 +139,13 @@ int via_main(int argc, char **argv) {
           checked += d->CS.Length;
           seq[v]++;
         }
-      for (int v = 0; v < nvis; v++)
-        for (int i = 0; i < depth; i++) post(n, n->vis[v], n->desc[v][i], n->buf[v][i], MAX_SIZE, 1);
+      /* Receives for the next round only: the card may read a posted
+         descriptor at any time, so none may still be posted when the
+         memory is freed below. */
+      if (r + 1 < rounds)
+        for (int v = 0; v < nvis; v++)
+          for (int i = 0; i < depth; i++)
+            post(n, n->vis[v], n->desc[v][i], n->buf[v][i], MAX_SIZE, 1);
       for (int v = 0; v < nvis; v++) {
         post(n, n->vis[v], n->ack_desc[v], n->ack_buf[v], 4, 0);
         wait_for(n->vis[v], 0);
