@@ -21,7 +21,7 @@ namespace lanai::bench {
 
 namespace {
 
-struct Options {
+struct CalibrateOptions {
   std::string table;
   std::string profile = default_bench_profile;
   std::string fit;
@@ -62,7 +62,7 @@ std::string describe(const std::vector<FitParameter>& keys, const std::vector<do
   return s;
 }
 
-int run(const Options& o) {
+int run_calibrate(const CalibrateOptions& o) {
   const std::vector<TargetCell> cells = read_target_table(o.table);
   profile::HardwareProfile base = find_profile(o.profile);
   const std::vector<FitParameter> keys = parse_fit_keys(o.fit, base);
@@ -113,7 +113,7 @@ int run(const Options& o) {
 } // namespace
 
 void add_calibrate_command(CLI::App& app, int& exit_status) {
-  auto options = std::make_shared<Options>();
+  auto options = std::make_shared<CalibrateOptions>();
   CLI::App* cmd = app.add_subcommand(
       "calibrate", "fit hardware-profile keys to a table of published ping-pong latencies");
   cmd->add_option("table", options->table,
@@ -144,7 +144,7 @@ void add_calibrate_command(CLI::App& app, int& exit_status) {
       ->capture_default_str();
   cmd->add_option("--one-way-limit", options->one_way_limit, "limit on every 1-way error (%)")
       ->capture_default_str();
-  cmd->callback([options, &exit_status] { exit_status = run(*options); });
+  cmd->callback([options, &exit_status] { exit_status = run_calibrate(*options); });
 }
 
 } // namespace lanai::bench

@@ -28,7 +28,7 @@ namespace {
 const std::set<std::string> fragmenting_firmware{"pvia", "qosvia"};
 constexpr std::uint32_t kAutoSmallest = 256;
 
-struct Options {
+struct FragOptions {
   std::string firmware = "pvia";
   std::string sizes = "4K,16K,64K";
   std::string frag_sizes = "auto";
@@ -91,7 +91,7 @@ std::string stage_line(const MeasuredStage& s) {
                      s.fit.G_us_per_kb, s.max_residual_us);
 }
 
-std::string render_table(const Options& o, const std::string& profile, const CardStages& stages,
+std::string render_table(const FragOptions& o, const std::string& profile, const CardStages& stages,
                          const std::vector<SizeReport>& reports) {
   std::string out = fmt::format(
       "# lanai-emu frag: firmware {}, profile {}, static fragments, 1-way latency (us, median of "
@@ -119,7 +119,7 @@ std::string render_table(const Options& o, const std::string& profile, const Car
   return out;
 }
 
-std::string render_csv(const Options& o, const std::vector<SizeReport>& reports) {
+std::string render_csv(const FragOptions& o, const std::vector<SizeReport>& reports) {
   std::string out = "firmware,size,frag_bytes,fragments,emulator_us,model_us,error_pct\n";
   for (const SizeReport& r : reports)
     for (const Point& p : r.points)
@@ -128,7 +128,7 @@ std::string render_csv(const Options& o, const std::vector<SizeReport>& reports)
   return out;
 }
 
-std::string render_json(const Options& o, const std::string& profile, const CardStages& stages,
+std::string render_json(const FragOptions& o, const std::string& profile, const CardStages& stages,
                         const std::vector<SizeReport>& reports) {
   std::vector<std::string> stage_items;
   for (const MeasuredStage& s : stages.message_path()) stage_items.push_back(stage_json(s));
@@ -160,7 +160,7 @@ std::string render_json(const Options& o, const std::string& profile, const Card
 
 // DIR/frag.csv, DIR/plots/frag.dat and frag.gp, and DIR/frag.png: one
 // panel per message size, latency against fragment size, emulator and model.
-void write_outputs(const std::filesystem::path& dir, const Options& o, const std::string& profile,
+void write_outputs(const std::filesystem::path& dir, const FragOptions& o, const std::string& profile,
                    const std::vector<SizeReport>& reports) {
   std::filesystem::create_directories(dir / "plots");
   write_text_file((dir / "frag.csv").string(), render_csv(o, reports));
@@ -196,7 +196,7 @@ void write_outputs(const std::filesystem::path& dir, const Options& o, const std
   for (const auto& image : images) fmt::print(stderr, "plot:    {}\n", image.string());
 }
 
-int run(const Options& o) {
+int run_frag(const FragOptions& o) {
   if (!fragmenting_firmware.count(o.firmware)) {
     fmt::print(stderr, "lanai-emu frag: firmware '{}' does not fragment messages (use {})\n",
                o.firmware, fmt::join(fragmenting_firmware, " or "));
@@ -267,7 +267,7 @@ int run(const Options& o) {
 } // namespace
 
 void add_frag_command(CLI::App& app, int& exit_status) {
-  auto options = std::make_shared<Options>();
+  auto options = std::make_shared<FragOptions>();
   CLI::App* cmd = app.add_subcommand(
       "frag", "1-way latency of fragmented messages against the pipeline model, per message and "
               "fragment size");
@@ -293,7 +293,7 @@ void add_frag_command(CLI::App& app, int& exit_status) {
       ->capture_default_str();
   cmd->add_option("--out", options->out,
                   "also write frag.csv and the plot frag.png (gnuplot) into DIR");
-  cmd->callback([options, &exit_status] { exit_status = run(*options); });
+  cmd->callback([options, &exit_status] { exit_status = run_frag(*options); });
 }
 
 } // namespace lanai::bench

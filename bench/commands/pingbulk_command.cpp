@@ -16,7 +16,7 @@ namespace lanai::bench {
 
 namespace {
 
-struct Options {
+struct PingbulkOptions {
   std::string firmware = "svia";
   std::string sizes = "4,1K,4K,16K";
   std::string windows = "1,2,4,8,16,32";
@@ -27,7 +27,7 @@ struct Options {
   std::uint64_t seed = 1;
 };
 
-struct SizeResult {
+struct BulkSizeResult {
   std::uint32_t size;
   std::vector<std::pair<std::uint32_t, std::optional<double>>> by_window; // nullopt: overrun
   std::uint32_t best_window = 0;
@@ -38,8 +38,8 @@ std::string cell(const std::optional<double>& v) {
   return v ? fmt::format("{:.2f}", *v) : std::string("overrun");
 }
 
-std::string render(const Options& o, const std::string& profile, OutputFormat format,
-                   const std::vector<SizeResult>& results) {
+std::string render(const PingbulkOptions& o, const std::string& profile, OutputFormat format,
+                   const std::vector<BulkSizeResult>& results) {
   std::string out;
   switch (format) {
   case OutputFormat::table:
@@ -49,7 +49,7 @@ std::string render(const Options& o, const std::string& profile, OutputFormat fo
     out += fmt::format("{:>10}", "size(B)");
     for (const auto& [w, v] : results.front().by_window) out += fmt::format(" {:>9}", fmt::format("W={}", w));
     out += fmt::format(" {:>7} {:>9}\n", "best W", "best");
-    for (const SizeResult& r : results) {
+    for (const BulkSizeResult& r : results) {
       out += fmt::format("{:>10}", r.size);
       for (const auto& [w, v] : r.by_window) out += fmt::format(" {:>9}", cell(v));
       out += r.best_window ? fmt::format(" {:>7} {:>9.2f}\n", r.best_window, r.best_us)
@@ -58,7 +58,7 @@ std::string render(const Options& o, const std::string& profile, OutputFormat fo
     break;
   case OutputFormat::csv:
     out = "firmware,size,window,one_way_us,overrun\n";
-    for (const SizeResult& r : results)
+    for (const BulkSizeResult& r : results)
       for (const auto& [w, v] : r.by_window)
         out += fmt::format("{},{},{},{},{}\n", o.firmware, r.size, w, v ? fmt::format("{:.3f}", *v) : "",
                            v ? 0 : 1);
@@ -67,7 +67,7 @@ std::string render(const Options& o, const std::string& profile, OutputFormat fo
     out = fmt::format("{{\"firmware\":\"{}\",\"profile\":\"{}\",\"rounds\":{},\"results\":[", o.firmware,
                       profile, o.rounds);
     for (std::size_t i = 0; i < results.size(); ++i) {
-      const SizeResult& r = results[i];
+      const BulkSizeResult& r = results[i];
       std::string by, overrun;
       for (const auto& [w, v] : r.by_window) {
         by += fmt::format("{}\"{}\":{}", by.empty() ? "" : ",", w, v ? fmt::format("{:.3f}", *v) : "null");
@@ -83,7 +83,7 @@ std::string render(const Options& o, const std::string& profile, OutputFormat fo
   return out;
 }
 
-int run(const Options& o) {
+int run_pingbulk(const PingbulkOptions& o) {
   const OutputFormat format = parse_format(o.format);
   const auto sizes = parse_sizes(o.sizes);
   const auto windows = parse_counts(o.windows, "window");
@@ -93,10 +93,10 @@ int run(const Options& o) {
   spec.setup.seed = o.seed;
   spec.rounds = o.rounds;
   spec.recv_depth = o.recv_depth;
-  std::vector<SizeResult> results;
+  std::vector<BulkSizeResult> results;
   int status = 0;
   for (const std::uint32_t size : sizes) {
-    SizeResult sr{size, {}, 0, 0};
+    BulkSizeResult sr{size, {}, 0, 0};
     for (const std::uint32_t w : windows) {
       spec.size = size;
       spec.window = w;
@@ -121,7 +121,7 @@ int run(const Options& o) {
 } // namespace
 
 void add_pingbulk_command(CLI::App& app, int& exit_status) {
-  auto options = std::make_shared<Options>();
+  auto options = std::make_shared<PingbulkOptions>();
   CLI::App* cmd = app.add_subcommand(
       "pingbulk", "windows of W messages each way between two nodes: 1-way latency per message");
   cmd->add_option("--firmware", options->firmware, "firmware on both nodes")->capture_default_str();
@@ -139,7 +139,7 @@ void add_pingbulk_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--profile", options->profile, "hardware profile: shipped name or TOML file")
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "random seed of the run")->capture_default_str();
-  cmd->callback([options, &exit_status] { exit_status = run(*options); });
+  cmd->callback([options, &exit_status] { exit_status = run_pingbulk(*options); });
 }
 
 } // namespace lanai::bench

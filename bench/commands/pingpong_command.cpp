@@ -18,7 +18,7 @@ namespace lanai::bench {
 
 namespace {
 
-struct Options {
+struct PingpongOptions {
   std::string firmware = "svia";
   std::string sizes = "4,1K,4K,16K";
   std::uint32_t iters = 100;
@@ -61,7 +61,7 @@ std::vector<Row> recv_rows(const RecvBreakdown& r) {
           {"recv: status done", "status_done", r.status_done}};
 }
 
-std::string render_table(const Options& o, const std::string& profile_name,
+std::string render_table(const PingpongOptions& o, const std::string& profile_name,
                          const std::vector<SizeResult>& results) {
   std::string out = fmt::format(
       "# lanai-emu pingpong: firmware {}, profile {}, {} timed round trips per size after {} "
@@ -95,7 +95,7 @@ std::string render_table(const Options& o, const std::string& profile_name,
   return out;
 }
 
-std::string render_csv(const Options& o, const std::vector<SizeResult>& results) {
+std::string render_csv(const PingpongOptions& o, const std::vector<SizeResult>& results) {
   std::string out = "firmware,size,t_min,t_median,t_avg,t_stdev,t_p99,t_p999";
   if (o.breakdown) {
     for (const Row& row : send_rows({})) out += fmt::format(",send_{}", row.key);
@@ -115,7 +115,7 @@ std::string render_csv(const Options& o, const std::vector<SizeResult>& results)
   return out;
 }
 
-std::string render_json(const Options& o, const std::string& profile_name,
+std::string render_json(const PingpongOptions& o, const std::string& profile_name,
                         const std::vector<SizeResult>& results) {
   auto object = [](const std::vector<Row>& rows) {
     std::string s = "{";
@@ -140,7 +140,7 @@ std::string render_json(const Options& o, const std::string& profile_name,
   return out + "\n]}\n";
 }
 
-int run(const Options& o) {
+int run_pingpong(const PingpongOptions& o) {
   const OutputFormat format = parse_format(o.format);
   const std::vector<std::uint32_t> sizes = parse_sizes(o.sizes);
   PingPongSpec spec;
@@ -197,7 +197,7 @@ int run(const Options& o) {
 } // namespace
 
 void add_pingpong_command(CLI::App& app, int& exit_status) {
-  auto options = std::make_shared<Options>();
+  auto options = std::make_shared<PingpongOptions>();
   CLI::App* cmd = app.add_subcommand(
       "pingpong", "1-way latency over one VI between two nodes, per message size");
   cmd->add_option("--firmware", options->firmware, "firmware on both nodes (svia, pvia, qosvia, ...)")
@@ -223,7 +223,7 @@ void add_pingpong_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--seed", options->seed, "random seed of the run")->capture_default_str();
   cmd->add_option("--trace", options->trace,
                   "write a Chrome/Perfetto trace of the runs that give the 1-way figures to FILE");
-  cmd->callback([options, &exit_status] { exit_status = run(*options); });
+  cmd->callback([options, &exit_status] { exit_status = run_pingpong(*options); });
 }
 
 } // namespace lanai::bench

@@ -227,7 +227,7 @@ int run_saturation(const RunOptions& o, const Experiment& experiment,
   }, sweep.interrupted, sweep.failed());
 }
 
-int run(const RunOptions& o) {
+int run_experiment_file(const RunOptions& o) {
   Experiment experiment;
   try {
     experiment = load_experiment(o.experiment);
@@ -308,7 +308,7 @@ void add_run_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--seed", options->seed, "seed of every random stream (default: the file's)");
   cmd->add_flag("--quick", options->quick,
                 "divide warm-up and duration by 10: a smoke test, figures mean little");
-  cmd->callback([options, &exit_status] { exit_status = run(*options); });
+  cmd->callback([options, &exit_status] { exit_status = run_experiment_file(*options); });
 }
 
 } // namespace lanai::bench

@@ -35,14 +35,21 @@ public:
   static constexpr std::size_t kLagCells = 2;
 
   // True once doorbells should stop: the measured cells are then final().
-  bool done(kernel::SimTime now) {
+  // `budget_spent`: the doorbells allowed have all been rung, so the whole
+  // batches settled so far are final, however precise.
+  bool done(kernel::SimTime now, bool budget_spent) {
     if (cells_) return now >= stop_at_;
+    if (budget_spent) {
+      cells_ = settled_cells(now);
+      stop_at_ = now;
+      return true;
+    }
     if (now < meter_.start()) return false;
     const auto elapsed = static_cast<std::size_t>((now - meter_.start()).ps() / meter_.cell().ps());
     if (elapsed == seen_) return false;
     seen_ = elapsed;
     if (elapsed < kLagCells) return false;
-    const std::size_t cells = (elapsed - kLagCells) / spec_.batches * spec_.batches;
+    const std::size_t cells = settled_cells(now);
     // Batches change only every `batches` cells: judge each count once.
     if (cells < min_cells_ || cells == judged_) return false;
     judged_ = cells;
@@ -55,6 +62,14 @@ public:
   std::size_t final_cells() const { return cells_.value_or(0); }
 
 private:
+  // Whole batches of cells that ended at least kLagCells before `now`.
+  std::size_t settled_cells(kernel::SimTime now) const {
+    if (now < meter_.start()) return 0;
+    const auto elapsed = static_cast<std::size_t>((now - meter_.start()).ps() / meter_.cell().ps());
+    if (elapsed < kLagCells) return 0;
+    return (elapsed - kLagCells) / spec_.batches * spec_.batches;
+  }
+
   const TwinPointSpec& spec_;
   const QueueMeter& meter_;
   std::size_t min_cells_, max_cells_;
@@ -147,6 +162,7 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
 
   StopRule rule(spec, meter);
   std::uint64_t dropped = 0;
+  std::uint64_t rung = 0;
   bool interrupted = false;
   host::HostCpu& cpu = cluster.host(0);
   auto program = [&]() -> int {
@@ -160,17 +176,19 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
       next_ps += gaps.exponential(mean_gap_ps);
       const auto at = kernel::SimTime::from_ps(static_cast<std::int64_t>(next_ps));
       if (at > cpu.kernel().now()) cpu.compute(at - cpu.kernel().now());
-      if (rule.done(at)) return 0;
+      if (rule.done(at, spec.max_doorbells != 0 && rung == spec.max_doorbells)) return 0;
       if (stop && stop->load(std::memory_order_relaxed)) {
         interrupted = true;
         return 0;
       }
       if (!card.ring_doorbell(doorbell)) ++dropped;
+      ++rung;
     }
   };
   const host::RunReport report = cluster.run({program});
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  result.virtual_seconds = cluster.kernel().now().as_ms() / 1e3;
   if (interrupted) {
     result.status = TwinStatus::stopped;
     return result;
@@ -185,6 +203,7 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
     return fail(fmt::format("{} jobs started without a matching arrival", meter.unmatched()));
 
   const std::size_t cells = rule.final_cells();
+  if (cells == 0) return fail("no whole batch was measured: allow more doorbells");
   result.stations = meter.estimate(cells, spec.batches);
   result.services = meter.services();
   result.measured_ms = (cell * static_cast<std::int64_t>(cells)).as_ms();

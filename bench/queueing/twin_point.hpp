@@ -30,6 +30,7 @@ struct TwinPointSpec {
   kernel::SimTime max_duration{};   // and at most this long
   std::size_t batches = 20;
   double target_precision = 0.05;   // stop once ci95 / mean of the stopping queue is <= this
+  std::uint64_t max_doorbells = 0;  // stop once this many are rung, if not before (0: no limit)
 };
 
 enum class TwinStatus : std::uint8_t { ok, failed, stopped };
@@ -42,7 +43,8 @@ struct TwinPointResult {
   double measured_ms = 0;           // virtual time measured (after the warm-up)
   double precision = 0;             // ci95 / mean of the stopping queue reached
   bool precision_met = false;
-  std::uint64_t messages = 0;       // doorbells rung
+  std::uint64_t messages = 0;       // doorbells rung, the warm-up's included
+  double virtual_seconds = 0;       // virtual time run, the warm-up's included
   double wall_seconds = 0;
 };
 

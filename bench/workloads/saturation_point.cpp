@@ -26,7 +26,7 @@ namespace {
 constexpr std::uint32_t kReceiveDepth = 48; // receives kept posted per receiver
 const kernel::SimTime kDrain = kernel::milliseconds(20);
 
-struct Shared {
+struct SaturationRun {
   const SaturationSpec* spec = nullptr;
   const std::atomic<bool>* stop = nullptr;
   host::Cluster* cluster = nullptr;
@@ -43,15 +43,11 @@ struct Shared {
   bool stop_requested() const { return stop && stop->load(std::memory_order_relaxed); }
 };
 
-std::size_t slot_bytes(std::uint32_t message_bytes) {
-  return 64 + (std::size_t{message_bytes} + 63) / 64 * 64;
-}
-
-int sender(Shared& sh) {
+int saturating_sender(SaturationRun& sh) {
   const SaturationSpec& spec = *sh.spec;
   const std::uint32_t n = spec.receivers;
   const std::uint32_t window = saturation_window(n);
-  const std::size_t slot = slot_bytes(spec.message_bytes);
+  const std::size_t slot = message_slot_bytes(spec.message_bytes);
   Endpoint ep(std::size_t{n} * window * slot, sh.memory);
   VIP_CQ_HANDLE cq = nullptr;
   check_vip(VipCreateCQ(ep.nic(), n * window, &cq), "VipCreateCQ");
@@ -98,10 +94,10 @@ int sender(Shared& sh) {
   return 0;
 }
 
-int receiver(Shared& sh, std::uint32_t me) {
+int counting_receiver(SaturationRun& sh, std::uint32_t me) {
   const SaturationSpec& spec = *sh.spec;
   const std::uint32_t r = me - 1;
-  const std::size_t slot = slot_bytes(spec.message_bytes);
+  const std::size_t slot = message_slot_bytes(spec.message_bytes);
   Endpoint ep(kReceiveDepth * slot, sh.memory);
   VIP_CQ_HANDLE cq = nullptr;
   check_vip(VipCreateCQ(ep.nic(), kReceiveDepth, &cq), "VipCreateCQ");
@@ -157,7 +153,7 @@ SaturationResult run_saturation_point(const SaturationSpec& spec, const std::ato
     throw std::invalid_argument("saturation point: receivers must be in 1..64");
   if (spec.duration <= kernel::SimTime::zero())
     throw std::invalid_argument("saturation point: duration must be positive");
-  Shared sh;
+  SaturationRun sh;
   sh.spec = &spec;
   sh.stop = stop;
   sh.sent.assign(spec.receivers, 0);
@@ -170,8 +166,9 @@ SaturationResult run_saturation_point(const SaturationSpec& spec, const std::ato
   setup.seed = spec.seed;
   setup.trace = spec.trace;
   const FanOutOutcome run = run_fan_out(
-      setup, [&](host::Cluster& cluster) { sh.cluster = &cluster; }, [&] { return sender(sh); },
-      [&](std::uint32_t r) { return receiver(sh, r); });
+      setup, [&](host::Cluster& cluster) { sh.cluster = &cluster; },
+      [&] { return saturating_sender(sh); },
+      [&](std::uint32_t r) { return counting_receiver(sh, r); });
 
   SaturationResult result;
   result.outcome = run.outcome;

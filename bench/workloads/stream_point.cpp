@@ -117,13 +117,11 @@ struct Shared {
   bool stop_requested() const { return stop && stop->load(std::memory_order_relaxed); }
 };
 
-std::size_t slot_bytes(std::uint32_t max_transfer) { return 64 + (max_transfer + 63) / 64 * 64; }
-
 int sender(Shared& sh) {
   const StreamPointSpec& spec = *sh.spec;
   const std::size_t n = spec.channels.size();
   std::size_t bytes = 0;
-  for (const ChannelPlan& p : sh.plans) bytes += send_ring * slot_bytes(p.max_transfer);
+  for (const ChannelPlan& p : sh.plans) bytes += send_ring * message_slot_bytes(p.max_transfer);
   Endpoint ep(bytes, sh.memory);
   VIP_CQ_HANDLE cq = nullptr;
   check_vip(VipCreateCQ(ep.nic(), static_cast<VIP_ULONG>(n * send_ring), &cq), "VipCreateCQ");
@@ -133,7 +131,7 @@ int sender(Shared& sh) {
   for (std::size_t c = 0; c < n; ++c) {
     vis[c] = ep.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer, cq, nullptr);
     ring[c] = p;
-    p += send_ring * slot_bytes(sh.plans[c].max_transfer);
+    p += send_ring * message_slot_bytes(sh.plans[c].max_transfer);
   }
   for (std::size_t c = 0; c < n; ++c)
     ep.connect(vis[c], static_cast<int>(spec.channels[c].receiver), static_cast<std::uint8_t>(c), true);
@@ -150,7 +148,7 @@ int sender(Shared& sh) {
   for (std::size_t c = 0; c < n; ++c) channel_of[vis[c]] = c;
   auto post_now = [&](std::size_t c, std::uint32_t length, const MessageStamp& s) {
     const std::size_t slot = posted[c] % send_ring;
-    auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(ring[c] + slot * slot_bytes(sh.plans[c].max_transfer));
+    auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(ring[c] + slot * message_slot_bytes(sh.plans[c].max_transfer));
     std::uint8_t* buf = reinterpret_cast<std::uint8_t*>(d) + 64;
     write_message(buf, length, s);
     fill_descriptor(d, ep, buf, length);
@@ -273,7 +271,7 @@ int receiver(Shared& sh, std::uint32_t me) {
     if (spec.channels[c].receiver == me) mine.push_back(c);
   if (mine.empty()) return 0;
   std::size_t bytes = 0;
-  for (std::size_t c : mine) bytes += recv_ring * slot_bytes(sh.plans[c].max_transfer);
+  for (std::size_t c : mine) bytes += recv_ring * message_slot_bytes(sh.plans[c].max_transfer);
   Endpoint ep(bytes, sh.memory);
   VIP_CQ_HANDLE cq = nullptr;
   check_vip(VipCreateCQ(ep.nic(), static_cast<VIP_ULONG>(mine.size() * recv_ring), &cq), "VipCreateCQ");
@@ -301,7 +299,7 @@ int receiver(Shared& sh, std::uint32_t me) {
     VIP_VI_HANDLE vi = ep.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer,
                                     nullptr, cq);
     for (std::uint32_t i = 0, depth = depth_of(c); i < depth; ++i) {
-      auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(p + i * slot_bytes(sh.plans[c].max_transfer));
+      auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(p + i * message_slot_bytes(sh.plans[c].max_transfer));
       fill_descriptor(d, ep, reinterpret_cast<std::uint8_t*>(d) + 64, sh.plans[c].max_transfer);
       check_vip(VipPostRecv(vi, d, ep.memory_handle()), "VipPostRecv");
       if (++batch == sh.doorbell_budget) {
@@ -309,7 +307,7 @@ int receiver(Shared& sh, std::uint32_t me) {
         batch = 0;
       }
     }
-    p += recv_ring * slot_bytes(sh.plans[c].max_transfer);
+    p += recv_ring * message_slot_bytes(sh.plans[c].max_transfer);
     channel_of[vi] = c;
     vis.push_back(vi);
   }

@@ -34,6 +34,12 @@ private:
   std::vector<std::unique_ptr<std::uint8_t, FreeAligned>> blocks_;
 };
 
+// Bytes of registered memory one posted message takes: its 64-byte
+// descriptor and up to `max_transfer` bytes of data, 64-byte aligned.
+inline std::size_t message_slot_bytes(std::uint32_t max_transfer) {
+  return 64 + (std::size_t{max_transfer} + 63) / 64 * 64;
+}
+
 // The node's NIC, one protection tag and one registered memory block.
 class Endpoint {
 public:

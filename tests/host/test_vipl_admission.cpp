@@ -22,15 +22,6 @@ lanai::host::ClusterConfig admission_config(std::size_t nodes, double fraction) 
   return config;
 }
 
-VIP_VI_STATE state_of(VIP_VI_HANDLE vi) {
-  VIP_VI_STATE state{};
-  VIP_VI_ATTRIBUTES attributes{};
-  VIP_BOOLEAN s = VIP_FALSE;
-  VIP_BOOLEAN r = VIP_FALSE;
-  CHECK(VipQueryVi(vi, &state, &attributes, &s, &r) == VIP_SUCCESS);
-  return state;
-}
-
 // A VI of `node` asking for `rate` bytes/s (0: best effort).
 VIP_RETURN create(NodeSetup& node, VIP_ULONG rate, VIP_VI_HANDLE* vi, VIP_QOS_REQUEST& qos) {
   VIP_VI_ATTRIBUTES attributes = vi_attributes(node.ptag);

@@ -14,15 +14,6 @@ using namespace host_test;
 
 namespace {
 
-VIP_VI_STATE state_of(VIP_VI_HANDLE vi) {
-  VIP_VI_STATE state{};
-  VIP_VI_ATTRIBUTES attributes{};
-  VIP_BOOLEAN s = VIP_FALSE;
-  VIP_BOOLEAN r = VIP_FALSE;
-  CHECK(VipQueryVi(vi, &state, &attributes, &s, &r) == VIP_SUCCESS);
-  return state;
-}
-
 // A server on node 0 (discriminator 7) and a client on node 1 connect, the
 // client disconnects; returns the virtual times (ns) of the milestones.
 std::vector<std::uint64_t> connect_and_disconnect(ViplCluster& vipl) {

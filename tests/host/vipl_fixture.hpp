@@ -119,4 +119,14 @@ private:
 
 inline std::uint64_t now_ns() { return lanai_emu_now_ns(); }
 
+// The VI's state, as VipQueryVi reports it.
+inline VIP_VI_STATE state_of(VIP_VI_HANDLE vi) {
+  VIP_VI_STATE state{};
+  VIP_VI_ATTRIBUTES attributes{};
+  VIP_BOOLEAN s = VIP_FALSE;
+  VIP_BOOLEAN r = VIP_FALSE;
+  CHECK(VipQueryVi(vi, &state, &attributes, &s, &r) == VIP_SUCCESS);
+  return state;
+}
+
 } // namespace host_test

@@ -59,7 +59,7 @@ TEST_CASE("a meter watched while busy reports its busy period") {
 
 namespace {
 
-constexpr std::uint32_t ptag = 3;
+constexpr std::uint32_t overlap_ptag = 3;
 
 } // namespace
 
@@ -67,7 +67,7 @@ TEST_CASE("a card's overlap follows its HDMA and NSDMA busy levels exactly") {
   Fixture f;
   std::vector<std::uint8_t> host(4096, 0x5A);
   const std::uint32_t handle =
-      f.tables[0]->add({host_address(host.data()), host.size(), ptag, false, false});
+      f.tables[0]->add({host_address(host.data()), host.size(), overlap_ptag, false, false});
   f.kernel.run_until(nanoseconds(5000));
 
   // Receiver armed so the packet leaves without backpressure.
@@ -80,7 +80,7 @@ TEST_CASE("a card's overlap follows its HDMA and NSDMA busy levels exactly") {
   f.write(0, LANAI_REG_HDMA_HOST_LO, static_cast<std::uint32_t>(host_address(host.data())));
   f.write(0, LANAI_REG_HDMA_HOST_HI, static_cast<std::uint32_t>(host_address(host.data()) >> 32));
   f.write(0, LANAI_REG_HDMA_HANDLE, handle);
-  f.write(0, LANAI_REG_HDMA_PTAG, ptag);
+  f.write(0, LANAI_REG_HDMA_PTAG, overlap_ptag);
   f.write(0, LANAI_REG_HDMA_SRAM, 0x8000);
   f.write(0, LANAI_REG_HDMA_LENGTH, 2000);
   f.write(0, LANAI_REG_HDMA_APPEND, LANAI_HDMA_TO_SRAM);
