@@ -46,7 +46,7 @@ std::string preamble(const std::string& image, int width, const std::string& tit
       "set terminal pngcairo size {1},420 noenhanced\n"
       "set output '../{0}.png'\n"
       "set datafile missing '{2}'\n"
-      "set key top left\n"
+      "set key below horizontal\n"
       "set grid\n"
       "set xlabel 'total injected load (MB/s)'\n"
       "# {3}\n",
@@ -75,7 +75,8 @@ std::string class_plot(const JitterSweep& sweep, std::size_t column) {
 }
 
 // A dashed vertical line at each firmware's knee, in its line's colour, on
-// every panel that follows.
+// every panel that follows, labelled near the top (the key is below the
+// panels, out of the labels' way).
 std::string knee_marks(const JitterSweep& sweep) {
   std::string s;
   int line = 0;

@@ -1,7 +1,10 @@
 // lanai-emu: command-line front end of the LANai NIC emulator.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <exception>
+#include <string>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "commands/bench_commands.hpp"
@@ -17,6 +20,23 @@ int main(int argc, char** argv) {
   lanai::cli::add_config_command(app, exit_status);
   lanai::bench::add_bench_commands(app, exit_status);
   lanai::models::add_model_commands(app, exit_status);
+  // CLI11 takes an unknown first word for a stray argument: it would only
+  // say that a subcommand is required, or print the top-level help and
+  // succeed when --help follows. Name the word instead, and fail.
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    std::vector<std::string> names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      names.push_back(sub->get_name());
+      known = known || sub->check_name(word);
+    }
+    if (!known) {
+      fmt::print(stderr, "lanai-emu: unknown subcommand '{}'; the subcommands are {} (see --help)\n",
+                 word, fmt::join(names, ", "));
+      return 1;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

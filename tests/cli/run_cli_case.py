@@ -361,6 +361,13 @@ def usage_error_status(ctx):
     one_line_error(ctx.run("exec"))
 
 
+@case
+def usage_error_unknown_subcommand(ctx):
+    # An unknown subcommand is named, with or without --help after it.
+    for args in (["bogus"], ["bogus", "--help"], ["bogus", ctx.demo]):
+        one_line_error(ctx.run(*args), "unknown subcommand 'bogus'", "exec", "run")
+
+
 # --- help and disassembly -----------------------------------------------------
 
 def check_help(ctx, args, *mentions):
