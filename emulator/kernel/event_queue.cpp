@@ -1,5 +1,6 @@
 // The discrete-event scheduler: a binary heap of (time, sequence) ordered
-// entries with lazy cancellation, and the run loops that advance virtual time.
+// entries with lazy cancellation, the recurring tasks' wakes merged with it
+// in the same order, and the run loops that advance virtual time.
 #include "kernel/event_queue.hpp"
 
 #include <algorithm>
@@ -55,6 +56,7 @@ EventId Kernel::schedule_in(SimTime delay, Callback callback, std::string_view l
 
 bool Kernel::cancel(EventId id) {
     const bool was_live = live_.erase(id.value) > 0;
+    if (id.value == live_front_) live_front_ = 0;
     // Once nothing is live every remaining entry is dead; dropping them now
     // bounds the memory a cancel-heavy workload can pin.
     if (was_live && live_.empty()) heap_.clear();
@@ -62,10 +64,12 @@ bool Kernel::cancel(EventId id) {
 }
 
 void Kernel::drop_cancelled_front() {
+    if (!heap_.empty() && heap_.front().sequence == live_front_) return;
     while (!heap_.empty() && !live_.contains(heap_.front().sequence)) {
         std::pop_heap(heap_.begin(), heap_.end(), Later{});
         heap_.pop_back();
     }
+    live_front_ = heap_.empty() ? 0 : heap_.front().sequence;
 }
 
 Kernel::Entry Kernel::pop_front() {
@@ -78,15 +82,68 @@ Kernel::Entry Kernel::pop_front() {
 void Kernel::execute(Entry entry) {
     live_.erase(entry.sequence);
     now_ = entry.time;
-    current_label_ = std::move(entry.label);
+    current_label_ = entry.label;
     ++events_executed_;
     try {
         entry.callback();
     } catch (...) {
-        current_label_.clear();
+        current_label_ = {};
         throw;
     }
-    current_label_.clear();
+    current_label_ = {};
+}
+
+void Kernel::execute_task(TaskId task, SimTime time) {
+    now_ = time;
+    current_label_ = tasks_.label(task);
+    ++events_executed_;
+    try {
+        tasks_.run(task);
+    } catch (...) {
+        current_label_ = {};
+        throw;
+    }
+    current_label_ = {};
+}
+
+TaskId Kernel::add_task(Callback callback, std::string_view label) {
+    if (!callback) {
+        throw std::invalid_argument(
+            fmt::format("lanai::kernel: task '{}' added with an empty callback", label));
+    }
+    return tasks_.add(std::move(callback), std::string(label));
+}
+
+void Kernel::wake_task(TaskId task, SimTime when) {
+    if (!tasks_.exists(task)) {
+        throw std::logic_error("lanai::kernel: wake of a task that does not exist");
+    }
+    if (tasks_.pending(task)) {
+        throw std::logic_error(fmt::format(
+            "lanai::kernel: task '{}' woken while a wake is already pending", tasks_.label(task)));
+    }
+    if (when < now_) {
+        throw std::logic_error(fmt::format(
+            "lanai::kernel: task '{}' woken in the past: at {} ps, but the current time is {} ps",
+            tasks_.label(task), when.ps(), now_.ps()));
+    }
+    tasks_.wake(task, when, next_sequence_++);
+}
+
+bool Kernel::run_next(SimTime limit) {
+    drop_cancelled_front();
+    const TaskQueue::Wake* wake = tasks_.front();
+    const bool event = !heap_.empty() && heap_.front().time <= limit;
+    if (wake != nullptr && wake->time <= limit &&
+        (!event || wake->time < heap_.front().time ||
+         (wake->time == heap_.front().time && wake->sequence < heap_.front().sequence))) {
+        const SimTime time = wake->time;
+        execute_task(tasks_.pop_front(), time);
+        return true;
+    }
+    if (!event) return false;
+    execute(pop_front());
+    return true;
 }
 
 void Kernel::enter_run(const char* who) {
@@ -100,26 +157,22 @@ void Kernel::enter_run(const char* who) {
 
 SimTime Kernel::next_event_time() {
     drop_cancelled_front();
-    return heap_.empty() ? SimTime::max() : heap_.front().time;
+    const TaskQueue::Wake* wake = tasks_.front();
+    const SimTime event = heap_.empty() ? SimTime::max() : heap_.front().time;
+    return wake != nullptr ? std::min(event, wake->time) : event;
 }
 
 bool Kernel::step() {
     enter_run("step");
-    drop_cancelled_front();
-    if (heap_.empty()) return false;
     RunningGuard guard(running_);
-    execute(pop_front());
-    return true;
+    return run_next(SimTime::max());
 }
 
 void Kernel::run() {
     enter_run("run");
     RunningGuard guard(running_);
     stop_requested_ = false;
-    while (!stop_requested_) {
-        drop_cancelled_front();
-        if (heap_.empty()) break;
-        execute(pop_front());
+    while (!stop_requested_ && run_next(SimTime::max())) {
     }
     stop_requested_ = false;
 }
@@ -134,12 +187,10 @@ void Kernel::run_until(SimTime limit) {
     RunningGuard guard(running_);
     stop_requested_ = false;
     while (!stop_requested_) {
-        drop_cancelled_front();
-        if (heap_.empty() || heap_.front().time > limit) {
+        if (!run_next(limit)) {
             now_ = limit;
             break;
         }
-        execute(pop_front());
     }
     stop_requested_ = false;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kernel/sim_time.hpp"
+#include "kernel/task_queue.hpp"
 
 #include <compare>
 #include <cstddef>
@@ -67,14 +68,29 @@ public:
     // next run starts, so a stale request cannot cut a later run short.
     void stop() { stop_requested_ = true; }
 
-    // Events scheduled and neither run nor cancelled.
-    std::size_t pending() const { return live_.size(); }
+    // Recurring tasks: `callback` registered once and run at each wake. A
+    // wake is ordered exactly as an event scheduled at the same moment for
+    // the same time would be; it only costs less, which matters for a
+    // component that reschedules itself after every run.
+    TaskId add_task(Callback callback, std::string_view label);
+    // Queues the task's next run at `when`. Throws std::logic_error if the
+    // task is unknown or removed, already has a wake pending, or `when` lies
+    // before now().
+    void wake_task(TaskId task, SimTime when);
+    // The task never runs again; a pending wake is withdrawn.
+    void remove_task(TaskId task) { tasks_.remove(task); }
+    bool task_pending(TaskId task) const { return tasks_.pending(task); }
+
+    // Events scheduled and neither run nor cancelled, and pending task wakes.
+    std::size_t pending() const { return live_.size() + tasks_.pending_count(); }
     std::uint64_t events_executed() const { return events_executed_; }
 
-    // Time of the earliest pending event, or SimTime::max() if there is none.
+    // Time of the earliest pending event or wake, or SimTime::max() if there
+    // is none.
     SimTime next_event_time();
 
-    // Label of the event whose callback is running; empty outside callbacks.
+    // Label of the event or task whose callback is running; empty outside
+    // callbacks.
     std::string_view current_label() const { return current_label_; }
 
 private:
@@ -97,6 +113,10 @@ private:
     void drop_cancelled_front();
     Entry pop_front();
     void execute(Entry entry);
+    void execute_task(TaskId task, SimTime time);
+    // Runs the earliest event or task wake if it lies at or before `limit`;
+    // returns false if there is none.
+    bool run_next(SimTime limit);
     void enter_run(const char* who);
 
     std::vector<Entry> heap_;
@@ -104,12 +124,18 @@ private:
     // number here and leaves the entry in the heap to be skipped when it
     // surfaces, which keeps cancel O(1) instead of a heap search.
     std::unordered_set<std::uint64_t> live_;
+    // The sequence at the heap's root when it was last found live (0: not
+    // known), which spares a set lookup per look at the root.
+    std::uint64_t live_front_ = 0;
     SimTime now_ = SimTime::zero();
     std::uint64_t next_sequence_ = 1;
     std::uint64_t events_executed_ = 0;
     bool stop_requested_ = false;
     bool running_ = false;
-    std::string current_label_;
+    TaskQueue tasks_;
+    // The running event's label lives in its entry or its task while the
+    // callback runs (callbacks never nest).
+    std::string_view current_label_;
 };
 
 }  // namespace lanai::kernel

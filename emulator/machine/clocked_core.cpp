@@ -7,7 +7,10 @@ namespace lanai::machine {
 
 ClockedCore::ClockedCore(kernel::Kernel& kernel, iss::Cpu& cpu, kernel::Frequency clock,
                          std::uint64_t quantum_cycles)
-    : kernel_(kernel), cpu_(cpu), clock_(clock), quantum_(std::max<std::uint64_t>(quantum_cycles, 1)) {}
+    : kernel_(kernel), cpu_(cpu), clock_(clock), quantum_(std::max<std::uint64_t>(quantum_cycles, 1)),
+      task_(kernel_.add_task([this] { slice(); }, "lanai.slice")) {}
+
+ClockedCore::~ClockedCore() { kernel_.remove_task(task_); }
 
 kernel::SimTime ClockedCore::local_time() const {
   return origin_ + clock_.cycles_to_time(cpu_.cycles() - origin_cycles_);
@@ -26,7 +29,7 @@ void ClockedCore::start(std::uint64_t cycle_limit, std::function<void(iss::StopR
   on_stop_ = std::move(on_stop);
   origin_ = kernel_.now();
   origin_cycles_ = cpu_.cycles();
-  kernel_.schedule_at(kernel_.now(), [this] { slice(); }, "lanai.slice");
+  kernel_.wake_task(task_, kernel_.now());
 }
 
 void ClockedCore::slice() {
@@ -55,7 +58,7 @@ void ClockedCore::slice() {
     kernel_.schedule_at(resume, [this, reason] { on_stop_(reason); }, "lanai.stop");
     return;
   }
-  kernel_.schedule_at(resume, [this] { slice(); }, "lanai.slice");
+  kernel_.wake_task(task_, resume);
 }
 
 } // namespace lanai::machine

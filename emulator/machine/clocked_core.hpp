@@ -1,7 +1,9 @@
 // The LANai as a clocked part of the event-driven simulation: the core runs
 // ahead in slices (up to the next pending event or a quantum), converting
 // its cycle count to virtual time, so a program of N cycles costs about
-// N / quantum kernel events rather than N.
+// N / quantum kernel events rather than N. The slices are a recurring task
+// of the kernel: cores that share a kernel run in lockstep, one slice each
+// up to the next one's time, and a slice costs no event allocation.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,9 @@ class ClockedCore {
 public:
   ClockedCore(kernel::Kernel& kernel, iss::Cpu& cpu, kernel::Frequency clock,
               std::uint64_t quantum_cycles = 100'000);
+  ~ClockedCore();
+  ClockedCore(const ClockedCore&) = delete;
+  ClockedCore& operator=(const ClockedCore&) = delete;
 
   // Starts executing at the kernel's current time; `on_stop` runs once, in
   // virtual time, when the core halts, faults or reaches `cycle_limit`.
@@ -49,6 +54,7 @@ private:
   std::uint64_t slices_ = 0;
   std::function<void(iss::StopReason)> on_stop_;
   StepObserver observer_;
+  kernel::TaskId task_; // the slices, a recurring task of the kernel
 };
 
 } // namespace lanai::machine
