@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "iss/cpu.hpp"
 #include "models/qna_model_file.hpp"
 #include "models/qna_solver.hpp"
 #include "profile/hardware_profile.hpp"
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   bool pooled = false;
   std::uint64_t doorbells = 0;
   bool json = false;
+  bool no_fast_forward = false;
   app.add_option("--model", model_file, "QNA model file")->capture_default_str();
   app.add_option("--profile", profile_file, "base hardware profile")->capture_default_str();
   app.add_option("--rate", rate, "doorbells per us")->capture_default_str();
@@ -39,7 +41,10 @@ int main(int argc, char** argv) {
                  "(--target and --max-seconds then do not apply)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--json", json, "print the figures as one JSON object");
+  app.add_flag("--no-fast-forward", no_fast_forward,
+               "execute every polling cycle instead of skipping idle loops (same results)");
   CLI11_PARSE(app, argc, argv);
+  iss::set_default_fast_forward(!no_fast_forward);
 
   try {
     models::QnaNetwork model = models::load_qna_model(model_file);
@@ -79,10 +84,12 @@ int main(int argc, char** argv) {
       fmt::print("{{\"wall_s\": {:.3f}, \"doorbells\": {}, \"virtual_s\": {:.6f}, "
                  "\"doorbells_per_wall_s\": {:.0f}, \"rate_per_us\": {}, \"pooled\": {}, "
                  "\"hdma_mean_queue\": {:.4f}, \"hdma_mean_queue_ci95\": {:.4f}, "
-                 "\"qna_hdma_mean_queue\": {:.4f}}}\n",
+                 "\"qna_hdma_mean_queue\": {:.4f}, \"fast_forward\": {}, "
+                 "\"skipped_cycles\": {}}}\n",
                  r.wall_seconds, r.messages, r.virtual_seconds,
                  static_cast<double>(r.messages) / r.wall_seconds, rate, pooled,
-                 hdma->mean_queue, hdma->mean_queue_ci95, qna_hdma);
+                 hdma->mean_queue, hdma->mean_queue_ci95, qna_hdma, r.fast_forward,
+                 r.skipped_cycles);
       return 0;
     }
     fmt::print("queueing twin at {} per us ({}), profile '{}'\n", rate, pooled ? "pooled" : "cyclic",
@@ -100,6 +107,8 @@ int main(int argc, char** argv) {
     fmt::print("wall time: {:.1f} s ({:.2f} virtual s per wall s, {:.0f} doorbells per wall s)\n",
                r.wall_seconds, r.virtual_seconds / r.wall_seconds,
                static_cast<double>(r.messages) / r.wall_seconds);
+    fmt::print("fast-forward: {}, {} idle LANai cycles skipped\n", r.fast_forward ? "on" : "off",
+               r.skipped_cycles);
   } catch (const std::exception& e) {
     fmt::print(stderr, "queue_twin_speed: {}\n", e.what());
     return 1;

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "iss/cpu.hpp"
 #include "lanai/via_abi.h"
 
 namespace lanai::vipl {
@@ -86,6 +87,10 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--stats", options.stats_file,
                  "Write the run's device and wire statistics as JSON to this file");
+  app.add_flag_callback(
+      "--no-fast-forward", [] { iss::set_default_fast_forward(false); },
+      "execute every idle polling cycle of the LANai instead of skipping idle loops exactly "
+      "(results are the same; for comparison and debugging)");
   app.add_option("args", options.arguments, "Arguments for via_main (after --)");
   try {
     app.parse(argc, argv);

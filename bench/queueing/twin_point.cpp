@@ -189,6 +189,8 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result.virtual_seconds = cluster.kernel().now().as_ms() / 1e3;
+  result.fast_forward = card.cpu().fast_forward();
+  result.skipped_cycles = cluster.skipped_cycles();
   if (interrupted) {
     result.status = TwinStatus::stopped;
     return result;

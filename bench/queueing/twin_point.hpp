@@ -46,6 +46,8 @@ struct TwinPointResult {
   std::uint64_t messages = 0;       // doorbells rung, the warm-up's included
   double virtual_seconds = 0;       // virtual time run, the warm-up's included
   double wall_seconds = 0;
+  bool fast_forward = true;         // idle loops were fast-forwarded
+  std::uint64_t skipped_cycles = 0; // LANai cycles fast-forward did not execute
 };
 
 // Cells per batch grow with the run: the measured stretch is cut into

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "iss/cpu.hpp"
 #include "commands/bench_commands.hpp"
 #include "models/model_commands.hpp"
 
@@ -14,12 +15,20 @@ int main(int argc, char** argv) {
   CLI::App app{"lanai-emu: emulator of a Myrinet-style programmable NIC (LANai firmware, "
                "devices, VIA hosts) in deterministic virtual time"};
   app.require_subcommand(1);
+  // Before or after the subcommand's name: every command that runs the
+  // emulator honours it, as the processors it builds take the default.
+  app.add_flag_callback(
+         "--no-fast-forward", [] { lanai::iss::set_default_fast_forward(false); },
+         "execute every idle polling cycle of the LANai instead of skipping idle loops exactly "
+         "(results are the same; for comparison and debugging)")
+      ->trigger_on_parse();
   int exit_status = 0;
   lanai::cli::add_exec_command(app, exit_status);
   lanai::cli::add_disasm_command(app, exit_status);
   lanai::cli::add_config_command(app, exit_status);
   lanai::bench::add_bench_commands(app, exit_status);
   lanai::models::add_model_commands(app, exit_status);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) sub->fallthrough();
   // CLI11 takes an unknown first word for a stray argument: it would only
   // say that a subcommand is required, or print the top-level help and
   // succeed when --help follows. Name the word instead, and fail.

@@ -38,6 +38,7 @@ Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
                                                  network_->port(i), *tables_.back(),
                                                  config_.firmware[i]));
     cards_.back()->set_trace(config_.trace);
+    cards_.back()->cpu().set_fast_forward(config_.fast_forward);
     hosts_.push_back(std::make_unique<HostCpu>(kernel_, node));
     // Until a driver installs its own hook, a host DMA write into host
     // memory is all a polling program could be waiting for.
@@ -49,6 +50,12 @@ Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
 Cluster::~Cluster() {
   // Programs unwind while the cards and tables they may touch still exist.
   for (auto& host : hosts_) host->stop_program();
+}
+
+std::uint64_t Cluster::skipped_cycles() const {
+  std::uint64_t total = 0;
+  for (const auto& card : cards_) total += card->cpu().skipped_cycles();
+  return total;
 }
 
 std::uint64_t Cluster::progress() const {
@@ -159,6 +166,9 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
   }
 
   report.end_time = kernel_.now();
+  for (const auto& card : cards_)
+    stats_.counter(fmt::format("node{}.lanai.skipped_cycles", card->node()))
+        .add(card->cpu().skipped_cycles());
   for (const auto& host : hosts_) {
     report.exit_codes.push_back(host->state() == HostState::finished ? host->exit_code() : -1);
   }

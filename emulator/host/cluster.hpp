@@ -40,6 +40,9 @@ struct ClusterConfig {
   // Records every card's device work and firmware states when set; must
   // outlive the cluster.
   trace::Recorder* trace = nullptr;
+  // Exact fast-forward of the cards' idle polling loops (results do not
+  // depend on it); off is for comparison and debugging.
+  bool fast_forward = iss::default_fast_forward();
 };
 
 enum class RunOutcome : std::uint8_t {
@@ -67,6 +70,8 @@ public:
   std::uint64_t seed() const { return config_.seed; }
   kernel::Kernel& kernel() { return kernel_; }
   kernel::StatsRegistry& stats() { return stats_; }
+  // LANai cycles all cards' fast-forward accounted without executing them.
+  std::uint64_t skipped_cycles() const;
   wire::Network& network() { return *network_; }
   nic::Card& card(std::size_t node) { return *cards_.at(node); }
   HostCpu& host(std::size_t node) { return *hosts_.at(node); }

@@ -5,6 +5,7 @@
 #include "iss/cpu.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 
 #include "lanai/register_map.h"
@@ -12,6 +13,8 @@
 namespace lanai::iss {
 
 namespace {
+
+std::atomic<bool> fast_forward_default{true};
 
 bool evaluate(unsigned cond, bool c, bool v, bool n, bool z) {
   switch (cond) {
@@ -35,6 +38,9 @@ bool evaluate(unsigned cond, bool c, bool v, bool n, bool z) {
 }
 
 } // namespace
+
+void set_default_fast_forward(bool on) { fast_forward_default = on; }
+bool default_fast_forward() { return fast_forward_default; }
 
 Cpu::Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus* bus)
     : sram_bytes_(sram_bytes), sram_(sram_bytes, 0), decoded_(sram_bytes / 4),

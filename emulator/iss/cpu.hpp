@@ -10,6 +10,7 @@
 
 #include "iss/cycle_costs.hpp"
 #include "iss/fault.hpp"
+#include "iss/idle_watch.hpp"
 #include "iss/instruction.hpp"
 #include "iss/mmio_bus.hpp"
 
@@ -24,6 +25,11 @@ enum class StopReason : std::uint8_t {
 struct Flags {
   bool c = false, v = false, n = false, z = false;
 };
+
+// Whether processors built from now on fast-forward idle loops (on unless a
+// command line said --no-fast-forward). Set once, before any machine is built.
+void set_default_fast_forward(bool on);
+bool default_fast_forward();
 
 class Cpu {
 public:
@@ -46,6 +52,13 @@ public:
   // that just scheduled an event is seen by the scheduler before the core
   // runs past it.
   void request_yield() { yield_ = true; }
+  // Exact fast-forward of idle polling loops (see idle_watch.hpp), on by
+  // default; results are the same either way, only the host time differs.
+  void set_fast_forward(bool on) { fast_forward_ = on; }
+  bool fast_forward() const { return fast_forward_; }
+  // Cycles (and instructions) that fast-forward accounted without executing.
+  std::uint64_t skipped_cycles() const { return skipped_cycles_; }
+  std::uint64_t skipped_instructions() const { return skipped_instructions_; }
   const Fault& fault() const { return fault_; }
   StopReason state() const { return state_; }
   bool running() const { return state_ == StopReason::cycle_limit; }
@@ -79,6 +92,10 @@ private:
   void skip_predicated(const Instruction& in);
   bool execute_memory(const Instruction& in, std::uint32_t pc);
   const Instruction& fetch(std::uint32_t pc);
+  IdleState idle_state() const;
+  // A backward branch at `pc` was taken: watch it, or skip repeats of it.
+  void watch_backward_branch(std::uint32_t pc, std::uint64_t cycle_limit,
+                             std::uint64_t instruction_limit);
 
   std::uint32_t sram_bytes_;
   std::vector<std::uint8_t> sram_;
@@ -98,6 +115,10 @@ private:
   StopReason state_ = StopReason::cycle_limit;
   bool yield_ = false;
   Fault fault_;
+  bool fast_forward_ = default_fast_forward();
+  IdleWatch watch_;
+  std::uint64_t skipped_cycles_ = 0;
+  std::uint64_t skipped_instructions_ = 0;
 };
 
 } // namespace lanai::iss

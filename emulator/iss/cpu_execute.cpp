@@ -3,6 +3,8 @@
 // device register access through the MMIO bus.
 #include "iss/cpu.hpp"
 
+#include <algorithm>
+
 #include "iss/decoder.hpp"
 #include "lanai/register_map.h"
 
@@ -26,6 +28,7 @@ bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
     raise(FaultKind::register_width, in, pc, ea, in.width, is_store);
     return false;
   }
+  if (watch_.clean() && (is_store || !bus_ || !bus_->stable_read(ea))) watch_.taint();
   const MmioStatus status = bus_ == nullptr ? MmioStatus::unmapped
                             : is_store      ? bus_->write(ea, cycles_, *value)
                                             : bus_->read(ea, cycles_, *value);
@@ -75,6 +78,11 @@ bool Cpu::store(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::
   }
   if (ea < sram_bytes_) {
     std::uint8_t* p = &sram_[ea];
+    if (watch_.clean()) {
+      std::uint32_t before = 0;
+      for (std::uint32_t i = 0; i < width; ++i) before = before << 8 | p[i];
+      watch_.note_store(ea, width, before);
+    }
     if (width == 4) {
       p[0] = std::uint8_t(v >> 24);
       p[1] = std::uint8_t(v >> 16);
@@ -139,8 +147,57 @@ void Cpu::skip_predicated(const Instruction& in) {
   flags_ = static_cast<std::uint8_t>((r >> 31 ? flag_n : 0) | (r == 0 ? flag_z : 0));
 }
 
+IdleState Cpu::idle_state() const {
+  IdleState state;
+  std::copy(std::begin(regs_), std::end(regs_), state.regs.begin());
+  state.pc = pc_;
+  state.npc = npc_;
+  state.nnpc = nnpc_;
+  state.loaded_reg = loaded_reg_;
+  state.flags = flags_;
+  return state;
+}
+
+void Cpu::watch_backward_branch(std::uint32_t pc, std::uint64_t cycle_limit,
+                                std::uint64_t instruction_limit) {
+  if (watch_.branch() != pc) {
+    if (watch_.wants(pc)) watch_.begin(pc, idle_state(), cycles_, instructions_);
+    return;
+  }
+  bool repeats = watch_.clean() && cycles_ > watch_.cycles();
+  for (int i = 0; repeats && i < watch_.stores(); ++i) {
+    const IdleWatch::Store& store = watch_.store(i);
+    std::uint32_t now = 0;
+    for (std::uint32_t b = 0; b < store.width; ++b) now = now << 8 | sram_[store.address + b];
+    repeats = now == store.before;
+  }
+  const IdleState state = idle_state();
+  if (!repeats || !(state == watch_.state())) {
+    watch_.give_up();
+    return;
+  }
+  // Whole iterations every instruction of which the plain loop would have
+  // started below both limits: each ends before the cycle limit (an
+  // instruction may cost no cycles, so ending at the limit is not enough)
+  // and no later than the instruction limit.
+  const std::uint64_t lap_cycles = cycles_ - watch_.cycles();
+  const std::uint64_t lap_instructions = instructions_ - watch_.instructions();
+  std::uint64_t laps = cycle_limit > cycles_ ? (cycle_limit - cycles_ - 1) / lap_cycles : 0;
+  if (lap_instructions > 0 && instruction_limit > instructions_)
+    laps = std::min(laps, (instruction_limit - instructions_) / lap_instructions);
+  else
+    laps = 0;
+  cycles_ += laps * lap_cycles;
+  instructions_ += laps * lap_instructions;
+  skipped_cycles_ += laps * lap_cycles;
+  skipped_instructions_ += laps * lap_instructions;
+  watch_.succeeded();
+  watch_.begin(pc, state, cycles_, instructions_);
+}
+
 StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   if (state_ != StopReason::cycle_limit) return state_;
+  watch_.reset();
   while (cycles_ < cycle_limit && instructions_ < instruction_limit) {
     const std::uint32_t pc = pc_;
     if (pc >= sram_bytes_ || (pc & 3u)) {
@@ -161,6 +218,7 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
     npc_ = nnpc_;
     nnpc_ = npc_ + 4;
     bool jumped = in.writes_pc; // branches decide below
+    bool backward = false;      // a taken branch to this address or before
     switch (in.op) {
     case OpClass::alu_ri:
       write_reg(in.rd, alu(in, regs_[in.rs1], in.imm), false);
@@ -214,6 +272,7 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
         npc_ = in.imm;
         nnpc_ = in.imm + 4;
         jumped = true;
+        backward = in.imm <= pc;
       }
       break;
     case OpClass::branch_rel:
@@ -221,6 +280,7 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
         npc_ = pc + in.imm;
         nnpc_ = npc_ + 4;
         jumped = true;
+        backward = npc_ <= pc;
       }
       break;
     case OpClass::invalid:
@@ -238,6 +298,7 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
     }
     cycles_ += jumped ? costs_.branch_taken : cost;
     ++instructions_;
+    if (backward && fast_forward_) watch_backward_branch(pc, cycle_limit, instruction_limit);
     if (state_ == StopReason::halted) return state_;
     if (yield_) {
       yield_ = false;

@@ -19,6 +19,11 @@ public:
   // `cycle` is the processor's cycle count at the access, for time-aware devices.
   virtual MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t& value) = 0;
   virtual MmioStatus write(std::uint32_t address, std::uint64_t cycle, std::uint32_t value) = 0;
+  // True if a read of `address` has no side effect and gives the same value
+  // until the next kernel event or register write, whatever the cycle: a
+  // polling loop that reads only such registers may be fast-forwarded.
+  // False (the safe answer) unless a bus knows better.
+  virtual bool stable_read(std::uint32_t /*address*/) const { return false; }
 };
 
 } // namespace lanai::iss

@@ -104,8 +104,11 @@ public:
 
     // Time taken by `cycles` cycles: floor(cycles * 1e12 / hz) picoseconds.
     constexpr SimTime cycles_to_time(std::uint64_t cycles) const {
-        const auto num = static_cast<detail::Uint128>(cycles) * detail::ps_per_second;
-        return SimTime::from_ps(detail::checked_ps(num / hz_));
+        std::uint64_t num = 0;
+        if (!__builtin_mul_overflow(cycles, ps_num_, &num))
+            return SimTime::from_ps(detail::checked_ps(num / hz_den_));
+        const auto wide = static_cast<detail::Uint128>(cycles) * detail::ps_per_second;
+        return SimTime::from_ps(detail::checked_ps(wide / hz_));
     }
 
     // Earliest whole picosecond by which `cycles` cycles have completed:
@@ -113,15 +116,21 @@ public:
     // result gives back exactly `cycles`, which matters when an event is
     // scheduled for a cycle and the handler then reads the cycle counter.
     constexpr SimTime cycles_to_time_ceil(std::uint64_t cycles) const {
-        const auto num = static_cast<detail::Uint128>(cycles) * detail::ps_per_second;
-        return SimTime::from_ps(detail::checked_ps((num + hz_ - 1) / hz_));
+        std::uint64_t num = 0;
+        if (!__builtin_mul_overflow(cycles, ps_num_, &num) && num <= ~std::uint64_t{0} - hz_den_)
+            return SimTime::from_ps(detail::checked_ps((num + hz_den_ - 1) / hz_den_));
+        const auto wide = static_cast<detail::Uint128>(cycles) * detail::ps_per_second;
+        return SimTime::from_ps(detail::checked_ps((wide + hz_ - 1) / hz_));
     }
 
     // Whole cycles completed by time t: floor(t.ps * hz / 1e12).
     constexpr std::uint64_t time_to_cycles(SimTime t) const {
         if (t.ps() < 0) throw std::domain_error("lanai::kernel: negative time has no cycle count");
-        const auto num = static_cast<detail::Uint128>(t.ps()) * hz_;
-        return static_cast<std::uint64_t>(num / detail::ps_per_second);
+        std::uint64_t num = 0;
+        if (!__builtin_mul_overflow(static_cast<std::uint64_t>(t.ps()), hz_den_, &num))
+            return num / ps_num_;
+        const auto wide = static_cast<detail::Uint128>(t.ps()) * hz_;
+        return static_cast<std::uint64_t>(wide / detail::ps_per_second);
     }
 
     // One period, rounded down; for display, not for accumulating.
@@ -130,9 +139,25 @@ public:
     friend constexpr bool operator==(Frequency a, Frequency b) = default;
 
 private:
-    constexpr explicit Frequency(std::uint64_t hz) : hz_(hz) {}
+    constexpr explicit Frequency(std::uint64_t hz)
+        : hz_(hz), ps_num_(1'000'000'000'000 / gcd_with_second(hz)),
+          hz_den_(hz / gcd_with_second(hz)) {}
+
+    static constexpr std::uint64_t gcd_with_second(std::uint64_t hz) {
+        std::uint64_t a = 1'000'000'000'000, b = hz;
+        while (b != 0) {
+            const std::uint64_t r = a % b;
+            a = b;
+            b = r;
+        }
+        return a;
+    }
 
     std::uint64_t hz_;
+    // hz / 1e12 in lowest terms: the conversions stay in 64 bits (one
+    // division instead of a 128-bit one) whenever the product fits.
+    std::uint64_t ps_num_; // 1e12 / gcd
+    std::uint64_t hz_den_; // hz / gcd
 };
 
 // A transfer rate in bytes per second. Megabytes are decimal (10^6 bytes),

@@ -21,6 +21,16 @@ iss::MmioStatus SystemRegisters::read(std::uint32_t address, std::uint64_t cycle
   }
 }
 
+bool SystemRegisters::stable_read(std::uint32_t address) const {
+  switch (address) {
+  case LANAI_REG_CONSOLE:
+  case LANAI_REG_EXIT:
+  case LANAI_REG_CYCLE_HI:
+  case LANAI_REG_SRAM_SIZE: return true;
+  default: return false;
+  }
+}
+
 iss::MmioStatus SystemRegisters::write(std::uint32_t address, std::uint64_t, std::uint32_t value) {
   switch (address) {
   case LANAI_REG_CONSOLE: {

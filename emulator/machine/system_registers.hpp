@@ -23,6 +23,9 @@ public:
 
   iss::MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t& value) override;
   iss::MmioStatus write(std::uint32_t address, std::uint64_t cycle, std::uint32_t value) override;
+  // Everything but the cycle counter's low word (its value moves, and the
+  // read latches the high word).
+  bool stable_read(std::uint32_t address) const override;
 
 private:
   std::uint32_t sram_bytes_;

@@ -84,6 +84,7 @@ public:
   const std::string& console() const;
 
   iss::Cpu& cpu() { return cpu_; }
+  const iss::Cpu& cpu() const { return cpu_; }
   // The firmware image the card was loaded with.
   const loader::LinkedImage& image() const { return image_; }
   machine::ClockedCore& core() { return core_; }

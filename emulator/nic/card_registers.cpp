@@ -86,6 +86,27 @@ iss::MmioStatus CardRegisters::read(std::uint32_t address, std::uint64_t cycle,
   }
 }
 
+bool CardRegisters::stable_read(std::uint32_t address) const {
+  if (address < LANAI_MMIO_BASE) return false;
+  switch (block_of(address)) {
+  case system_block:
+    switch (address) {
+    case LANAI_REG_EVENT_STATUS:
+    case LANAI_REG_HOST_INTERRUPT:
+    case LANAI_REG_NODE_ID: return true;
+    case LANAI_REG_TIMER: return false;
+    default:
+      if (address >= LANAI_TRACE_PORT_FIRST && address <= LANAI_TRACE_PORT_LAST) return true;
+      return system_.stable_read(address);
+    }
+  case doorbell_block: return address != LANAI_REG_DB_POP;
+  case hdma_block: return address != LANAI_REG_HDMA_DONE_POP;
+  case nsdma_block:
+  case nrdma_block: return true;
+  default: return false;
+  }
+}
+
 iss::MmioStatus CardRegisters::write(std::uint32_t address, std::uint64_t cycle,
                                      std::uint32_t value) {
   const iss::MmioStatus status = write_device(address, cycle, value);

@@ -52,6 +52,10 @@ public:
 
   iss::MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t& value) override;
   iss::MmioStatus write(std::uint32_t address, std::uint64_t cycle, std::uint32_t value) override;
+  // Registers whose reads change nothing and whose value changes only in
+  // kernel events or register writes: all but the two pops (doorbell, host
+  // DMA completion), the countdown timer and the cycle counter's low word.
+  bool stable_read(std::uint32_t address) const override;
 
   // The LANAI_REG_EVENT_STATUS word as it stands now.
   std::uint32_t event_status() const;

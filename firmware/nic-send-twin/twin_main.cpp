@@ -82,10 +82,17 @@ Work begin_work(JobClass c, const char* state, uint32_t visit, uint32_t message)
   via::trace_tag(visit, message);
   return work;
 }
+// The rest of the wait runs on the countdown timer, not on the cycle
+// counter: the loop then polls only the event word, and a core that polls
+// only registers that change at events can be fast-forwarded exactly.
 void wait_out(const Work& work, JobClass c, uint32_t cycles) {
   const int32_t wait = static_cast<int32_t>(cycles) - overrun_cycles[c];
-  while (static_cast<int32_t>(cycle_now() - work.started) < wait) {
+  const int32_t left = wait - static_cast<int32_t>(cycle_now() - work.started);
+  if (left <= 0) return;
+  lanai_mmio_write(LANAI_REG_TIMER, static_cast<uint32_t>(left));
+  while ((via::event_status() & LANAI_EV_TIMER) == 0u) {
   }
+  lanai_mmio_write(LANAI_REG_TIMER, 0u);
 }
 void end_work(const Work& work, JobClass c, uint32_t cycles) {
   via::trace_state(nullptr);

@@ -112,6 +112,33 @@ TEST_CASE("Frequency: time_to_cycles is a monotone floor") {
     }
 }
 
+TEST_CASE("Frequency: conversions agree with 128-bit arithmetic, near overflow included") {
+    __extension__ typedef unsigned __int128 Wide;
+    const Wide second = 1'000'000'000'000;
+    const std::uint64_t rates[] = {1, 7, 33'000'000, 66'000'000, 66'666'000, 132'000'001,
+                                   999'999'999'989, 1'000'000'000'000, 3'000'000'000'000};
+    const std::uint64_t counts[] = {0, 1, 2, 65, 66'000'000, 123'456'789'012,
+                                    36'893'488'147'419, 36'893'488'147'420, 18'446'744'073'709,
+                                    4'000'000'000'000'000'000};
+    for (const std::uint64_t hz : rates) {
+        const Frequency f = Frequency::hertz(hz);
+        for (const std::uint64_t c : counts) {
+            const Wide floor_ps = Wide(c) * second / hz;
+            const Wide ceil_ps = (Wide(c) * second + hz - 1) / hz;
+            if (ceil_ps <= Wide(std::numeric_limits<std::int64_t>::max())) {
+                CHECK(f.cycles_to_time(c).ps() == static_cast<std::int64_t>(floor_ps));
+                CHECK(f.cycles_to_time_ceil(c).ps() == static_cast<std::int64_t>(ceil_ps));
+            } else {
+                CHECK_THROWS_AS((void)f.cycles_to_time_ceil(c), std::overflow_error);
+            }
+            const auto ps = static_cast<std::int64_t>(
+                c % static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()));
+            CHECK(f.time_to_cycles(picoseconds(ps)) ==
+                  static_cast<std::uint64_t>(Wide(ps) * hz / second));
+        }
+    }
+}
+
 TEST_CASE("Frequency: invalid rates and overflow are reported") {
     CHECK_THROWS_AS(Frequency::hertz(0), std::invalid_argument);
     CHECK_THROWS_AS(Frequency::megahertz(0.0), std::invalid_argument);

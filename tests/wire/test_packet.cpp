@@ -4,8 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string_view>
+#include <vector>
 
 using lanai::wire::crc32;
 using lanai::wire::Packet;
@@ -20,6 +23,24 @@ TEST_CASE("CRC-32 matches the IEEE 802.3 check values") {
     CHECK(crc32(bytes_of("123456789")) == 0xCBF43926u);
     CHECK(crc32(bytes_of("")) == 0x00000000u);
     CHECK(crc32(bytes_of("The quick brown fox jumps over the lazy dog")) == 0x414FA339u);
+}
+
+TEST_CASE("CRC-32 agrees with the bit-at-a-time definition at every length and alignment") {
+    auto reference = [](const std::uint8_t* p, std::size_t n) {
+        std::uint32_t c = 0xFFFFFFFFu;
+        for (std::size_t i = 0; i < n; ++i) {
+            c ^= p[i];
+            for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        }
+        return c ^ 0xFFFFFFFFu;
+    };
+    std::vector<std::uint8_t> data(300);
+    std::uint32_t x = 12345;
+    for (auto& b : data) b = static_cast<std::uint8_t>((x = x * 1103515245u + 12345u) >> 16);
+    for (std::size_t start = 0; start < 8; ++start)
+        for (std::size_t n = 0; start + n <= data.size(); n += 1 + n / 7)
+            CHECK(crc32(std::span<const std::uint8_t>(data.data() + start, n)) ==
+                  reference(data.data() + start, n));
 }
 
 TEST_CASE("route bytes are consumed from the head and shrink the wire size") {

@@ -1,0 +1,293 @@
+// Exact fast-forward of idle loops: a loop that only polls stable registers
+// and unchanged memory is skipped to the end of the run, and a loop that
+// looks idle but is not (a store that sticks, a device write, a register
+// that drifts, an unstable register, an event mid-loop, a limit inside the
+// next lap) runs exactly as without fast-forward. Every case runs both ways
+// and compares the whole processor state and SRAM.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <initializer_list>
+#include <cstdint>
+#include <vector>
+
+#include "kernel/random_stream.hpp"
+#include "lanai/register_map.h"
+#include "lanai_encoding.hpp"
+#include "program_runner.hpp"
+
+using namespace lanai::test;
+
+namespace {
+
+constexpr std::uint32_t data = 0x1000; // a word the loops read or write
+
+struct Snapshot {
+  lanai::iss::StopReason stop;
+  std::uint64_t cycles, instructions;
+  std::uint32_t pc;
+  std::array<std::uint32_t, 32> regs;
+  std::vector<std::uint8_t> sram;
+  std::string console;
+  std::uint64_t skipped;
+
+  bool same_as(const Snapshot& o) const {
+    return stop == o.stop && cycles == o.cycles && instructions == o.instructions && pc == o.pc &&
+           regs == o.regs && sram == o.sram && console == o.console;
+  }
+};
+
+// Runs `words` to `limit` in slices of `slice` cycles (as the card's core
+// does between events); `between` runs between slices.
+template <typename Between>
+Snapshot run(const std::vector<std::uint32_t>& words, bool fast_forward, std::uint64_t limit,
+             std::uint64_t slice, Between between, lanai::iss::CycleCosts costs = {}) {
+  ProgramRun p(words, costs);
+  p.cpu->set_fast_forward(fast_forward);
+  lanai::iss::StopReason stop = lanai::iss::StopReason::cycle_limit;
+  while (stop == lanai::iss::StopReason::cycle_limit && p.cpu->cycles() < limit) {
+    stop = p.cpu->run(std::min(limit, p.cpu->cycles() + slice));
+    between(*p.cpu);
+  }
+  Snapshot s{stop, p.cpu->cycles(), p.cpu->instructions(), p.cpu->pc(), {}, {}, p.system->console(),
+             p.cpu->skipped_cycles()};
+  for (unsigned r = 0; r < 32; ++r) s.regs[r] = p.cpu->reg(r);
+  s.sram.resize(ProgramRun::sram);
+  p.cpu->read_sram(0, s.sram);
+  return s;
+}
+
+Snapshot run(const std::vector<std::uint32_t>& words, bool fast_forward,
+             std::uint64_t limit = 200'000, std::uint64_t slice = 50'000) {
+  return run(words, fast_forward, limit, slice, [](lanai::iss::Cpu&) {});
+}
+
+// Both ways; the states must agree. Returns the fast-forwarded run.
+Snapshot both_ways(const std::vector<std::uint32_t>& words, std::uint64_t limit = 200'000,
+                   std::uint64_t slice = 50'000) {
+  const Snapshot plain = run(words, false, limit, slice);
+  const Snapshot fast = run(words, true, limit, slice);
+  CHECK(plain.skipped == 0);
+  CHECK(fast.same_as(plain));
+  return fast;
+}
+
+// `while (mem[data] == 0) {}` then exit with the word read.
+std::vector<std::uint32_t> wait_for_word() {
+  return {sls(false, r6, data),        // 0x00 ld [data], r6
+          ri(sub, r0, r6, 0, true),    // 0x04 sub.f r6, 0, r0
+          br(7, 0x00),                 // 0x08 beq 0x00
+          nop,                         // 0x0c
+          exit_with(r6)};              // 0x10
+}
+
+} // namespace
+
+TEST_CASE("a loop polling unchanged memory is skipped to the end of each slice") {
+  const Snapshot fast = both_ways(wait_for_word());
+  CHECK(fast.stop == lanai::iss::StopReason::cycle_limit);
+  CHECK(fast.cycles >= 200'000);
+  CHECK(fast.cycles <= 200'002);
+  CHECK(fast.skipped > 190'000);
+}
+
+TEST_CASE("a loop polling stable device registers is skipped") {
+  // while (sram_size_register != 0) {} -- the register never changes.
+  const std::vector<std::uint32_t> words = {
+      sls(false, r6, 0x1F0000u | (LANAI_REG_SRAM_SIZE & 0xFFFFu)), // 0x00
+      ri(sub, r0, r6, 0, true),                                     // 0x04
+      br(6, 0x00),                                                  // 0x08 bne
+      nop,                                                          // 0x0c
+      exit_with(r6)};
+  CHECK(both_ways(words).skipped > 190'000);
+}
+
+TEST_CASE("a loop that reads the cycle counter is never skipped") {
+  // while (cycle_lo != 0) {} -- the value changes every lap.
+  const std::vector<std::uint32_t> words = {
+      sls(false, r6, 0x1F0000u | (LANAI_REG_CYCLE_LO & 0xFFFFu)), // 0x00
+      ri(sub, r0, r6, 0, true),                                    // 0x04
+      br(6, 0x00),                                                 // 0x08 bne
+      nop, exit_with(r6)};
+  CHECK(both_ways(words).skipped == 0);
+}
+
+TEST_CASE("a store that sticks, a drifting register and a device write are not idle") {
+  // A counter kept in memory: the loop's store changes it every lap.
+  const std::vector<std::uint32_t> store_loop = {
+      sls(false, r6, data), ri(add, r6, r6, 1), sls(true, r6, data), br(0, 0x00), nop};
+  CHECK(both_ways(store_loop).skipped == 0);
+  // A register that drifts, with no memory access at all.
+  const std::vector<std::uint32_t> drift = {ri(add, r7, r7, 1), br(0, 0x00), nop};
+  CHECK(both_ways(drift).skipped == 0);
+  // A console write each lap (a device write, not idle however constant).
+  const std::vector<std::uint32_t> console = {ri(or_, r6, r0, 'x'), sls(true, r6, 0x1F0000u),
+                                              br(0, 0x00), nop};
+  const Snapshot s = both_ways(console, 3'000, 1'000);
+  CHECK(s.skipped == 0);
+  CHECK(s.console.size() > 100);
+}
+
+TEST_CASE("a store undone within the lap keeps the loop idle") {
+  // Saves r6 to the stack and restores it, as a call's prologue would.
+  const std::vector<std::uint32_t> words = {
+      sli(sp, 0x2000),                // 0x00
+      rm(true, fp, sp, 2, -4),        // 0x04 st fp, -4[sp]
+      ri(add, fp, r0, 77),            // 0x08 fp = 77
+      rm(false, fp, sp, 2, -4),       // 0x0c ld -4[sp], fp
+      sls(false, r6, data),           // 0x10
+      ri(sub, r0, r6, 0, true),       // 0x14
+      br(7, 0x04),                    // 0x18 beq 0x04
+      nop, exit_with(r6)};
+  CHECK(both_ways(words).skipped > 150'000);
+}
+
+TEST_CASE("a word changed between slices ends the skip at the right lap") {
+  // The memory the loop polls changes between two slices, as a DMA
+  // completion event would change it: both runs leave the loop at the same
+  // cycle and exit with the same value.
+  for (const std::uint64_t slice : {7u, 1'000u, 33'333u}) {
+    auto poke = [](lanai::iss::Cpu& cpu) {
+      if (cpu.cycles() >= 100'000 && cpu.read_word(data) == 0) cpu.write_word(data, 42);
+    };
+    const Snapshot plain = run(wait_for_word(), false, 1'000'000, slice, poke);
+    const Snapshot fast = run(wait_for_word(), true, 1'000'000, slice, poke);
+    CHECK(fast.same_as(plain));
+    CHECK(plain.stop == lanai::iss::StopReason::halted);
+    CHECK(plain.regs[r6] == 42u);
+  }
+}
+
+TEST_CASE("the skip stops short of a cycle or instruction limit inside the next lap") {
+  // Limits that fall inside a lap and at its end, with costly branches.
+  lanai::iss::CycleCosts costs;
+  costs.branch_taken = 3;
+  costs.load = 2;
+  for (std::uint64_t limit = 1'000; limit < 1'012; ++limit) {
+    const Snapshot plain = run(wait_for_word(), false, limit, limit, [](lanai::iss::Cpu&) {}, costs);
+    const Snapshot fast = run(wait_for_word(), true, limit, limit, [](lanai::iss::Cpu&) {}, costs);
+    CHECK(fast.same_as(plain));
+  }
+  for (std::uint64_t n = 100; n < 110; ++n) {
+    ProgramRun a(wait_for_word()), b(wait_for_word());
+    a.cpu->set_fast_forward(false);
+    a.cpu->run(1'000'000, n);
+    b.cpu->run(1'000'000, n);
+    CHECK(a.cpu->instructions() == n);
+    CHECK(b.cpu->instructions() == n);
+    CHECK(a.cpu->cycles() == b.cpu->cycles());
+    CHECK(a.cpu->pc() == b.cpu->pc());
+  }
+}
+
+TEST_CASE("an outer idle loop is found behind an inner loop") {
+  // for (;;) { for (i = 3; i; --i) {} if (mem[data]) exit; }
+  const std::vector<std::uint32_t> words = {
+      ri(add, r7, r0, 3),           // 0x00
+      ri(sub, r7, r7, 1, true),     // 0x04
+      br(6, 0x04),                  // 0x08 bne 0x04 (inner)
+      nop,                          // 0x0c
+      sls(false, r6, data),         // 0x10
+      ri(sub, r0, r6, 0, true),     // 0x14
+      br(7, 0x00),                  // 0x18 beq 0x00 (outer)
+      nop, exit_with(r6)};
+  CHECK(both_ways(words).skipped > 150'000);
+}
+
+TEST_CASE("random instruction streams give the same state with and without fast-forward") {
+  std::size_t skipping = 0;
+  for (std::uint64_t seed = 0; seed < 1500; ++seed) {
+    lanai::kernel::RandomStream rng(seed, "fast-forward-program");
+    std::vector<std::uint32_t> words(64);
+    for (auto& w : words) {
+      w = static_cast<std::uint32_t>(rng.next_u64());
+      // Many backward branches into the program, and loads and stores.
+      const std::uint32_t kind = rng.uniform_u32(0, 5);
+      if (kind == 0) w = br(rng.uniform_u32(0, 15), 4 * rng.uniform_u32(0, 63));
+      else if (kind == 1) w = (w & 0x0FFFFFFFu) | (rng.uniform_u32(8, 11) << 28);
+    }
+    std::array<std::uint32_t, 32> regs{};
+    for (unsigned r = 3; r < 32; ++r) {
+      const std::uint32_t v = static_cast<std::uint32_t>(rng.next_u64());
+      regs[r] = (r % 2 == 0) ? (0x400 + v % 0x1000) & ~3u : v % 8;
+    }
+    auto once = [&](bool ff) {
+      ProgramRun p(words);
+      p.cpu->set_fast_forward(ff);
+      for (unsigned r = 3; r < 32; ++r) p.cpu->set_reg(r, regs[r]);
+      lanai::iss::StopReason stop = lanai::iss::StopReason::cycle_limit;
+      for (std::uint64_t limit = 997; stop == lanai::iss::StopReason::cycle_limit && limit < 20'000;
+           limit += 997)
+        stop = p.cpu->run(limit);
+      Snapshot s{stop, p.cpu->cycles(), p.cpu->instructions(), p.cpu->pc(), {}, {}, {},
+                 p.cpu->skipped_cycles()};
+      for (unsigned r = 0; r < 32; ++r) s.regs[r] = p.cpu->reg(r);
+      s.sram.resize(0x2000);
+      p.cpu->read_sram(0, s.sram);
+      return s;
+    };
+    const Snapshot plain = once(false), fast = once(true);
+    CHECK(fast.same_as(plain));
+    if (fast.skipped > 0) ++skipping;
+  }
+  CHECK(skipping > 0);
+}
+
+TEST_CASE("random loops of loads, stores, arithmetic and register reads agree both ways") {
+  // Loop bodies drawn from what polling loops do: arithmetic on loop
+  // registers, loads and stores near a base, stable and unstable register
+  // reads; some repeat their state (and are skipped), some drift.
+  std::size_t skipping = 0, drifting = 0;
+  for (std::uint64_t seed = 0; seed < 800; ++seed) {
+    lanai::kernel::RandomStream rng(seed, "fast-forward-loop");
+    auto pick = [&](std::initializer_list<std::uint32_t> set) {
+      return *(set.begin() + rng.uniform_u32(0, static_cast<std::uint32_t>(set.size() - 1)));
+    };
+    std::vector<std::uint32_t> words;
+    for (std::uint32_t r = 16; r <= 18; ++r) words.push_back(sli(r, 0x800 + 0x40 * (r - 16)));
+    words.push_back(sli(19, rng.uniform_u32(0, 3)));
+    const std::uint32_t head = static_cast<std::uint32_t>(4 * words.size());
+    const std::uint32_t body = rng.uniform_u32(2, 10);
+    for (std::uint32_t i = 0; i < body; ++i) {
+      const std::uint32_t rd = pick({9, 10, 11, 12});
+      switch (rng.uniform_u32(0, 9)) {
+      case 0: case 1: case 2:
+        words.push_back(rr(static_cast<Alu>(rng.uniform_u32(0, 6)), rd, pick({9, 10, 16, 19}),
+                           pick({11, 12, 17, 19}), rng.uniform_u32(0, 1) == 1));
+        break;
+      case 3: words.push_back(ri(static_cast<Alu>(rng.uniform_u32(0, 6)), rd, pick({9, 19}),
+                                 rng.uniform_u32(0, 3), true)); break;
+      case 4: case 5: words.push_back(rm(false, rd, pick({16, 17, 18}), 2, 4 * rng.uniform_u32(0, 3))); break;
+      case 6: case 7: words.push_back(rm(true, pick({9, 10, 19}), pick({16, 17, 18}), 2,
+                                         4 * rng.uniform_u32(0, 3))); break;
+      case 8: words.push_back(sls(false, rd, 0x1F0000u | (LANAI_REG_SRAM_SIZE & 0xFFFFu))); break;
+      default: words.push_back(sls(false, rd, 0x1F0000u | (LANAI_REG_CYCLE_LO & 0xFFFFu))); break;
+      }
+    }
+    words.push_back(rr(sub, r0, pick({9, 10, 11}), pick({0, 12, 19}), true));
+    words.push_back(br(pick({0, 2, 3, 4, 5, 6, 7, 10, 11}), head));
+    words.push_back(nop);
+    words.push_back(exit_with(r9));
+    auto once = [&](bool ff) {
+      ProgramRun p(words);
+      p.cpu->set_fast_forward(ff);
+      lanai::iss::StopReason stop = lanai::iss::StopReason::cycle_limit;
+      for (std::uint64_t limit = 1'009; stop == lanai::iss::StopReason::cycle_limit && limit < 30'000;
+           limit += 1'009)
+        stop = p.cpu->run(limit);
+      Snapshot s{stop, p.cpu->cycles(), p.cpu->instructions(), p.cpu->pc(), {}, {}, {},
+                 p.cpu->skipped_cycles()};
+      for (unsigned r = 0; r < 32; ++r) s.regs[r] = p.cpu->reg(r);
+      s.sram.resize(0x1000);
+      p.cpu->read_sram(0, s.sram);
+      return s;
+    };
+    const Snapshot plain = once(false), fast = once(true);
+    CHECK(fast.same_as(plain));
+    if (fast.skipped > 0) ++skipping;
+    else if (plain.stop == lanai::iss::StopReason::cycle_limit) ++drifting;
+  }
+  // Both kinds must be common, or the test checks little.
+  CHECK(skipping > 100);
+  CHECK(drifting > 100);
+}
