@@ -147,6 +147,12 @@ void Cpu::skip_predicated(const Instruction& in) {
   flags_ = static_cast<std::uint8_t>((r >> 31 ? flag_n : 0) | (r == 0 ? flag_z : 0));
 }
 
+namespace {
+
+constexpr std::uint64_t min_watch_cycles = 64;
+
+} // namespace
+
 IdleState Cpu::idle_state() const {
   IdleState state;
   std::copy(std::begin(regs_), std::end(regs_), state.regs.begin());
@@ -161,7 +167,10 @@ IdleState Cpu::idle_state() const {
 void Cpu::watch_backward_branch(std::uint32_t pc, std::uint64_t cycle_limit,
                                 std::uint64_t instruction_limit) {
   if (watch_.branch() != pc) {
-    if (watch_.wants(pc)) watch_.begin(pc, idle_state(), cycles_, instructions_);
+    // A slice too short for two laps of a polling loop (a core in lockstep
+    // with others runs about one instruction per slice) is not worth a look.
+    if (cycle_limit - cycles_ >= min_watch_cycles && watch_.wants(pc))
+      watch_.begin(pc, idle_state(), cycles_, instructions_);
     return;
   }
   bool repeats = watch_.clean() && cycles_ > watch_.cycles();
