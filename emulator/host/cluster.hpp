@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "host/host_cpu.hpp"
+#include "iss/cpu.hpp"
 #include "kernel/event_queue.hpp"
 #include "kernel/sim_time.hpp"
 #include "kernel/statistics.hpp"
