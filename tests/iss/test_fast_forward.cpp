@@ -37,6 +37,15 @@ struct Snapshot {
   }
 };
 
+Snapshot snapshot_of(const ProgramRun& p, lanai::iss::StopReason stop, std::uint32_t sram_bytes) {
+  Snapshot s{stop, p.cpu->cycles(), p.cpu->instructions(), p.cpu->pc(), {}, {}, p.system->console(),
+             p.cpu->skipped_cycles()};
+  for (unsigned r = 0; r < 32; ++r) s.regs[r] = p.cpu->reg(r);
+  s.sram.resize(sram_bytes);
+  p.cpu->read_sram(0, s.sram);
+  return s;
+}
+
 // Runs `words` to `limit` in slices of `slice` cycles (as the card's core
 // does between events); `between` runs between slices.
 template <typename Between>
@@ -49,12 +58,24 @@ Snapshot run(const std::vector<std::uint32_t>& words, bool fast_forward, std::ui
     stop = p.cpu->run(std::min(limit, p.cpu->cycles() + slice));
     between(*p.cpu);
   }
-  Snapshot s{stop, p.cpu->cycles(), p.cpu->instructions(), p.cpu->pc(), {}, {}, p.system->console(),
-             p.cpu->skipped_cycles()};
-  for (unsigned r = 0; r < 32; ++r) s.regs[r] = p.cpu->reg(r);
-  s.sram.resize(ProgramRun::sram);
-  p.cpu->read_sram(0, s.sram);
-  return s;
+  return snapshot_of(p, stop, ProgramRun::sram);
+}
+
+// Runs `words` (with registers from r3 up set from `regs`, when given) to
+// `end` cycles in runs of `step` cycles; the state and the first
+// `sram_bytes` of SRAM.
+Snapshot run_in_steps(const std::vector<std::uint32_t>& words, bool fast_forward,
+                      const std::array<std::uint32_t, 32>* regs, std::uint64_t step,
+                      std::uint64_t end, std::uint32_t sram_bytes) {
+  ProgramRun p(words);
+  p.cpu->set_fast_forward(fast_forward);
+  if (regs)
+    for (unsigned r = 3; r < 32; ++r) p.cpu->set_reg(r, (*regs)[r]);
+  lanai::iss::StopReason stop = lanai::iss::StopReason::cycle_limit;
+  for (std::uint64_t limit = step; stop == lanai::iss::StopReason::cycle_limit && limit < end;
+       limit += step)
+    stop = p.cpu->run(limit);
+  return snapshot_of(p, stop, sram_bytes);
 }
 
 Snapshot run(const std::vector<std::uint32_t>& words, bool fast_forward,
@@ -211,22 +232,8 @@ TEST_CASE("random instruction streams give the same state with and without fast-
       const std::uint32_t v = static_cast<std::uint32_t>(rng.next_u64());
       regs[r] = (r % 2 == 0) ? (0x400 + v % 0x1000) & ~3u : v % 8;
     }
-    auto once = [&](bool ff) {
-      ProgramRun p(words);
-      p.cpu->set_fast_forward(ff);
-      for (unsigned r = 3; r < 32; ++r) p.cpu->set_reg(r, regs[r]);
-      lanai::iss::StopReason stop = lanai::iss::StopReason::cycle_limit;
-      for (std::uint64_t limit = 997; stop == lanai::iss::StopReason::cycle_limit && limit < 20'000;
-           limit += 997)
-        stop = p.cpu->run(limit);
-      Snapshot s{stop, p.cpu->cycles(), p.cpu->instructions(), p.cpu->pc(), {}, {}, {},
-                 p.cpu->skipped_cycles()};
-      for (unsigned r = 0; r < 32; ++r) s.regs[r] = p.cpu->reg(r);
-      s.sram.resize(0x2000);
-      p.cpu->read_sram(0, s.sram);
-      return s;
-    };
-    const Snapshot plain = once(false), fast = once(true);
+    const Snapshot plain = run_in_steps(words, false, &regs, 997, 20'000, 0x2000);
+    const Snapshot fast = run_in_steps(words, true, &regs, 997, 20'000, 0x2000);
     CHECK(fast.same_as(plain));
     if (fast.skipped > 0) ++skipping;
   }
@@ -268,21 +275,8 @@ TEST_CASE("random loops of loads, stores, arithmetic and register reads agree bo
     words.push_back(br(pick({0, 2, 3, 4, 5, 6, 7, 10, 11}), head));
     words.push_back(nop);
     words.push_back(exit_with(r9));
-    auto once = [&](bool ff) {
-      ProgramRun p(words);
-      p.cpu->set_fast_forward(ff);
-      lanai::iss::StopReason stop = lanai::iss::StopReason::cycle_limit;
-      for (std::uint64_t limit = 1'009; stop == lanai::iss::StopReason::cycle_limit && limit < 30'000;
-           limit += 1'009)
-        stop = p.cpu->run(limit);
-      Snapshot s{stop, p.cpu->cycles(), p.cpu->instructions(), p.cpu->pc(), {}, {}, {},
-                 p.cpu->skipped_cycles()};
-      for (unsigned r = 0; r < 32; ++r) s.regs[r] = p.cpu->reg(r);
-      s.sram.resize(0x1000);
-      p.cpu->read_sram(0, s.sram);
-      return s;
-    };
-    const Snapshot plain = once(false), fast = once(true);
+    const Snapshot plain = run_in_steps(words, false, nullptr, 1'009, 30'000, 0x1000);
+    const Snapshot fast = run_in_steps(words, true, nullptr, 1'009, 30'000, 0x1000);
     CHECK(fast.same_as(plain));
     if (fast.skipped > 0) ++skipping;
     else if (plain.stop == lanai::iss::StopReason::cycle_limit) ++drifting;
