@@ -32,8 +32,11 @@ int main(int argc, char** argv) {
   // CLI11 takes an unknown first word for a stray argument: it would only
   // say that a subcommand is required, or print the top-level help and
   // succeed when --help follows. Name the word instead, and fail.
-  if (argc > 1 && argv[1][0] != '-') {
-    const std::string word = argv[1];
+  // The first word that is not a top-level flag names the subcommand.
+  int first = 1;
+  while (first < argc && argv[first][0] == '-' && std::string(argv[first]) != "--") ++first;
+  if (first < argc && argv[first][0] != '-') {
+    const std::string word = argv[first];
     std::vector<std::string> names;
     bool known = false;
     for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {

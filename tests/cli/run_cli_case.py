@@ -363,8 +363,9 @@ def usage_error_status(ctx):
 
 @case
 def usage_error_unknown_subcommand(ctx):
-    # An unknown subcommand is named, with or without --help after it.
-    for args in (["bogus"], ["bogus", "--help"], ["bogus", ctx.demo]):
+    # An unknown subcommand is named, with or without --help after it or a
+    # top-level flag before it.
+    for args in (["bogus"], ["bogus", "--help"], ["bogus", ctx.demo], ["--no-fast-forward", "bogus"]):
         one_line_error(ctx.run(*args), "unknown subcommand 'bogus'", "exec", "run")
 
 
