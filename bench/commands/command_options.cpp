@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace lanai::bench {
@@ -74,6 +75,12 @@ OutputFormat parse_format(const std::string& name) {
   if (name == "json") return OutputFormat::json;
   throw std::invalid_argument(
       fmt::format("unknown format '{}' (table, csv or json)", name));
+}
+
+void write_firmware_profile(const std::string& path, const host::FirmwareProfiler& profiler) {
+  std::ostringstream csv;
+  host::write_profile_csv(csv, profiler.report());
+  write_text_file(path, csv.str());
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

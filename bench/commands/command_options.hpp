@@ -25,5 +25,8 @@ inline constexpr const char* default_bench_profile = "myrinet-lanai7";
 
 // Writes `text` to `path` ("-" = stdout); throws naming the file on failure.
 void write_text_file(const std::string& path, const std::string& text);
+// Writes the profiler's per-function figures as CSV (host/firmware_profiler.hpp)
+// to `path` ("-" = stdout); throws naming the file on failure.
+void write_firmware_profile(const std::string& path, const host::FirmwareProfiler& profiler);
 
 } // namespace lanai::bench

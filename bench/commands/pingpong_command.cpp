@@ -29,6 +29,7 @@ struct PingpongOptions {
   std::string profile = default_bench_profile;
   std::uint64_t seed = 1;
   std::string trace;
+  std::string firmware_profile;
 };
 
 struct SizeResult {
@@ -156,6 +157,8 @@ int run_pingpong(const PingpongOptions& o) {
   spec.breakdown = o.breakdown && !own_breakdown_run;
   trace::Recorder recorder;
   if (!o.trace.empty()) spec.trace = &recorder;
+  host::FirmwareProfiler profiler;
+  if (!o.firmware_profile.empty()) spec.profiler = &profiler;
   std::vector<SizeResult> results;
   for (const std::uint32_t size : sizes) {
     spec.size = size;
@@ -170,6 +173,7 @@ int run_pingpong(const PingpongOptions& o) {
       ahead.receives = kBreakdownReceives;
       ahead.breakdown = true;
       ahead.trace = nullptr;
+      ahead.profiler = nullptr;
       const PingPongResult b = run_pingpong(ahead);
       if (!b.ok()) {
         fmt::print(stderr, "lanai-emu pingpong: {} at {} bytes, receives posted ahead: {}\n",
@@ -185,6 +189,7 @@ int run_pingpong(const PingpongOptions& o) {
     trace::write_chrome_trace(out, recorder.events());
     if (!out) throw std::runtime_error(fmt::format("{}: cannot write the trace", o.trace));
   }
+  if (!o.firmware_profile.empty()) write_firmware_profile(o.firmware_profile, profiler);
   const std::string& profile_name = spec.setup.profile.name;
   switch (format) {
   case OutputFormat::table: fmt::print("{}", render_table(o, profile_name, results)); break;
@@ -223,6 +228,9 @@ void add_pingpong_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--seed", options->seed, "random seed of the run")->capture_default_str();
   cmd->add_option("--trace", options->trace,
                   "write a Chrome/Perfetto trace of the runs that give the 1-way figures to FILE");
+  cmd->add_option("--firmware-profile", options->firmware_profile,
+                  "write the LANai cycles each node's firmware spent in each function, summed "
+                  "over the runs that give the 1-way figures, to FILE (CSV)");
   cmd->callback([options, &exit_status] { exit_status = run_pingpong(*options); });
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "commands/bench_commands.hpp"
+#include "commands/command_options.hpp"
 #include "experiment/experiment_file.hpp"
 #include "experiment/interrupt_flag.hpp"
 #include "experiment/jitter_sweep.hpp"
@@ -34,6 +35,7 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;
   bool quick = false;
   std::string trace;
+  std::string firmware_profile;
   std::size_t trace_point = 0;
 };
 
@@ -129,6 +131,25 @@ bool write_trace(const std::string& file, const trace::Recorder& recorder) {
   return true;
 }
 
+// Writes the firmware profile of the chosen point if one was asked for;
+// false (and said) if it cannot: the point does not exist, or the file
+// cannot be written.
+bool write_profile(const RunOptions& o, const host::FirmwareProfiler& profiler, std::size_t points) {
+  if (o.firmware_profile.empty()) return true;
+  if (profiler.empty()) {
+    fmt::print(stderr, "lanai-emu: --firmware-profile: no point {} to profile (the experiment has {})\n",
+               o.trace_point, points);
+    return false;
+  }
+  try {
+    write_firmware_profile(o.firmware_profile, profiler);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "lanai-emu: {}\n", e.what());
+    return false;
+  }
+  return true;
+}
+
 void print_plot_warning(const std::string& warning) {
   if (!warning.empty()) fmt::print(stderr, "lanai-emu: warning: {}\n", warning);
 }
@@ -198,15 +219,16 @@ int run_pipeline(const RunOptions& o, const Experiment& experiment, const std::f
 int run_saturation(const RunOptions& o, const Experiment& experiment,
                    const std::filesystem::path& dir) {
   trace::Recorder recorder;
+  host::FirmwareProfiler profiler;
   SaturationRunOptions saturation_options;
-  if (!o.trace.empty()) {
-    saturation_options.trace = &recorder;
-    saturation_options.trace_point = o.trace_point;
-  }
+  if (!o.trace.empty()) saturation_options.trace = &recorder;
+  if (!o.firmware_profile.empty()) saturation_options.profiler = &profiler;
+  saturation_options.trace_point = o.trace_point;
   SaturationSweep sweep = run_with_progress(o.jobs, saturation_options, [&](const auto& options) {
     return run_saturation_experiment(experiment, options);
   });
   if (!o.trace.empty() && !write_trace(o.trace, recorder)) return 1;
+  if (!sweep.interrupted && !write_profile(o, profiler, sweep.records.size())) return 1;
   if (sweep.interrupted)
     fmt::print(stderr, "lanai-emu: interrupted: kept {} of {} points\n", sweep.kept(),
                sweep.records.size());
@@ -251,20 +273,26 @@ int run_experiment_file(const RunOptions& o) {
                ec.message());
     return 1;
   }
+  if (!o.firmware_profile.empty() && (experiment.kind == "queueing" || experiment.kind == "pipeline")) {
+    fmt::print(stderr, "lanai-emu: --firmware-profile: experiments of kind '{}' have no points to "
+                       "profile (jitter and saturation do)\n", experiment.kind);
+    return 1;
+  }
   if (experiment.kind == "queueing") return run_queueing(o, experiment, dir);
   if (experiment.kind == "pipeline") return run_pipeline(o, experiment, dir);
   if (experiment.kind == "saturation") return run_saturation(o, experiment, dir);
 
   trace::Recorder recorder;
+  host::FirmwareProfiler profiler;
   JitterRunOptions jitter_options;
-  if (!o.trace.empty()) {
-    jitter_options.trace = &recorder;
-    jitter_options.trace_point = o.trace_point;
-  }
+  if (!o.trace.empty()) jitter_options.trace = &recorder;
+  if (!o.firmware_profile.empty()) jitter_options.profiler = &profiler;
+  jitter_options.trace_point = o.trace_point;
   JitterSweep sweep = run_with_progress(o.jobs, jitter_options, [&](const auto& options) {
     return run_jitter_experiment(experiment, options);
   });
   if (!o.trace.empty() && !write_trace(o.trace, recorder)) return 1;
+  if (!sweep.interrupted && !write_profile(o, profiler, sweep.records.size())) return 1;
   sweep.quick = o.quick;
   if (sweep.interrupted)
     fmt::print(stderr, "lanai-emu: interrupted: kept {} of {} points\n", sweep.kept(),
@@ -302,8 +330,12 @@ void add_run_command(CLI::App& app, int& exit_status) {
       ->check(CLI::Range(1u, 1024u));
   cmd->add_option("--trace", options->trace,
                   "write a Chrome/Perfetto trace of one point (see --trace-point) to FILE");
+  cmd->add_option("--firmware-profile", options->firmware_profile,
+                  "write the LANai cycles the firmware of one point (see --trace-point) spent in "
+                  "each function, per node, to FILE (CSV; jitter and saturation experiments)");
   cmd->add_option("--trace-point", options->trace_point,
-                  "index of the point --trace records (firmware-major order, from 0)")
+                  "index of the point --trace and --firmware-profile record (firmware-major "
+                  "order, from 0)")
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "seed of every random stream (default: the file's)");
   cmd->add_flag("--quick", options->quick,

@@ -19,7 +19,10 @@ JitterSweep run_jitter_experiment(const Experiment& experiment, const JitterRunO
     PointRecord record;
     try {
       StreamPointSpec spec = point_spec(experiment, load, p);
-      if (i == options.trace_point) spec.trace = options.trace;
+      if (i == options.trace_point) {
+        spec.trace = options.trace;
+        spec.profiler = options.profiler;
+      }
       const StreamPointResult result = run_stream_point(spec, options.stop);
       if (result.stopped) return std::optional<PointRecord>{};
       record = jitter_record(experiment, load, result);

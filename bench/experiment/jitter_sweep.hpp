@@ -2,6 +2,7 @@
 // sweep runner, each point one emulator run reduced to its metrics.
 #pragma once
 
+#include "host/firmware_profiler.hpp"
 #include "trace/trace_recorder.hpp"
 
 #include <atomic>
@@ -17,6 +18,8 @@ struct JitterRunOptions {
   std::function<void(std::size_t done, std::size_t total)> progress;
   // Records the device trace of point `trace_point` into `trace` (if set).
   trace::Recorder* trace = nullptr;
+  // Profiles the firmware of point `trace_point` into `profiler` (if set).
+  host::FirmwareProfiler* profiler = nullptr;
   std::size_t trace_point = 0;
 };
 

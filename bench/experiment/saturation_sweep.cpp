@@ -130,7 +130,10 @@ SaturationSweep run_saturation_experiment(const Experiment& experiment,
       spec.duration =
           kernel::SimTime::from_ps(static_cast<std::int64_t>(experiment.duration_ms * 1e9));
       spec.seed = experiment.seed;
-      if (i == options.trace_point) spec.trace = options.trace;
+      if (i == options.trace_point) {
+        spec.trace = options.trace;
+        spec.profiler = options.profiler;
+      }
       rec.result = run_saturation_point(spec, options.stop);
       if (rec.result.stopped) return std::optional<SaturationRecord>{};
       rec.outcome = rec.result.detail.empty() ? "finished" : "failed";

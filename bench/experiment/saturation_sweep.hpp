@@ -12,6 +12,7 @@
 
 #include "experiment/experiment_file.hpp"
 #include "experiment/sweep_runner.hpp"
+#include "host/firmware_profiler.hpp"
 #include "trace/trace_recorder.hpp"
 #include "workloads/saturation_point.hpp"
 
@@ -45,6 +46,7 @@ bool sequential_firmware(const std::string& firmware);
 
 struct SaturationRunOptions : SweepOptions {
   trace::Recorder* trace = nullptr; // records point `trace_point` if set
+  host::FirmwareProfiler* profiler = nullptr; // profiles point `trace_point` if set
   std::size_t trace_point = 0;
 };
 

@@ -62,6 +62,7 @@ host::ClusterConfig cluster_config(const ClusterSetup& setup) {
   config.nodes = setup.nodes;
   config.seed = setup.seed;
   config.trace = setup.trace;
+  config.profiler = setup.profiler;
   const auto objects = machine::firmware_objects(setup.firmware);
   const loader::LinkedImage image = machine::link_program(objects, config.profile);
   config.firmware.assign(setup.nodes, image);

@@ -29,6 +29,7 @@ struct ClusterSetup {
   std::size_t nodes = 2;
   std::uint64_t seed = 1;
   trace::Recorder* trace = nullptr;
+  host::FirmwareProfiler* profiler = nullptr; // cycles per firmware function, if set
 };
 
 // Links the firmware for the profile and fills the configuration. Throws

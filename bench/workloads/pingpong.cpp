@@ -165,6 +165,7 @@ PingPongResult run_pingpong(const PingPongSpec& spec) {
   ClusterSetup setup = spec.setup;
   setup.nodes = 2;
   setup.trace = recorder;
+  setup.profiler = spec.profiler;
   HostMemory memory; // outlives the cluster
   host::Cluster cluster(cluster_config(setup));
 

@@ -62,6 +62,7 @@ struct PingPongSpec {
   std::uint32_t host_fragments = 1; // 1 .. size, at most kMaxHostFragments
   HostCopy send_copy, recv_copy;
   trace::Recorder* trace = nullptr; // also record into this (e.g. for --trace)
+  host::FirmwareProfiler* profiler = nullptr; // cycles per firmware function, if set
 };
 
 // A VI queue holds VIA_QUEUE_DEPTH descriptors: every fragment of a message

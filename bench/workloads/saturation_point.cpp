@@ -165,6 +165,7 @@ SaturationResult run_saturation_point(const SaturationSpec& spec, const std::ato
   setup.nodes = spec.receivers + 1;
   setup.seed = spec.seed;
   setup.trace = spec.trace;
+  setup.profiler = spec.profiler;
   const FanOutOutcome run = run_fan_out(
       setup, [&](host::Cluster& cluster) { sh.cluster = &cluster; },
       [&] { return saturating_sender(sh); },

@@ -27,6 +27,7 @@ struct SaturationSpec {
   kernel::SimTime duration{};
   std::uint64_t seed = 1;
   trace::Recorder* trace = nullptr;
+  host::FirmwareProfiler* profiler = nullptr;
 };
 
 struct SaturationResult {

@@ -369,6 +369,7 @@ StreamPointResult run_stream_point(const StreamPointSpec& spec, const std::atomi
   setup.nodes = spec.receivers + 1;
   setup.seed = spec.seed;
   setup.trace = spec.trace;
+  setup.profiler = spec.profiler;
   // Receivers wake every millisecond, so an idle stretch is not a deadlock.
   const FanOutOutcome run = run_fan_out(
       setup, [&](host::Cluster& cluster) { sh.cluster = &cluster; }, [&] { return sender(sh); },

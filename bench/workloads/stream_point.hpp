@@ -48,6 +48,7 @@ struct StreamPointSpec {
   kernel::SimTime duration{};    // measured stretch after the warm-up
   std::uint64_t seed = 1;
   trace::Recorder* trace = nullptr;
+  host::FirmwareProfiler* profiler = nullptr;
 };
 
 struct ChannelResult {

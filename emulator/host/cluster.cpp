@@ -38,7 +38,10 @@ Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
                                                  network_->port(i), *tables_.back(),
                                                  config_.firmware[i]));
     cards_.back()->set_trace(config_.trace);
-    cards_.back()->cpu().set_fast_forward(config_.fast_forward);
+    iss::Cpu& cpu = cards_.back()->cpu();
+    cpu.set_fast_forward(config_.fast_forward && !config_.profiler);
+    if (config_.profiler)
+      cpu.set_profile(&config_.profiler->attach(node, config_.firmware[i], cpu.sram_bytes()));
     hosts_.push_back(std::make_unique<HostCpu>(kernel_, node));
     // Until a driver installs its own hook, a host DMA write into host
     // memory is all a polling program could be waiting for.

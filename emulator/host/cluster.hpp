@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "host/firmware_profiler.hpp"
 #include "host/host_cpu.hpp"
 #include "iss/cpu.hpp"
 #include "kernel/event_queue.hpp"
@@ -44,6 +45,9 @@ struct ClusterConfig {
   // Exact fast-forward of the cards' idle polling loops (results do not
   // depend on it); off is for comparison and debugging.
   bool fast_forward = iss::default_fast_forward();
+  // Counts every card's executed cycles per firmware function when set
+  // (those cores then run without fast-forward); must outlive the cluster.
+  FirmwareProfiler* profiler = nullptr;
 };
 
 enum class RunOutcome : std::uint8_t {

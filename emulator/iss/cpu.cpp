@@ -74,6 +74,13 @@ void Cpu::reset(std::uint32_t entry) {
   fault_ = {};
 }
 
+void Cpu::set_profile(PcProfile* profile) {
+  if (profile && (profile->cycles.size() != sram_bytes_ / 4 ||
+                  profile->instructions.size() != sram_bytes_ / 4))
+    throw std::invalid_argument("a PC profile must have one entry per SRAM word");
+  profile_ = profile;
+}
+
 void Cpu::set_reg(unsigned r, std::uint32_t v) {
   r &= 31u;
   if (r == reg_pc) {

@@ -13,6 +13,7 @@
 #include "iss/idle_watch.hpp"
 #include "iss/instruction.hpp"
 #include "iss/mmio_bus.hpp"
+#include "iss/pc_profile.hpp"
 
 namespace lanai::iss {
 
@@ -56,6 +57,11 @@ public:
   // default; results are the same either way, only the host time differs.
   void set_fast_forward(bool on) { fast_forward_ = on; }
   bool fast_forward() const { return fast_forward_; }
+  // Counts every executed instruction and its cycles (memory wait states
+  // included) into `profile` (sized for this SRAM) while set; nullptr stops.
+  // Idle laps that fast-forward skips are not attributed: a profiled core
+  // normally runs with fast-forward off.
+  void set_profile(PcProfile* profile);
   // Cycles (and instructions) that fast-forward accounted without executing.
   std::uint64_t skipped_cycles() const { return skipped_cycles_; }
   std::uint64_t skipped_instructions() const { return skipped_instructions_; }
@@ -117,6 +123,7 @@ private:
   Fault fault_;
   bool fast_forward_ = default_fast_forward();
   IdleWatch watch_;
+  PcProfile* profile_ = nullptr;
   std::uint64_t skipped_cycles_ = 0;
   std::uint64_t skipped_instructions_ = 0;
 };

@@ -215,6 +215,7 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
       return state_;
     }
     const Instruction& in = fetch(pc);
+    const std::uint64_t started = cycles_;
     regs_[reg_pc] = pc;
     std::uint32_t cost = class_cost_[static_cast<int>(in.cost)];
     if (loaded_reg_ != 0) {
@@ -307,6 +308,7 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
     }
     cycles_ += jumped ? costs_.branch_taken : cost;
     ++instructions_;
+    if (profile_) profile_->add(pc, cycles_ - started);
     if (backward && fast_forward_) watch_backward_branch(pc, cycle_limit, instruction_limit);
     if (state_ == StopReason::halted) return state_;
     if (yield_) {
