@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "iss/cpu_arithmetic.hpp"
 #include "iss/decoder.hpp"
 #include "lanai/register_map.h"
 
