@@ -12,6 +12,15 @@ using namespace lanai::vipl;
 
 namespace {
 
+// The node's one NIC, under its own name and under the names VIA
+// programs of the common providers open (M-VIA's Ethernet and loopback
+// devices, Giganet cLAN's first adapter).
+bool is_device_name(std::string_view name) {
+  for (const std::string_view known : {"nic0", "/dev/via_eth0", "/dev/via_lo", "/dev/clanvi0"})
+    if (name == known) return true;
+  return false;
+}
+
 // Everything opened through one NIC handle, released in reverse order of
 // dependence: connections, VIs, completion queues, memory, tags.
 void close_nic(NodeDriver& d, Token nic) {
@@ -58,7 +67,7 @@ void close_nic(NodeDriver& d, Token nic) {
 VIP_RETURN VipOpenNic(const VIP_CHAR* DeviceName, VIP_NIC_HANDLE* NicHandle) {
   return vipl_call([&](NodeDriver& d) {
     if (!DeviceName || !NicHandle) return VIP_INVALID_PARAMETER;
-    if (std::string_view(DeviceName) != "nic0") return VIP_INVALID_PARAMETER;
+    if (!is_device_name(DeviceName)) return VIP_INVALID_PARAMETER;
     // Firmware without a VIA configuration block is no VIA provider.
     if (!d.configure_nic()) return VIP_ERROR_RESOURCE;
     const NicObject& nic = d.nics.add(d.mint(HandleKind::nic));

@@ -9,16 +9,17 @@ using namespace lanai::vipl;
 
 namespace {
 
-// Control bits this provider understands on each kind of queue.
-bool well_formed(const VIP_DESCRIPTOR& descriptor, bool receive) {
+// Control bits this provider understands.
+bool well_formed(const VIP_DESCRIPTOR& descriptor) {
   const VIP_UINT16 control = descriptor.CS.Control;
   if (descriptor.CS.SegCount > VIA_MAX_SEGMENTS) return false;
   if (control & VIP_CONTROL_RESERVED) return false;
   const VIP_UINT16 op = control & VIP_CONTROL_OP_MASK;
   // No VI is created with RDMA enabled, so only send/receive is valid.
-  if (op != VIP_CONTROL_OP_SENDRECV) return false;
-  if (receive && (control & VIP_CONTROL_IMMEDIATE)) return false;
-  return true;
+  // VIP_CONTROL_IMMEDIATE means nothing on a receive and is let through:
+  // programs post one pool of descriptors on both queues. Whether immediate
+  // data arrived, the completion says (VIP_STATUS_IMMEDIATE).
+  return op == VIP_CONTROL_OP_SENDRECV;
 }
 
 VIP_RETURN post(NodeDriver& d, VIP_VI_HANDLE handle, VIP_DESCRIPTOR* descriptor,
@@ -32,7 +33,7 @@ VIP_RETURN post(NodeDriver& d, VIP_VI_HANDLE handle, VIP_DESCRIPTOR* descriptor,
     return VIP_INVALID_PARAMETER;
   // Posting one descriptor twice would make two completions of one status.
   if (d.tracked(descriptor)) return VIP_INVALID_PARAMETER;
-  if (!well_formed(*descriptor, receive)) return VIP_DESCRIPTOR_ERROR;
+  if (!well_formed(*descriptor)) return VIP_DESCRIPTOR_ERROR;
   // The peer may disconnect while the descriptor is being built, so the
   // state is judged again once that time has passed.
   const auto refusal = [&]() -> VIP_RETURN {

@@ -25,6 +25,7 @@ TEST_CASE("opening nic0 hands the card its configuration") {
       [] {
         VIP_NIC_HANDLE nic = nullptr;
         CHECK(VipOpenNic("nic1", &nic) == VIP_INVALID_PARAMETER);
+        CHECK(VipOpenNic("/dev/via_eth1", &nic) == VIP_INVALID_PARAMETER);
         CHECK(VipOpenNic(nullptr, &nic) == VIP_INVALID_PARAMETER);
         CHECK(VipOpenNic("nic0", nullptr) == VIP_INVALID_PARAMETER);
         CHECK(VipOpenNic("nic0", &nic) == VIP_SUCCESS);
@@ -33,7 +34,15 @@ TEST_CASE("opening nic0 hands the card its configuration") {
         CHECK(lanai_emu_nodes() == 3);
         return 0;
       },
-      [] { return 0; },
+      [] {
+        // The device names of the common VIA providers open the same NIC.
+        for (const char* name : {"/dev/via_eth0", "/dev/via_lo", "/dev/clanvi0"}) {
+          VIP_NIC_HANDLE nic = nullptr;
+          CHECK_MESSAGE(VipOpenNic(name, &nic) == VIP_SUCCESS, name);
+          CHECK(VipCloseNic(nic) == VIP_SUCCESS);
+        }
+        return 0;
+      },
   });
   CHECK(report.success());
   CHECK(vipl.config_word(1, offsetof(via_nic_config_block, magic)) == VIA_CONFIG_MAGIC);

@@ -82,7 +82,7 @@ TEST_CASE("descriptors must be aligned, registered with the VI's tag, and well f
     VIP_DESCRIPTOR* d = node.descriptor(1, VIA_MAX_SEGMENTS + 1);
     CHECK(VipPostRecv(node.vi, d, node.memory) == VIP_DESCRIPTOR_ERROR);
     for (VIP_UINT16 control : {VIP_CONTROL_OP_RESERVED, VIP_CONTROL_OP_RDMAREAD,
-                               VIP_CONTROL_OP_RDMAWRITE, VIP_CONTROL_IMMEDIATE, 0x0100}) {
+                               VIP_CONTROL_OP_RDMAWRITE, 0x0100}) {
       d = node.descriptor(1);
       d->CS.Control = control;
       CHECK_MESSAGE(VipPostRecv(node.vi, d, node.memory) == VIP_DESCRIPTOR_ERROR, control);
