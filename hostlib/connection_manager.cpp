@@ -94,6 +94,16 @@ void ConnectionManager::reject(const std::shared_ptr<ConnectRequest>& request) {
   });
 }
 
+void ConnectionManager::reject(const std::shared_ptr<ConnectRequest>& request, VIP_RETURN why) {
+  send([this, request, why] {
+    if (request->state == RequestState::claimed) {
+      request->state = RequestState::rejected;
+      request->rejection = why;
+    }
+    notify(request->client.node);
+  });
+}
+
 void ConnectionManager::refuse(const std::shared_ptr<ConnectRequest>& request,
                                std::string reason) {
   send([this, request, reason = std::move(reason)] {
@@ -105,7 +115,67 @@ void ConnectionManager::refuse(const std::shared_ptr<ConnectRequest>& request,
   });
 }
 
+std::shared_ptr<ConnectRequest> ConnectionManager::peer_request(NetAddress from, NetAddress to,
+                                                                ViSummary client) {
+  auto request = std::make_shared<ConnectRequest>();
+  request->id = next_id_++;
+  request->from = std::move(from);
+  request->to = std::move(to);
+  request->client = client;
+  request->peer = true;
+  return request;
+}
+
+void ConnectionManager::start_peer(const std::shared_ptr<ConnectRequest>& request) {
+  // The other end's request may be here already, waiting for this one.
+  const auto waiting = std::find_if(peers_.begin(), peers_.end(), [&](const auto& other) {
+    return other->state == RequestState::arrived && other->from == request->to &&
+           other->to == request->from;
+  });
+  if (waiting != peers_.end()) {
+    const auto theirs = *waiting;
+    peers_.erase(waiting);
+    peer_match(request, theirs);
+    return;
+  }
+  peers_.push_back(request);
+  send([this, request] {
+    if (request->state != RequestState::travelling) return;
+    // Has the other end asked too, its request still on the way?
+    const auto asked = std::find_if(peers_.begin(), peers_.end(), [&](const auto& other) {
+      return other != request && other->state == RequestState::travelling &&
+             other->from == request->to && other->to == request->from;
+    });
+    if (asked == peers_.end()) {
+      request->state = RequestState::arrived;
+      notify(request->to.node);
+      return;
+    }
+    const auto mine = *asked;
+    std::erase(peers_, request);
+    peer_match(mine, request);
+  });
+}
+
+void ConnectionManager::peer_match(const std::shared_ptr<ConnectRequest>& mine,
+                                   const std::shared_ptr<ConnectRequest>& theirs) {
+  std::erase(peers_, mine);
+  theirs->state = RequestState::claimed;
+  mine->accepted = theirs;
+  session_.driver(mine->client.node).peer_matched(mine, theirs);
+  notify(mine->client.node);
+}
+
 void ConnectionManager::cancel(const std::shared_ptr<ConnectRequest>& request) {
+  if (request->peer) {
+    // Unmatched peer requests wait in their own list; a matched one is
+    // decided within one message time and is not withdrawn.
+    if (request->state == RequestState::travelling || request->state == RequestState::arrived) {
+      std::erase(peers_, request);
+      request->state = RequestState::cancelled;
+    }
+    return;
+  }
   switch (request->state) {
   case RequestState::arrived:
     arrivals_.erase(std::find(arrivals_.begin(), arrivals_.end(), request));

@@ -249,6 +249,47 @@ bool NodeDriver::accept_delivered(ConnectRequest& request) {
   return true;
 }
 
+void NodeDriver::peer_matched(const std::shared_ptr<ConnectRequest>& mine,
+                              const std::shared_ptr<ConnectRequest>& theirs) {
+  ConnectionManager& manager = session_.connections();
+  ViObject* vi = vis.find_token(mine->client.vi);
+  if (!vi || vi->state != VIP_STATE_CONNECT_PENDING || vi->pending != mine) {
+    mine->state = RequestState::cancelled;
+    manager.reject(theirs);
+    return;
+  }
+  VIP_RETURN mismatch = VIP_SUCCESS;
+  if (vi->attributes.ReliabilityLevel != theirs->client.reliability)
+    mismatch = VIP_INVALID_RELIABILITY_LEVEL;
+  else if (vi->attributes.MaxTransferSize != theirs->client.mtu)
+    mismatch = VIP_INVALID_MTU;
+  if (mismatch != VIP_SUCCESS) {
+    mine->state = RequestState::rejected;
+    mine->rejection = mismatch;
+    manager.reject(theirs, mismatch);
+    return;
+  }
+  // The other end's sends will arrive on this node's incoming link.
+  if (admission_on()) {
+    if (!reserve(true, theirs->client.rate)) {
+      mine->state = RequestState::refused;
+      mine->refusal = last_error_;
+      manager.refuse(theirs, last_error_);
+      return;
+    }
+    vi->rx_reserved = theirs->client.rate;
+  }
+  vi->state = VIP_STATE_CONNECTED;
+  vi->remote_node = theirs->client.node;
+  vi->remote_slot = theirs->client.slot;
+  charge(3 * costs().pio_write_ns);
+  config_->write_vi_peer(vi->slot, vi->remote_node, vi->remote_slot);
+  config_->write_vi_state(vi->slot, VIA_VI_CONNECTED);
+  mine->server = theirs->client;
+  mine->state = RequestState::accepting;
+  manager.accept(theirs, mine->client);
+}
+
 void NodeDriver::remote_disconnect(std::uint32_t slot, std::uint32_t from_node,
                                    std::uint32_t from_slot) {
   ViObject* vi = slot < VIA_MAX_VI ? vis.find_token(slots[slot]) : nullptr;

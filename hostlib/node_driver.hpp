@@ -95,6 +95,12 @@ public:
   // cannot (request cancelled meanwhile, or, with `refusal` set in the
   // request, the server's rate does not fit this node's incoming link).
   bool accept_delivered(ConnectRequest& request);
+  // Peer-to-peer: this node's request `mine` met `theirs`; this side plays
+  // the server: it checks the attributes and its incoming link, connects
+  // its VI and accepts `theirs` (or rejects or refuses it, and `mine` with
+  // it). The outcome on this side is then `theirs`'s.
+  void peer_matched(const std::shared_ptr<ConnectRequest>& mine,
+                    const std::shared_ptr<ConnectRequest>& theirs);
   void remote_disconnect(std::uint32_t slot, std::uint32_t from_node, std::uint32_t from_slot);
   // This side's half of VipDisconnect: idle, flushed, peer told.
   void disconnect(ViObject& vi);

@@ -1,7 +1,8 @@
-// Connection set-up and tear-down (VIA's client-server model). The server
+// Connection set-up and tear-down. In VIA's client-server model the server
 // waits for a request to its discriminator and accepts it with a matching
 // idle VI; both VIs are connected on their cards before the server's
 // accept returns, so no data can reach a peer that is not ready for it.
+// The peer-to-peer model (below) pairs two requests the same way.
 #include <string>
 
 #include <fmt/format.h>
@@ -206,5 +207,148 @@ VIP_RETURN VipDisconnect(VIP_VI_HANDLE ViHandle) {
       return VIP_INVALID_STATE;
     d.disconnect(*vi);
     return VIP_SUCCESS;
+  });
+}
+
+// --- Peer-to-peer connections ------------------------------------------------
+// Both ends ask for each other with VipConnectPeerRequest (it returns at
+// once) and learn the outcome with VipConnectPeerDone (a look) or
+// VipConnectPeerWait (blocks). The end that learns of both requests first
+// accepts the other's as a server would (attributes, admission control);
+// the request's timeout bounds the wait for the other end to ask.
+
+namespace {
+
+// This side's VI goes back to idle after a peer connection failed: a side
+// that had matched and connected its VI undoes that.
+void peer_failed(NodeDriver& d, ViObject& vi) {
+  if (vi.state == VIP_STATE_CONNECTED) {
+    d.release_incoming(vi);
+    d.charge(d.costs().pio_write_ns);
+    d.config().write_vi_state(vi.slot, VIA_VI_IDLE);
+  }
+  vi.state = VIP_STATE_IDLE;
+  vi.pending.reset();
+}
+
+// Where a peer request stands on this side: a side that matched waits for
+// its acceptance to be delivered, the other side for its own request to be
+// answered.
+RequestState peer_state(const ConnectRequest& request) {
+  if (request.accepted && request.state == RequestState::accepting) return request.accepted->state;
+  return request.state;
+}
+
+bool peer_decided(const ConnectRequest& request) {
+  switch (peer_state(request)) {
+  case RequestState::connected:
+  case RequestState::rejected:
+  case RequestState::refused:
+  case RequestState::failed:
+  case RequestState::cancelled: return true;
+  default: return false;
+  }
+}
+
+// The outcome of the VI's peer request so far: VIP_NOT_DONE while it is
+// undecided, else what VipConnectPeerDone returns (the VI is connected, or
+// idle again).
+VIP_RETURN peer_outcome(NodeDriver& d, ViObject& vi, VIP_VI_ATTRIBUTES* remote) {
+  const std::shared_ptr<ConnectRequest> request = vi.pending;
+  switch (peer_state(*request)) {
+  case RequestState::connected:
+    if (remote) *remote = remote_attributes(request->server);
+    request->state = RequestState::connected;
+    vi.pending.reset();
+    return VIP_SUCCESS;
+  case RequestState::rejected:
+    peer_failed(d, vi);
+    return request->rejection;
+  case RequestState::refused: {
+    const std::string& why =
+        request->refusal.empty() && request->accepted ? request->accepted->refusal : request->refusal;
+    d.set_last_error(why);
+    peer_failed(d, vi);
+    return VIP_INVALID_QOS;
+  }
+  case RequestState::failed:
+  case RequestState::cancelled: peer_failed(d, vi); return VIP_TIMEOUT;
+  default: break;
+  }
+  // Not matched yet and out of time: the request is withdrawn.
+  const bool unmatched =
+      request->state == RequestState::travelling || request->state == RequestState::arrived;
+  if (unmatched && request->deadline &&
+      d.session().cluster().kernel().now() >= *request->deadline) {
+    d.session().connections().cancel(request);
+    peer_failed(d, vi);
+    return VIP_TIMEOUT;
+  }
+  return VIP_NOT_DONE;
+}
+
+// The VI of a pending peer request, or nullptr.
+ViObject* peer_pending(NodeDriver& d, VIP_VI_HANDLE handle) {
+  ViObject* vi = d.vis.find(handle);
+  return vi && vi->pending && vi->pending->peer ? vi : nullptr;
+}
+
+} // namespace
+
+VIP_RETURN VipConnectPeerRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS* LocalAddr,
+                                 VIP_NET_ADDRESS* RemoteAddr, VIP_ULONG Timeout) {
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = d.vis.find(ViHandle);
+    NetAddress local;
+    NetAddress remote;
+    if (!vi || !read_address(LocalAddr, local) || local.node != d.node() ||
+        !read_address(RemoteAddr, remote))
+      return VIP_INVALID_PARAMETER;
+    if (remote.node >= d.nodes() || remote.node == d.node()) return VIP_NOT_REACHABLE;
+    if (vi->state != VIP_STATE_IDLE) return VIP_INVALID_STATE;
+    ConnectionManager& manager = d.session().connections();
+    const std::shared_ptr<ConnectRequest> request =
+        manager.peer_request(local, remote, summary(d, *vi));
+    request->deadline = d.deadline_after(Timeout);
+    vi->state = VIP_STATE_CONNECT_PENDING;
+    vi->pending = request;
+    manager.start_peer(request);
+    return VIP_SUCCESS;
+  });
+}
+
+VIP_RETURN VipConnectPeerDone(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES* RemoteViAttribs) {
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = peer_pending(d, ViHandle);
+    if (!vi) return d.vis.find(ViHandle) ? VIP_INVALID_STATE : VIP_INVALID_PARAMETER;
+    d.charge(d.costs().poll_ns);
+    return peer_outcome(d, *vi, RemoteViAttribs);
+  });
+}
+
+VIP_RETURN VipConnectPeerWait(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES* RemoteViAttribs) {
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = peer_pending(d, ViHandle);
+    if (!vi) return d.vis.find(ViHandle) ? VIP_INVALID_STATE : VIP_INVALID_PARAMETER;
+    const Token token = vi->token;
+    const std::uint32_t slot = vi->slot;
+    for (;;) {
+      const std::shared_ptr<ConnectRequest> request = vi->pending;
+      // Until decided, or until the deadline while nobody has matched.
+      d.block(
+          [&] {
+            ViObject* now = d.vis.find_token(token);
+            return !now || !now->pending || peer_decided(*now->pending);
+          },
+          request->state == RequestState::travelling || request->state == RequestState::arrived
+              ? request->deadline
+              : std::nullopt,
+          fmt::format("VipConnectPeerWait(vi {}, node {})", slot, request->to.node));
+      vi = d.vis.find_token(token);
+      // An error callback may have closed the NIC meanwhile.
+      if (!vi || !vi->pending) return VIP_INVALID_STATE;
+      const VIP_RETURN result = peer_outcome(d, *vi, RemoteViAttribs);
+      if (result != VIP_NOT_DONE) return result;
+    }
   });
 }

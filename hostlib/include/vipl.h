@@ -222,6 +222,21 @@ VIP_RETURN VipConnectRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS *LocalAddr,
  * do not reuse their memory for new posts until the NIC has been idle, as a
  * transfer it had already begun may still write to them. */
 VIP_RETURN VipDisconnect(VIP_VI_HANDLE ViHandle);
+/* Peer-to-peer: each end asks for the other's address with an idle VI
+ * (LocalAddr naming itself, RemoteAddr the other end); the request returns
+ * at once and the VI is connect-pending. The two requests meet; the end
+ * that learns of both first checks reliability level and MaxTransferSize
+ * (VIP_INVALID_RELIABILITY_LEVEL, VIP_INVALID_MTU on both ends) and, with
+ * admission control, its incoming link (VIP_INVALID_QOS on both ends).
+ * Done looks (VIP_NOT_DONE while undecided), Wait blocks; both give the
+ * remote VI's attributes on success (RemoteViAttribs may be NULL).
+ * VIP_TIMEOUT if the other end has not asked within Timeout ms; the VI is
+ * idle again after any failure. VIP_INVALID_STATE from Done or Wait on a
+ * VI with no peer request. */
+VIP_RETURN VipConnectPeerRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS *LocalAddr,
+                                 VIP_NET_ADDRESS *RemoteAddr, VIP_ULONG Timeout);
+VIP_RETURN VipConnectPeerDone(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *RemoteViAttribs);
+VIP_RETURN VipConnectPeerWait(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *RemoteViAttribs);
 
 /* --- Data transfer --------------------------------------------------------------
  * Descriptors are 64-byte aligned, inside memory registered with the VI's

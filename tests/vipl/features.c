@@ -1,7 +1,8 @@
 /* VIPL features between two nodes, one scenario per run: completion
  * queues shared by two VIs, immediate data, gather/scatter over two
  * segments, zero-byte messages, a message longer than the receive buffer,
- * disconnection, reconnection after it, and timeouts. Each checks exact
+ * disconnection, reconnection after it, timeouts, and a peer-to-peer
+ * connection. Each checks exact
  * status words, lengths, bytes and order.
  * Run: ./vipl_features --nodes 2 -- SCENARIO */
 #include "features.h"
@@ -92,6 +93,7 @@ int via_main(int argc, char **argv) {
   else if (strcmp(scenario, "disconnect") == 0) failed = disconnect(n);
   else if (strcmp(scenario, "reconnect") == 0) failed = reconnect(n);
   else if (strcmp(scenario, "timeouts") == 0) failed = timeouts(n);
+  else if (strcmp(scenario, "peer") == 0) failed = peer(n);
   else {
     fprintf(stderr, "unknown scenario '%s'\n", scenario);
     return 64;

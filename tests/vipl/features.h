@@ -58,5 +58,6 @@ int too_long(struct node *n);
 int disconnect(struct node *n);
 int reconnect(struct node *n);
 int timeouts(struct node *n);
+int peer(struct node *n);
 
 #endif
