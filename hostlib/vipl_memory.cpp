@@ -101,6 +101,29 @@ VIP_RETURN VipDeregisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress,
   });
 }
 
+VIP_RETURN VipSetMemAttributes(VIP_NIC_HANDLE NicHandle, VIP_PVOID Address,
+                               VIP_MEM_HANDLE MemHandle, VIP_MEM_ATTRIBUTES* MemAttrs) {
+  return vipl_call([&](NodeDriver& d) {
+    const NicObject* nic = d.nics.find(NicHandle);
+    if (!nic || !MemAttrs) return VIP_INVALID_PARAMETER;
+    const auto it = d.regions.find(MemHandle);
+    const auto address = reinterpret_cast<std::uintptr_t>(Address);
+    if (it == d.regions.end() || it->second.nic != nic->token || address != it->second.address)
+      return VIP_INVALID_PARAMETER;
+    const PtagObject* ptag = ptag_of(d, nic->token, MemAttrs->Ptag);
+    if (!ptag) return VIP_INVALID_PTAG;
+    if (MemAttrs->EnableRdmaRead) return VIP_INVALID_RDMAREAD;
+    MemoryRegion& region = it->second;
+    region.ptag = ptag->token;
+    region.rdma_write = MemAttrs->EnableRdmaWrite != VIP_FALSE;
+    // The NIC's table changes at once: a later DMA is checked against the
+    // new tag.
+    d.protection().change(MemHandle, ptag->number, region.rdma_write, false);
+    d.charge(d.costs().register_ns);
+    return VIP_SUCCESS;
+  });
+}
+
 VIP_RETURN VipQueryMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress,
                        VIP_MEM_HANDLE MemHandle, VIP_MEM_ATTRIBUTES* MemAttrs) {
   return vipl_call([&](NodeDriver& d) {

@@ -64,6 +64,16 @@ bool ProtectionTable::remove(std::uint32_t handle) {
   return true;
 }
 
+bool ProtectionTable::change(std::uint32_t handle, std::uint32_t ptag, bool rdma_write,
+                             bool rdma_read) {
+  if (!find(handle)) return false;
+  Registration& region = slots_[(handle & index_mask) - 1].region;
+  region.ptag = ptag;
+  region.rdma_write = rdma_write;
+  region.rdma_read = rdma_read;
+  return true;
+}
+
 const Registration* ProtectionTable::find(std::uint32_t handle) const {
   const std::uint32_t index = handle & index_mask;
   if (index == 0 || index > slots_.size()) return nullptr;

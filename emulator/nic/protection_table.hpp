@@ -36,6 +36,9 @@ public:
   std::uint32_t add(const Registration& region);
   // Removes a region; false if the handle is not live.
   bool remove(std::uint32_t handle);
+  // Gives a live region another protection tag and RDMA permissions (its
+  // extent and handle stay); false if the handle is not live.
+  bool change(std::uint32_t handle, std::uint32_t ptag, bool rdma_write, bool rdma_read);
   // The live region of a handle, or nullptr.
   const Registration* find(std::uint32_t handle) const;
   ProtectionCheck check(std::uint32_t handle, std::uint32_t ptag, std::uint64_t address,

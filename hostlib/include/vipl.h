@@ -185,6 +185,12 @@ VIP_RETURN VipDeregisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress,
                             VIP_MEM_HANDLE MemHandle);
 VIP_RETURN VipQueryMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress,
                        VIP_MEM_HANDLE MemHandle, VIP_MEM_ATTRIBUTES *MemAttrs);
+/* Another protection tag or RDMA permissions for a registered region;
+ * Address is the region's start. VIP_INVALID_PARAMETER for a region this
+ * NIC did not register, VIP_INVALID_PTAG for a tag of another NIC (or
+ * none), VIP_INVALID_RDMAREAD for RDMA read. */
+VIP_RETURN VipSetMemAttributes(VIP_NIC_HANDLE NicHandle, VIP_PVOID Address,
+                               VIP_MEM_HANDLE MemHandle, VIP_MEM_ATTRIBUTES *MemAttrs);
 
 /* --- Virtual interfaces -----------------------------------------------------
  * RDMA read is not offered (VIP_INVALID_RDMAREAD), nor is RDMA write

@@ -1,7 +1,8 @@
 // Protection tags and memory registration through the VIPL: registering
 // puts the region into the NIC's protection table with its tag, for the
 // profile's registration time; bad arguments, foreign tags and unknown
-// handles are refused; a tag in use cannot be destroyed.
+// handles are refused; a tag in use cannot be destroyed; a region can be
+// given another tag and RDMA permission.
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -133,6 +134,55 @@ TEST_CASE("closing the NIC releases its regions") {
     CHECK(VipCloseNic(node.nic) == VIP_SUCCESS);
     CHECK(table.live() == 0);
     CHECK(VipDestroyVi(node.vi) == VIP_INVALID_PARAMETER);
+    return 0;
+  }});
+  CHECK(report.success());
+}
+
+TEST_CASE("a region's tag and RDMA permission change in the NIC's table; bad changes change nothing") {
+  ViplCluster vipl(1);
+  auto& table = vipl.cluster().protection(0);
+  std::vector<unsigned char> memory(4096);
+  const auto report = vipl.run({[&] {
+    VIP_NIC_HANDLE nic = nullptr;
+    VIP_PROTECTION_HANDLE first = nullptr;
+    VIP_PROTECTION_HANDLE second = nullptr;
+    REQUIRE(VipOpenNic("nic0", &nic) == VIP_SUCCESS);
+    REQUIRE(VipCreatePtag(nic, &first) == VIP_SUCCESS);
+    REQUIRE(VipCreatePtag(nic, &second) == VIP_SUCCESS);
+    VIP_MEM_ATTRIBUTES attributes{first, VIP_FALSE, VIP_FALSE};
+    VIP_MEM_HANDLE handle = 0;
+    REQUIRE(VipRegisterMem(nic, memory.data(), memory.size(), &attributes, &handle) == VIP_SUCCESS);
+    const std::uint32_t first_number = table.find(handle)->ptag;
+
+    // Refused: not the region's start, unknown handle, no attributes, a
+    // tag that is none of this NIC's, RDMA read.
+    VIP_MEM_ATTRIBUTES change{second, VIP_TRUE, VIP_FALSE};
+    CHECK(VipSetMemAttributes(nic, memory.data() + 1, handle, &change) == VIP_INVALID_PARAMETER);
+    CHECK(VipSetMemAttributes(nic, memory.data(), handle + 12345, &change) == VIP_INVALID_PARAMETER);
+    CHECK(VipSetMemAttributes(nic, memory.data(), handle, nullptr) == VIP_INVALID_PARAMETER);
+    VIP_MEM_ATTRIBUTES no_tag{nullptr, VIP_FALSE, VIP_FALSE};
+    CHECK(VipSetMemAttributes(nic, memory.data(), handle, &no_tag) == VIP_INVALID_PTAG);
+    VIP_MEM_ATTRIBUTES read{second, VIP_FALSE, VIP_TRUE};
+    CHECK(VipSetMemAttributes(nic, memory.data(), handle, &read) == VIP_INVALID_RDMAREAD);
+    CHECK(table.find(handle)->ptag == first_number);
+    CHECK_FALSE(table.find(handle)->rdma_write);
+
+    CHECK(VipSetMemAttributes(nic, memory.data(), handle, &change) == VIP_SUCCESS);
+    const auto* region = table.find(handle);
+    REQUIRE(region != nullptr);
+    CHECK(region->ptag != first_number);
+    CHECK(region->rdma_write);
+    CHECK(region->length == memory.size());
+    CHECK(table.check(handle, first_number, region->address, 64) ==
+          lanai::nic::ProtectionCheck::wrong_tag);
+    VIP_MEM_ATTRIBUTES queried{};
+    CHECK(VipQueryMem(nic, memory.data(), handle, &queried) == VIP_SUCCESS);
+    CHECK(queried.Ptag == second);
+    CHECK(queried.EnableRdmaWrite == VIP_TRUE);
+    // The first tag is free now, the second in use.
+    CHECK(VipDestroyPtag(nic, second) == VIP_INVALID_STATE);
+    CHECK(VipDestroyPtag(nic, first) == VIP_SUCCESS);
     return 0;
   }});
   CHECK(report.success());

@@ -57,3 +57,16 @@ TEST_CASE("a full protection table refuses more regions") {
   CHECK(t.live() == ProtectionTable::max_regions);
   CHECK_THROWS_AS(t.add(Registration{}), std::length_error);
 }
+
+TEST_CASE("a region's tag and permissions change in place; stale handles change nothing") {
+  lanai::nic::ProtectionTable table(2);
+  const std::uint32_t handle = table.add({0x1000, 0x100, 5, false, false});
+  CHECK(table.change(handle, 9, true, false));
+  CHECK(table.check(handle, 5, 0x1000, 4) == lanai::nic::ProtectionCheck::wrong_tag);
+  CHECK(table.check(handle, 9, 0x1000, 4) == lanai::nic::ProtectionCheck::ok);
+  CHECK(table.find(handle)->rdma_write);
+  CHECK(table.find(handle)->length == 0x100);
+  CHECK(table.remove(handle));
+  CHECK_FALSE(table.change(handle, 5, false, false));
+  CHECK(table.live() == 0);
+}
