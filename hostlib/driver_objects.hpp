@@ -47,6 +47,9 @@ struct PtagObject {
 struct PostedQueue {
   std::deque<VIP_DESCRIPTOR*> posted; // oldest first; leaves on Done/Wait
   Token cq = 0;                       // 0: no completion queue
+  // A pending VipSendNotify/VipRecvNotify (one-shot), or none.
+  VIP_DESCRIPTOR_NOTIFY notify = nullptr;
+  VIP_PVOID notify_context = nullptr;
 };
 
 struct ViObject {
@@ -79,6 +82,9 @@ struct CqObject {
   std::size_t capacity = 0;
   std::deque<std::pair<Token, bool>> entries; // (VI, receive queue?) in completion order
   std::size_t attached = 0;                   // VI queues feeding it
+  // A pending VipCQNotify (one-shot), or none.
+  VIP_CQ_NOTIFY notify = nullptr;
+  VIP_PVOID notify_context = nullptr;
 };
 
 struct ConnObject {

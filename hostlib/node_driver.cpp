@@ -125,8 +125,10 @@ bool NodeDriver::block(const std::function<bool()>& ready, std::optional<kernel:
   for (;;) {
     // Inside an error callback, further errors wait for the next call.
     const bool woke = host_.wait(
-        [&] { return (!delivering_ && !errors_.empty()) || ready(); }, deadline, what, poll);
+        [&] { return (!delivering_ && (!errors_.empty() || notification_ready())) || ready(); },
+        deadline, what, poll);
     deliver_errors();
+    deliver_notifications();
     if (ready()) return true;
     if (!woke) return false;
   }

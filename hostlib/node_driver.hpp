@@ -128,6 +128,10 @@ public:
   void raise(const PendingError& error);
   // Runs the callbacks of errors raised so far (from the node's program).
   void deliver_errors();
+  // Runs the completion notifications whose queue has its next completion
+  // (VipSendNotify, VipRecvNotify, VipCQNotify), under the same rules.
+  void deliver_notifications();
+  bool notification_ready() const;
 
 private:
   static void fill_fragmentation(const ViObject& vi, via_vi_config& entry);

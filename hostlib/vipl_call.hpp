@@ -1,5 +1,6 @@
 // The common entry of every VIPL function: find the calling node's driver,
-// charge the call's CPU time, run pending error callbacks, and keep C++
+// charge the call's CPU time, run pending error callbacks and completion
+// notifications, and keep C++
 // exceptions from crossing into the C caller.
 #pragma once
 
@@ -22,6 +23,7 @@ VIP_RETURN vipl_call(Fn&& body) {
   try {
     driver->charge(driver->costs().call_ns);
     driver->deliver_errors();
+    driver->deliver_notifications();
     const VIP_RETURN result = body(*driver);
     if (const long owner = driver->take_foreign_handle(); owner >= 0)
       Session::active()->warn_foreign_handle(driver->node(), owner);

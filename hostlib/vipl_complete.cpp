@@ -1,6 +1,7 @@
 // Taking completed descriptors: the oldest posted descriptor of a queue
 // leaves it once the NIC (or a flush) has set VIP_STATUS_DONE in its status
-// word. Done looks once; Wait blocks in virtual time until it happens.
+// word. Done looks once; Wait blocks in virtual time until it happens;
+// Notify hands it to a handler (node_notify.cpp).
 #include <fmt/format.h>
 
 #include "vipl_call.hpp"
@@ -68,4 +69,27 @@ VIP_RETURN VipSendWait(VIP_VI_HANDLE ViHandle, VIP_ULONG Timeout, VIP_DESCRIPTOR
 
 VIP_RETURN VipRecvWait(VIP_VI_HANDLE ViHandle, VIP_ULONG Timeout, VIP_DESCRIPTOR** DescriptorPtr) {
   return vipl_call([&](NodeDriver& d) { return wait(d, ViHandle, Timeout, DescriptorPtr, true); });
+}
+
+namespace {
+
+VIP_RETURN notify(NodeDriver& d, VIP_VI_HANDLE handle, VIP_PVOID context,
+                  VIP_DESCRIPTOR_NOTIFY handler, bool receive) {
+  ViObject* vi = d.vis.find(handle);
+  if (!vi || !handler) return VIP_INVALID_PARAMETER;
+  PostedQueue& queue = vi->queue(receive);
+  if (queue.notify) return VIP_ERROR_RESOURCE;
+  queue.notify = handler;
+  queue.notify_context = context;
+  return VIP_SUCCESS;
+}
+
+} // namespace
+
+VIP_RETURN VipSendNotify(VIP_VI_HANDLE ViHandle, VIP_PVOID Context, VIP_DESCRIPTOR_NOTIFY Handler) {
+  return vipl_call([&](NodeDriver& d) { return notify(d, ViHandle, Context, Handler, false); });
+}
+
+VIP_RETURN VipRecvNotify(VIP_VI_HANDLE ViHandle, VIP_PVOID Context, VIP_DESCRIPTOR_NOTIFY Handler) {
+  return vipl_call([&](NodeDriver& d) { return notify(d, ViHandle, Context, Handler, true); });
 }

@@ -101,3 +101,14 @@ VIP_RETURN lanai_emu_cq_wait_until(VIP_CQ_HANDLE cq, uint64_t deadline_ns, VIP_V
     return wait_on(d, cq, deadline, vi, recv_queue, "lanai_emu_cq_wait_until");
   });
 }
+
+VIP_RETURN VipCQNotify(VIP_CQ_HANDLE CqHandle, VIP_PVOID Context, VIP_CQ_NOTIFY Handler) {
+  return vipl_call([&](NodeDriver& d) {
+    CqObject* cq = d.cqs.find(CqHandle);
+    if (!cq || !Handler) return VIP_INVALID_PARAMETER;
+    if (cq->notify) return VIP_ERROR_RESOURCE;
+    cq->notify = Handler;
+    cq->notify_context = Context;
+    return VIP_SUCCESS;
+  });
+}

@@ -19,6 +19,8 @@ void lanai_emu_compute_ns(uint64_t ns) {
   constexpr uint64_t longest_ns = 1'000'000'000'000'000; // about 11.6 days
   driver->host().compute(lanai::kernel::nanoseconds(static_cast<std::int64_t>(
       ns < longest_ns ? ns : longest_ns)));
+  // Completions that came meanwhile are noticed as the computation ends.
+  driver->deliver_notifications();
 }
 
 int lanai_emu_node(void) {

@@ -261,6 +261,17 @@ VIP_RETURN VipSendDone(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR **DescriptorPtr);
 VIP_RETURN VipRecvDone(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR **DescriptorPtr);
 /* Blocks until the oldest posted descriptor completes, or VIP_TIMEOUT. */
 VIP_RETURN VipSendWait(VIP_VI_HANDLE ViHandle, VIP_ULONG Timeout, VIP_DESCRIPTOR **DescriptorPtr);
+/* Notification: Handler runs once, for the next descriptor to complete on
+ * the queue, which leaves the queue and is passed to it (as Done would
+ * take it). It runs on the program's own stack at its next VIPL call, or
+ * while it blocks in one (or in lanai_emu_compute_ns), never in the middle
+ * of its own code, and may call the VIPL. One notification per queue at a
+ * time (VIP_ERROR_RESOURCE for a second); VIP_INVALID_PARAMETER for a bad
+ * handle or no handler. */
+typedef void (*VIP_DESCRIPTOR_NOTIFY)(VIP_PVOID Context, VIP_NIC_HANDLE NicHandle,
+                                      VIP_DESCRIPTOR *DescriptorPtr);
+VIP_RETURN VipSendNotify(VIP_VI_HANDLE ViHandle, VIP_PVOID Context, VIP_DESCRIPTOR_NOTIFY Handler);
+VIP_RETURN VipRecvNotify(VIP_VI_HANDLE ViHandle, VIP_PVOID Context, VIP_DESCRIPTOR_NOTIFY Handler);
 VIP_RETURN VipRecvWait(VIP_VI_HANDLE ViHandle, VIP_ULONG Timeout, VIP_DESCRIPTOR **DescriptorPtr);
 
 /* --- Completion queues ---------------------------------------------------------
@@ -274,6 +285,12 @@ VIP_RETURN VipResizeCQ(VIP_CQ_HANDLE CQHandle, VIP_ULONG EntryCount);
 VIP_RETURN VipCQDone(VIP_CQ_HANDLE CQHandle, VIP_VI_HANDLE *ViHandle, VIP_BOOLEAN *RecvQueue);
 VIP_RETURN VipCQWait(VIP_CQ_HANDLE CQHandle, VIP_ULONG Timeout, VIP_VI_HANDLE *ViHandle,
                      VIP_BOOLEAN *RecvQueue);
+/* Handler runs once, for the next completion entered in the queue, which
+ * leaves the queue and is passed to it (as CQDone would take it); same
+ * rules as VipSendNotify. */
+typedef void (*VIP_CQ_NOTIFY)(VIP_PVOID Context, VIP_NIC_HANDLE NicHandle, VIP_VI_HANDLE ViHandle,
+                              VIP_BOOLEAN RecvQueue);
+VIP_RETURN VipCQNotify(VIP_CQ_HANDLE CqHandle, VIP_PVOID Context, VIP_CQ_NOTIFY Handler);
 
 /* --- Name service ------------------------------------------------------------------
  * Node K is named "nodeK"; one address per name (NameIndex 0). */

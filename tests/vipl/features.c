@@ -1,9 +1,9 @@
 /* VIPL features between two nodes, one scenario per run: completion
  * queues shared by two VIs, immediate data, gather/scatter over two
  * segments, zero-byte messages, a message longer than the receive buffer,
- * disconnection, reconnection after it, timeouts, and a peer-to-peer
- * connection. Each checks exact
- * status words, lengths, bytes and order.
+ * disconnection, reconnection after it, timeouts, a peer-to-peer
+ * connection and completion handlers. Each checks exact status words,
+ * lengths, bytes and order.
  * Run: ./vipl_features --nodes 2 -- SCENARIO */
 #include "features.h"
 
@@ -94,6 +94,7 @@ int via_main(int argc, char **argv) {
   else if (strcmp(scenario, "reconnect") == 0) failed = reconnect(n);
   else if (strcmp(scenario, "timeouts") == 0) failed = timeouts(n);
   else if (strcmp(scenario, "peer") == 0) failed = peer(n);
+  else if (strcmp(scenario, "notify") == 0) failed = notify(n);
   else {
     fprintf(stderr, "unknown scenario '%s'\n", scenario);
     return 64;

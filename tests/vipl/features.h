@@ -59,5 +59,6 @@ int disconnect(struct node *n);
 int reconnect(struct node *n);
 int timeouts(struct node *n);
 int peer(struct node *n);
+int notify(struct node *n);
 
 #endif
