@@ -37,13 +37,19 @@ void ConnectionManager::send(Fn&& deliver) {
   in_flight_.insert(event.value);
 }
 
-std::shared_ptr<ConnectRequest> ConnectionManager::request(NetAddress from, NetAddress to,
-                                                           ViSummary client) {
+std::shared_ptr<ConnectRequest> ConnectionManager::make_request(NetAddress from, NetAddress to,
+                                                                ViSummary client) {
   auto request = std::make_shared<ConnectRequest>();
   request->id = next_id_++;
   request->from = std::move(from);
   request->to = std::move(to);
   request->client = client;
+  return request;
+}
+
+std::shared_ptr<ConnectRequest> ConnectionManager::request(NetAddress from, NetAddress to,
+                                                           ViSummary client) {
+  auto request = make_request(std::move(from), std::move(to), client);
   send([this, request] {
     if (request->state != RequestState::travelling) return;
     request->state = RequestState::arrived;
@@ -117,11 +123,7 @@ void ConnectionManager::refuse(const std::shared_ptr<ConnectRequest>& request,
 
 std::shared_ptr<ConnectRequest> ConnectionManager::peer_request(NetAddress from, NetAddress to,
                                                                 ViSummary client) {
-  auto request = std::make_shared<ConnectRequest>();
-  request->id = next_id_++;
-  request->from = std::move(from);
-  request->to = std::move(to);
-  request->client = client;
+  auto request = make_request(std::move(from), std::move(to), client);
   request->peer = true;
   return request;
 }

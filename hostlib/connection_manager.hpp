@@ -117,6 +117,7 @@ private:
   void notify(std::uint32_t node);
 
   Session& session_;
+  std::shared_ptr<ConnectRequest> make_request(NetAddress from, NetAddress to, ViSummary client);
   void peer_match(const std::shared_ptr<ConnectRequest>& mine,
                   const std::shared_ptr<ConnectRequest>& theirs);
 

@@ -162,7 +162,18 @@ private:
   std::uint64_t tx_reserved_ = 0;
   std::uint64_t rx_reserved_ = 0;
   std::string last_error_;
+  // Set while an error callback or a notification runs: calls the program
+  // makes from inside it deliver nothing more.
   bool delivering_ = false;
+  struct Delivering {
+    explicit Delivering(bool& flag) : flag_(flag) { flag_ = true; }
+    ~Delivering() { flag_ = false; }
+    Delivering(const Delivering&) = delete;
+    Delivering& operator=(const Delivering&) = delete;
+    bool& flag_;
+  };
+  // Callbacks run only on this host's program, and not inside another one.
+  bool may_deliver() const { return !delivering_ && host::HostCpu::current() == &host_; }
 };
 
 // Status word address of a descriptor (the key the NIC's writes are

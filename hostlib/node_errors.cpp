@@ -83,12 +83,8 @@ void NodeDriver::raise(const PendingError& error) {
 }
 
 void NodeDriver::deliver_errors() {
-  if (delivering_ || host::HostCpu::current() != &host_) return;
-  struct Guard {
-    bool& flag;
-    explicit Guard(bool& f) : flag(f) { flag = true; }
-    ~Guard() { flag = false; }
-  } guard(delivering_);
+  if (!may_deliver()) return;
+  const Delivering guard(delivering_);
   while (!errors_.empty()) {
     const PendingError error = errors_.front();
     errors_.pop_front();

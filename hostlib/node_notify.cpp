@@ -28,12 +28,8 @@ bool NodeDriver::notification_ready() const {
 }
 
 void NodeDriver::deliver_notifications() {
-  if (delivering_ || host::HostCpu::current() != &host_) return;
-  struct Guard {
-    bool& flag;
-    explicit Guard(bool& f) : flag(f) { flag = true; }
-    ~Guard() { flag = false; }
-  } guard(delivering_);
+  if (!may_deliver()) return;
+  const Delivering guard(delivering_);
   // A handler may create, destroy or re-arm anything: after each one the
   // search starts over.
   for (bool ran = true; ran;) {

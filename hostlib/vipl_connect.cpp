@@ -45,6 +45,20 @@ ViSummary summary(const NodeDriver& d, const ViObject& vi) {
   return s;
 }
 
+// What a connection request (either model) must be: a VI of this node,
+// idle, asking from an address of this node for another node in the
+// network.
+VIP_RETURN check_request(NodeDriver& d, const ViObject* vi, VIP_NET_ADDRESS* local_address,
+                         VIP_NET_ADDRESS* remote_address, NetAddress& local, NetAddress& remote) {
+  if (!vi || !read_address(local_address, local) || local.node != d.node() ||
+      !read_address(remote_address, remote))
+    return VIP_INVALID_PARAMETER;
+  // A card cannot send to itself (empty route), so neither can its VIs.
+  if (remote.node >= d.nodes() || remote.node == d.node()) return VIP_NOT_REACHABLE;
+  if (vi->state != VIP_STATE_IDLE) return VIP_INVALID_STATE;
+  return VIP_SUCCESS;
+}
+
 } // namespace
 
 VIP_RETURN VipConnectWait(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS* LocalAddr, VIP_ULONG Timeout,
@@ -152,12 +166,9 @@ VIP_RETURN VipConnectRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS* LocalAddr,
     ViObject* vi = d.vis.find(ViHandle);
     NetAddress local;
     NetAddress remote;
-    if (!vi || !read_address(LocalAddr, local) || local.node != d.node() ||
-        !read_address(RemoteAddr, remote))
-      return VIP_INVALID_PARAMETER;
-    // A card cannot send to itself (empty route), so neither can its VIs.
-    if (remote.node >= d.nodes() || remote.node == d.node()) return VIP_NOT_REACHABLE;
-    if (vi->state != VIP_STATE_IDLE) return VIP_INVALID_STATE;
+    if (const VIP_RETURN r = check_request(d, vi, LocalAddr, RemoteAddr, local, remote);
+        r != VIP_SUCCESS)
+      return r;
 
     const Token vi_token = vi->token;
     const std::uint32_t slot = vi->slot;
@@ -301,11 +312,9 @@ VIP_RETURN VipConnectPeerRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS* LocalA
     ViObject* vi = d.vis.find(ViHandle);
     NetAddress local;
     NetAddress remote;
-    if (!vi || !read_address(LocalAddr, local) || local.node != d.node() ||
-        !read_address(RemoteAddr, remote))
-      return VIP_INVALID_PARAMETER;
-    if (remote.node >= d.nodes() || remote.node == d.node()) return VIP_NOT_REACHABLE;
-    if (vi->state != VIP_STATE_IDLE) return VIP_INVALID_STATE;
+    if (const VIP_RETURN r = check_request(d, vi, LocalAddr, RemoteAddr, local, remote);
+        r != VIP_SUCCESS)
+      return r;
     ConnectionManager& manager = d.session().connections();
     const std::shared_ptr<ConnectRequest> request =
         manager.peer_request(local, remote, summary(d, *vi));

@@ -15,6 +15,18 @@ const PtagObject* ptag_of(NodeDriver& d, Token nic, VIP_PROTECTION_HANDLE handle
   return ptag && ptag->nic == nic ? ptag : nullptr;
 }
 
+// The region `handle` names, registered through `nic`, if `address` is its
+// first byte (with `anywhere`: any byte of it); nullptr otherwise.
+MemoryRegion* region_at(NodeDriver& d, Token nic, VIP_MEM_HANDLE handle, VIP_PVOID address,
+                        bool anywhere) {
+  const auto it = d.regions.find(handle);
+  if (it == d.regions.end() || it->second.nic != nic) return nullptr;
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  MemoryRegion& region = it->second;
+  if (!anywhere) return at == region.address ? &region : nullptr;
+  return at >= region.address && at - region.address < region.length ? &region : nullptr;
+}
+
 } // namespace
 
 VIP_RETURN VipCreatePtag(VIP_NIC_HANDLE NicHandle, VIP_PROTECTION_HANDLE* ProtectionTag) {
@@ -88,14 +100,11 @@ VIP_RETURN VipDeregisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress,
                             VIP_MEM_HANDLE MemHandle) {
   return vipl_call([&](NodeDriver& d) {
     const NicObject* nic = d.nics.find(NicHandle);
-    if (!nic) return VIP_INVALID_PARAMETER;
-    const auto it = d.regions.find(MemHandle);
-    if (it == d.regions.end() || it->second.nic != nic->token ||
-        it->second.address != reinterpret_cast<std::uintptr_t>(VirtualAddress))
+    if (!nic || !region_at(d, nic->token, MemHandle, VirtualAddress, false))
       return VIP_INVALID_PARAMETER;
     // Gone from the NIC's table at once: a DMA after this fails its check.
     d.protection().remove(MemHandle);
-    d.regions.erase(it);
+    d.regions.erase(MemHandle);
     d.charge(d.costs().register_ns);
     return VIP_SUCCESS;
   });
@@ -105,15 +114,12 @@ VIP_RETURN VipSetMemAttributes(VIP_NIC_HANDLE NicHandle, VIP_PVOID Address,
                                VIP_MEM_HANDLE MemHandle, VIP_MEM_ATTRIBUTES* MemAttrs) {
   return vipl_call([&](NodeDriver& d) {
     const NicObject* nic = d.nics.find(NicHandle);
-    if (!nic || !MemAttrs) return VIP_INVALID_PARAMETER;
-    const auto it = d.regions.find(MemHandle);
-    const auto address = reinterpret_cast<std::uintptr_t>(Address);
-    if (it == d.regions.end() || it->second.nic != nic->token || address != it->second.address)
-      return VIP_INVALID_PARAMETER;
+    MemoryRegion* found = nic ? region_at(d, nic->token, MemHandle, Address, false) : nullptr;
+    if (!found || !MemAttrs) return VIP_INVALID_PARAMETER;
     const PtagObject* ptag = ptag_of(d, nic->token, MemAttrs->Ptag);
     if (!ptag) return VIP_INVALID_PTAG;
     if (MemAttrs->EnableRdmaRead) return VIP_INVALID_RDMAREAD;
-    MemoryRegion& region = it->second;
+    MemoryRegion& region = *found;
     region.ptag = ptag->token;
     region.rdma_write = MemAttrs->EnableRdmaWrite != VIP_FALSE;
     // The NIC's table changes at once: a later DMA is checked against the
@@ -128,15 +134,12 @@ VIP_RETURN VipQueryMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress,
                        VIP_MEM_HANDLE MemHandle, VIP_MEM_ATTRIBUTES* MemAttrs) {
   return vipl_call([&](NodeDriver& d) {
     const NicObject* nic = d.nics.find(NicHandle);
-    if (!nic || !MemAttrs) return VIP_INVALID_PARAMETER;
-    const auto it = d.regions.find(MemHandle);
-    const auto address = reinterpret_cast<std::uintptr_t>(VirtualAddress);
-    if (it == d.regions.end() || it->second.nic != nic->token || address < it->second.address ||
-        address - it->second.address >= it->second.length)
-      return VIP_INVALID_PARAMETER;
-    MemAttrs->Ptag = handle_of(it->second.ptag);
-    MemAttrs->EnableRdmaWrite = it->second.rdma_write ? VIP_TRUE : VIP_FALSE;
-    MemAttrs->EnableRdmaRead = it->second.rdma_read ? VIP_TRUE : VIP_FALSE;
+    const MemoryRegion* region =
+        nic ? region_at(d, nic->token, MemHandle, VirtualAddress, true) : nullptr;
+    if (!region || !MemAttrs) return VIP_INVALID_PARAMETER;
+    MemAttrs->Ptag = handle_of(region->ptag);
+    MemAttrs->EnableRdmaWrite = region->rdma_write ? VIP_TRUE : VIP_FALSE;
+    MemAttrs->EnableRdmaRead = region->rdma_read ? VIP_TRUE : VIP_FALSE;
     return VIP_SUCCESS;
   });
 }
