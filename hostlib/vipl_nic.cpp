@@ -1,9 +1,13 @@
-// VipOpenNic, VipCloseNic, VipQueryNic and VipErrorCallback: the NIC as a
-// whole. Opening the NIC is what hands the firmware its configuration.
+// VipOpenNic, VipCloseNic, VipQueryNic, VipErrorCallback and
+// VipQuerySystemManagementInfo: the NIC as a whole. Opening the NIC is
+// what hands the firmware its configuration.
 #include <algorithm>
 #include <cstring>
 #include <string_view>
+#include <variant>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "nic/protection_table.hpp"
 #include "vipl_call.hpp"
@@ -122,6 +126,32 @@ VIP_RETURN VipErrorCallback(VIP_NIC_HANDLE NicHandle, VIP_PVOID Context,
     if (!nic) return VIP_INVALID_PARAMETER;
     nic->handler = Handler;
     nic->context = Context;
+    return VIP_SUCCESS;
+  });
+}
+
+VIP_RETURN VipQuerySystemManagementInfo(VIP_NIC_HANDLE NicHandle, VIP_ULONG InfoType,
+                                        VIP_PVOID SysManInfo) {
+  return vipl_call([&](NodeDriver& d) {
+    if (!d.nics.find(NicHandle) || !SysManInfo) return VIP_INVALID_PARAMETER;
+    if (InfoType != LANAI_EMU_SMI_NIC_COUNTERS) return VIP_ERROR_NOT_SUPPORTED;
+    const auto& stats = d.session().cluster().stats();
+    const auto counter = [&](std::string_view name) -> std::uint64_t {
+      const auto* stat = stats.find(fmt::format("node{}.{}", d.node(), name));
+      const auto* c = stat ? std::get_if<lanai::kernel::Counter>(stat) : nullptr;
+      return c ? c->value() : 0;
+    };
+    auto& out = *static_cast<LANAI_EMU_NIC_COUNTERS*>(SysManInfo);
+    out.doorbells_rung = counter("doorbell.rung");
+    out.doorbell_overflows = counter("doorbell.overflows");
+    out.hdma_requests = counter("hdma.requests");
+    out.hdma_bytes_to_sram = counter("hdma.bytes_to_sram");
+    out.hdma_bytes_to_host = counter("hdma.bytes_to_host");
+    out.hdma_protection_errors = counter("hdma.protection_errors");
+    out.packets_sent = counter("nsdma.packets");
+    out.bytes_sent = counter("nsdma.bytes");
+    out.packets_received = counter("nrdma.packets");
+    out.bytes_received = counter("nrdma.bytes");
     return VIP_SUCCESS;
   });
 }

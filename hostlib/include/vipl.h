@@ -169,6 +169,11 @@ VIP_RETURN VipOpenNic(const VIP_CHAR *DeviceName, VIP_NIC_HANDLE *NicHandle);
 /* Releases everything opened through the handle (VIs are disconnected). */
 VIP_RETURN VipCloseNic(VIP_NIC_HANDLE NicHandle);
 VIP_RETURN VipQueryNic(VIP_NIC_HANDLE NicHandle, VIP_NIC_ATTRIBUTES *Attrs);
+/* InfoType LANAI_EMU_SMI_NIC_COUNTERS (vipl_emu.h): the NIC's counters;
+ * any other: VIP_ERROR_NOT_SUPPORTED. VIP_INVALID_PARAMETER for a bad
+ * handle or a null SysManInfo. */
+VIP_RETURN VipQuerySystemManagementInfo(VIP_NIC_HANDLE NicHandle, VIP_ULONG InfoType,
+                                        VIP_PVOID SysManInfo);
 /* Handler NULL restores the default, which prints the error on stderr. The
  * handler runs on the program's own stack, at its next VIPL call or while
  * it blocks in one. */

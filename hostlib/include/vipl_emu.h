@@ -30,6 +30,23 @@ extern "C" {
 /* Defined by the host program. */
 int via_main(int argc, char **argv);
 
+/* VipQuerySystemManagementInfo's one InfoType: SysManInfo points to a
+ * LANAI_EMU_NIC_COUNTERS, filled with this node's NIC counters since the
+ * run began. Other InfoTypes: VIP_ERROR_NOT_SUPPORTED. */
+#define LANAI_EMU_SMI_NIC_COUNTERS 1
+typedef struct {
+  uint64_t doorbells_rung;         /* doorbells the host rang */
+  uint64_t doorbell_overflows;     /* doorbells lost to a full FIFO */
+  uint64_t hdma_requests;          /* host DMA transfers the firmware queued */
+  uint64_t hdma_bytes_to_sram;     /* bytes read from host memory */
+  uint64_t hdma_bytes_to_host;     /* bytes written into host memory */
+  uint64_t hdma_protection_errors; /* transfers refused by the protection table */
+  uint64_t packets_sent;           /* packets the network send DMA sent */
+  uint64_t bytes_sent;
+  uint64_t packets_received;       /* packets the network receive DMA took in */
+  uint64_t bytes_received;
+} LANAI_EMU_NIC_COUNTERS;
+
 /* Virtual time now, in nanoseconds (0 outside an emulated node). */
 uint64_t lanai_emu_now_ns(void);
 /* Spends ns of host CPU time: the program's clock moves on by ns. */

@@ -218,3 +218,28 @@ TEST_CASE("the launcher's seed reaches the programs") {
   CHECK(report.success());
   CHECK(seen == 424242);
 }
+
+TEST_CASE("system management information is the NIC's counters so far") {
+  ViplCluster vipl(1);
+  const auto report = vipl.run({[] {
+    NodeSetup node;
+    LANAI_EMU_NIC_COUNTERS counters{};
+    REQUIRE(VipQuerySystemManagementInfo(node.nic, LANAI_EMU_SMI_NIC_COUNTERS, &counters) ==
+            VIP_SUCCESS);
+    CHECK(counters.doorbells_rung == 0);
+    CHECK(counters.packets_sent == 0);
+    REQUIRE(VipPostRecv(node.vi, node.descriptor(0), node.memory) == VIP_SUCCESS);
+    REQUIRE(VipPostRecv(node.vi, node.descriptor(1), node.memory) == VIP_SUCCESS);
+    REQUIRE(VipQuerySystemManagementInfo(node.nic, LANAI_EMU_SMI_NIC_COUNTERS, &counters) ==
+            VIP_SUCCESS);
+    CHECK(counters.doorbells_rung == 2);
+    CHECK(counters.doorbell_overflows == 0);
+    CHECK(VipQuerySystemManagementInfo(node.nic, 7, &counters) == VIP_ERROR_NOT_SUPPORTED);
+    CHECK(VipQuerySystemManagementInfo(node.nic, LANAI_EMU_SMI_NIC_COUNTERS, nullptr) ==
+          VIP_INVALID_PARAMETER);
+    CHECK(VipQuerySystemManagementInfo(nullptr, LANAI_EMU_SMI_NIC_COUNTERS, &counters) ==
+          VIP_INVALID_PARAMETER);
+    return 0;
+  }});
+  CHECK(report.success());
+}

@@ -181,7 +181,7 @@ int timeouts(struct node *n) {
  * Peer-to-peer connection: both nodes ask for each other (node1 a
  * millisecond later, so node0's request waits for it), each with receives
  * posted first. node0 sends three messages, node1 answers the last; every
- * byte is checked. */
+ * byte is checked, and each NIC's counters show the traffic. */
 int peer(struct node *n) {
   char local[64] = {0}, remote[64] = {0};
   VIP_VI_ATTRIBUTES remote_attrs;
@@ -204,6 +204,11 @@ int peer(struct node *n) {
       VT_CHECK((d = wait_desc(n->vi, 0)) == desc(n, 8 + k) && check_status(d, SEND_OK, 1000));
     VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, 0) && check_status(d, RECV_OK, 10));
     for (VIP_UINT32 i = 0; i < 10; i++) VT_CHECK(page(n, 0)[i] == pattern(7, i));
+    LANAI_EMU_NIC_COUNTERS c;
+    VT_CHECK(VipQuerySystemManagementInfo(n->nic, LANAI_EMU_SMI_NIC_COUNTERS, &c) == VIP_SUCCESS);
+    VT_CHECK(c.packets_sent >= 3 && c.bytes_sent >= 3000 && c.hdma_bytes_to_sram >= 3000);
+    /* three receives and three sends posted */
+    VT_CHECK(c.packets_received >= 1 && c.doorbells_rung == 6 && c.hdma_protection_errors == 0);
     return 0;
   }
   for (int k = 0; k < 3; k++) {
