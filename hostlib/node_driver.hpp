@@ -132,6 +132,10 @@ public:
   // (VipSendNotify, VipRecvNotify, VipCQNotify), under the same rules.
   void deliver_notifications();
   bool notification_ready() const;
+  // A notification was registered (VipSendNotify, ...): the queues are
+  // looked at until a visit finds none armed, and not otherwise, so that
+  // programs without handlers pay nothing per call.
+  void notification_armed() { notifications_armed_ = true; }
 
 private:
   static void fill_fragmentation(const ViObject& vi, via_vi_config& entry);
@@ -165,6 +169,7 @@ private:
   // Set while an error callback or a notification runs: calls the program
   // makes from inside it deliver nothing more.
   bool delivering_ = false;
+  bool notifications_armed_ = false;
   struct Delivering {
     explicit Delivering(bool& flag) : flag_(flag) { flag_ = true; }
     ~Delivering() { flag_ = false; }

@@ -17,6 +17,7 @@ bool head_done(const PostedQueue& queue) {
 } // namespace
 
 bool NodeDriver::notification_ready() const {
+  if (!notifications_armed_) return false;
   for (const auto& [token, vi] : vis)
     for (const bool receive : {false, true}) {
       const PostedQueue& queue = vi->queue(receive);
@@ -28,15 +29,17 @@ bool NodeDriver::notification_ready() const {
 }
 
 void NodeDriver::deliver_notifications() {
-  if (!may_deliver()) return;
+  if (!notifications_armed_ || !may_deliver()) return;
   const Delivering guard(delivering_);
   // A handler may create, destroy or re-arm anything: after each one the
   // search starts over.
   for (bool ran = true; ran;) {
     ran = false;
+    bool armed = false;
     for (const auto& [token, vi] : vis) {
       for (const bool receive : {false, true}) {
         PostedQueue& queue = vi->queue(receive);
+        armed = armed || queue.notify;
         if (!queue.notify || !head_done(queue)) continue;
         const VIP_DESCRIPTOR_NOTIFY handler = queue.notify;
         VIP_PVOID context = queue.notify_context;
@@ -53,6 +56,7 @@ void NodeDriver::deliver_notifications() {
     }
     if (ran) continue;
     for (const auto& [token, cq] : cqs) {
+      armed = armed || cq->notify;
       if (!cq->notify || cq->entries.empty()) continue;
       const VIP_CQ_NOTIFY handler = cq->notify;
       VIP_PVOID context = cq->notify_context;
@@ -64,6 +68,7 @@ void NodeDriver::deliver_notifications() {
       ran = true;
       break;
     }
+    if (!ran && !armed) notifications_armed_ = false;
   }
 }
 

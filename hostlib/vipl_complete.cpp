@@ -81,6 +81,7 @@ VIP_RETURN notify(NodeDriver& d, VIP_VI_HANDLE handle, VIP_PVOID context,
   if (queue.notify) return VIP_ERROR_RESOURCE;
   queue.notify = handler;
   queue.notify_context = context;
+  d.notification_armed();
   return VIP_SUCCESS;
 }
 

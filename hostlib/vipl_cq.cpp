@@ -109,6 +109,7 @@ VIP_RETURN VipCQNotify(VIP_CQ_HANDLE CqHandle, VIP_PVOID Context, VIP_CQ_NOTIFY 
     if (cq->notify) return VIP_ERROR_RESOURCE;
     cq->notify = Handler;
     cq->notify_context = Context;
+    d.notification_armed();
     return VIP_SUCCESS;
   });
 }
