@@ -11,7 +11,7 @@
 namespace lanai::vipl {
 
 static_assert(offsetof(via_nic_config_block, vi) % 4 == 0, "VI entries must be word aligned");
-static_assert(sizeof(via_vi_config) == 60, "via_vi_config is fifteen words");
+static_assert(sizeof(via_vi_config) == 64, "via_vi_config is sixteen words");
 
 NicConfig::NicConfig(nic::Card& card) : card_(card), base_(card.symbol(VIA_CONFIG_SYMBOL)) {}
 
@@ -68,6 +68,7 @@ void NicConfig::write_vi(std::uint32_t slot, const via_vi_config& vi) {
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, remote_vi)), vi.remote_vi);
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, vtick_lo)), vi.vtick_lo);
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, vtick_hi)), vi.vtick_hi);
+  card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, access)), vi.access);
   write_vi_fragmentation(slot, vi);
   write_vi_state(slot, vi.state);
 }

@@ -76,6 +76,11 @@ bool NodeDriver::configure_nic() {
   return true;
 }
 
+std::uint32_t NodeDriver::firmware_features() const {
+  if (!card_.has_symbol(VIA_FEATURES_SYMBOL)) return 0;
+  return card_.read_sram_word(card_.symbol(VIA_FEATURES_SYMBOL));
+}
+
 void NodeDriver::fill_fragmentation(const ViObject& vi, via_vi_config& entry) {
   entry.frag_policy = vi.fragmentation.policy;
   // Unfragmented, every message is within the smallest fragment.
@@ -97,6 +102,7 @@ void NodeDriver::write_vi(const ViObject& vi, std::uint32_t state) {
   entry.ptag = 0;
   if (const PtagObject* ptag = ptags.find(vi.attributes.Ptag)) entry.ptag = ptag->number;
   entry.reliability = static_cast<std::uint32_t>(vi.attributes.ReliabilityLevel);
+  entry.access = vi.attributes.EnableRdmaWrite ? VIA_ACCESS_RDMA_WRITE : 0u;
   entry.mtu = static_cast<std::uint32_t>(vi.attributes.MaxTransferSize);
   entry.remote_node = vi.remote_node;
   entry.remote_vi = vi.remote_slot;

@@ -63,6 +63,8 @@ public:
   // --- The NIC's configuration block ---------------------------------------
   // Writes it on first use; false if the firmware has no VIA configuration.
   bool configure_nic();
+  // VIA_FEATURE_* bits the loaded firmware declares (0 if it declares none).
+  std::uint32_t firmware_features() const;
   NicConfig& config() { return *config_; }
   // Writes a VI's entry, charging the PCI writes first.
   void write_vi(const ViObject& vi, std::uint32_t state);

@@ -72,6 +72,12 @@ void NodeDriver::on_interrupt(std::uint32_t word) {
       error.code = VIP_ERROR_RDMA_TRANSPORT;
     }
     break;
+  case VIA_INTR_RDMAW_PROT:
+    // The peer's RDMA write named memory this VI may not write: nothing
+    // was written. A reliable connection cannot go on past the lost data.
+    error.code = VIP_ERROR_RDMAW_PROT;
+    if (vi && reliable(*vi) && vi->state == VIP_STATE_CONNECTED) vi->state = VIP_STATE_ERROR;
+    break;
   default: error.code = VIP_ERROR_CATASTROPHIC; break;
   }
   raise(error);

@@ -9,16 +9,19 @@ using namespace lanai::vipl;
 
 namespace {
 
-// Control bits this provider understands.
-bool well_formed(const VIP_DESCRIPTOR& descriptor) {
+// Control bits this provider understands. An RDMA write goes on the send
+// queue of a VI created with RDMA writes enabled, its address segment
+// first; RDMA reads are not offered. VIP_CONTROL_IMMEDIATE means nothing on
+// a receive and is let through: programs post one pool of descriptors on
+// both queues. Whether immediate data arrived, the completion says
+// (VIP_STATUS_IMMEDIATE).
+bool well_formed(const VIP_DESCRIPTOR& descriptor, const ViObject& vi, bool receive) {
   const VIP_UINT16 control = descriptor.CS.Control;
   if (descriptor.CS.SegCount > VIA_MAX_SEGMENTS) return false;
   if (control & VIP_CONTROL_RESERVED) return false;
   const VIP_UINT16 op = control & VIP_CONTROL_OP_MASK;
-  // No VI is created with RDMA enabled, so only send/receive is valid.
-  // VIP_CONTROL_IMMEDIATE means nothing on a receive and is let through:
-  // programs post one pool of descriptors on both queues. Whether immediate
-  // data arrived, the completion says (VIP_STATUS_IMMEDIATE).
+  if (op == VIP_CONTROL_OP_RDMAWRITE)
+    return !receive && vi.attributes.EnableRdmaWrite && descriptor.CS.SegCount >= 1;
   return op == VIP_CONTROL_OP_SENDRECV;
 }
 
@@ -33,7 +36,7 @@ VIP_RETURN post(NodeDriver& d, VIP_VI_HANDLE handle, VIP_DESCRIPTOR* descriptor,
     return VIP_INVALID_PARAMETER;
   // Posting one descriptor twice would make two completions of one status.
   if (d.tracked(descriptor)) return VIP_INVALID_PARAMETER;
-  if (!well_formed(*descriptor)) return VIP_DESCRIPTOR_ERROR;
+  if (!well_formed(*descriptor, *vi, receive)) return VIP_DESCRIPTOR_ERROR;
   // The peer may disconnect while the descriptor is being built, so the
   // state is judged again once that time has passed.
   const auto refusal = [&]() -> VIP_RETURN {

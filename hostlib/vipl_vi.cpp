@@ -38,7 +38,10 @@ VIP_RETURN check_attributes(NodeDriver& d, Token nic, const VIP_VI_ATTRIBUTES& a
   out.ptag = d.ptags.find(a.Ptag);
   if (!out.ptag || out.ptag->nic != nic) return VIP_INVALID_PTAG;
   if (a.EnableRdmaRead) return VIP_INVALID_RDMAREAD;
-  if (a.EnableRdmaWrite) return VIP_ERROR_NOT_SUPPORTED;
+  if (a.EnableRdmaWrite && (d.firmware_features() & VIA_FEATURE_RDMA_WRITE) == 0) {
+    d.set_last_error(fmt::format("node{}: the firmware does not do RDMA writes", d.node()));
+    return VIP_ERROR_NOT_SUPPORTED;
+  }
   if (a.QoS && a.QoS->BandwidthBytesPerSec != 0) {
     const double link = d.profile().wire.link_mbytes_per_s * 1e6;
     if (static_cast<double>(a.QoS->BandwidthBytesPerSec) > link) {
@@ -56,7 +59,7 @@ VIP_RETURN check_attributes(NodeDriver& d, Token nic, const VIP_VI_ATTRIBUTES& a
 void apply(ViObject& vi, const VIP_VI_ATTRIBUTES& a, const ViSettings& settings) {
   vi.attributes = a;
   vi.attributes.EnableRdmaRead = VIP_FALSE;
-  vi.attributes.EnableRdmaWrite = VIP_FALSE;
+  vi.attributes.EnableRdmaWrite = a.EnableRdmaWrite ? VIP_TRUE : VIP_FALSE;
   vi.qos = settings.request;
   vi.attributes.QoS = settings.qos ? &vi.qos : nullptr;
   vi.vtick = settings.vtick;

@@ -21,6 +21,7 @@ std::uint32_t status_of(ProtectionCheck check) {
   case ProtectionCheck::bad_handle: return LANAI_HDMA_PROT_HANDLE;
   case ProtectionCheck::wrong_tag: return LANAI_HDMA_PROT_TAG;
   case ProtectionCheck::out_of_bounds: return LANAI_HDMA_PROT_BOUNDS;
+  case ProtectionCheck::remote_refused: return LANAI_HDMA_PROT_REMOTE;
   }
   return LANAI_HDMA_PROT_HANDLE;
 }
@@ -78,10 +79,10 @@ iss::MmioStatus HostDma::write(std::uint32_t address, kernel::SimTime when, std:
   case LANAI_REG_HDMA_SRAM: staged_.sram = value; break;
   case LANAI_REG_HDMA_LENGTH: staged_.length = value; break;
   case LANAI_REG_HDMA_APPEND:
-    result_ = commit(value & 1u, static_cast<std::uint32_t>(queued()), when);
+    result_ = commit(value & 3u, static_cast<std::uint32_t>(queued()), when);
     break;
   case LANAI_REG_HDMA_INSERT:
-    result_ = commit(value & 1u, (value >> LANAI_HDMA_POSITION_SHIFT) & 0xFFFFu, when);
+    result_ = commit(value & 3u, (value >> LANAI_HDMA_POSITION_SHIFT) & 0xFFFFu, when);
     break;
   case LANAI_REG_HDMA_RESULT:
   case LANAI_REG_HDMA_QUEUED:
@@ -105,7 +106,8 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
   const std::size_t landed = std::min<std::size_t>(std::max<std::size_t>(position, taken), size);
 
   HostDmaRequest request = staged_;
-  request.direction = direction;
+  // The remote bit means something only for writes to the host.
+  request.direction = direction == LANAI_HDMA_TO_HOST_REMOTE ? direction : direction & 1u;
   request.id = next_id_;
   request.programmed = when;
   if (trace_) {
@@ -123,13 +125,18 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
   return LANAI_HDMA_ACCEPTED | static_cast<std::uint32_t>(landed & 0x0FFFu) << 16 | request.id;
 }
 
+std::uint32_t HostDma::check(const HostDmaRequest& r) const {
+  return status_of(tpt_.check(r.handle, r.ptag, r.host, r.length,
+                              r.direction == LANAI_HDMA_TO_HOST_REMOTE));
+}
+
 void HostDma::start_service(kernel::SimTime when) {
   in_service_ = waiting_.front();
   waiting_.pop_front();
   const HostDmaRequest& r = *in_service_;
   // Checked when the engine takes the request; a refused one costs the
   // bus setup only.
-  in_service_status_ = status_of(tpt_.check(r.handle, r.ptag, r.host, r.length));
+  in_service_status_ = check(r);
   const kernel::SimTime duration =
       in_service_status_ == LANAI_HDMA_OK ? service_time(r.length) : setup_;
   busy_.begin(when);
@@ -146,7 +153,7 @@ void HostDma::finish_service() {
   // A region deregistered while its transfer was under way may no longer
   // be memory at all: check again rather than touch it.
   if (status == LANAI_HDMA_OK)
-    status = status_of(tpt_.check(request.handle, request.ptag, request.host, request.length));
+    status = check(request);
   if (status == LANAI_HDMA_OK)
     move_bytes(request);
   else

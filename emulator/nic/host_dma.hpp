@@ -22,7 +22,7 @@ class CardTrace;
 
 struct HostDmaRequest {
   std::uint16_t id = 0;
-  std::uint32_t direction = 0; // LANAI_HDMA_TO_SRAM or LANAI_HDMA_TO_HOST
+  std::uint32_t direction = 0; // LANAI_HDMA_TO_SRAM, _TO_HOST or _TO_HOST_REMOTE
   std::uint64_t host = 0;
   std::uint32_t handle = 0;
   std::uint32_t ptag = 0;
@@ -65,6 +65,8 @@ public:
   bool idle() const { return queued() == 0; }
   // Engine time of one request moving `bytes`: setup plus the PCI transfer.
   kernel::SimTime service_time(std::uint32_t bytes) const;
+  // The protection table's verdict on a request, as a LANAI_HDMA_* status.
+  std::uint32_t check(const HostDmaRequest& request) const;
   kernel::SimTime busy_time() const { return busy_.total(); }
   BusyMeter& busy_meter() { return busy_; }
   // Requests accepted and completed, completions popped.

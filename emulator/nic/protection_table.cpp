@@ -30,6 +30,7 @@ std::string_view to_string(ProtectionCheck check) {
   case ProtectionCheck::bad_handle: return "bad_handle";
   case ProtectionCheck::wrong_tag: return "wrong_tag";
   case ProtectionCheck::out_of_bounds: return "out_of_bounds";
+  case ProtectionCheck::remote_refused: return "remote_refused";
   }
   return "unknown";
 }
@@ -83,7 +84,8 @@ const Registration* ProtectionTable::find(std::uint32_t handle) const {
 }
 
 ProtectionCheck ProtectionTable::check(std::uint32_t handle, std::uint32_t ptag,
-                                       std::uint64_t address, std::uint64_t length) const {
+                                       std::uint64_t address, std::uint64_t length,
+                                       bool remote_write) const {
   const Registration* region = find(handle);
   if (!region) return ProtectionCheck::bad_handle;
   if (region->ptag != ptag) return ProtectionCheck::wrong_tag;
@@ -92,6 +94,7 @@ ProtectionCheck ProtectionTable::check(std::uint32_t handle, std::uint32_t ptag,
   const std::uint64_t offset = address - region->address;
   if (offset > region->length || length > region->length - offset)
     return ProtectionCheck::out_of_bounds;
+  if (remote_write && !region->rdma_write) return ProtectionCheck::remote_refused;
   return ProtectionCheck::ok;
 }
 

@@ -5,6 +5,29 @@
 
 namespace via {
 
+namespace {
+
+DataSegment decode_segment(const uint8_t* bytes, uint32_t at) {
+  const uint8_t* field = bytes + VIA_DESC_SEGMENTS + at * VIA_SEG_SIZE;
+  const uint32_t low = via_le32(field + VIA_SEG_ADDR);
+  const uint32_t high = via_le32(field + VIA_SEG_ADDR + 4);
+  return {(uint64_t{high} << 32) | low, via_le32(field + VIA_SEG_HANDLE),
+          via_le32(field + VIA_SEG_LENGTH)};
+}
+
+// An RDMA write's first segment is its address segment: it becomes
+// `remote`, and the data segments move up. Out of line: sends and
+// receives, the common case, do not pay for it.
+[[gnu::noinline]] void take_address_segment(Descriptor& out) {
+  out.remote = out.segments[0];
+  out.remote.length = 1u;
+  for (uint32_t i = 0u; i + 1u < VIA_MAX_SEGMENTS; ++i)
+    out.segments[i] = out.segments[i + 1u];
+  --out.segment_count;
+}
+
+} // namespace
+
 void decode_descriptor(const DescriptorCopy& copy, Descriptor& out) {
   const uint8_t* bytes = copy.bytes;
   // SegCount and Control share one little-endian word.
@@ -13,16 +36,13 @@ void decode_descriptor(const DescriptorCopy& copy, Descriptor& out) {
   out.control = counts >> 16;
   out.immediate = via_le32(bytes + VIA_DESC_IMMEDIATE);
   out.length = via_le32(bytes + VIA_DESC_LENGTH);
+  out.remote.length = 0u;
   const uint32_t decoded =
       out.segment_count < VIA_MAX_SEGMENTS ? out.segment_count : VIA_MAX_SEGMENTS;
-  for (uint32_t i = 0u; i < decoded; ++i) {
-    const uint8_t* segment = bytes + VIA_DESC_SEGMENTS + i * VIA_SEG_SIZE;
-    const uint32_t low = via_le32(segment + VIA_SEG_ADDR);
-    const uint32_t high = via_le32(segment + VIA_SEG_ADDR + 4);
-    out.segments[i].address = (uint64_t{high} << 32) | low;
-    out.segments[i].handle = via_le32(segment + VIA_SEG_HANDLE);
-    out.segments[i].length = via_le32(segment + VIA_SEG_LENGTH);
-  }
+  for (uint32_t i = 0u; i < decoded; ++i)
+    out.segments[i] = decode_segment(bytes, i);
+  if ((out.control & VIP_CONTROL_OP_MASK) == VIP_CONTROL_OP_RDMAWRITE && out.segment_count != 0u)
+    take_address_segment(out);
 }
 
 uint32_t segment_pieces(const Descriptor& descriptor, uint32_t offset, uint32_t bytes,

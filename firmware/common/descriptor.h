@@ -33,11 +33,22 @@ struct DataSegment {
 
 struct Descriptor {
   uint32_t control;       // VIP_CONTROL_*
-  uint32_t segment_count; // as posted; only the first VIA_MAX_SEGMENTS are decoded
+  uint32_t segment_count; // data segments: as posted (less an RDMA write's address
+                          // segment); only the first VIA_MAX_SEGMENTS are decoded
   uint32_t immediate;
   uint32_t length;        // send: bytes to send
   DataSegment segments[VIA_MAX_SEGMENTS];
+  // An RDMA write names the target memory in its first segment: `remote`'s
+  // address and handle. Address segments carry no length, so `remote`'s
+  // says whether there is one (1) or not (0); the struct stays 64 bytes.
+  DataSegment remote;
+  bool has_remote() const { return remote.length != 0u; }
 };
+static_assert(sizeof(Descriptor) == 64, "a power of two: records index it by shifting");
+
+inline uint32_t descriptor_op(const Descriptor& descriptor) {
+  return descriptor.control & VIP_CONTROL_OP_MASK;
+}
 
 void decode_descriptor(const DescriptorCopy& copy, Descriptor& out);
 
@@ -48,15 +59,17 @@ void decode_descriptor(const DescriptorCopy& copy, Descriptor& out);
 uint32_t segment_pieces(const Descriptor& descriptor, uint32_t offset, uint32_t bytes,
                         DataSegment out[VIA_MAX_SEGMENTS]);
 
-// VIP_STATUS_FORMAT_ERROR if the descriptor is not a send/receive or its
-// segment list is malformed, else 0 with the segments' total length in `total`.
-inline uint32_t check_data_segments(const Descriptor& descriptor, uint32_t& total) {
+// VIP_STATUS_FORMAT_ERROR if the descriptor is not a send/receive (or, with
+// `rdma_write`, an RDMA write naming its target) or its segment list is
+// malformed, else 0 with the data segments' total length in `total`.
+inline uint32_t check_data_segments(const Descriptor& descriptor, uint32_t& total,
+                                    bool rdma_write = false) {
   total = 0u;
-  // RDMA needs address segments and remote access rights this provider
-  // does not offer.
-  if ((descriptor.control & VIP_CONTROL_OP_MASK) != VIP_CONTROL_OP_SENDRECV)
+  const uint32_t op = descriptor_op(descriptor);
+  if (op != VIP_CONTROL_OP_SENDRECV &&
+      !(rdma_write && op == VIP_CONTROL_OP_RDMAWRITE && descriptor.has_remote()))
     return VIP_STATUS_FORMAT_ERROR;
-  if (descriptor.segment_count > VIA_MAX_SEGMENTS)
+  if (descriptor.segment_count > VIA_MAX_SEGMENTS - descriptor.remote.length)
     return VIP_STATUS_FORMAT_ERROR;
   uint32_t sum = 0u;
   for (uint32_t i = 0u; i < descriptor.segment_count; ++i) {

@@ -19,6 +19,10 @@ inline volatile via_vi_config& vi_config(uint32_t vi) { return nic_config().vi[v
 inline bool vi_connected(uint32_t vi) { return vi_config(vi).state == VIA_VI_CONNECTED; }
 
 inline uint32_t vi_ptag(uint32_t vi) { return vi_config(vi).ptag; }
+// True if the VI's peer may RDMA-write through it.
+inline bool vi_takes_rdma_write(uint32_t vi) {
+  return (vi_config(vi).access & VIA_ACCESS_RDMA_WRITE) != 0u;
+}
 
 // A connected VI takes packets from its peer only.
 inline bool vi_accepts_from(uint32_t vi, uint32_t node, uint32_t remote_vi) {

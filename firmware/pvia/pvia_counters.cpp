@@ -20,4 +20,5 @@ volatile uint32_t pvia_nrdma_refusals;
 volatile uint32_t pvia_receive_prefetches;
 volatile uint32_t pvia_arrival_stalls;
 volatile uint32_t pvia_stray_fragments;
+volatile uint32_t pvia_rdma_refused;
 volatile uint32_t pvia_broken_messages;

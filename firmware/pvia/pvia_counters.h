@@ -26,6 +26,7 @@ extern volatile uint32_t pvia_nrdma_refusals;       // receive DMA arms refused
 extern volatile uint32_t pvia_receive_prefetches;   // receive descriptors fetched before their data
 extern volatile uint32_t pvia_arrival_stalls;       // packets that waited for a free receive record
 extern volatile uint32_t pvia_stray_fragments;      // fragments of no message being assembled: dropped
+extern volatile uint32_t pvia_rdma_refused;         // RDMA writes refused at this card (reported)
 extern volatile uint32_t pvia_broken_messages;      // messages ended early by a fragment out of place
 }
 

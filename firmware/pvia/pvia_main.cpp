@@ -56,6 +56,9 @@ namespace {
 
 } // namespace pvia
 
+// What the driver may ask of this firmware besides sends and receives.
+extern "C" const uint32_t via_firmware_features = VIA_FEATURE_RDMA_WRITE;
+
 // Freestanding C++ gives main no special linkage; _start calls it by its C name.
 extern "C" int main() {
   via::wait_for_configuration();

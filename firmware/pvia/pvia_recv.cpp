@@ -11,10 +11,17 @@
 // waits its turn). A fragment out of place ends the message it interrupts
 // with a transport error. When every record is busy, receives stay in the VI's ring
 // and are fetched later (or on demand when their packet arrives).
+// An RDMA write takes a record too, for its place in the VI's order: one
+// with a posted receive if it carries immediate data (that receive
+// completes once the data is in place), else a bare one that completes
+// nothing. Its fragments go where their trailers say, if the VI lets its
+// peer write and the host DMA finds the memory open to remote writes;
+// otherwise nothing is written and the host hears of it.
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
 #include "common/arrival_checks.h"
+#include "common/packet.h"
 #include "common/sram_placement.h"
 #include "common/vi_set.h"
 #include "common/vi_table.h"
@@ -66,6 +73,7 @@ struct Fragment {
   uint32_t bytes;
   const uint8_t* data; // its payload in the receive buffer
   uint32_t sizes[VIA_MAX_SEGMENTS];
+  via::RdmaTarget target; // an RDMA write's: where it goes
 };
 
 struct ReceiveRecord {
@@ -76,6 +84,9 @@ struct ReceiveRecord {
   bool discard;        // flushed while its descriptor was being fetched
   bool silent;         // its descriptor could not be read: no status to write
   bool ended;          // the message's last fragment is in (or it broke off)
+  bool rdma;           // an RDMA write's data
+  bool no_status;      // an RDMA write without immediate data: nothing to complete
+  bool reported;       // the host has heard of its RDMA protection failure
   uint8_t first;       // oldest fragment not yet delivered
   uint8_t scattered;   // fragments whose host DMAs are queued (or skipped)
   uint8_t taken;       // fragments taken
@@ -159,6 +170,7 @@ uint32_t fetch_into_record(uint32_t vi, const via::PostedDescriptor& posted) {
   record.discard = false;
   record.silent = false;
   record.ended = false;
+  record.rdma = record.no_status = record.reported = false;
   record.first = record.scattered = record.taken = 0u;
   record.label = via::trace_label(vi, via::kTraceNoMessage);
   record.errors = 0u;
@@ -219,7 +231,12 @@ ReceiveState submit_status(uint32_t r) {
     release_record(r);
     return ReceiveState::free;
   }
-  uint32_t status = VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE | record.errors;
+  if (record.no_status) {
+    release_record(r);
+    return ReceiveState::free;
+  }
+  const uint32_t op = record.rdma ? VIP_STATUS_OP_REMOTE_RDMA_WRITE : VIP_STATUS_OP_RECEIVE;
+  uint32_t status = VIP_STATUS_DONE | op | record.errors;
   uint32_t immediate = record.descriptor.immediate;
   if ((record.flags & VIA_PACKET_F_IMMEDIATE) != 0u) {
     immediate = record.immediate;
@@ -264,6 +281,35 @@ Fragment& fragment_at(ReceiveRecord& record, uint32_t i) {
   return record.fragments[i & (kFragments - 1u)];
 }
 
+// An RDMA write went wrong at this card: the receive it consumed (if any)
+// completes with the RDMA protection status, and the host hears of it once.
+void fail_rdma(uint32_t r) {
+  ReceiveRecord& record = via::in_register(&records[r]);
+  record.errors |= VIP_STATUS_RDMA_PROT_ERROR;
+  if (!record.reported) {
+    record.reported = true;
+    count(pvia_rdma_refused);
+    via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_RDMAW_PROT, record.vi));
+  }
+}
+
+// Queues an RDMA write's fragment to where its trailer says, as a remote
+// write the host DMA checks against the memory's registration.
+void scatter_remote(uint32_t r, Fragment& fragment) {
+  if (fragment.bytes == 0u)
+    return;
+  ReceiveRecord& record = via::in_register(&records[r]);
+  const via::HdmaRequest request{fragment.target.address,       fragment.target.handle,
+                                 via::vi_ptag(record.vi),       via::sram_address(fragment.data),
+                                 fragment.bytes,                via::HdmaDirection::to_host_remote};
+  if (!submit_host_dma(request, owner_of(r), record.stamp)) {
+    fail_rdma(r);
+    return;
+  }
+  fragment.sizes[fragment.pieces++] = fragment.bytes;
+  ++fragment.outstanding;
+}
+
 // Queues the pieces of a fragment into the descriptor's segments, in
 // order; none if the receive has failed (the fragment is just dropped).
 // Out of line, like the send engine's cut_fragment, for the same reason.
@@ -272,6 +318,10 @@ Fragment& fragment_at(ReceiveRecord& record, uint32_t i) {
   fragment.outstanding = fragment.pieces = fragment.done = 0u;
   if (record.errors != 0u || record.silent)
     return;
+  if (record.rdma) {
+    scatter_remote(r, fragment);
+    return;
+  }
   via::DataSegment pieces[VIA_MAX_SEGMENTS];
   const uint32_t count =
       via::segment_pieces(record.descriptor, fragment.offset, fragment.bytes, pieces);
@@ -311,7 +361,7 @@ ReceiveState advance(uint32_t r) {
 // buffers hold it, then deliver what has come.
 ReceiveState start_scatter(uint32_t r) {
   ReceiveRecord& record = via::in_register(&records[r]);
-  if (!record.silent) {
+  if (!record.silent && !record.rdma) {
     uint32_t capacity;
     const uint32_t format = via::check_data_segments(record.descriptor, capacity);
     if (format != 0u)
@@ -334,7 +384,9 @@ ReceiveState piece_done(uint32_t r, uint32_t outcome) {
     return record.state;
   }
   Fragment& fragment = fragment_at(record, i);
-  if (outcome != LANAI_HDMA_OK)
+  if (outcome != LANAI_HDMA_OK && record.rdma)
+    fail_rdma(r);
+  else if (outcome != LANAI_HDMA_OK)
     record.errors = VIP_STATUS_PROTECTION_ERROR;
   else if (record.errors == 0u)
     record.placed += fragment.sizes[fragment.done];
@@ -399,6 +451,25 @@ Match match_receive(uint32_t vi, uint32_t& r) {
   return r == kNoRecord ? Match::dropped : Match::record;
 }
 
+// A record for an RDMA write that completes no receive, in the VI's order
+// like any other; wait if none is free.
+Match bare_record(uint32_t vi, uint32_t& r) {
+  if (free_count == 0u)
+    return Match::wait;
+  r = free_records[--free_count];
+  ReceiveRecord& record = via::in_register(&records[r]);
+  record.vi = static_cast<uint8_t>(vi);
+  record.next = kNoRecord;
+  record.discard = record.silent = record.ended = false;
+  record.rdma = record.reported = false;
+  record.no_status = true;
+  record.first = record.scattered = record.taken = 0u;
+  record.errors = 0u;
+  record.placed = 0u;
+  record.state = ReceiveState::parked;
+  return Match::record;
+}
+
 } // namespace
 
 void start_receive_engine() {
@@ -441,6 +512,8 @@ void take_fragment(uint32_t r, const Arrival& arrival) {
   fragment.bytes = header.length;
   fragment.data = arrival.buffer->data;
   fragment.outstanding = 0u;
+  if (record.rdma)
+    fragment.target = via::rdma_target(*arrival.buffer);
   record.expected = header.offset + header.length;
   const via::Stamp stamp = via::stamp_receive(record.vi, header.length, arrival.arrived_at);
   if (stamp > record.stamp)
@@ -471,8 +544,9 @@ void break_off(uint32_t r) {
 bool take_continuation(uint32_t vi, const Arrival& arrival) {
   const via_packet_header& header = arrival.buffer->header;
   const uint32_t r = assembling[vi];
+  const bool rdma = (header.flags & VIA_PACKET_F_RDMA_WRITE) != 0u;
   if (r == kNoRecord || header.sequence != records[r].sequence ||
-      header.offset != records[r].expected) {
+      header.offset != records[r].expected || rdma != records[r].rdma) {
     count(pvia_stray_fragments);
     if (r != kNoRecord)
       break_off(r);
@@ -507,9 +581,13 @@ bool take_arrival(const Arrival& arrival) {
   // A first fragment: the message before it on this VI has lost its tail.
   if (assembling[vi] != kNoRecord)
     break_off(assembling[vi]);
-  // A descriptor fetched on demand is already this message's.
+  // A descriptor fetched on demand is already this message's. An RDMA write
+  // without immediate data completes no receive: it takes a bare record.
+  const bool rdma = (packet.header.flags & VIA_PACKET_F_RDMA_WRITE) != 0u;
   uint32_t r = kNoRecord;
-  const Match match = match_receive(vi, r);
+  const Match match = rdma && (packet.header.flags & VIA_PACKET_F_IMMEDIATE) == 0u
+                          ? bare_record(vi, r)
+                          : match_receive(vi, r);
   if (match == Match::wait) {
     count(pvia_arrival_stalls);
     return false;
@@ -532,6 +610,9 @@ bool take_arrival(const Arrival& arrival) {
   record.immediate = packet.header.immediate;
   // Stamped by the receiving VI's own reservation, fragment by fragment.
   record.stamp = 0u;
+  record.rdma = rdma;
+  if (rdma && !via::vi_takes_rdma_write(vi))
+    fail_rdma(r);
   take_fragment(r, arrival);
   if (!record.ended)
     assembling[vi] = static_cast<uint8_t>(r);

@@ -75,7 +75,10 @@ SendState write_status(uint32_t r) {
   count(pvia_sends_completed);
   if (record.errors != 0u)
     count(pvia_sends_failed);
-  const uint32_t status = VIP_STATUS_DONE | VIP_STATUS_OP_SEND | record.errors;
+  // A send's op is 0; an RDMA write's (remote.length 1) is VIP_STATUS_OP_RDMA_WRITE.
+  static_assert(VIP_STATUS_OP_SEND == 0u && VIP_STATUS_OP_RDMA_WRITE == 1u << 17, "op bits");
+  const uint32_t status =
+      VIP_STATUS_DONE | record.descriptor.remote.length << 17 | record.errors;
   if (!write_completion(record.vi, record.work.posted, record.completion,
                         record.descriptor.immediate, record.descriptor.length, status,
                         owner_of(r), record.work.stamping.stamp)) {
@@ -96,7 +99,7 @@ SendState write_status(uint32_t r) {
     return stream_nothing(r);
   }
   via::decode_descriptor(record.copy, record.descriptor);
-  record.errors = via::check_send(record.vi, record.descriptor);
+  record.errors = via::check_send(record.vi, record.descriptor, true);
   if (record.errors == 0u && via::route_to(via::vi_config(record.vi).remote_node).length == 0u)
     record.errors = VIP_STATUS_TRANSPORT_ERROR;
   if (record.errors != 0u)

@@ -24,6 +24,16 @@ via::Stamp last_queued[VIA_MAX_VI]; // keeps a VI's packets in order in a stamp-
 
 void try_queue(uint32_t r);
 
+// An RDMA write's fragment carries where its message goes at the target
+// behind its data. Out of line: sends, the common case, do not pay for it.
+[[gnu::noinline]] void add_rdma_trailer(const via::Descriptor& descriptor, via::SendBuffer& buffer,
+                                        via::OutgoingPacket& framed) {
+  buffer.header.flags = static_cast<uint16_t>(buffer.header.flags | VIA_PACKET_F_RDMA_WRITE);
+  via::put_rdma_trailer(buffer, buffer.header.length, descriptor.remote.address,
+                        descriptor.remote.handle);
+  framed.length += via::kRdmaTrailerBytes;
+}
+
 // Writes the packet header (all but the sequence number, known only as the
 // packet leaves) and the route in front of the slot's data, so that the
 // network send DMA starts at once when the packet's turn comes. A
@@ -48,6 +58,8 @@ inline void frame_fragment(const SendRecord& record, Slot& slot) {
   header.offset = slot.offset;
   header.message = descriptor.length;
   slot.framed = via::frame_packet(buffer, via::route_to(config.remote_node), bytes);
+  if (descriptor.has_remote())
+    add_rdma_trailer(descriptor, buffer, slot.framed);
 }
 
 // A fragment that failed while its data was read carries the news instead.

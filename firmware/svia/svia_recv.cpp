@@ -90,6 +90,13 @@ void deliver_arrival(const Arrival& arrival) {
     count(svia_unmatched_packets);
     return;
   }
+  // SVIA lets no VI be RDMA-written (a peer running other firmware may
+  // try): nothing is written, and the host hears of it.
+  if ((packet.header.flags & VIA_PACKET_F_RDMA_WRITE) != 0u) {
+    count(svia_unmatched_packets);
+    via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_RDMAW_PROT, vi));
+    return;
+  }
   via::note_sequence(vi, packet.header.sequence);
   via::trace_tag(vi, packet.header.sequence);
   via::PostedDescriptor posted;

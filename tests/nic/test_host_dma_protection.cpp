@@ -1,5 +1,6 @@
-// Host DMA protection: a request whose handle, tag or bounds fail the check
-// completes after the setup time with its PROT status and moves no byte.
+// Host DMA protection: a request whose handle, tag or bounds fail the check,
+// or a remote write (RDMA write) to a region not open to it, completes
+// after the setup time with its PROT status and moves no byte.
 #include "nic_fixture.hpp"
 #include "nic/host_dma.hpp"
 
@@ -30,6 +31,7 @@ TEST_CASE("protection failures complete after setup with their status and move n
   const std::uint32_t good = f.tables[0]->add({base, region.size(), 7, false, false});
   const std::uint32_t foreign = f.tables[1]->add({base, region.size(), 7, false, false});
   const std::uint32_t gone = f.tables[0]->add({base, region.size(), 7, false, false});
+  const std::uint32_t open = f.tables[0]->add({base, region.size(), 7, true, false});
   REQUIRE(f.tables[0]->remove(gone));
   int host_writes = 0;
   f.card(0).set_on_host_write([&](std::uint64_t, std::uint32_t) { ++host_writes; });
@@ -48,7 +50,10 @@ TEST_CASE("protection failures complete after setup with their status and move n
       {good, 7, base - 1, 4, LANAI_HDMA_TO_HOST, LANAI_HDMA_PROT_BOUNDS},
       {gone, 7, base, 16, LANAI_HDMA_TO_SRAM, LANAI_HDMA_PROT_HANDLE},
       {good, 9, base, 16, LANAI_HDMA_TO_HOST, LANAI_HDMA_PROT_TAG},
+      {good, 7, base, 16, LANAI_HDMA_TO_HOST_REMOTE, LANAI_HDMA_PROT_REMOTE},
+      {open, 8, base, 16, LANAI_HDMA_TO_HOST_REMOTE, LANAI_HDMA_PROT_TAG},
       {good, 7, base, 128, LANAI_HDMA_TO_HOST, LANAI_HDMA_OK}, // control: the check passes
+      {open, 7, base, 128, LANAI_HDMA_TO_HOST_REMOTE, LANAI_HDMA_OK}, // open to remote writes
   };
   for (const auto& c : cases) stage_and_append(f, c.host, c.handle, c.tag, 0x400, c.length, c.direction);
 
@@ -70,10 +75,10 @@ TEST_CASE("protection failures complete after setup with their status and move n
       CHECK(host_writes == 0);
     }
   }
-  CHECK(f.counter("node0.hdma.protection_errors") == 7);
+  CHECK(f.counter("node0.hdma.protection_errors") == 9);
   CHECK(f.counter("node0.hdma.bytes_to_sram") == 0);
-  CHECK(f.counter("node0.hdma.bytes_to_host") == 128);
-  CHECK(host_writes == 1);
+  CHECK(f.counter("node0.hdma.bytes_to_host") == 256);
+  CHECK(host_writes == 2);
   CHECK(region[0] == 0xCC);
   CHECK(region[127] == 0xCC);
 }

@@ -70,3 +70,19 @@ TEST_CASE("a region's tag and permissions change in place; stale handles change 
   CHECK_FALSE(table.change(handle, 5, false, false));
   CHECK(table.live() == 0);
 }
+
+TEST_CASE("a remote write needs a region open to remote writes, after every other check") {
+  using lanai::nic::ProtectionCheck;
+  lanai::nic::ProtectionTable table(1);
+  const std::uint32_t closed = table.add({0x1000, 0x100, 5, false, false});
+  const std::uint32_t open = table.add({0x2000, 0x100, 5, true, false});
+  CHECK(table.check(closed, 5, 0x1000, 4) == ProtectionCheck::ok);
+  CHECK(table.check(closed, 5, 0x1000, 4, true) == ProtectionCheck::remote_refused);
+  CHECK(table.check(open, 5, 0x2000, 0x100, true) == ProtectionCheck::ok);
+  CHECK(table.check(open, 6, 0x2000, 4, true) == ProtectionCheck::wrong_tag);
+  CHECK(table.check(open, 5, 0x20F0, 0x20, true) == ProtectionCheck::out_of_bounds);
+  CHECK(to_string(ProtectionCheck::remote_refused) == "remote_refused");
+  // Opened later, it takes remote writes from then on.
+  CHECK(table.change(closed, 5, true, false));
+  CHECK(table.check(closed, 5, 0x1000, 4, true) == ProtectionCheck::ok);
+}

@@ -166,6 +166,18 @@ typedef struct {
 /* The sender gave the message up part way (a fragment's data could not be
  * read): no payload; the receive completes in error. Also the last. */
 #define VIA_PACKET_F_ABORTED 0x0004u
+/* An RDMA write: the payload is followed by a via_rdma_trailer naming where
+ * the message goes in the target's registered memory. */
+#define VIA_PACKET_F_RDMA_WRITE 0x0008u
+
+/* Trails the payload of every fragment of an RDMA write; big endian. */
+typedef struct {
+  uint32_t address_hi; /* the message's first byte at the target */
+  uint32_t address_lo;
+  uint32_t handle;     /* the target's memory handle for it */
+  uint32_t reserved;
+} via_rdma_trailer;
+#define VIA_RDMA_TRAILER_BYTES 16
 
 /* --- Host interrupt -----------------------------------------------------
  * Word the firmware writes to LANAI_REG_HOST_INTERRUPT for an asynchronous
@@ -176,6 +188,7 @@ typedef struct {
 #define VIA_INTR_RECVQ_EMPTY 1u     /* a packet arrived with no receive posted */
 #define VIA_INTR_DOORBELL_LOST 2u   /* doorbells were dropped on overflow (VI = 0xFFFF) */
 #define VIA_INTR_BAD_PACKET 3u      /* a damaged or unroutable packet was dropped */
+#define VIA_INTR_RDMAW_PROT 4u      /* an RDMA write to this VI failed its protection checks */
 
 /* --- Configuration block in SRAM ----------------------------------------
  * Firmware defines `via_nic_config` (C linkage); the driver finds it by
@@ -208,7 +221,16 @@ typedef struct {
                             NONE: all ones. Firmware sends a message no larger
                             whole without consulting the policy */
   uint32_t frag_param[4];/* the policy's pipeline figures (VIA_FRAG_* below) */
+  uint32_t access;       /* VIA_ACCESS_*: what the VI lets its peer do */
 } via_vi_config;
+
+/* VI access bits (via_vi_config.access). */
+#define VIA_ACCESS_RDMA_WRITE 0x1u /* the peer may RDMA-write through this VI */
+
+/* Firmware features, a word the firmware exports under VIA_FEATURES_SYMBOL
+ * for the driver to read. */
+#define VIA_FEATURE_RDMA_WRITE 0x1u
+#define VIA_FEATURES_SYMBOL "via_firmware_features"
 
 /* Fragmentation policies (firmware that pipelines messages: PVIA, QoS-VIA;
  * SVIA sends every message whole). Times in ns, per-byte costs in ns per KB
