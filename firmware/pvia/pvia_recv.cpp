@@ -27,20 +27,11 @@
 #include "common/vi_table.h"
 #include "pvia.h"
 #include "pvia_counters.h"
+#include "pvia_recv_record.h"
 
 namespace pvia {
 
 via::ViSet receive_backlog;
-
-enum class ReceiveState : uint8_t {
-  free,             // no receive
-  fetch_descriptor, // the descriptor is on its way from host memory
-  parked,           // the descriptor waits on its VI for a packet
-  scatter_data,     // the packet's data is on its way to the host buffers
-  wait_turn,        // done, behind an earlier receive of its VI not yet completed
-  write_status,     // the completion is on its way to host memory
-  count_,
-};
 
 // Names of the states, for traces.
 extern const char* const receive_state_names[];
@@ -51,77 +42,37 @@ static_assert(static_cast<uint32_t>(ReceiveState::count_) == 6u, "one name per s
 // Checking an arrived packet and matching it to a record, for traces.
 const char* const receive_arrival_name = "recv:arrival";
 
+namespace receive_engine {
+
+VIA_ZEROED_AT_LOAD ReceiveRecord records[kRecords]{};
+uint32_t tickets_completed[VIA_MAX_VI];
+uint32_t waiting_turn[VIA_MAX_VI];
+
+} // namespace receive_engine
+
+using namespace receive_engine;
+
 namespace {
-
-constexpr uint32_t kRecords = 64u;
-// Records only a packet's on-demand fetch may take, so that prefetching
-// can never leave an arrival without one.
-constexpr uint32_t kReserved = 4u;
-constexpr uint8_t kNoRecord = 0xFFu;
-// Fragments a record holds at once: at most every receive buffer.
-constexpr uint32_t kFragments = 4u;
-static_assert(kRecords < kNoRecord, "record numbers fit a byte");
-static_assert((kFragments & (kFragments - 1u)) == 0u, "indices wrap by masking");
-
-// A fragment in a receive buffer, on its way to the host.
-struct Fragment {
-  uint8_t buffer;      // the receive buffer holding it
-  uint8_t outstanding; // host DMAs queued and not yet completed
-  uint8_t pieces;      // host DMAs queued in all
-  uint8_t done;        // ... of which completed
-  uint32_t offset;     // where it goes in the message
-  uint32_t bytes;
-  const uint8_t* data; // its payload in the receive buffer
-  uint32_t sizes[VIA_MAX_SEGMENTS];
-  via::RdmaTarget target; // an RDMA write's: where it goes
-};
-
-struct ReceiveRecord {
-  ReceiveState state;
-  uint8_t vi;
-  uint8_t next;        // the VI's next parked or fetching record
-  bool matched;        // a message has taken it
-  bool discard;        // flushed while its descriptor was being fetched
-  bool silent;         // its descriptor could not be read: no status to write
-  bool ended;          // the message's last fragment is in (or it broke off)
-  bool rdma;           // an RDMA write's data
-  bool no_status;      // an RDMA write without immediate data: nothing to complete
-  bool reported;       // the host has heard of its RDMA protection failure
-  uint8_t first;       // oldest fragment not yet delivered
-  uint8_t scattered;   // fragments whose host DMAs are queued (or skipped)
-  uint8_t taken;       // fragments taken
-  uint32_t ticket;     // its place among its VI's messages
-  uint32_t label;      // VI and message sequence, labelling its work in traces
-  uint32_t errors;
-  uint32_t placed;     // bytes delivered
-  uint32_t message;    // the message's length
-  uint32_t expected;   // where its next fragment must start
-  uint32_t sequence;   // the message's number
-  uint32_t flags;      // its first fragment's VIA_PACKET_F_* bits
-  uint32_t immediate;  // the message's immediate data
-  via::Stamp stamp;    // the scheduler's stamp for its delivery
-  Fragment fragments[kFragments];
-  via::PostedDescriptor posted;
-  via::Descriptor descriptor;
-  via::DescriptorCopy copy;
-  via::Completion completion;
-};
 
 struct ViList {
   uint8_t head;
   uint8_t tail;
 };
 
-VIA_ZEROED_AT_LOAD ReceiveRecord records[kRecords]{};
 uint8_t free_records[kRecords];
 uint32_t free_count;
 ViList lists[VIA_MAX_VI];
 uint32_t tickets_issued[VIA_MAX_VI];    // packets matched to a receive
-uint32_t tickets_completed[VIA_MAX_VI]; // ... whose completion is queued
-uint32_t waiting_turn[VIA_MAX_VI];      // records of the VI in wait_turn
 uint8_t assembling[VIA_MAX_VI];         // the record awaiting more of the VI's message
 
-HdmaOwner owner_of(uint32_t r) { return {Engine::receive, static_cast<uint8_t>(r)}; }
+} // namespace
+
+void receive_engine::release_record(uint32_t r) {
+  records[r].state = ReceiveState::free;
+  free_records[free_count++] = static_cast<uint8_t>(r);
+}
+
+namespace {
 
 // The core takes up record r in `state` (a constant, so that the name's
 // address is too); the device operations it starts are labelled with the
@@ -131,10 +82,6 @@ void trace(uint32_t r, ReceiveState state) {
   via::trace_tag(records[r].label);
 }
 
-void release_record(uint32_t r) {
-  records[r].state = ReceiveState::free;
-  free_records[free_count++] = static_cast<uint8_t>(r);
-}
 
 void link(uint32_t vi, uint32_t r) {
   records[r].next = kNoRecord;
@@ -223,176 +170,6 @@ void prefetch(uint32_t vi) {
 bool intact(const Arrival& arrival) {
   return via::packet_intact(*arrival.buffer, arrival.payload_bytes, arrival.source,
                             arrival.damage);
-}
-
-ReceiveState submit_status(uint32_t r) {
-  ReceiveRecord& record = via::in_register(&records[r]);
-  if (record.silent) {
-    release_record(r);
-    return ReceiveState::free;
-  }
-  if (record.no_status) {
-    release_record(r);
-    return ReceiveState::free;
-  }
-  const uint32_t op = record.rdma ? VIP_STATUS_OP_REMOTE_RDMA_WRITE : VIP_STATUS_OP_RECEIVE;
-  uint32_t status = VIP_STATUS_DONE | op | record.errors;
-  uint32_t immediate = record.descriptor.immediate;
-  if ((record.flags & VIA_PACKET_F_IMMEDIATE) != 0u) {
-    immediate = record.immediate;
-    status |= VIP_STATUS_IMMEDIATE;
-  }
-  count(pvia_receives_completed);
-  if (record.errors != 0u)
-    count(pvia_receives_failed);
-  if (!write_completion(record.vi, record.posted, record.completion, immediate, record.placed,
-                        status, owner_of(r), record.stamp)) {
-    release_record(r);
-    return ReceiveState::free;
-  }
-  return ReceiveState::write_status;
-}
-
-// Queues the completion once the VI's earlier receives have queued theirs,
-// then those of later ones that were waiting for it.
-ReceiveState write_status(uint32_t r) {
-  const uint32_t vi = records[r].vi;
-  if (records[r].ticket != tickets_completed[vi]) {
-    ++waiting_turn[vi];
-    return ReceiveState::wait_turn;
-  }
-  ++tickets_completed[vi];
-  const ReceiveState next = submit_status(r);
-  for (uint32_t w = 0u; w < kRecords && waiting_turn[vi] != 0u; ++w) {
-    ReceiveRecord& waiting = records[w];
-    if (waiting.state != ReceiveState::wait_turn || waiting.vi != vi ||
-        waiting.ticket != tickets_completed[vi])
-      continue;
-    --waiting_turn[vi];
-    ++tickets_completed[vi];
-    via::trace_tag(waiting.label);
-    waiting.state = submit_status(w);
-    w = static_cast<uint32_t>(-1); // a later one may be waiting too
-  }
-  return next;
-}
-
-Fragment& fragment_at(ReceiveRecord& record, uint32_t i) {
-  return record.fragments[i & (kFragments - 1u)];
-}
-
-// An RDMA write went wrong at this card: the receive it consumed (if any)
-// completes with the RDMA protection status, and the host hears of it once.
-void fail_rdma(uint32_t r) {
-  ReceiveRecord& record = via::in_register(&records[r]);
-  record.errors |= VIP_STATUS_RDMA_PROT_ERROR;
-  if (!record.reported) {
-    record.reported = true;
-    count(pvia_rdma_refused);
-    via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_RDMAW_PROT, record.vi));
-  }
-}
-
-// Queues an RDMA write's fragment to where its trailer says, as a remote
-// write the host DMA checks against the memory's registration.
-void scatter_remote(uint32_t r, Fragment& fragment) {
-  if (fragment.bytes == 0u)
-    return;
-  ReceiveRecord& record = via::in_register(&records[r]);
-  const via::HdmaRequest request{fragment.target.address,       fragment.target.handle,
-                                 via::vi_ptag(record.vi),       via::sram_address(fragment.data),
-                                 fragment.bytes,                via::HdmaDirection::to_host_remote};
-  if (!submit_host_dma(request, owner_of(r), record.stamp)) {
-    fail_rdma(r);
-    return;
-  }
-  fragment.sizes[fragment.pieces++] = fragment.bytes;
-  ++fragment.outstanding;
-}
-
-// Queues the pieces of a fragment into the descriptor's segments, in
-// order; none if the receive has failed (the fragment is just dropped).
-// Out of line, like the send engine's cut_fragment, for the same reason.
-[[gnu::noinline]] void scatter_fragment(uint32_t r, Fragment& fragment) {
-  ReceiveRecord& record = via::in_register(&records[r]);
-  fragment.outstanding = fragment.pieces = fragment.done = 0u;
-  if (record.errors != 0u || record.silent)
-    return;
-  if (record.rdma) {
-    scatter_remote(r, fragment);
-    return;
-  }
-  via::DataSegment pieces[VIA_MAX_SEGMENTS];
-  const uint32_t count =
-      via::segment_pieces(record.descriptor, fragment.offset, fragment.bytes, pieces);
-  const uint32_t ptag = via::vi_ptag(record.vi);
-  uint32_t at = 0u;
-  for (uint32_t i = 0u; i < count; ++i) {
-    const via::HdmaRequest request{pieces[i].address, pieces[i].handle, ptag,
-                                   via::sram_address(fragment.data + at), pieces[i].length,
-                                   via::HdmaDirection::to_host};
-    if (!submit_host_dma(request, owner_of(r), record.stamp)) {
-      record.errors = VIP_STATUS_PROTECTION_ERROR;
-      break;
-    }
-    fragment.sizes[fragment.pieces++] = pieces[i].length;
-    ++fragment.outstanding;
-    at += pieces[i].length;
-  }
-}
-
-// Scatters the fragments taken so far, frees the buffers of those at the
-// host (or dropped), and once the message has ended and all are through,
-// writes the completion.
-ReceiveState advance(uint32_t r) {
-  ReceiveRecord& record = via::in_register(&records[r]);
-  while (record.scattered != record.taken)
-    scatter_fragment(r, fragment_at(record, record.scattered++));
-  while (record.first != record.scattered && fragment_at(record, record.first).outstanding == 0u) {
-    release_arrival(fragment_at(record, record.first).buffer);
-    ++record.first;
-  }
-  if (!record.ended || record.first != record.taken)
-    return ReceiveState::scatter_data;
-  return write_status(r);
-}
-
-// The descriptor is known and a message has taken the record: check the
-// buffers hold it, then deliver what has come.
-ReceiveState start_scatter(uint32_t r) {
-  ReceiveRecord& record = via::in_register(&records[r]);
-  if (!record.silent && !record.rdma) {
-    uint32_t capacity;
-    const uint32_t format = via::check_data_segments(record.descriptor, capacity);
-    if (format != 0u)
-      record.errors |= format;
-    else if (record.message > capacity)
-      record.errors |= VIP_STATUS_LENGTH_ERROR;
-  }
-  return advance(r);
-}
-
-// A host DMA of the oldest fragment with some outstanding finished; bytes
-// count as placed up to the first failure.
-ReceiveState piece_done(uint32_t r, uint32_t outcome) {
-  ReceiveRecord& record = via::in_register(&records[r]);
-  uint32_t i = record.first;
-  while (i != record.scattered && fragment_at(record, i).outstanding == 0u)
-    ++i;
-  if (i == record.scattered) {
-    count(pvia_hdma_strays);
-    return record.state;
-  }
-  Fragment& fragment = fragment_at(record, i);
-  if (outcome != LANAI_HDMA_OK && record.rdma)
-    fail_rdma(r);
-  else if (outcome != LANAI_HDMA_OK)
-    record.errors = VIP_STATUS_PROTECTION_ERROR;
-  else if (record.errors == 0u)
-    record.placed += fragment.sizes[fragment.done];
-  ++fragment.done;
-  --fragment.outstanding;
-  return advance(r);
 }
 
 ReceiveState descriptor_arrived(uint32_t r, uint32_t outcome) {

@@ -1,0 +1,108 @@
+// The receive engine's records (pvia_recv.cpp takes posted receives and
+// arriving packets into them and hears the host DMA's events;
+// pvia_recv_deliver.cpp moves a message's fragments into the host buffers,
+// or an RDMA write's to where it names, and writes the completions in each
+// VI's order). What the two parts share: the records and the delivery steps
+// the first part calls.
+#pragma once
+
+#include <stdint.h>
+
+#include "common/descriptor.h"
+#include "common/packet.h"
+#include "common/scheduler.h"
+#include "common/sram_placement.h"
+#include "pvia.h"
+
+namespace pvia {
+
+enum class ReceiveState : uint8_t {
+  free,             // no receive
+  fetch_descriptor, // the descriptor is on its way from host memory
+  parked,           // the descriptor waits on its VI for a packet
+  scatter_data,     // the packet's data is on its way to the host buffers
+  wait_turn,        // done, behind an earlier receive of its VI not yet completed
+  write_status,     // the completion is on its way to host memory
+  count_,
+};
+
+namespace receive_engine {
+
+constexpr uint32_t kRecords = 64u;
+// Records only a packet's on-demand fetch may take, so that prefetching
+// can never leave an arrival without one.
+constexpr uint32_t kReserved = 4u;
+constexpr uint8_t kNoRecord = 0xFFu;
+// Fragments a record holds at once: at most every receive buffer.
+constexpr uint32_t kFragments = 4u;
+static_assert(kRecords < kNoRecord, "record numbers fit a byte");
+static_assert((kFragments & (kFragments - 1u)) == 0u, "indices wrap by masking");
+
+// A fragment in a receive buffer, on its way to the host.
+struct Fragment {
+  uint8_t buffer;      // the receive buffer holding it
+  uint8_t outstanding; // host DMAs queued and not yet completed
+  uint8_t pieces;      // host DMAs queued in all
+  uint8_t done;        // ... of which completed
+  uint32_t offset;     // where it goes in the message
+  uint32_t bytes;
+  const uint8_t* data; // its payload in the receive buffer
+  uint32_t sizes[VIA_MAX_SEGMENTS];
+  via::RdmaTarget target; // an RDMA write's: where it goes
+};
+
+struct ReceiveRecord {
+  ReceiveState state;
+  uint8_t vi;
+  uint8_t next;        // the VI's next parked or fetching record
+  bool matched;        // a message has taken it
+  bool discard;        // flushed while its descriptor was being fetched
+  bool silent;         // its descriptor could not be read: no status to write
+  bool ended;          // the message's last fragment is in (or it broke off)
+  bool rdma;           // an RDMA write's data
+  bool no_status;      // an RDMA write without immediate data: nothing to complete
+  bool reported;       // the host has heard of its RDMA protection failure
+  uint8_t first;       // oldest fragment not yet delivered
+  uint8_t scattered;   // fragments whose host DMAs are queued (or skipped)
+  uint8_t taken;       // fragments taken
+  uint32_t ticket;     // its place among its VI's messages
+  uint32_t label;      // VI and message sequence, labelling its work in traces
+  uint32_t errors;
+  uint32_t placed;     // bytes delivered
+  uint32_t message;    // the message's length
+  uint32_t expected;   // where its next fragment must start
+  uint32_t sequence;   // the message's number
+  uint32_t flags;      // its first fragment's VIA_PACKET_F_* bits
+  uint32_t immediate;  // the message's immediate data
+  via::Stamp stamp;    // the scheduler's stamp for its delivery
+  Fragment fragments[kFragments];
+  via::PostedDescriptor posted;
+  via::Descriptor descriptor;
+  via::DescriptorCopy copy;
+  via::Completion completion;
+};
+
+VIA_LARGE_DATA extern ReceiveRecord records[kRecords];
+extern uint32_t tickets_completed[VIA_MAX_VI]; // a VI's receives whose completion is queued
+extern uint32_t waiting_turn[VIA_MAX_VI];      // records of the VI in wait_turn
+
+inline HdmaOwner owner_of(uint32_t r) { return {Engine::receive, static_cast<uint8_t>(r)}; }
+inline Fragment& fragment_at(ReceiveRecord& record, uint32_t i) {
+  return record.fragments[i & (kFragments - 1u)];
+}
+void release_record(uint32_t r);
+
+// pvia_recv_deliver.cpp
+// Scatters the fragments taken so far and, once the message has ended and
+// all are through, writes the completion: the record's next state.
+ReceiveState advance(uint32_t r);
+// The descriptor is known and a message has taken the record.
+ReceiveState start_scatter(uint32_t r);
+// A host DMA of one of the record's fragments finished.
+ReceiveState piece_done(uint32_t r, uint32_t outcome);
+// An RDMA write failed at this card (reported to the host once).
+void fail_rdma(uint32_t r);
+
+} // namespace receive_engine
+
+} // namespace pvia
