@@ -195,9 +195,20 @@ void ConnectionManager::cancel(const std::shared_ptr<ConnectRequest>& request) {
 }
 
 void ConnectionManager::disconnect(std::uint32_t from_node, std::uint32_t from_slot,
-                                   std::uint32_t to_node, std::uint32_t to_slot) {
-  send([this, from_node, from_slot, to_node, to_slot] {
-    session_.driver(to_node).remote_disconnect(to_slot, from_node, from_slot);
+                                   std::uint32_t to_node, std::uint32_t to_slot,
+                                   std::uint64_t messages) {
+  deliver_disconnect(from_node, from_slot, to_node, to_slot, messages, kDisconnectLooks);
+}
+
+void ConnectionManager::deliver_disconnect(std::uint32_t from_node, std::uint32_t from_slot,
+                                           std::uint32_t to_node, std::uint32_t to_slot,
+                                           std::uint64_t messages, int looks) {
+  send([=, this] {
+    // The last looks take the disconnection whatever has arrived: a
+    // message lost on the way must not keep the VI connected for ever.
+    const std::uint64_t awaited = looks > 1 ? messages : 0;
+    if (!session_.driver(to_node).remote_disconnect(to_slot, from_node, from_slot, awaited))
+      deliver_disconnect(from_node, from_slot, to_node, to_slot, messages, looks - 1);
   });
 }
 

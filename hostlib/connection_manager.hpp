@@ -106,14 +106,19 @@ public:
   // may happen at once, in start_peer()).
   std::shared_ptr<ConnectRequest> peer_request(NetAddress from, NetAddress to, ViSummary client);
   void start_peer(const std::shared_ptr<ConnectRequest>& request);
-  // Tells the peer VI that its connection is gone.
+  // Tells the peer VI that its connection is gone after `messages` sent on
+  // it. The peer's driver takes it once that many have arrived, looking
+  // again after each further exchange time, up to kDisconnectLooks times.
   void disconnect(std::uint32_t from_node, std::uint32_t from_slot, std::uint32_t to_node,
-                  std::uint32_t to_slot);
+                  std::uint32_t to_slot, std::uint64_t messages);
+  static constexpr int kDisconnectLooks = 100;
 
 private:
   kernel::SimTime message_time() const;
   template <class Fn>
   void send(Fn&& deliver);
+  void deliver_disconnect(std::uint32_t from_node, std::uint32_t from_slot, std::uint32_t to_node,
+                          std::uint32_t to_slot, std::uint64_t messages, int looks);
   void notify(std::uint32_t node);
 
   Session& session_;

@@ -69,6 +69,14 @@ struct ViObject {
   std::uint32_t remote_node = 0;
   std::uint32_t remote_slot = 0;
   std::shared_ptr<ConnectRequest> pending; // while VIP_STATE_CONNECT_PENDING
+  // Messages of this connection: sent (send descriptors completed without
+  // error, RDMA writes that consume a receive at the peer) and received
+  // (receive descriptors the NIC completed). A peer's disconnection takes
+  // effect once as many have arrived as it sent.
+  std::uint64_t messages_out = 0;
+  std::uint64_t messages_in = 0;
+  // The peer disconnected: VipDisconnect here tells it nothing more.
+  bool peer_gone = false;
   PostedQueue send;
   PostedQueue recv;
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <utility>
 
 #include <fmt/format.h>
@@ -159,15 +160,18 @@ void NodeDriver::on_host_write(std::uint64_t address, std::uint32_t length) {
   for (auto it = tracked_.lower_bound(first); it != tracked_.end() && it->first < end; ++it) {
     if (it->second.reported) continue;
     const auto* status = reinterpret_cast<const volatile VIP_UINT32*>(it->first);
-    if (*status & VIP_STATUS_DONE) completed(it->second);
+    if (*status & VIP_STATUS_DONE)
+      completed(it->second, *reinterpret_cast<const VIP_DESCRIPTOR*>(
+                                it->first - offsetof(VIP_DESCRIPTOR, CS.Status)));
   }
   host_.notify();
 }
 
-void NodeDriver::completed(Tracked& entry) {
+void NodeDriver::completed(Tracked& entry, const VIP_DESCRIPTOR& descriptor) {
   entry.reported = true;
   ViObject* vi = vis.find_token(entry.vi);
   if (!vi) return;
+  count_message(*vi, entry.receive, descriptor);
   const Token cq_token = vi->queue(entry.receive).cq;
   CqObject* cq = cqs.find_token(cq_token);
   if (!cq) return;
@@ -178,6 +182,19 @@ void NodeDriver::completed(Tracked& entry) {
   cq->entries.emplace_back(vi->token, entry.receive);
 }
 
+void NodeDriver::count_message(ViObject& vi, bool receive, const VIP_DESCRIPTOR& descriptor) {
+  const VIP_UINT32 status = read_status(&descriptor);
+  if (receive) {
+    if (!(status & VIP_STATUS_DESC_FLUSHED_ERROR)) ++vi.messages_in;
+    return;
+  }
+  // A send that failed may have put nothing on the wire; an RDMA write
+  // without immediate data consumes no receive at the peer.
+  const bool rdma_silent = (descriptor.CS.Control & VIP_CONTROL_OP_MASK) == VIP_CONTROL_OP_RDMAWRITE &&
+                           !(descriptor.CS.Control & VIP_CONTROL_IMMEDIATE);
+  if (!(status & VIP_STATUS_ERROR_MASK) && !rdma_silent) ++vi.messages_out;
+}
+
 void NodeDriver::flush(ViObject& vi) {
   config_->advance_epoch(vi.slot);
   for (const bool receive : {false, true}) {
@@ -185,12 +202,12 @@ void NodeDriver::flush(ViObject& vi) {
       const auto it = tracked_.find(status_address(descriptor));
       if (it == tracked_.end() || it->second.reported) continue;
       if (read_status(descriptor) & VIP_STATUS_DONE) {
-        completed(it->second);
+        completed(it->second, *descriptor);
         continue;
       }
       write_status(descriptor, VIP_STATUS_DONE | VIP_STATUS_DESC_FLUSHED_ERROR |
                                    (receive ? VIP_STATUS_OP_RECEIVE : VIP_STATUS_OP_SEND));
-      completed(it->second);
+      completed(it->second, *descriptor);
     }
   }
   host_.notify();
@@ -247,13 +264,9 @@ bool NodeDriver::accept_delivered(ConnectRequest& request) {
     }
     vi->rx_reserved = request.server.rate;
   }
-  vi->remote_node = request.server.node;
-  vi->remote_slot = request.server.slot;
-  vi->state = VIP_STATE_CONNECTED;
   // Delivered by the driver's message handler, not the program: no CPU
   // time is charged to the program for these PCI writes.
-  config_->write_vi_peer(vi->slot, vi->remote_node, vi->remote_slot);
-  config_->write_vi_state(vi->slot, VIA_VI_CONNECTED);
+  set_peer(*vi, request.server.node, request.server.slot);
   return true;
 }
 
@@ -287,38 +300,51 @@ void NodeDriver::peer_matched(const std::shared_ptr<ConnectRequest>& mine,
     }
     vi->rx_reserved = theirs->client.rate;
   }
-  vi->state = VIP_STATE_CONNECTED;
-  vi->remote_node = theirs->client.node;
-  vi->remote_slot = theirs->client.slot;
   charge(3 * costs().pio_write_ns);
-  config_->write_vi_peer(vi->slot, vi->remote_node, vi->remote_slot);
-  config_->write_vi_state(vi->slot, VIA_VI_CONNECTED);
+  set_peer(*vi, theirs->client.node, theirs->client.slot);
   mine->server = theirs->client;
   mine->state = RequestState::accepting;
   manager.accept(theirs, mine->client);
 }
 
-void NodeDriver::remote_disconnect(std::uint32_t slot, std::uint32_t from_node,
-                                   std::uint32_t from_slot) {
+bool NodeDriver::remote_disconnect(std::uint32_t slot, std::uint32_t from_node,
+                                   std::uint32_t from_slot, std::uint64_t messages) {
   ViObject* vi = slot < VIA_MAX_VI ? vis.find_token(slots[slot]) : nullptr;
   if (!vi || (vi->state != VIP_STATE_CONNECTED && vi->state != VIP_STATE_ERROR) ||
-      vi->remote_node != from_node || vi->remote_slot != from_slot)
-    return;
-  vi->state = VIP_STATE_IDLE;
+      vi->remote_node != from_node || vi->remote_slot != from_slot || vi->peer_gone)
+    return true;
+  if (vi->messages_in < messages) return false;
+  vi->state = VIP_STATE_ERROR;
+  vi->peer_gone = true;
   release_incoming(*vi);
-  config_->write_vi_state(vi->slot, VIA_VI_IDLE);
+  config_->write_vi_state(vi->slot, VIA_VI_ERROR);
   flush(*vi);
+  raise(PendingError{vi->nic, vi->token, 0, VIP_RESOURCE_VI, VIP_ERROR_CONN_LOST});
+  return true;
 }
 
 void NodeDriver::disconnect(ViObject& vi) {
   const std::uint32_t peer_node = vi.remote_node;
   const std::uint32_t peer_slot = vi.remote_slot;
+  const bool tell_peer = !vi.peer_gone;
   vi.state = VIP_STATE_IDLE;
+  vi.peer_gone = false;
   release_incoming(vi);
   charge(costs().pio_write_ns);
   config_->write_vi_state(vi.slot, VIA_VI_IDLE);
   flush(vi);
-  session_.connections().disconnect(node_, vi.slot, peer_node, peer_slot);
+  if (tell_peer)
+    session_.connections().disconnect(node_, vi.slot, peer_node, peer_slot, vi.messages_out);
+}
+
+void NodeDriver::set_peer(ViObject& vi, std::uint32_t remote_node, std::uint32_t remote_slot) {
+  vi.state = VIP_STATE_CONNECTED;
+  vi.remote_node = remote_node;
+  vi.remote_slot = remote_slot;
+  vi.messages_out = vi.messages_in = 0;
+  vi.peer_gone = false;
+  config_->write_vi_peer(vi.slot, remote_node, remote_slot);
+  config_->write_vi_state(vi.slot, VIA_VI_CONNECTED);
 }
 
 } // namespace lanai::vipl

@@ -103,9 +103,17 @@ public:
   // it). The outcome on this side is then `theirs`'s.
   void peer_matched(const std::shared_ptr<ConnectRequest>& mine,
                     const std::shared_ptr<ConnectRequest>& theirs);
-  void remote_disconnect(std::uint32_t slot, std::uint32_t from_node, std::uint32_t from_slot);
-  // This side's half of VipDisconnect: idle, flushed, peer told.
+  // The peer VI disconnected after sending `messages`: once this VI has
+  // received that many, it breaks (VIA: VIP_STATE_ERROR, its descriptors
+  // flushed, VIP_ERROR_CONN_LOST to the error callback). False if it must
+  // wait for more to arrive.
+  bool remote_disconnect(std::uint32_t slot, std::uint32_t from_node, std::uint32_t from_slot,
+                         std::uint64_t messages);
+  // This side's half of VipDisconnect, once its posted sends have left:
+  // idle, flushed, peer told (unless the peer went first).
   void disconnect(ViObject& vi);
+  // Connects the VI to its peer, on the card too, with no message counted.
+  void set_peer(ViObject& vi, std::uint32_t remote_node, std::uint32_t remote_slot);
 
   // --- QoS admission control ------------------------------------------------
   // On when the profile's host.admission_fraction is above 0. At
@@ -149,7 +157,9 @@ private:
 
   void on_host_write(std::uint64_t address, std::uint32_t length);
   void on_interrupt(std::uint32_t word);
-  void completed(Tracked& entry);
+  // The NIC (or a flush) completed `descriptor`: counted, and queued on its CQ.
+  void completed(Tracked& entry, const VIP_DESCRIPTOR& descriptor);
+  void count_message(ViObject& vi, bool receive, const VIP_DESCRIPTOR& descriptor);
   Token first_nic() const;
 
   Session& session_;

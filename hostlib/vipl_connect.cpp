@@ -116,12 +116,8 @@ VIP_RETURN VipConnectAccept(VIP_CONN_HANDLE ConnHandle, VIP_VI_HANDLE ViHandle) 
     }
 
     const Token vi_token = vi->token;
-    vi->state = VIP_STATE_CONNECTED;
-    vi->remote_node = request->client.node;
-    vi->remote_slot = request->client.slot;
     d.charge(3 * d.costs().pio_write_ns);
-    d.config().write_vi_peer(vi->slot, vi->remote_node, vi->remote_slot);
-    d.config().write_vi_state(vi->slot, VIA_VI_CONNECTED);
+    d.set_peer(*vi, request->client.node, request->client.slot);
     d.session().connections().accept(request, summary(d, *vi));
 
     const auto decided = [&] {
@@ -210,12 +206,36 @@ VIP_RETURN VipConnectRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS* LocalAddr,
   });
 }
 
+namespace {
+// How long VipDisconnect waits for the card to send what is posted (virtual ms).
+constexpr VIP_ULONG kDisconnectDrainMs = 10;
+} // namespace
+
 VIP_RETURN VipDisconnect(VIP_VI_HANDLE ViHandle) {
   return vipl_call([&](NodeDriver& d) {
     ViObject* vi = d.vis.find(ViHandle);
     if (!vi) return VIP_INVALID_PARAMETER;
     if (vi->state != VIP_STATE_CONNECTED && vi->state != VIP_STATE_ERROR)
       return VIP_INVALID_STATE;
+    // Ordered after what is posted: a connected VI's sends leave the card
+    // (and complete) before the connection goes, unless it breaks first or
+    // the card has not sent them within kDisconnectDrainMs (they are then
+    // flushed).
+    if (vi->state == VIP_STATE_CONNECTED) {
+      const Token token = vi->token;
+      const auto sent = [&] {
+        const ViObject* now = d.vis.find_token(token);
+        if (!now || now->state != VIP_STATE_CONNECTED) return true;
+        for (const VIP_DESCRIPTOR* descriptor : now->send.posted)
+          if (!(read_status(descriptor) & VIP_STATUS_DONE)) return false;
+        return true;
+      };
+      d.block(sent, d.deadline_after(kDisconnectDrainMs),
+              fmt::format("VipDisconnect(vi {})", vi->slot));
+      vi = d.vis.find_token(token);
+      if (!vi || (vi->state != VIP_STATE_CONNECTED && vi->state != VIP_STATE_ERROR))
+        return VIP_INVALID_STATE;
+    }
     d.disconnect(*vi);
     return VIP_SUCCESS;
   });

@@ -44,14 +44,15 @@ std::vector<std::uint64_t> connect_and_disconnect(ViplCluster& vipl) {
         CHECK(vipl.vi_word(0, 0, offsetof(via_vi_config, remote_node)) == 1);
         CHECK(vipl.vi_word(0, 0, offsetof(via_vi_config, remote_vi)) == 0);
 
-        // The client's disconnection flushes both receives, in order.
+        // The client's disconnection breaks the connection here (VIA's
+        // connection lost: error state) and flushes both receives, in order.
         VIP_DESCRIPTOR* done = nullptr;
         REQUIRE(VipRecvWait(node.vi, VIP_INFINITE, &done) == VIP_SUCCESS);
         times[2] = now_ns();
         CHECK(done == &node.buffer->descriptors[0]);
         CHECK(done->CS.Status ==
               (VIP_STATUS_DONE | VIP_STATUS_DESC_FLUSHED_ERROR | VIP_STATUS_OP_RECEIVE));
-        CHECK(state_of(node.vi) == VIP_STATE_IDLE);
+        CHECK(state_of(node.vi) == VIP_STATE_ERROR);
         REQUIRE(VipRecvDone(node.vi, &done) == VIP_SUCCESS);
         CHECK(done == &node.buffer->descriptors[1]);
         return 0;
@@ -74,7 +75,8 @@ std::vector<std::uint64_t> connect_and_disconnect(ViplCluster& vipl) {
               VIP_INVALID_STATE);
 
         // A send on the connected VI is accepted; the idle firmware never
-        // serves it, so the disconnection completes it as flushed.
+        // serves it, so the disconnection, after waiting 10 ms for it,
+        // completes it as flushed.
         REQUIRE(VipPostSend(node.vi, node.descriptor(0), node.memory) == VIP_SUCCESS);
         lanai_emu_compute_ns(100'000);
         times[5] = now_ns();
@@ -119,9 +121,10 @@ TEST_CASE("a client and a server connect, then a disconnection flushes both side
   CHECK(times[3] >= times[0] + connect_ns);
   CHECK(times[1] >= times[3]);
   CHECK(times[1] - times[3] < 5'000);
-  // The server learns of the disconnection one message time after it.
-  CHECK(times[2] >= times[5] + connect_ns);
-  CHECK(vipl.vi_word(0, 0, offsetof(via_vi_config, state)) == VIA_VI_IDLE);
+  // The server learns of the disconnection one message time after it, and
+  // the disconnection came 10 ms after it was asked for.
+  CHECK(times[2] >= times[5] + 10'000'000 + connect_ns);
+  CHECK(vipl.vi_word(0, 0, offsetof(via_vi_config, state)) == VIA_VI_ERROR);
   CHECK(vipl.vi_word(1, 0, offsetof(via_vi_config, state)) == VIA_VI_FREE);
 
   ViplCluster again(2);

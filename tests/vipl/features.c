@@ -1,7 +1,7 @@
 /* VIPL features between two nodes, one scenario per run: completion
  * queues shared by two VIs, immediate data, gather/scatter over two
  * segments, zero-byte messages, a message longer than the receive buffer,
- * disconnection, reconnection after it, timeouts, a peer-to-peer
+ * disconnection (with data still to send), reconnection after it, timeouts, a peer-to-peer
  * connection and completion handlers. Each checks exact status words,
  * lengths, bytes and order.
  * Run: ./vipl_features --nodes 2 -- SCENARIO */
@@ -91,6 +91,7 @@ int via_main(int argc, char **argv) {
   else if (strcmp(scenario, "zero-byte") == 0) failed = zero_byte(n);
   else if (strcmp(scenario, "too-long") == 0) failed = too_long(n);
   else if (strcmp(scenario, "disconnect") == 0) failed = disconnect(n);
+  else if (strcmp(scenario, "disconnect-data") == 0) failed = disconnect_data(n);
   else if (strcmp(scenario, "reconnect") == 0) failed = reconnect(n);
   else if (strcmp(scenario, "timeouts") == 0) failed = timeouts(n);
   else if (strcmp(scenario, "peer") == 0) failed = peer(n);

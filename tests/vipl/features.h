@@ -56,6 +56,7 @@ int zero_byte(struct node *n);
 int too_long(struct node *n);
 /* features_connections.c */
 int disconnect(struct node *n);
+int disconnect_data(struct node *n);
 int reconnect(struct node *n);
 int timeouts(struct node *n);
 int peer(struct node *n);

@@ -1,10 +1,28 @@
 /* VIPL feature scenarios about connections: disconnection flushing what is
- * posted, reconnection after it, and timeouts of waits and requests. */
+ * posted, a disconnection with data still to send, reconnection after it,
+ * and timeouts of waits and requests. */
 #include "features.h"
+
+/* The peer's disconnection broke this side's VI (VIA's connection lost):
+ * error state, one VIP_ERROR_CONN_LOST callback; disconnecting here too
+ * makes the VI idle. 0 if so. */
+static int connection_lost(struct node *n) {
+  VIP_VI_STATE state;
+  VIP_VI_ATTRIBUTES attrs;
+  VIP_BOOLEAN send_empty, recv_empty;
+  VT_CHECK(VipQueryVi(n->vi, &state, &attrs, &send_empty, &recv_empty) == VIP_SUCCESS);
+  VT_CHECK(state == VIP_STATE_ERROR);
+  VT_CHECK(n->errors_seen == 1 && n->last_error.ErrorCode == VIP_ERROR_CONN_LOST);
+  VT_CHECK(n->last_error.ResourceCode == VIP_RESOURCE_VI && n->last_error.ViHandle == n->vi);
+  n->errors_seen = 0;
+  VT_CHECK(VipDisconnect(n->vi) == VIP_SUCCESS);
+  return 0;
+}
 
 /* --- disconnect -----------------------------------------------------------------
  * One exchange each way, with two more receives left posted on each side;
- * then node0 disconnects. Both VIs go idle, sends are refused, the posted
+ * then node0 disconnects. node1's VI breaks (connection lost) and is
+ * disconnected there too. Both VIs go idle, sends are refused, the posted
  * receives come back flushed in posting order on both sides (the library
  * sets only their Status; Length keeps what was posted, which VIA leaves
  * undefined for a descriptor completed in error), and the VIs can be
@@ -31,6 +49,7 @@ int disconnect(struct node *n) {
     /* the peer's disconnection flushes what is posted here */
     VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, 1));
     VT_CHECK(d->CS.Status == (FLUSHED | VIP_STATUS_OP_RECEIVE));
+    VT_CHECK(connection_lost(n) == 0);
   }
   VIP_VI_STATE state;
   VIP_VI_ATTRIBUTES attrs;
@@ -58,6 +77,39 @@ int disconnect(struct node *n) {
   return 0;
 }
 
+/* --- disconnect-data ------------------------------------------------------------
+ * node0 posts six 8 KB sends and disconnects at once, before its card has
+ * sent most of them: the disconnection waits for them to leave, and node1
+ * receives all six intact and in order before its VI breaks; its seventh
+ * receive comes back flushed. */
+int disconnect_data(struct node *n) {
+  enum { SENDS = 6, BYTES = 8192 };
+  VT_CHECK(make_vi(n, NULL, NULL, &n->vi) == VIP_SUCCESS);
+  if (n->me == 1)
+    for (int k = 0; k <= SENDS; k++)
+      VT_CHECK(vt_post(n->vi, desc(n, k), page(n, 2 * k), BYTES, n->mh, 1) == VIP_SUCCESS);
+  VT_CHECK(connect_vi(n, n->vi, 0) == VIP_SUCCESS);
+  VIP_DESCRIPTOR *d;
+  if (n->me == 0) {
+    for (int k = 0; k < SENDS; k++) {
+      for (VIP_UINT32 i = 0; i < BYTES; i++) page(n, 2 * k)[i] = pattern(k, i);
+      VT_CHECK(vt_post(n->vi, desc(n, k), page(n, 2 * k), BYTES, n->mh, 0) == VIP_SUCCESS);
+    }
+    VT_CHECK(VipDisconnect(n->vi) == VIP_SUCCESS);
+    for (int k = 0; k < SENDS; k++)
+      VT_CHECK(VipSendDone(n->vi, &d) == VIP_SUCCESS && d == desc(n, k) &&
+               check_status(d, SEND_OK, BYTES));
+    return 0;
+  }
+  for (int k = 0; k < SENDS; k++) {
+    VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, k) && check_status(d, RECV_OK, BYTES));
+    for (VIP_UINT32 i = 0; i < BYTES; i++) VT_CHECK(page(n, 2 * k)[i] == pattern(k, i));
+  }
+  VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, SENDS));
+  VT_CHECK(d->CS.Status == (FLUSHED | VIP_STATUS_OP_RECEIVE));
+  return connection_lost(n);
+}
+
 /* --- reconnect ------------------------------------------------------------------
  * A VI disconnected with a receive still posted, connected again: the
  * flushed receive was handed back to the program, so the next message must
@@ -79,6 +131,7 @@ int reconnect(struct node *n) {
     VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, 0) && check_status(d, RECV_OK, 100));
     VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, 1));
     VT_CHECK(d->CS.Status == (FLUSHED | VIP_STATUS_OP_RECEIVE));
+    VT_CHECK(connection_lost(n) == 0);
     /* the program owns the flushed buffer again */
     memset(page(n, 1), 0xEE, 256);
     VT_CHECK(vt_post(n->vi, desc(n, 2), page(n, 2), 256, n->mh, 1) == VIP_SUCCESS);
