@@ -37,16 +37,22 @@ bool evaluate(unsigned cond, bool c, bool v, bool n, bool z) {
   }
 }
 
+// Checked before anything is allocated for it.
+std::uint32_t valid_sram_bytes(std::uint32_t sram_bytes) {
+  if (sram_bytes == 0 || sram_bytes % 4 != 0 || sram_bytes > LANAI_MMIO_BASE)
+    throw std::invalid_argument("SRAM size must be a non-zero multiple of 4 below the register window");
+  return sram_bytes;
+}
+
 } // namespace
 
 void set_default_fast_forward(bool on) { fast_forward_default = on; }
 bool default_fast_forward() { return fast_forward_default; }
 
 Cpu::Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus* bus)
-    : sram_bytes_(sram_bytes), sram_(sram_bytes, 0), decoded_(sram_bytes / 4),
-      decoded_valid_(sram_bytes / 4, 0), costs_(costs), bus_(bus) {
-  if (sram_bytes == 0 || sram_bytes % 4 != 0 || sram_bytes > LANAI_MMIO_BASE)
-    throw std::invalid_argument("SRAM size must be a non-zero multiple of 4 below the register window");
+    : sram_bytes_(valid_sram_bytes(sram_bytes)), sram_(zeroed_array<std::uint8_t>(sram_bytes)),
+      decoded_(zeroed_array<Instruction>(sram_bytes / 4)),
+      decoded_valid_(zeroed_array<std::uint8_t>(sram_bytes / 4)), costs_(costs), bus_(bus) {
   class_cost_[static_cast<int>(CostClass::alu)] = costs.alu;
   class_cost_[static_cast<int>(CostClass::load)] = costs.load;
   class_cost_[static_cast<int>(CostClass::store)] = costs.store;
@@ -100,16 +106,16 @@ Flags Cpu::flags() const {
 void Cpu::write_sram(std::uint32_t addr, std::span<const std::uint8_t> data) {
   if (addr > sram_bytes_ || data.size() > sram_bytes_ - addr)
     throw std::out_of_range("SRAM write outside the SRAM");
-  std::copy(data.begin(), data.end(), sram_.begin() + addr);
+  std::copy(data.begin(), data.end(), sram_.get() + addr);
   if (data.empty()) return;
   const std::uint32_t first = addr / 4, last = (addr + static_cast<std::uint32_t>(data.size()) - 1) / 4;
-  std::fill(decoded_valid_.begin() + first, decoded_valid_.begin() + last + 1, 0);
+  std::fill(decoded_valid_.get() + first, decoded_valid_.get() + last + 1, 0);
 }
 
 void Cpu::read_sram(std::uint32_t addr, std::span<std::uint8_t> out) const {
   if (addr > sram_bytes_ || out.size() > sram_bytes_ - addr)
     throw std::out_of_range("SRAM read outside the SRAM");
-  std::copy_n(sram_.begin() + addr, out.size(), out.begin());
+  std::copy_n(sram_.get() + addr, out.size(), out.begin());
 }
 
 std::uint32_t Cpu::read_word(std::uint32_t addr) const {

@@ -14,6 +14,7 @@
 #include "iss/instruction.hpp"
 #include "iss/mmio_bus.hpp"
 #include "iss/pc_profile.hpp"
+#include "iss/zeroed_array.hpp"
 
 namespace lanai::iss {
 
@@ -104,9 +105,9 @@ private:
                              std::uint64_t instruction_limit);
 
   std::uint32_t sram_bytes_;
-  std::vector<std::uint8_t> sram_;
-  std::vector<Instruction> decoded_;
-  std::vector<std::uint8_t> decoded_valid_;
+  ZeroedArray<std::uint8_t> sram_;
+  ZeroedArray<Instruction> decoded_; // meaningful where decoded_valid_ says so
+  ZeroedArray<std::uint8_t> decoded_valid_;
   CycleCosts costs_;
   std::uint32_t class_cost_[static_cast<int>(CostClass::count)];
   MmioBus* bus_;

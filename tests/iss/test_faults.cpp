@@ -1,10 +1,16 @@
 // Each kind of processor fault stops the LANai precisely: the faulting pc,
 // the address, the instruction word and its disassembly are reported and
-// no register or memory changed by the faulting instruction.
+// no register or memory changed by the faulting instruction. A core is
+// not made with an SRAM it cannot address.
 #include <doctest/doctest.h>
 
+#include <array>
+#include <stdexcept>
 #include <string>
 
+#include <lanai/register_map.h>
+
+#include "iss/cpu.hpp"
 #include "iss/fault.hpp"
 #include "lanai_encoding.hpp"
 #include "program_runner.hpp"
@@ -89,4 +95,20 @@ TEST_CASE("a faulted CPU stays stopped") {
   auto p = run_faulting({0xC0000008u});
   CHECK(p.cpu->run(1000000) == StopReason::fault);
   CHECK(p.cpu->instructions() == 0);
+}
+
+TEST_CASE("an SRAM size that is zero, not whole words or reaches the register window is refused") {
+  const lanai::iss::CycleCosts costs{};
+  for (const std::uint32_t bytes : {0u, 6u, static_cast<std::uint32_t>(LANAI_MMIO_BASE) + 4u}) {
+    CAPTURE(bytes);
+    CHECK_THROWS_WITH_AS(lanai::iss::Cpu(bytes, costs, nullptr),
+                         "SRAM size must be a non-zero multiple of 4 below the register window",
+                         std::invalid_argument);
+  }
+  // A card-sized SRAM starts as zeros, code and data alike.
+  lanai::iss::Cpu cpu(2u << 20, costs, nullptr);
+  std::array<std::uint8_t, 16> bytes{};
+  bytes.fill(0xAA);
+  cpu.read_sram((2u << 20) - 16u, bytes);
+  for (const std::uint8_t b : bytes) CHECK(b == 0);
 }
