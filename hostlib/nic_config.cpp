@@ -27,17 +27,17 @@ void NicConfig::write_network(std::uint32_t node, std::uint32_t clock_khz,
   card_.write_sram_word(base_ + offsetof(via_nic_config_block, clock_khz), clock_khz);
 
   std::vector<std::uint8_t> lengths(VIA_MAX_NODES, 0);
-  std::vector<std::uint8_t> bytes(VIA_MAX_NODES * VIA_MAX_ROUTE, 0);
+  std::vector<std::uint8_t> route_bytes(VIA_MAX_NODES * VIA_MAX_ROUTE, 0);
   for (std::size_t n = 0; n < routes.size(); ++n) {
     if (routes[n].size() > VIA_MAX_ROUTE)
       throw std::invalid_argument(fmt::format("route from node {} to node {} has {} hops; at most {}",
                                               node, n, routes[n].size(), VIA_MAX_ROUTE));
     lengths[n] = static_cast<std::uint8_t>(routes[n].size());
     for (std::size_t hop = 0; hop < routes[n].size(); ++hop)
-      bytes[n * VIA_MAX_ROUTE + hop] = routes[n][hop];
+      route_bytes[n * VIA_MAX_ROUTE + hop] = routes[n][hop];
   }
   card_.write_sram(base_ + offsetof(via_nic_config_block, route_len), lengths);
-  card_.write_sram(base_ + offsetof(via_nic_config_block, route), bytes);
+  card_.write_sram(base_ + offsetof(via_nic_config_block, route), route_bytes);
 
   via_vi_config free_vi{};
   free_vi.state = VIA_VI_FREE;

@@ -12,7 +12,7 @@ bash tools/setup.sh
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc)"
 
-emu=build/release/emulator/cli/lanai-emu
+emu=build/release/lanai-emu
 out=build/release/fragmentation
 for fw in pvia qosvia; do
   "$emu" frag --firmware "$fw" --sizes 4K,16K,64K --frag-sizes auto --out "$out/frag-$fw"

@@ -10,4 +10,4 @@ cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc)"
 
 out=build/release/main/cbr-highload
-build/release/emulator/cli/lanai-emu run bench/experiments/cbr-highload.toml --out "$out" "$@"
+build/release/lanai-emu run bench/experiments/cbr-highload.toml --out "$out" "$@"

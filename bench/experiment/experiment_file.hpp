@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "experiment/toml_reader.hpp"
+#include "toml/table_reader.hpp"
 #include "models/qna_network.hpp"
 #include "profile/hardware_profile.hpp"
 #include "queueing/twin_network.hpp"
@@ -21,6 +21,12 @@
 #include "workloads/stream_point.hpp"
 
 namespace lanai::bench {
+
+// A bad experiment file or option, and the checked reading of its tables
+// (tools/toml).
+using ExperimentError = tools::InputError;
+using tools::parse_toml;
+using tools::TableReader;
 
 // A QoS class of a jitter experiment: every channel of the class has the
 // same negotiated rate and receiver.

@@ -1,4 +1,5 @@
-// Reading one table of an experiment file with checked keys: every value is
+// Reading one table of a TOML input file (an experiment file, a queueing
+// model file) with checked keys: every value is
 // fetched by name with its expected type, unknown keys are refused (typos
 // are caught), and every complaint names the file, the dotted key and the
 // problem, as `file: class[2].rate_MBps: must be > 0 (got -1)`.
@@ -14,14 +15,14 @@
 
 #include <toml++/toml.h>
 
-namespace lanai::bench {
+namespace lanai::tools {
 
-// A bad experiment file or option; what() is the whole one-line message.
-class ExperimentError : public std::runtime_error {
+// A bad input file or option; what() is the whole one-line message.
+class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-[[noreturn]] void experiment_error(std::string_view source, std::string_view key,
+[[noreturn]] void input_error(std::string_view source, std::string_view key,
                                    std::string_view problem);
 
 class TableReader {
@@ -66,4 +67,4 @@ private:
 // Parses TOML text; a syntax error becomes `source:line:column: problem`.
 toml::table parse_toml(std::string_view text, std::string_view source);
 
-} // namespace lanai::bench
+} // namespace lanai::tools

@@ -1,6 +1,6 @@
-// Checked reading of experiment-file tables: typed values by key, refused
+// Checked reading of TOML input tables: typed values by key, refused
 // unknown keys, and one message format for every complaint.
-#include "experiment/toml_reader.hpp"
+#include "toml/table_reader.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <cctype>
 #include <cmath>
 
-namespace lanai::bench {
+namespace lanai::tools {
 
 namespace {
 
@@ -44,8 +44,8 @@ std::size_t distance(std::string_view a, std::string_view b) {
 
 } // namespace
 
-void experiment_error(std::string_view source, std::string_view key, std::string_view problem) {
-  throw ExperimentError(fmt::format("{}: {}: {}", source, key, problem));
+void input_error(std::string_view source, std::string_view key, std::string_view problem) {
+  throw InputError(fmt::format("{}: {}: {}", source, key, problem));
 }
 
 TableReader::TableReader(const toml::table& table, std::string source, std::string prefix)
@@ -56,7 +56,7 @@ std::string TableReader::path(std::string_view key) const {
 }
 
 void TableReader::fail(std::string_view key, std::string_view problem) const {
-  experiment_error(source_, path(key), problem);
+  input_error(source_, path(key), problem);
 }
 
 void TableReader::allow_only(const std::vector<std::string_view>& allowed) const {
@@ -189,8 +189,8 @@ toml::table parse_toml(std::string_view text, std::string_view source) {
     return toml::parse(text, source);
   } catch (const toml::parse_error& e) {
     const auto& b = e.source().begin;
-    throw ExperimentError(fmt::format("{}:{}:{}: {}", source, b.line, b.column, e.description()));
+    throw InputError(fmt::format("{}:{}:{}: {}", source, b.line, b.column, e.description()));
   }
 }
 
-} // namespace lanai::bench
+} // namespace lanai::tools
