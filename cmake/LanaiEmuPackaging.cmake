@@ -85,7 +85,6 @@ endwhile()
 
 set(_lanai_installed_targets)
 set(_lanai_pc_libs)
-set(_lanai_vipl_pc_libs)
 foreach(_lanai_target IN LISTS _lanai_ordered)
   # Export under the short name the in-tree alias uses (LanaiEmu::kernel),
   # unless the library chose its own.
@@ -101,11 +100,11 @@ foreach(_lanai_target IN LISTS _lanai_ordered)
     if(NOT _lanai_output_name)
       set(_lanai_output_name ${_lanai_target})
     endif()
-    # The VIPL carries the launcher's main(): only its own .pc links it.
+    # The VIPL carries the launcher's main(): programs link the shared VIPL
+    # (lanai-emu-vipl.pc) instead.
     if(NOT _lanai_target STREQUAL "lanai_vipl")
       string(APPEND _lanai_pc_libs " -l${_lanai_output_name}")
     endif()
-    string(APPEND _lanai_vipl_pc_libs " -l${_lanai_output_name}")
   endif()
 endforeach()
 if(TARGET lanai-emu)
@@ -215,9 +214,12 @@ set(LANAI_EMU_PC_LIBS "${_lanai_pc_libs}${_lanai_pc_extra_libs}")
 set(LANAI_EMU_PC_REQUIRES "${_lanai_pc_requires}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/lanai-emu.pc.in ${PROJECT_BINARY_DIR}/lanai-emu.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/lanai-emu.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
-if(TARGET lanai_vipl)
-  # C programs link it too: they need the C++ runtime spelled out.
-  set(LANAI_EMU_VIPL_PC_LIBS "${_lanai_vipl_pc_libs}${_lanai_pc_extra_libs} -lstdc++ -lm")
+if(TARGET lanai_vipl_shared)
+  # What VIPL programs link: the shared VIPL (the emulator inside, only the
+  # C API exported) and the process library linked into the program.
+  install(TARGETS lanai_vipl_shared lanai_vipl_process
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
   configure_file(${CMAKE_CURRENT_LIST_DIR}/lanai-emu-vipl.pc.in
                  ${PROJECT_BINARY_DIR}/lanai-emu-vipl.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/lanai-emu-vipl.pc

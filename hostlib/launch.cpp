@@ -9,22 +9,30 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include "host/cluster.hpp"
+#include "host/fiber.hpp"
 #include "launch_options.hpp"
 #include "machine/standalone_machine.hpp"
 #include "profile/hardware_profile.hpp"
 
+#include "node_output.hpp"
 #include "session.hpp"
 
 namespace lanai::vipl {
 
 namespace {
+
+// A launched program's stack, as a Linux process's main thread gets by default.
+constexpr std::size_t kLoadedStackKib = 8192;
 
 host::ClusterConfig cluster_config(const LaunchOptions& options) {
   host::ClusterConfig config;
@@ -61,7 +69,7 @@ void print_consoles(host::Cluster& cluster) {
   }
 }
 
-int report(host::Cluster& cluster, const host::RunReport& run) {
+int report(host::Cluster& cluster, const host::RunReport& run, const char* entry) {
   const double at_us = run.end_time.as_us();
   switch (run.outcome) {
   case host::RunOutcome::finished: {
@@ -69,9 +77,9 @@ int report(host::Cluster& cluster, const host::RunReport& run) {
     for (std::size_t node = 0; node < run.exit_codes.size(); ++node) {
       const host::HostCpu& host = cluster.host(node);
       if (!host.failure().empty())
-        fmt::print(stderr, "node{}: via_main failed: {}\n", node, host.failure());
+        fmt::print(stderr, "node{}: {} failed: {}\n", node, entry, host.failure());
       if (run.exit_codes[node] != 0) {
-        fmt::print(stderr, "node{}: via_main returned {}\n", node, run.exit_codes[node]);
+        fmt::print(stderr, "node{}: {} returned {}\n", node, entry, run.exit_codes[node]);
         status = 2;
       }
     }
@@ -90,14 +98,12 @@ int report(host::Cluster& cluster, const host::RunReport& run) {
   return 2;
 }
 
-} // namespace
+// The body of a node's program, given its own argv (the program name and
+// the arguments after --).
+using ProgramFactory = std::function<std::function<int()>(std::size_t node, int argc, char** argv)>;
 
-int launch(int argc, char** argv, ProgramEntry entry) {
-  ParsedLaunch parsed = parse_launch_options(argc, argv);
-  if (!parsed.options) return parsed.exit_status;
-  const LaunchOptions& options = *parsed.options;
-  const std::string me = program_name(options.program.c_str());
-
+int run(const LaunchOptions& options, const std::string& me, const ProgramFactory& factory,
+        const char* entry, bool separate_output) {
   host::ClusterConfig config;
   try {
     config = cluster_config(options);
@@ -105,10 +111,15 @@ int launch(int argc, char** argv, ProgramEntry entry) {
     fmt::print(stderr, "{}: {}\n", me, e.what());
     return 1;
   }
+  config.host_stack_bytes = options.stack_kib * 1024;
 
   try {
+    std::optional<NodeOutput> output;
+    const bool plain = options.output == "plain" ||
+                       (options.output.empty() && !separate_output);
+    if (!options.output_dir.empty() || !plain) output.emplace(options.nodes, options.output_dir);
     host::Cluster cluster(std::move(config));
-    // Every node gets its own copy of the arguments: via_main may edit them.
+    // Every node gets its own copy of the arguments: the program may edit them.
     std::vector<std::vector<std::string>> words(options.nodes);
     std::vector<std::vector<char*>> argvs(options.nodes);
     std::vector<std::function<int()>> programs;
@@ -117,11 +128,11 @@ int launch(int argc, char** argv, ProgramEntry entry) {
       words[node].insert(words[node].end(), options.arguments.begin(), options.arguments.end());
       for (std::string& word : words[node]) argvs[node].push_back(word.data());
       argvs[node].push_back(nullptr);
-      programs.push_back([entry, &argvs, node] {
-        return entry(static_cast<int>(argvs[node].size() - 1), argvs[node].data());
-      });
+      programs.push_back(
+          factory(node, static_cast<int>(argvs[node].size() - 1), argvs[node].data()));
     }
     const host::RunReport run = run_programs(cluster, std::move(programs));
+    output.reset();
     std::fflush(stdout);
     print_consoles(cluster);
     if (!options.stats_file.empty()) {
@@ -129,12 +140,51 @@ int launch(int argc, char** argv, ProgramEntry entry) {
       out << cluster.stats().to_json(cluster.kernel().now()) << '\n';
       if (!out) fmt::print(stderr, "{}: cannot write {}\n", me, options.stats_file);
     }
-    return report(cluster, run);
+    return report(cluster, run, entry);
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "{}: {}\n", me, e.what());
     return 1;
   }
+}
+
+} // namespace
+
+int launch(int argc, char** argv, ProgramEntry entry) {
+  ParsedLaunch parsed = parse_launch_options(argc, argv);
+  if (!parsed.options) return parsed.exit_status;
+  LaunchOptions& options = *parsed.options;
+  if (options.stack_kib == 0) options.stack_kib = host::Fiber::default_stack_bytes / 1024;
+  return run(options, program_name(options.program.c_str()),
+             [entry](std::size_t, int count, char** words) -> std::function<int()> {
+               return [entry, count, words] { return entry(count, words); };
+             },
+             "via_main", false);
+}
+
+int launch_nodes(int argc, char** argv, const std::vector<NodeProgram>& programs,
+                 const LaunchText& text) {
+  ParsedLaunch parsed = parse_launch_options(argc, argv, text);
+  if (!parsed.options) return parsed.exit_status;
+  LaunchOptions& options = *parsed.options;
+  const std::string me = text.name.empty() ? program_name(options.program.c_str()) : text.name;
+  if (programs.size() != options.nodes) {
+    fmt::print(stderr, "{}: {} program copies for {} nodes\n", me, programs.size(), options.nodes);
+    return 1;
+  }
+  if (options.stack_kib == 0) options.stack_kib = kLoadedStackKib;
+  return run(options, me,
+             [&programs](std::size_t node, int count, char** words) -> std::function<int()> {
+               const NodeProgram program = programs[node];
+               return [program, count, words] {
+                 // getopt() keeps its place in the C library: every node
+                 // parses its arguments from the start.
+                 optind = 0;
+                 if (program.main) return program.main(count, words, environ);
+                 return program.via_main(count, words);
+               };
+             },
+             programs.front().main ? "main" : "via_main", true);
 }
 
 } // namespace lanai::vipl

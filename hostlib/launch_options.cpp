@@ -51,21 +51,24 @@ std::vector<std::string> firmware_image_files(const std::string& entry) {
   return split_commas(entry.substr(1));
 }
 
-ParsedLaunch parse_launch_options(int argc, char** argv) {
+ParsedLaunch parse_launch_options(int argc, char** argv, const LaunchText& text) {
   ParsedLaunch parsed;
   LaunchOptions options;
   options.program = argc > 0 && argv[0] ? argv[0] : "via-program";
-  const std::string me = program_name(options.program.c_str());
+  const std::string me = text.name.empty() ? program_name(options.program.c_str()) : text.name;
 
   std::string firmware = "svia";
   std::vector<std::string> per_node;
   std::vector<std::string> images;
   double admission = 0.0;
-  CLI::App app{"Runs this VIA host program (its via_main) on every node of an emulated "
-               "Myrinet cluster, in deterministic virtual time.\n"
-               "Exit status: 0 all nodes returned 0, 1 bad options, 2 a node returned "
-               "non-zero, 3 deadlock, 4 NIC firmware stopped.",
-               me};
+  const std::string description =
+      text.description.empty()
+          ? "Runs this VIA host program (its via_main) on every node of an emulated "
+            "Myrinet cluster, in deterministic virtual time.\n"
+            "Exit status: 0 all nodes returned 0, 1 bad options, 2 a node returned "
+            "non-zero, 3 deadlock, 4 NIC firmware stopped."
+          : text.description;
+  CLI::App app{description, me};
   app.add_option("--nodes", options.nodes, "Nodes in the cluster")->capture_default_str();
   app.add_option("--profile", options.profile_file, "Hardware profile (TOML)");
   auto* named = app.add_option("--firmware", firmware, "Firmware of every node")
@@ -87,6 +90,14 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--stats", options.stats_file,
                  "Write the run's device and wire statistics as JSON to this file");
+  app.add_option("--output", options.output,
+                 "Each node's stdout and stderr: prefix (lines marked [node<i>]) or plain")
+      ->check(CLI::IsMember({"prefix", "plain"}));
+  app.add_option("--output-dir", options.output_dir,
+                 "Write each node's stdout and stderr to DIR/node<i>.out and DIR/node<i>.err");
+  app.add_option("--stack-kib", options.stack_kib,
+                 "Stack of each node's program in KiB (default 256, 8192 under lanai-emu launch)")
+      ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 20));
   app.add_flag_callback(
       "--no-fast-forward", [] { iss::set_default_fast_forward(false); },
       "execute every idle polling cycle of the LANai instead of skipping idle loops exactly "

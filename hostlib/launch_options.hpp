@@ -22,6 +22,20 @@ struct LaunchOptions {
   std::vector<std::string> arguments; // after --, for via_main
   std::string stats_file;             // non-empty: write the run's statistics (JSON) here
   std::optional<double> admission;    // --admission: overrides host.admission_fraction
+  // Where each node's stdout and stderr go: "plain" (the launcher's own
+  // streams, unmarked), "prefix" (lines marked "[node<i>] "); empty: the
+  // launcher's default. A non-empty output_dir means per-node files.
+  std::string output;
+  std::string output_dir;
+  std::size_t stack_kib = 0;          // each program's stack; 0: the launcher's default
+};
+
+// How the command line describes itself: the name its messages start with
+// (empty: argv[0]'s file name) and the text of --help (empty: the VIPL
+// program launcher's).
+struct LaunchText {
+  std::string name;
+  std::string description;
 };
 
 // The object files of a per-node firmware entry "@A.o,B.o" (empty for a
@@ -35,7 +49,7 @@ struct ParsedLaunch {
   int exit_status = 0;
 };
 
-ParsedLaunch parse_launch_options(int argc, char** argv);
+ParsedLaunch parse_launch_options(int argc, char** argv, const LaunchText& text = {});
 
 // The name messages start with: argv[0] without its directories.
 std::string program_name(const char* argv0);

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "iss/cpu.hpp"
 #include "commands/bench_commands.hpp"
+#include "launch_command.hpp"
 #include "models/model_commands.hpp"
 
 int main(int argc, char** argv) {
@@ -28,6 +29,9 @@ int main(int argc, char** argv) {
   lanai::cli::add_config_command(app, exit_status);
   lanai::bench::add_bench_commands(app, exit_status);
   lanai::models::add_model_commands(app, exit_status);
+  // Listed for --help; its line is read by the launcher itself (below), as
+  // everything after "--" belongs to the program it runs.
+  app.add_subcommand("launch", lanai::vipl::kLaunchSummary);
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) sub->fallthrough();
   // CLI11 takes an unknown first word for a stray argument: it would only
   // say that a subcommand is required, or print the top-level help and
@@ -42,6 +46,11 @@ int main(int argc, char** argv) {
     for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
       names.push_back(sub->get_name());
       known = known || sub->check_name(word);
+    }
+    if (word == "launch") {
+      bool no_fast_forward = false;
+      for (int i = 1; i < first; ++i) no_fast_forward |= std::string(argv[i]) == "--no-fast-forward";
+      return lanai::vipl::launch_command(argc - first, argv + first, no_fast_forward);
     }
     if (!known) {
       fmt::print(stderr, "lanai-emu: unknown subcommand '{}'; the subcommands are {} (see --help)\n",

@@ -117,7 +117,7 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
     }
   } forget{hosts_};
   for (auto& card : cards_) card->start();
-  for (std::size_t i = 0; i < hosts_.size(); ++i) hosts_[i]->start(std::move(programs[i]));
+  for (std::size_t i = 0; i < hosts_.size(); ++i) hosts_[i]->start(std::move(programs[i]), config_.host_stack_bytes);
 
   // Checks every slice; a deadlock needs a whole quiet window, so it is
   // reported between one window and one window plus a slice after it began.

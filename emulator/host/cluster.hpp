@@ -48,6 +48,8 @@ struct ClusterConfig {
   // Counts every card's executed cycles per firmware function when set
   // (those cores then run without fast-forward); must outlive the cluster.
   FirmwareProfiler* profiler = nullptr;
+  // Each host program's stack (0: the fibers' default, 256 KiB).
+  std::size_t host_stack_bytes = 0;
 };
 
 enum class RunOutcome : std::uint8_t {

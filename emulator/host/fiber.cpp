@@ -181,6 +181,13 @@ void Fiber::cancel() {
   }
 }
 
+void Fiber::unwind_here() {
+  if (running_fiber != this)
+    throw std::logic_error("lanai::host::Fiber: unwind_here() from outside the fiber");
+  state_->cancelling = true;
+  throw Cancelled{};
+}
+
 bool Fiber::started() const { return state_->started; }
 bool Fiber::finished() const { return state_->finished; }
 bool Fiber::cancelling() const { return state_->cancelling; }

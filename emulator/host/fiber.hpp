@@ -34,6 +34,10 @@ public:
   // frames run. yield() then throws Cancelled, or returns at once if called
   // while unwinding; a fiber never started simply does not run its body.
   void cancel();
+  // From inside: ends the fiber here, as if it had been cancelled. Its
+  // frames unwind (blocking calls in destructors return at once) and the
+  // body counts as finished without failure.
+  [[noreturn]] void unwind_here();
 
   bool started() const;
   bool finished() const;

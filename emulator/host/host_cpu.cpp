@@ -15,6 +15,7 @@ namespace lanai::host {
 namespace {
 
 thread_local HostCpu* running_host = nullptr;
+thread_local SwitchObserver* switch_observer = nullptr;
 
 // Makes `host` current while its fiber runs, restoring the outer one after.
 class CurrentHost {
@@ -52,7 +53,11 @@ HostCpu::~HostCpu() {
 
 HostCpu* HostCpu::current() { return running_host; }
 
-void HostCpu::start(std::function<int()> program) {
+SwitchObserver* HostCpu::set_switch_observer(SwitchObserver* observer) {
+  return std::exchange(switch_observer, observer);
+}
+
+void HostCpu::start(std::function<int()> program, std::size_t stack_bytes) {
   if (fiber_) throw std::logic_error(fmt::format("node{}: host program already started", node_));
   if (!program) throw std::invalid_argument(fmt::format("node{}: empty host program", node_));
   fiber_ = std::make_unique<Fiber>([this, program = std::move(program)] {
@@ -67,7 +72,7 @@ void HostCpu::start(std::function<int()> program) {
       exit_code_ = 1;
       failure_ = "unknown exception";
     }
-  });
+  }, stack_bytes != 0 ? stack_bytes : Fiber::default_stack_bytes);
   state_ = HostState::computing;
   resume_event_ = kernel_.schedule_in(kernel::SimTime::zero(), [this] { resume(); }, label_);
 }
@@ -85,7 +90,15 @@ void HostCpu::resume() {
   ++wakeups_;
   {
     CurrentHost scope(this);
-    fiber_->resume();
+    SwitchObserver* observer = switch_observer;
+    if (observer) observer->entering(node_);
+    try {
+      fiber_->resume();
+    } catch (...) {
+      if (observer) observer->left(node_);
+      throw;
+    }
+    if (observer) observer->left(node_);
   }
   if (fiber_->finished()) finish();
 }
@@ -112,6 +125,20 @@ void HostCpu::compute(kernel::SimTime duration) {
   state_ = HostState::computing;
   resume_event_ = kernel_.schedule_in(duration, [this] { resume(); }, label_);
   suspend();
+}
+
+void HostCpu::sleep(kernel::SimTime duration) {
+  require_current("sleep");
+  if (duration <= kernel::SimTime::zero()) return;
+  const kernel::SimTime until = kernel_.now() + duration;
+  // Notifications wake the fiber early; it goes back to sleep until then.
+  wait([] { return false; }, until, "sleep", kernel::SimTime::zero());
+}
+
+void HostCpu::exit_program(int code) {
+  require_current("exit_program");
+  exit_code_ = code;
+  fiber_->unwind_here();
 }
 
 bool HostCpu::wait(const std::function<bool()>& ready, std::optional<kernel::SimTime> deadline,

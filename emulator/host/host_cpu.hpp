@@ -18,6 +18,16 @@ namespace lanai::host {
 
 class Fiber;
 
+// Told whenever a host program's fiber starts or stops running, so that
+// per-program process state (standard streams, say) can follow the program
+// from node to node. Set per thread with HostCpu::set_switch_observer().
+class SwitchObserver {
+public:
+  virtual ~SwitchObserver() = default;
+  virtual void entering(std::uint32_t node) = 0;
+  virtual void left(std::uint32_t node) = 0;
+};
+
 enum class HostState : std::uint8_t {
   idle,      // no program started
   running,   // the fiber is executing (inside a kernel event)
@@ -39,11 +49,18 @@ public:
   // Runs `program` in a fiber, starting at the kernel's current time. Its
   // return value is the exit code; an escaping exception counts as 1 and
   // its message is kept in failure().
-  void start(std::function<int()> program);
+  // `stack_bytes` is the fiber's stack (0: Fiber's default).
+  void start(std::function<int()> program, std::size_t stack_bytes = 0);
 
   // --- Called from inside the program's fiber ---------------------------
   // Spends `duration` of CPU time: the fiber sleeps and resumes after it.
   void compute(kernel::SimTime duration);
+  // Sleeps for `duration` without using the CPU (the program's clock moves
+  // on; busy_time() does not).
+  void sleep(kernel::SimTime duration);
+  // Ends the program here with exit code `code`, as exit() ends a process:
+  // its frames unwind and it counts as finished.
+  [[noreturn]] void exit_program(int code);
   // Blocks until `ready()` holds, checking it at once and again after every
   // notify(); each check after the first costs `poll_cost`. Returns false if
   // `deadline` passed first. `what` says what the program waits for (shown
@@ -66,6 +83,9 @@ public:
 
   // The host whose fiber is executing now, or nullptr outside any fiber.
   static HostCpu* current();
+  // The observer of this thread's fiber switches (nullptr: none); returns
+  // the previous one.
+  static SwitchObserver* set_switch_observer(SwitchObserver* observer);
 
   std::uint32_t node() const { return node_; }
   kernel::Kernel& kernel() { return kernel_; }

@@ -59,6 +59,7 @@ struct HostParams {
   std::uint32_t post_ns = 500;          // building and checking a posted descriptor
   std::uint32_t pio_write_ns = 250;     // one posted PCI write to the card (doorbell)
   std::uint32_t poll_ns = 100;          // one look at a descriptor's status word
+  std::uint32_t clock_read_ns = 25;     // one clock read by a launched program
   std::uint32_t register_ns = 5000;     // registering or deregistering a memory region
   std::uint32_t connect_ns = 20000;     // one connection-manager exchange between hosts
   // Admission control of QoS VIs by the driver: 0 leaves it off (the

@@ -12,7 +12,9 @@
  * and each copy sees argv = {program name, ARGS...}.
  * All copies run in one process, each on its own stack, taking turns in
  * virtual time: global and static variables are shared by every node, so
- * keep per-node state in via_main's locals (or index it by lanai_emu_node()).
+ * keep per-node state in via_main's locals (or index it by lanai_emu_node()),
+ * or run the program with `lanai-emu launch`, which loads a private copy of
+ * it per node (and runs ordinary programs with main() the same way).
  * Each stack holds 256 KiB: allocate large buffers with malloc.
  * Called outside an emulated node, every VIPL function returns
  * VIP_ERROR_RESOURCE. */
@@ -51,6 +53,20 @@ typedef struct {
 uint64_t lanai_emu_now_ns(void);
 /* Spends ns of host CPU time: the program's clock moves on by ns. */
 void lanai_emu_compute_ns(uint64_t ns);
+/* A launched program's wall clock (CLOCK_REALTIME, gettimeofday, time)
+ * reads virtual time from this instant: 2000-01-01T00:00:00Z. */
+#define LANAI_EMU_EPOCH_S 946684800
+/* Sleeps ns of virtual time without using the CPU (usleep, nanosleep and
+ * sleep of a launched program come here). */
+void lanai_emu_sleep_ns(uint64_t ns);
+/* Reads the virtual clock as a program's clock read does: costs the
+ * profile's host.clock_read_ns first, so a loop that waits for the clock
+ * to move sees it move. 0 outside an emulated node. */
+uint64_t lanai_emu_clock_read_ns(void);
+/* Ends this node's program with `status`, as exit() ends a process (a
+ * launched program's exit() comes here). Outside an emulated node it
+ * returns, and the caller exits the process. */
+void lanai_emu_exit(int status);
 /* This node's number, 0..lanai_emu_nodes()-1 (-1 outside an emulated node). */
 int lanai_emu_node(void);
 /* Nodes in the emulated cluster (0 outside one). */

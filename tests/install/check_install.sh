@@ -92,4 +92,17 @@ for program in "$work_dir/pingpong" "$work_dir/consumer-build/pingpong"; do
   grep -Eq "^pingpong: 256 bytes, 5 round trips intact, one-way [0-9.]+ us$" "$work_dir/pingpong.out"
 done
 
+# An ordinary program with main(), built the same way and run by the
+# installed lanai-emu launch: one private copy per node.
+echo "== building and launching the program with main() (pkg-config lanai-emu-vipl)"
+# shellcheck disable=SC2086
+"$cc" -std=c11 $flags "$here/../../hostlib/examples/vipl_pingpong.c" $vipl_flags \
+  -o "$work_dir/vipl_pingpong"
+LANAI_EMU_FIRMWARE_DIR="$firmware_root" LANAI_EMU_RUNTIME_DIR="$firmware_root/runtime" \
+  "$prefix/bin/lanai-emu" launch --nodes 2 -- "$work_dir/vipl_pingpong" -s 256 -n 5 \
+  > "$work_dir/vipl_pingpong.out"
+cat "$work_dir/vipl_pingpong.out"
+grep -Eq "^\[node0\] node0: 256 bytes, 5 round trips intact, one-way [0-9.]+ us$" \
+  "$work_dir/vipl_pingpong.out"
+
 echo "== install check passed"
