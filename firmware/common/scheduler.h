@@ -72,9 +72,17 @@ private:
 // True if work `a` goes before work `b`, in stamp order then arrival order
 // (`a_serial`, `b_serial`: card-wide numbers in arrival order), when
 // neither has a due time.
+// The words are compared one at a time, high first: a 32-bit core then
+// decides on the high words alone when they differ, and loads the low words
+// only when they do not, where the plain 64-bit comparison loads and
+// compares both always.
 inline bool stamped_first(Stamp a, uint32_t a_serial, Stamp b, uint32_t b_serial) {
-  if (a != b)
-    return a < b;
+  const uint32_t a_high = static_cast<uint32_t>(a >> 32), b_high = static_cast<uint32_t>(b >> 32);
+  if (a_high != b_high)
+    return a_high < b_high;
+  const uint32_t a_low = static_cast<uint32_t>(a), b_low = static_cast<uint32_t>(b);
+  if (a_low != b_low)
+    return a_low < b_low;
   return static_cast<int32_t>(a_serial - b_serial) < 0;
 }
 

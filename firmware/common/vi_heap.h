@@ -3,6 +3,11 @@
 // the scheduler serves first is on top. Adding a VI, taking the top away or
 // growing the top's key walks the heap's height, not its size, so the cost
 // of choosing grows with the logarithm of the VIs waiting.
+//
+// Each slot holds its VI's key beside the VI's number: a comparison reads
+// the two keys at fixed offsets from their slots instead of looking each
+// key up by VI number, and the entry being placed stays in registers while
+// the walk moves the others. A slot is 16 bytes, so finding one is a shift.
 #pragma once
 
 #include <stdint.h>
@@ -17,66 +22,61 @@ class ViHeap {
 public:
   bool empty() const { return size_ == 0u; }
   // The VI served first; the heap must not be empty.
-  uint32_t top() const { return heap_[0]; }
+  uint32_t top() const { return heap_[0].vi; }
   void clear() { size_ = 0u; }
 
   // `vi`, not in the heap, joins with key (stamp, serial).
-  void push(uint32_t vi, Stamp stamp, uint32_t serial) {
-    keys_[vi] = {stamp, serial};
-    sift_up(size_++, vi);
-  }
+  void push(uint32_t vi, Stamp stamp, uint32_t serial) { sift_up(size_++, {stamp, serial, vi}); }
   // The top's key grew to (stamp, serial) (its next work is later).
-  void top_grew(Stamp stamp, uint32_t serial) {
-    const uint32_t vi = heap_[0];
-    keys_[vi] = {stamp, serial};
-    sift_down(0u, vi);
-  }
+  void top_grew(Stamp stamp, uint32_t serial) { sift_down({stamp, serial, heap_[0].vi}); }
   // The top leaves.
   void pop() {
-    const uint32_t last = heap_[--size_];
-    if (size_ != 0u)
-      sift_down(0u, last);
+    const uint32_t last = --size_;
+    if (last != 0u)
+      sift_down(heap_[last]);
   }
 
 private:
-  struct Key {
+  struct Entry {
     Stamp stamp;
     uint32_t serial;
+    uint32_t vi;
   };
+  static_assert(sizeof(Entry) == 16u, "a slot is found by shifting its index");
 
-  bool before(uint32_t a, uint32_t b) const {
-    return stamped_first(keys_[a].stamp, keys_[a].serial, keys_[b].stamp, keys_[b].serial);
+  static bool before(const Entry& a, const Entry& b) {
+    return stamped_first(a.stamp, a.serial, b.stamp, b.serial);
   }
-  // Places `vi` at `at` or above it.
-  void sift_up(uint32_t at, uint32_t vi) {
+  // Places `entry` at `at` or above it.
+  void sift_up(uint32_t at, const Entry entry) {
     while (at != 0u) {
       const uint32_t parent = (at - 1u) / 2u;
-      if (!before(vi, heap_[parent]))
+      if (!before(entry, heap_[parent]))
         break;
       heap_[at] = heap_[parent];
       at = parent;
     }
-    heap_[at] = static_cast<uint8_t>(vi);
+    heap_[at] = entry;
   }
-  // Places `vi` at `at` or below it.
-  void sift_down(uint32_t at, uint32_t vi) {
-    for (;;) {
-      uint32_t child = 2u * at + 1u;
-      if (child >= size_)
-        break;
-      if (child + 1u < size_ && before(heap_[child + 1u], heap_[child]))
+  // Places `entry` at the top or below it.
+  void sift_down(const Entry entry) {
+    const uint32_t size = size_;
+    uint32_t at = 0u;
+    for (uint32_t child = 1u; child < size; child = 2u * at + 1u) {
+      const Entry* first = &heap_[child];
+      if (child + 1u < size && before(first[1], first[0])) {
         ++child;
-      if (!before(heap_[child], vi))
+        ++first;
+      }
+      if (!before(*first, entry))
         break;
-      heap_[at] = heap_[child];
+      heap_[at] = *first;
       at = child;
     }
-    heap_[at] = static_cast<uint8_t>(vi);
+    heap_[at] = entry;
   }
 
-  static_assert(VIA_MAX_VI <= 256, "a heap slot holds a VI number in a byte");
-  Key keys_[VIA_MAX_VI] = {};
-  uint8_t heap_[VIA_MAX_VI] = {};
+  Entry heap_[VIA_MAX_VI] = {};
   uint32_t size_ = 0u;
 };
 

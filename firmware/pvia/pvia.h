@@ -30,6 +30,9 @@ struct SendWork {
   via::PostedDescriptor posted;
   via::Stamping stamping;
   uint32_t serial;
+  // Under a stamp-ordering scheduler: its VI reserved no rate, read once
+  // when the send was chosen, for both the choice and the record's class.
+  bool best_effort;
 };
 // The next send: in round-robin order over the VIs that have one waiting,
 // or, under a stamp-ordering scheduler, the waiting send the scheduler

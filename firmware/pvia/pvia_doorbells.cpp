@@ -183,9 +183,11 @@ enum class Taken : uint8_t { send, stale, refused };
 [[gnu::noinline]] Taken take_stamped(uint32_t& vi, SendWork& work, bool best_effort_allowed,
                                      bool others_allowed) {
   vi = first_to_serve();
-  if (!(via::vi_best_effort(vi) ? best_effort_allowed : others_allowed))
+  const bool best_effort = via::vi_best_effort(vi);
+  if (!(best_effort ? best_effort_allowed : others_allowed))
     return Taken::refused;
   const bool found = pop_send(vi, work);
+  work.best_effort = best_effort;
   const SendRing& ring = send_ring_of(vi);
   if (ring.empty())
     sends_waiting.remove(vi);
@@ -219,6 +221,7 @@ bool next_send(uint32_t& vi, SendWork& work, bool best_effort_allowed, bool othe
       ready_to_send.push(vi);
     if (found) {
       work.stamping = {0u, 0u};
+      work.best_effort = false;
       return true;
     }
   }

@@ -7,7 +7,6 @@
 
 #include "common/fragment_plan.h"
 #include "common/nic_config.h"
-#include "common/sched_tick.h"
 #include "common/send_check.h"
 #include "common/stage_meter.h"
 #include "common/vi_table.h"
@@ -166,11 +165,11 @@ void fragment_done(uint32_t r, uint32_t s) {
   SendRecord& record = via::in_register(&records[r]);
   uint32_t vi;
   const bool best_effort_allowed =
-      best_effort_records < kBestEffortRecords && sends_ahead[1] < 2u;
+      best_effort_records < kBestEffortRecords && sends_ahead[1] < kBestEffortSendsAhead;
   if (!next_send(vi, record.work, best_effort_allowed, sends_ahead[0] < kSendsAhead))
     return false;
   record.vi = static_cast<uint8_t>(vi);
-  record.best_effort = stamp_ordered && via::vi_best_effort(vi);
+  record.best_effort = record.work.best_effort;
   record.ahead = true;
   ++sends_ahead[record.best_effort];
   record.next_of_vi = kNoRecord;

@@ -52,7 +52,6 @@ if not problems:
         problems.append(f"best effort {be_latency[args.firmware]:.0f} us under {args.firmware}, "
                         f"faster than under PVIA ({be_latency['pvia']:.0f} us)")
 if problems:
-    print(proc.stdout)
     print("\n".join(problems))
     sys.exit(1)
 print(f"reserved theta: {args.firmware} {mine:.4f}, pvia {pvia:.4f}; best effort "
