@@ -27,7 +27,7 @@ static int post(struct channel *c, int recv) {
   return (recv ? VipPostRecv(c->vi, d, c->mh) : VipPostSend(c->vi, d, c->mh)) != VIP_SUCCESS;
 }
 
-static int wait_done(struct channel *c, int recv) {
+static int await_completion(struct channel *c, int recv) {
   VIP_DESCRIPTOR *d;
   VIP_RETURN r = recv ? VipRecvWait(c->vi, VIP_INFINITE, &d) : VipSendWait(c->vi, VIP_INFINITE, &d);
   VIP_UINT32 want = VIP_STATUS_DONE | (recv ? VIP_STATUS_OP_RECEIVE : VIP_STATUS_OP_SEND);
@@ -62,11 +62,11 @@ int via_main(int argc, char **argv) {
   for (int i = 0; i < iters; i++) {
     if (i == 1) start = lanai_emu_now_ns();
     if (me == 0 && post(&c, 0)) return 4;
-    if (wait_done(&c, 1)) return 4;
+    if (await_completion(&c, 1)) return 4;
     if (me == 1) memcpy(c.sbuf, c.rbuf, (size_t)c.size);
     else if (memcmp(c.sbuf, c.rbuf, (size_t)c.size) != 0) return 5;
     if ((me == 1 && post(&c, 0)) || (i + 1 < iters && post(&c, 1))) return 4;
-    if (wait_done(&c, 0)) return 4;
+    if (await_completion(&c, 0)) return 4;
   }
   if (me == 0)
     printf("pingpong: %d bytes, %d round trips intact, one-way %.2f us\n", c.size, iters,
