@@ -37,8 +37,9 @@ struct SendWork {
 // The next send: in round-robin order over the VIs that have one waiting,
 // or, under a stamp-ordering scheduler, the waiting send the scheduler
 // serves first (stamped with the time its doorbell reached the card; ties
-// in doorbell order). False if none waits, or if the first is best effort
-// (under a stamp-ordering scheduler: reserved no rate) and
+// in doorbell order; sends stamped last, in round-robin order over their
+// VIs, once no other waits). False if none waits, or if the first is best
+// effort (under a stamp-ordering scheduler: reserved no rate) and
 // `best_effort_allowed` is false, or is not and `others_allowed` is false.
 bool next_send(uint32_t& vi, SendWork& work, bool best_effort_allowed, bool others_allowed);
 // The oldest receive posted on `vi` not yet taken by the receive engine.
@@ -158,8 +159,9 @@ void receive_host_dma_done(uint32_t record, uint32_t outcome);
 
 constexpr uint32_t kNoPacket = 0xFFFFFFFFu;
 constexpr uint32_t kUnarmed = 0xFFFFFFFFu;
-// pvia_doorbells.cpp: the VIs with sends waiting for a record (round robin),
-// or, under a stamp-ordering scheduler, with sends in their rings.
+// pvia_doorbells.cpp: the VIs with sends waiting for a record that take
+// turns (every VI under PVIA; under a stamp-ordering scheduler, those whose
+// sends are stamped last), and the other VIs with sends in their rings.
 extern via::ReadyList ready_to_send;
 extern via::ViSet sends_waiting;
 // pvia_host_dma.cpp: requests waiting for room in the hardware queue.

@@ -3,7 +3,10 @@
 // VI's send goes next, and the wake-up of the receive engine when receives
 // are posted. Under a stamp-ordering scheduler each send is stamped with the
 // time its doorbell reached the card, and the scheduler's first (due work,
-// then the smallest stamp) goes next instead.
+// then the smallest stamp) goes next instead. Sends the scheduler stamps
+// last (best effort under VirtualClock) are behind every other send and
+// equal among themselves: their VIs take turns, as under PVIA, and go only
+// when no other send waits, so they cost no ordering.
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
@@ -71,6 +74,13 @@ bool dues_waiting;
 // the heap is no longer kept.
 via::ViHeap order;
 
+// Work the scheduler stamped behind all other work, and never due later:
+// best effort under VirtualClock. A VI's sends are all stamped alike, so
+// its class is settled by the send that makes it wait.
+bool stamped_last(const via::Stamping& stamping) {
+  return stamping.stamp == via::kStampLast && stamping.due == 0u;
+}
+
 // A send doorbell: the send joins its VI's ring, stamped under a
 // stamp-ordering scheduler; full rings lose it like a dropped doorbell.
 void accept_send(const via::Doorbell& doorbell) {
@@ -93,7 +103,7 @@ void accept_send(const via::Doorbell& doorbell) {
   }
   if (tail != ring.head)
     return; // the VI was waiting already
-  if (stamp_ordered) {
+  if (stamp_ordered && !stamped_last(entry.stamping)) {
     sends_waiting.add(vi);
     if (!dues_waiting)
       order.push(vi, entry.stamping.stamp, entry.serial);
@@ -203,6 +213,19 @@ enum class Taken : uint8_t { send, stale, refused };
   return found ? Taken::send : Taken::stale;
 }
 
+// The oldest send of the next VI taking turns; false if none has one left.
+bool take_turn(uint32_t& vi, SendWork& work) {
+  while (!ready_to_send.empty()) {
+    vi = ready_to_send.pop();
+    const bool found = pop_send(vi, work);
+    if (!send_ring_of(vi).empty())
+      ready_to_send.push(vi);
+    if (found)
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 bool next_send(uint32_t& vi, SendWork& work, bool best_effort_allowed, bool others_allowed) {
@@ -212,20 +235,17 @@ bool next_send(uint32_t& vi, SendWork& work, bool best_effort_allowed, bool othe
       if (taken != Taken::stale)
         return taken == Taken::send;
     }
+    // Sends stamped last go once no other waits.
+    if (!best_effort_allowed || !take_turn(vi, work))
+      return false;
+    work.best_effort = true;
+    return true;
+  }
+  if (!others_allowed || !take_turn(vi, work))
     return false;
-  }
-  while (others_allowed && !ready_to_send.empty()) {
-    vi = ready_to_send.pop();
-    const bool found = pop_send(vi, work);
-    if (!send_ring_of(vi).empty())
-      ready_to_send.push(vi);
-    if (found) {
-      work.stamping = {0u, 0u};
-      work.best_effort = false;
-      return true;
-    }
-  }
-  return false;
+  work.stamping = {0u, 0u};
+  work.best_effort = false;
+  return true;
 }
 
 bool next_receive(uint32_t vi, via::PostedDescriptor& posted) {

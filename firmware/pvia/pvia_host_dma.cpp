@@ -137,8 +137,9 @@ Submitted try_hardware(const via::HdmaRequest& request, HdmaOwner owner, via::St
   if (!stamp_ordered)
     return append(request, owner, stamp);
   // Where it goes is settled before the stamp reaches the trace port (a
-  // device write, after which the compiler reloads what it had).
-  const bool last = goes_last(stamp);
+  // device write, after which the compiler reloads what it had). Work
+  // stamped last goes last without a look.
+  const bool last = stamp == via::kStampLast || goes_last(stamp);
   via::trace_stamp(stamp);
   return last ? append(request, owner, stamp) : insert(request, owner, stamp);
 }
