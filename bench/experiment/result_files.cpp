@@ -127,6 +127,8 @@ std::string summary_json(const JitterSweep& sweep) {
     }
     out += fmt::format("      \"utilisation\": {{\"sender\": {}, \"receivers\": [{}]}},\n",
                        card(rec->sender), receivers);
+    if (e.profile.faults.any())
+      out += fmt::format("      \"faults\": {},\n", fault_counts_json(rec->faults));
     out += "      \"classes\": [";
     for (std::size_t ci = 0; ci < rec->classes.size(); ++ci) {
       const ClassMetrics& m = rec->classes[ci];

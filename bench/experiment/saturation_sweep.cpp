@@ -70,12 +70,13 @@ std::string summary_json(const SaturationSweep& sweep) {
         "{}\n    {{\"point\":{},\"firmware\":{},\"message_bytes\":{},\"receivers\":{},"
         "\"outcome\":{},\"detail\":{},\"throughput_MBps\":{:.3f},\"bound_MBps\":{:.3f},"
         "\"share_of_bound\":{:.4f},\"messages\":{},\"sent\":{},\"lost\":{},\"corrupted\":{},"
-        "\"end_us\":{:.3f},\"sender\":{},\"receiver_cards\":[{}]}}",
+        "\"end_us\":{:.3f},\"sender\":{},\"receiver_cards\":[{}]{}}}",
         first ? "" : ",", rec->index, json_string(e.firmwares[rec->firmware]), rec->message_bytes,
         rec->receivers, json_string(rec->outcome), json_string(rec->detail),
         r.throughput_mbytes_per_s, rec->bound_mbytes_per_s,
         rec->bound_mbytes_per_s > 0 ? r.throughput_mbytes_per_s / rec->bound_mbytes_per_s : 0.0,
-        r.messages, r.sent, r.lost, r.corrupted, r.end_us, card_json(r.sender), receivers);
+        r.messages, r.sent, r.lost, r.corrupted, r.end_us, card_json(r.sender), receivers,
+        e.profile.faults.any() ? ",\"faults\":" + fault_counts_json(r.faults) : "");
     first = false;
   }
   return out + "\n  ]\n}\n";

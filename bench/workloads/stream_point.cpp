@@ -380,6 +380,7 @@ StreamPointResult run_stream_point(const StreamPointSpec& spec, const std::atomi
   result.detail = run.detail;
   result.stopped = sh.stopped || (stop && stop->load());
   result.end_us = run.end_us;
+  result.faults = run.faults;
   split_utilisation(sh.utilisation, result.sender, result.receivers);
   for (std::size_t c = 0; c < n; ++c) {
     ChannelResult cr;

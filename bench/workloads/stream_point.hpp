@@ -23,6 +23,7 @@
 #include "profile/hardware_profile.hpp"
 #include "trace/trace_recorder.hpp"
 #include "workloads/device_utilisation.hpp"
+#include "workloads/fault_counts.hpp"
 
 namespace lanai::bench {
 
@@ -71,6 +72,7 @@ struct StreamPointResult {
   // measured stretch (zero if the run ended before it did).
   CardUtilisation sender;
   std::vector<CardUtilisation> receivers;
+  std::vector<LinkFaultCount> faults; // what injected faults did (none without)
 };
 
 // Runs one point to completion. `stop` (may be null), when raised, ends the
