@@ -27,7 +27,8 @@ cc=${cc:-cc}
 generator=$(cache_value CMAKE_GENERATOR)
 flags=""
 case "$(cache_value LANAI_EMU_SANITIZE)" in
-  ON|on|TRUE|true|1|YES|yes) flags="-fsanitize=address,undefined -fno-sanitize-recover=all" ;;
+  ON|on|TRUE|true|1|YES|yes)
+    flags="-fsanitize=address,undefined -fno-sanitize-recover=all $(cache_value LANAI_EMU_SANITIZER_LINK_FLAGS_TEXT)" ;;
 esac
 
 rm -rf "$work_dir"

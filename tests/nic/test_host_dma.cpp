@@ -127,7 +127,8 @@ TEST_CASE("requests are served back to back and complete in order, both directio
   CHECK(tc - tb == microseconds(1)); // a 0-byte request still costs the setup
   const std::vector<std::pair<SimTime, std::uint32_t>> expected = {{ta, 1}, {tb, 2}, {tc, 3}};
   for (const auto& [t, id] : expected) {
-    CAPTURE(id);
+    const std::uint32_t request = id;
+    CAPTURE(request);
     f.kernel.run_until(t - picoseconds(1));
     CHECK(f.read(0, LANAI_REG_HDMA_DONE_POP) == 0u);
     f.kernel.run_until(t);
