@@ -1,6 +1,7 @@
 // Checks on a packet taken off the network before it may touch a VI: is it
 // intact and from whom it claims, is it numbered as its VI expected, and
 // what happens when no receive is posted for it.
+// Firmware SDK: internal (the shipped engines' own; may change).
 #pragma once
 
 #include <stdint.h>

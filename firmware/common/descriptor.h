@@ -2,6 +2,7 @@
 // brought into SRAM (host byte order, VIA_DESC_* offsets) decoded into
 // plain fields, checked, and the 12-byte completion written back to host
 // memory.
+// Firmware SDK: stable.
 #pragma once
 
 #include <stdint.h>

@@ -2,6 +2,7 @@
 // system registers, doorbell queues, the host DMA request queue, and the
 // network send and receive DMA. Split-phase wrappers: starting an operation
 // answers at once, its completion is observed later by polling.
+// Firmware SDK: stable.
 #pragma once
 
 #include <stdint.h>

@@ -2,6 +2,7 @@
 // header (via_packet_header, LANai byte order), then the message. Buffers
 // keep the header word-aligned; a send buffer puts the route bytes right in
 // front of it, so the packet is contiguous whatever the route's length.
+// Firmware SDK: stable.
 #pragma once
 
 #include <stddef.h>

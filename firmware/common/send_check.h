@@ -1,5 +1,6 @@
 // Whether a VI can send a fetched send descriptor: the checks every
 // firmware makes before gathering any data.
+// Firmware SDK: internal (the shipped engines' own; may change).
 #pragma once
 
 #include <stdint.h>

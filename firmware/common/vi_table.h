@@ -1,6 +1,7 @@
 // The VI table of the configuration block: each VI's connection state,
 // protection tag, reliability level, message size limit and peer, as the
 // host driver set them, plus the one change firmware makes (breaking a VI).
+// Firmware SDK: stable.
 #pragma once
 
 #include <stdint.h>

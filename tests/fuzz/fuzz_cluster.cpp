@@ -29,7 +29,7 @@ const lanai::loader::LinkedImage& image_of(const std::string& firmware,
   if (it == images.end())
     it = images
              .emplace(firmware, lanai::machine::link_program(
-                                    lanai::machine::firmware_objects(firmware), profile))
+                                    lanai::loader::firmware_objects(firmware), profile))
              .first;
   return it->second;
 }

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "host/cluster.hpp"
+#include "loader/firmware_lookup.hpp"
 #include "machine/standalone_machine.hpp"
 #include "session.hpp"
 #include "vipl.h"
