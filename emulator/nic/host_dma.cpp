@@ -26,6 +26,9 @@ std::uint32_t status_of(ProtectionCheck check) {
   return LANAI_HDMA_PROT_HANDLE;
 }
 
+// Directions 0 and 2 (a remote read) bring host memory to SRAM.
+bool to_sram(std::uint32_t direction) { return (direction & 1u) == 0u; }
+
 // Host memory is this process's memory: registered regions are real buffers.
 std::uint8_t* host_pointer(std::uint64_t address) {
   return reinterpret_cast<std::uint8_t*>(static_cast<std::uintptr_t>(address));
@@ -106,8 +109,7 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
   const std::size_t landed = std::min<std::size_t>(std::max<std::size_t>(position, taken), size);
 
   HostDmaRequest request = staged_;
-  // The remote bit means something only for writes to the host.
-  request.direction = direction == LANAI_HDMA_TO_HOST_REMOTE ? direction : direction & 1u;
+  request.direction = direction;
   request.id = next_id_;
   request.programmed = when;
   if (trace_) {
@@ -126,8 +128,10 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
 }
 
 std::uint32_t HostDma::check(const HostDmaRequest& r) const {
-  return status_of(tpt_.check(r.handle, r.ptag, r.host, r.length,
-                              r.direction == LANAI_HDMA_TO_HOST_REMOTE));
+  const Access access = r.direction == LANAI_HDMA_TO_HOST_REMOTE   ? Access::remote_write
+                        : r.direction == LANAI_HDMA_TO_SRAM_REMOTE ? Access::remote_read
+                                                                   : Access::local;
+  return status_of(tpt_.check(r.handle, r.ptag, r.host, r.length, access));
 }
 
 void HostDma::start_service(kernel::SimTime when) {
@@ -160,7 +164,7 @@ void HostDma::finish_service() {
     protection_errors_.add();
   if (trace_ && trace_->on())
     trace_->record(trace::Track::hdma,
-                   request.direction == LANAI_HDMA_TO_SRAM ? "to_sram" : "to_host",
+                   to_sram(request.direction) ? "to_sram" : "to_host",
                    service_began_, kernel_.now(), request.tag, [&](trace::Event& e) {
                      e.programmed = request.programmed;
                      e.stamp = request.stamp;
@@ -178,7 +182,7 @@ void HostDma::finish_service() {
 void HostDma::move_bytes(const HostDmaRequest& r) {
   if (r.length == 0) return;
   std::uint8_t* host = host_pointer(r.host);
-  if (r.direction == LANAI_HDMA_TO_SRAM) {
+  if (to_sram(r.direction)) {
     cpu_.write_sram(r.sram, std::span<const std::uint8_t>(host, r.length));
     bytes_to_sram_.add(r.length);
   } else {

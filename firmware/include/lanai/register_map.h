@@ -138,6 +138,9 @@
 #define LANAI_REG_HDMA_INSERT LANAI_REG(0x021C)
 #define LANAI_HDMA_TO_SRAM 0u    /* host memory to SRAM */
 #define LANAI_HDMA_TO_HOST 1u    /* SRAM to host memory */
+/* Host memory to SRAM on behalf of another node (an RDMA read): the region
+ * must also have been registered with remote reads enabled. */
+#define LANAI_HDMA_TO_SRAM_REMOTE 2u
 /* SRAM to host memory on behalf of another node (an RDMA write): the region
  * must also have been registered with remote writes enabled. */
 #define LANAI_HDMA_TO_HOST_REMOTE 3u
@@ -162,7 +165,7 @@
 #define LANAI_HDMA_PROT_HANDLE 1u     /* no live registration for the handle */
 #define LANAI_HDMA_PROT_TAG 2u        /* region's protection tag differs */
 #define LANAI_HDMA_PROT_BOUNDS 3u     /* transfer not inside the region */
-#define LANAI_HDMA_PROT_REMOTE 4u     /* remote write to a region that refuses it */
+#define LANAI_HDMA_PROT_REMOTE 4u     /* remote write (read) to a region that refuses it */
 
 /* --- Network send DMA block (0x0300 - 0x03FF) --------------------------
  * One packet at a time, no queue. The buffer starts with ROUTE_LEN source
