@@ -13,8 +13,8 @@
  *              (VIP_STATUS_PROTECTION_ERROR, nothing written, the VI goes
  *              on); a read longer than the VI's MTU
  *              (VIP_STATUS_LENGTH_ERROR); and the library's refusals: an
- *              unreliable VI (VIP_INVALID_RDMAREAD), a VI without RDMA
- *              read, immediate data or a receive queue
+ *              unreliable VI, created or changed (VIP_INVALID_RDMAREAD),
+ *              a VI without RDMA read, immediate data or a receive queue
  *              (VIP_DESCRIPTOR_ERROR).
  *   unsupported  on firmware without RDMA read: VipQueryNic says so,
  *              VipCreateVi refuses (VIP_ERROR_NOT_SUPPORTED), and so does
@@ -237,6 +237,9 @@ static int refusing_reader(struct node *n) {
   VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_DELIVERY, VIP_FALSE, &plain) == VIP_SUCCESS);
   VT_CHECK(VipPostSend(plain, rdma_read(n, 10, n->window, n->window_mh, 8, 0, 0), n->mh) ==
            VIP_DESCRIPTOR_ERROR);
+  VIP_VI_ATTRIBUTES unreliable_read = {VIP_SERVICE_UNRELIABLE, 65536, NULL, n->ptag, VIP_FALSE,
+                                       VIP_TRUE};
+  VT_CHECK(VipSetViAttributes(plain, &unreliable_read) == VIP_INVALID_RDMAREAD);
   /* memory not open to reads (node1's closed page), a target VI that
    * allows none, past the end of the window */
   VT_CHECK(refused_read(n, 2, 0, 0, 100) == 0);

@@ -178,7 +178,7 @@ typedef struct {
 #define VIA_PACKET_F_ACK_WANTED 0x0010u
 /* An RDMA read request: no payload but a via_rdma_trailer naming the
  * target's memory to read; `message` is the number of bytes asked for.
- * Its sequence number answers to the initiator's VI. */
+ * It is a message of the initiator's VI, numbered in that VI's sequence. */
 #define VIA_PACKET_F_RDMA_READ 0x0020u
 /* An RDMA read's data, streamed back by the target's card as a message
  * of the target's VI (its own sequence numbers, fragments, order);
