@@ -144,14 +144,18 @@ static int connect_reader(struct node *n, VIP_VI_HANDLE *vi, VIP_UINT8 disc) {
 }
 
 /* node1's side of it: a VI (allowing reads or not) that tells node0 where
- * its memory is, then waits for node0's word that it is done. */
-static int serve_reads(struct node *n, VIP_BOOLEAN allow, VIP_UINT8 disc) {
+ * its memory is, then waits for node0's `words` 8-byte sends, the last of
+ * which says that node0's reads are done: node1 may free its memory only
+ * then, since a send posted behind reads may arrive before their data has
+ * been read here. */
+static int serve_reads(struct node *n, VIP_BOOLEAN allow, VIP_UINT8 disc, int words) {
   VIP_VI_HANDLE vi;
   VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_DELIVERY, allow, &vi) == VIP_SUCCESS);
   /* the data of node0's reads goes back in fragments of this VI's policy */
   LANAI_EMU_FRAGMENTATION four_k = {VIA_FRAG_STATIC, 4096, {0, 0, 0, 0}};
   VT_CHECK(lanai_emu_set_fragmentation(vi, &four_k) == VIP_SUCCESS);
-  VT_CHECK(vt_post(vi, desc(n, 1), n->mem + 2048, 8, n->mh, 1) == VIP_SUCCESS);
+  for (int w = 0; w < words; ++w)
+    VT_CHECK(vt_post(vi, desc(n, 1 + w), n->mem + 2048 + 8 * w, 8, n->mh, 1) == VIP_SUCCESS);
   VT_CHECK(vt_connect(n->nic, vi, 1, 0, disc, 0) == VIP_SUCCESS);
   struct window_note *where = (struct window_note *)(n->mem + 1024);
   where->open_address = (VIP_UINT64)(uintptr_t)n->window;
@@ -161,7 +165,8 @@ static int serve_reads(struct node *n, VIP_BOOLEAN allow, VIP_UINT8 disc) {
   VT_CHECK(vt_post(vi, desc(n, 0), where, sizeof *where, n->mh, 0) == VIP_SUCCESS);
   VT_CHECK(done(vi, 0, VIP_STATUS_DONE | VIP_STATUS_OP_SEND, sizeof *where));
   /* reads take nothing from this side's queues */
-  VT_CHECK(done(vi, 1, VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE, 8));
+  for (int w = 0; w < words; ++w)
+    VT_CHECK(done(vi, 1, VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE, 8));
   return 0;
 }
 
@@ -192,13 +197,16 @@ static int reader(struct node *n) {
   VT_CHECK(done(vi, 0, READ_OK, 9000));
   VT_CHECK(placed(n->window, 50000, 9000, 50000));
   VT_CHECK(done(vi, 0, VIP_STATUS_DONE | VIP_STATUS_OP_SEND, 8));
+  /* node1's memory may go now */
+  VT_CHECK(vt_post(vi, desc(n, 6), n->mem + 2048, 8, n->mh, 0) == VIP_SUCCESS);
+  VT_CHECK(done(vi, 0, VIP_STATUS_DONE | VIP_STATUS_OP_SEND, 8));
   VT_CHECK(n->errors == 0);
   return 0;
 }
 
 static int read_target(struct node *n) {
   for (VIP_UINT32 i = 0; i < WINDOW; ++i) n->window[i] = byte_at(i);
-  VT_CHECK(serve_reads(n, VIP_TRUE, 1) == 0);
+  VT_CHECK(serve_reads(n, VIP_TRUE, 1, 2) == 0);
   /* and raise nothing here */
   VT_CHECK(n->errors == 0);
   return 0;
@@ -286,7 +294,7 @@ static int refusing_target(struct node *n) {
     VT_CHECK(vt_post(vi, desc(n, 0), where, sizeof *where, n->mh, 0) == VIP_SUCCESS);
     VT_CHECK(done(vi, 0, VIP_STATUS_DONE | VIP_STATUS_OP_SEND, sizeof *where));
   }
-  return serve_reads(n, VIP_TRUE, 5);
+  return serve_reads(n, VIP_TRUE, 5, 1);
 }
 
 static int unsupported(struct node *n) {
