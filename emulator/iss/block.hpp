@@ -73,14 +73,16 @@ inline constexpr std::uint8_t op_rrm = 16;     // the address is Rs1 op Rs2
 inline constexpr std::uint8_t op_update = 32;  // the base register is updated
 
 struct Block {
+  const BlockOp* ops = nullptr;  // count operations and an `end`
   std::uint32_t pc = 0;          // address of the first instruction
   std::uint32_t count = 0;       // instructions; 0: the entry must be stepped
-  std::uint32_t first_op = 0;    // index of its first operation in the cache
+  std::uint32_t end_pc = 0;      // address after the last instruction
+  std::uint32_t last_pc = 0;     // address of the last instruction
   std::uint32_t cycles = 0;      // all of them, a branch untaken
   std::uint32_t max_start = 0;   // latest start of the last one, after the entry
   std::uint32_t first_reads = 0; // registers the first instruction reads (bit r)
   std::uint32_t loaded_after = 0; // the register the last one loads (0: none)
-  std::int64_t taken_extra = 0;  // a taken branch's cycles over an untaken one's
+  std::uint64_t taken_extra = 0; // a taken branch's cycles over an untaken one's (mod 2^64)
 };
 
 } // namespace lanai::iss

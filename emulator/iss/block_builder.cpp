@@ -166,7 +166,6 @@ Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram
   const std::uint32_t class_cost[] = {costs.alu, costs.load, costs.store, costs.branch_untaken};
   Block block;
   block.pc = pc;
-  block.first_op = static_cast<std::uint32_t>(ops.size());
   std::uint32_t start = 0, last_start = 0, loaded = 0;
   bool ends_in_branch = false;
   auto append = [&](const Instruction& in, std::uint32_t at) {
@@ -198,10 +197,14 @@ Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram
     append(in, at);
   }
   if (block.count == 0) return block;
+  block.end_pc = pc + 4 * block.count;
+  block.last_pc = block.end_pc - 4;
   block.cycles = start;
   block.loaded_after = loaded;
-  block.taken_extra = ends_in_branch ? std::int64_t(costs.branch_taken) - costs.branch_untaken : 0;
-  block.max_start = last_start + static_cast<std::uint32_t>(std::max<std::int64_t>(0, block.taken_extra));
+  const std::int64_t taken_extra =
+      ends_in_branch ? std::int64_t(costs.branch_taken) - costs.branch_untaken : 0;
+  block.taken_extra = static_cast<std::uint64_t>(taken_extra);
+  block.max_start = last_start + static_cast<std::uint32_t>(std::max<std::int64_t>(0, taken_extra));
   ops.push_back(BlockOp{});
   return block;
 }

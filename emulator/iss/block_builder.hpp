@@ -22,8 +22,8 @@ bool block_costs_supported(const CycleCosts& costs);
 
 // Appends the operations of the block entered at `pc` (word aligned, inside
 // the SRAM of `sram_bytes` bytes at `sram`) to `ops`, followed by an `end`,
-// and describes it; first_op is the index of its first operation. A block
-// of no instructions (the one at `pc` must be stepped) appends nothing.
+// and describes it (all but where its operations will be kept). A block of
+// no instructions (the one at `pc` must be stepped) appends nothing.
 Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
                   const CycleCosts& costs, std::vector<BlockOp>& ops);
 

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <vector>
 
 #include "iss/block.hpp"
@@ -17,15 +19,13 @@ class BlockCache {
 public:
   explicit BlockCache(std::uint32_t sram_bytes);
 
-  // The block entered at `pc` (word aligned, inside SRAM), if one is cached.
-  const Block* find(std::uint32_t pc) const {
-    const std::uint32_t index = entry_[pc >> 2];
-    return index ? &blocks_[index - 1] : nullptr;
-  }
-  const BlockOp* ops(const Block& block) const { return ops_.data() + block.first_op; }
+  // Per SRAM word, the block entered there (nullptr: none cached). Blocks
+  // and their operations stay where they are until build() reclaims space.
+  const Block* const* entries() const { return entry_.get(); }
 
-  // Builds and caches the block entered at `pc`. May drop every block first
-  // (to reclaim the space of forgotten ones): no block may be executing.
+  // Builds and caches the block entered at `pc` (word aligned, inside the
+  // SRAM). May first drop every block to reclaim the space of forgotten
+  // ones: no block may be executing.
   const Block& build(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
                      const CycleCosts& costs);
   // Words a block depends on, from its entry (a block of no instructions
@@ -33,17 +33,20 @@ public:
   static std::uint32_t words_covered(const Block& block) { return block.count ? block.count : 1; }
 
   // The word at index `word` changed: forgets every block covering it.
-  // The operations of a block being executed stay readable until the next
-  // build().
+  // A block being executed stays readable until the next build().
   void forget_covering(std::uint32_t word);
 
 private:
   void forget_all();
+  BlockOp* room_for(std::size_t ops);
 
-  ZeroedArray<std::uint32_t> entry_; // per SRAM word: 1 + index into blocks_, 0: none
-  std::vector<Block> blocks_;
-  std::vector<BlockOp> ops_;
-  std::size_t forgotten_ops_ = 0; // operations of blocks no longer reachable
+  ZeroedArray<const Block*> entry_;
+  std::deque<Block> blocks_;
+  std::vector<std::unique_ptr<BlockOp[]>> chunks_; // operations, in fixed chunks
+  std::size_t chunk_used_ = 0;                     // of the last chunk
+  std::vector<BlockOp> scratch_;                   // a block's operations while it is built
+  std::size_t forgotten_ops_ = 0;                  // of blocks no longer reachable
+  std::size_t live_ops_ = 0;
 };
 
 } // namespace lanai::iss

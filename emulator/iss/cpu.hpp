@@ -110,7 +110,8 @@ private:
   bool step(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
   // Runs cached blocks back to back while each fits in both limits.
   BlockExit run_blocks(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
-  const Block* block_at(std::uint32_t pc);
+  // Builds the block entered at `pc` and marks the words it covers.
+  const Block* build_block_at(std::uint32_t pc);
   // The SRAM word at `index` was written: forget what was decoded from it.
   void code_written(std::uint32_t index);
   bool load(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t& out);
@@ -123,8 +124,17 @@ private:
   bool execute_memory(const Instruction& in, std::uint32_t pc);
   const Instruction& fetch(std::uint32_t pc);
   IdleState idle_state() const;
-  // A backward branch at `pc` was taken: watch it, or skip repeats of it.
-  void watch_backward_branch(std::uint32_t pc, std::uint64_t cycle_limit,
+  // What the idle watch does at a taken backward branch at `pc`, `cycles`
+  // after it (deciding may use up one of the watch's skips).
+  enum class WatchAction : std::uint8_t { none, begin, check };
+  WatchAction watch_action(std::uint32_t pc, std::uint64_t cycle_limit, std::uint64_t cycles) {
+    if (watch_.branch() == pc) return WatchAction::check;
+    return cycle_limit - cycles >= IdleWatch::min_cycles && watch_.wants(pc) ? WatchAction::begin
+                                                                            : WatchAction::none;
+  }
+  // Does it, the core's state being the one right after the branch: starts
+  // watching the branch, or skips the laps that repeat the last one.
+  void watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint64_t cycle_limit,
                              std::uint64_t instruction_limit);
 
   std::uint32_t sram_bytes_;

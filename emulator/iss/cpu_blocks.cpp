@@ -50,8 +50,8 @@ std::uint32_t read_before(const std::uint8_t* p, std::uint32_t width) {
 
 } // namespace
 
-const Block* Cpu::block_at(std::uint32_t pc) {
-  if (const Block* block = blocks_.find(pc)) return block;
+// Out of line and cold: the executor's loop stays small.
+[[gnu::noinline, gnu::cold]] const Block* Cpu::build_block_at(std::uint32_t pc) {
   const Block& block = blocks_.build(pc, sram_.get(), sram_bytes_, costs_);
   const std::uint32_t first = pc >> 2, words = BlockCache::words_covered(block);
   for (std::uint32_t index = first; index < first + words; ++index) code_[index] |= code_in_block;
@@ -75,18 +75,18 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
   const std::uint16_t* const conds = cond_table_;
   const bool watch_branches = fast_forward_;
   std::uint8_t flags = flags_;
+  const Block* const* const entries = blocks_.entries();
+  const std::uint64_t first_instruction = instructions_;
   std::uint64_t cycles = cycles_, instructions = instructions_;
   std::uint32_t loaded = loaded_reg_, pc = pc_, last_pc = regs_[reg_pc];
   BlockExit exit = BlockExit::step;
 
   const Block* block;
-  const BlockOp* ops;
   const BlockOp* op;
-  std::uint64_t entry;     // cycle the block's first instruction starts at, its interlock included
-  std::uint32_t next;      // the pc after the block: its end, or a taken branch's target
-  std::uint64_t taken = 0; // cycles a taken branch adds to the block's sum
+  std::uint64_t entry;      // cycle the block's first instruction starts at, its interlock included
+  std::uint32_t next;       // the pc after the block: its end, or a taken branch's target
+  std::uint64_t taken = 0;  // cycles a taken branch adds to the block's sum
   std::uint32_t stored = 0; // the word index of the last store
-  std::uint64_t in_blocks = 0; // instructions executed here
 
 #define LANAI_DISPATCH() goto* dispatch[static_cast<unsigned>(op->kind)]
 #define LANAI_NEXT() \
@@ -98,7 +98,8 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
 
 enter:
   if (pc >= sram_bytes || (pc & 3u)) goto leave; // the stepper reports the fetch fault
-  block = block_at(pc);
+  block = entries[pc >> 2];
+  if (block == nullptr) block = build_block_at(pc);
   if (block->count == 0) goto leave;
   {
     const std::uint64_t stall = (block->first_reads >> loaded) & 1u ? costs_.load_use_stall : 0;
@@ -108,23 +109,21 @@ enter:
       goto leave;
     }
   }
-  next = block->pc + 4 * block->count;
+  next = block->end_pc;
   taken = 0;
-  ops = blocks_.ops(*block);
-  op = ops;
+  op = block->ops;
   LANAI_DISPATCH();
 
 op_end:
   cycles = entry + block->cycles + taken;
   instructions += block->count;
-  in_blocks += block->count;
   loaded = block->loaded_after;
-  last_pc = block->pc + 4 * (block->count - 1);
+  last_pc = block->last_pc;
   pc = next;
   goto enter;
 
 op_read_pc:
-  regs[reg_pc] = block->pc + 4 * static_cast<std::uint32_t>(op - ops);
+  regs[reg_pc] = block->pc + 4 * static_cast<std::uint32_t>(op - block->ops);
   goto* dispatch[static_cast<unsigned>(op->then)];
 
 op_add_ri:
@@ -278,13 +277,15 @@ op_store: {
 op_branch:
   if (LANAI_HOLDS(op->cond)) {
     next = op->imm;
-    taken = static_cast<std::uint64_t>(block->taken_extra);
+    taken = block->taken_extra;
     if ((op->bits & op_backward) && watch_branches) {
       // The idle watch sees the state the reference path has right after
       // the branch: its delay slot next, then the target.
-      const auto index = static_cast<std::uint32_t>(op - ops);
+      const auto index = static_cast<std::uint32_t>(op - block->ops);
       const std::uint32_t at = block->pc + 4 * index;
       const std::uint64_t after = entry + op->start + costs_.branch_taken;
+      const WatchAction action = watch_action(at, cycle_limit, after);
+      if (action == WatchAction::none) LANAI_NEXT();
       cycles_ = after;
       instructions_ = instructions + index + 1;
       pc_ = at + 4;
@@ -293,9 +294,9 @@ op_branch:
       loaded_reg_ = 0;
       regs_[reg_pc] = at;
       flags_ = flags;
-      watch_backward_branch(at, cycle_limit, instruction_limit);
+      watch_backward_branch(action, at, cycle_limit, instruction_limit);
       if (cycles_ != after) { // laps skipped: the delay slot is stepped
-        block_instructions_ += in_blocks + index + 1;
+        block_instructions_ += instructions + index + 1 - first_instruction;
         return BlockExit::step;
       }
     }
@@ -312,7 +313,7 @@ code_changed:
 
 stop_before: {
   // Leaves the state as the reference path has it before `op`.
-  const auto index = static_cast<std::uint32_t>(op - ops);
+  const auto index = static_cast<std::uint32_t>(op - block->ops);
   pc = block->pc + 4 * index;
   if (index > 0) {
     cycles = entry + op->start + taken;
@@ -320,7 +321,6 @@ stop_before: {
     last_pc = pc - 4;
   }
   instructions += index;
-  in_blocks += index;
   const std::uint32_t npc = index == block->count - 1 ? next : pc + 4;
   pc_ = pc;
   npc_ = npc;
@@ -330,7 +330,7 @@ stop_before: {
   loaded_reg_ = loaded;
   flags_ = flags;
   regs_[reg_pc] = last_pc;
-  block_instructions_ += in_blocks;
+  block_instructions_ += instructions - first_instruction;
   return BlockExit::step;
 }
 
@@ -343,7 +343,7 @@ leave:
   loaded_reg_ = loaded;
   flags_ = flags;
   regs_[reg_pc] = last_pc;
-  block_instructions_ += in_blocks;
+  block_instructions_ += instructions - first_instruction;
   return exit;
 
 #undef LANAI_DISPATCH

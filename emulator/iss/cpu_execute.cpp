@@ -268,7 +268,10 @@ void Cpu::skip_predicated(const Instruction& in) {
   cycles_ += jumped ? costs_.branch_taken : cost;
   ++instructions_;
   if (profile_) profile_->add(pc, cycles_ - started);
-  if (backward && fast_forward_) watch_backward_branch(pc, cycle_limit, instruction_limit);
+  if (backward && fast_forward_) {
+    const WatchAction action = watch_action(pc, cycle_limit, cycles_);
+    if (action != WatchAction::none) watch_backward_branch(action, pc, cycle_limit, instruction_limit);
+  }
   if (state_ == StopReason::halted) return false;
   if (yield_) {
     yield_ = false;
@@ -288,9 +291,10 @@ constexpr std::uint64_t min_block_run_cycles = 8;
 StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   if (state_ != StopReason::cycle_limit) return state_;
   watch_.reset();
-  // A profile counts every instruction on its own: it is filled by stepping.
-  bool blocks = blocks_on_ && profile_ == nullptr && cycle_limit - cycles_ >= min_block_run_cycles &&
-                instruction_limit - instructions_ >= 2;
+  // A profile counts every instruction on its own: it is filled by stepping;
+  // a yield requested before the run ends it after one instruction.
+  bool blocks = blocks_on_ && profile_ == nullptr && !yield_ &&
+                cycle_limit - cycles_ >= min_block_run_cycles && instruction_limit - instructions_ >= 2;
   while (cycles_ < cycle_limit && instructions_ < instruction_limit) {
     if (blocks && npc_ == pc_ + 4 && nnpc_ == pc_ + 8) {
       // Once the next block would cross a limit, the rest of the run is stepped.

@@ -8,14 +8,6 @@
 
 namespace lanai::iss {
 
-namespace {
-
-// A slice too short for two laps of a polling loop (a core in lockstep with
-// others runs about one instruction per slice) is not worth a look.
-constexpr std::uint64_t min_watch_cycles = 64;
-
-} // namespace
-
 IdleState Cpu::idle_state() const {
   IdleState state;
   std::copy_n(regs_, state.regs.size(), state.regs.begin());
@@ -27,13 +19,13 @@ IdleState Cpu::idle_state() const {
   return state;
 }
 
-void Cpu::watch_backward_branch(std::uint32_t pc, std::uint64_t cycle_limit,
+void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint64_t cycle_limit,
                                 std::uint64_t instruction_limit) {
-  if (watch_.branch() != pc) {
-    if (cycle_limit - cycles_ >= min_watch_cycles && watch_.wants(pc))
-      watch_.begin(pc, idle_state(), cycles_, instructions_);
+  if (action == WatchAction::begin) {
+    watch_.begin(pc, idle_state(), cycles_, instructions_);
     return;
   }
+  if (action != WatchAction::check) return;
   bool repeats = watch_.clean() && cycles_ > watch_.cycles();
   for (int i = 0; repeats && i < watch_.stores(); ++i) {
     const IdleWatch::Store& store = watch_.store(i);
