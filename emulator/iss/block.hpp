@@ -1,8 +1,9 @@
 // A predecoded basic block: a straight run of instructions from one entry
 // address, each translated into an operation specialised for its common
 // case, with the cycles of the run summed ahead. A block ends after the
-// delay slot of its first branch, before any other instruction that writes
-// the pc or does not decode, or at a length limit.
+// delay slot of its first branch or the two of a load into the pc, before
+// any other instruction that writes the pc or does not decode, or at a
+// length limit.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +46,8 @@ enum class OpKind : std::uint8_t {
   load,      // any other load: widths, extensions, RRM operators, base update
   store,     // any other store
   branch,    // if condition: next pc <- imm (absolute, relative ones resolved)
+  load_pc,   // next pc <- a load (as `load`), two delay slots
+  jump_imm,  // next pc <- imm (SLI into the pc), two delay slots
   count
 };
 
@@ -82,6 +85,7 @@ struct Block {
   std::uint32_t max_start = 0;   // latest start of the last one, after the entry
   std::uint32_t first_reads = 0; // registers the first instruction reads (bit r)
   std::uint32_t loaded_after = 0; // the register the last one loads (0: none)
+  std::uint32_t delay_slots = 0; // of the jump that ends it: 1 a branch, 2 a load into the pc
   std::uint64_t taken_extra = 0; // a taken branch's cycles over an untaken one's (mod 2^64)
 };
 

@@ -2,7 +2,8 @@
 // common case (sub becomes an add of the negated immediate, a constant shift
 // a plain shift of a fixed direction, SLS a word access at Rs1=r0 plus an
 // address), with the cycles before it summed as the per-instruction model
-// charges them.
+// charges them. A block ends with a branch and its delay slot, or a load
+// into the pc and its two.
 #include "iss/block_builder.hpp"
 
 #include <algorithm>
@@ -28,13 +29,24 @@ bool reads_pc(const Instruction& in) {
   return (reads >> reg_pc) & 1u;
 }
 
-bool is_branch(const Instruction& in) {
-  return in.op == OpClass::branch || in.op == OpClass::branch_rel;
+// A load (or SLI) into the pc that updates no base register: a jump with
+// two delay slots, like a function's return `ld -4[%fp], %pc`.
+bool loads_pc(const Instruction& in) {
+  const bool updates_pc = (in.mode == addr_post || in.mode == addr_pre) && in.rs1 == reg_pc;
+  return in.op != OpClass::invalid && in.cost == CostClass::load && in.rd == reg_pc && !updates_pc;
+}
+
+// Delay slots after the instruction when it jumps (0: it does not end a block).
+std::uint32_t delay_slots(const Instruction& in) {
+  if (in.op == OpClass::branch || in.op == OpClass::branch_rel) return 1;
+  return loads_pc(in) ? 2 : 0;
 }
 
 // Whether the instruction may be part of a block: it decodes and writes the
-// pc only as a branch does (jumps through registers and loads are stepped).
-bool fits_block(const Instruction& in) { return in.op != OpClass::invalid && !in.writes_pc; }
+// pc only as a branch or a load does (jumps through the ALU are stepped).
+bool fits_block(const Instruction& in) {
+  return in.op != OpClass::invalid && (!in.writes_pc || loads_pc(in));
+}
 
 // Writes to r0 and r1 go to the discarded register 32.
 std::uint8_t written(unsigned r) { return static_cast<std::uint8_t>(r <= 1 ? 32 : r); }
@@ -143,6 +155,14 @@ BlockOp translate(const Instruction& in, std::uint32_t pc) {
   case OpClass::store_sls: translate_memory(in, op, true); break;
   default: translate_memory(in, op, false); break;
   }
+  if (loads_pc(in)) {
+    if (in.op == OpClass::load_imm) {
+      op.kind = OpKind::jump_imm;
+    } else {
+      op.kind = OpKind::load_pc;
+      if (in.op == OpClass::load_sls) op.mode = addr_offset; // Rs1 (r0) + the address
+    }
+  }
   if (reads_pc(in)) {
     op.then = op.kind;
     op.kind = OpKind::read_pc;
@@ -167,12 +187,13 @@ Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram
   Block block;
   block.pc = pc;
   std::uint32_t start = 0, last_start = 0, loaded = 0;
-  bool ends_in_branch = false;
   auto append = [&](const Instruction& in, std::uint32_t at) {
     BlockOp op = translate(in, at);
-    std::uint32_t cost = class_cost[static_cast<int>(in.cost)];
-    if (block.count == 0) block.first_reads = interlock_reads(in);
-    else if ((interlock_reads(in) >> loaded) & 1u) cost += costs.load_use_stall;
+    // A load into the pc always jumps, at a taken branch's cost and no interlock.
+    const bool jump = loads_pc(in);
+    std::uint32_t cost = jump ? costs.branch_taken : class_cost[static_cast<int>(in.cost)];
+    if (block.count == 0) block.first_reads = jump ? 0 : interlock_reads(in);
+    else if (!jump && (interlock_reads(in) >> loaded) & 1u) cost += costs.load_use_stall;
     op.start = start;
     op.loaded_before = static_cast<std::uint8_t>(loaded);
     ops.push_back(op);
@@ -184,14 +205,20 @@ Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram
   for (std::uint32_t at = pc; at < sram_bytes && block.count < max_block_instructions; at += 4) {
     const Instruction in = decode(word_at(sram + at));
     if (!fits_block(in)) break;
-    if (is_branch(in)) {
-      // The branch and its delay slot, or neither: a slot that jumps too is stepped.
-      if (block.count + 2 > max_block_instructions || at + 4 >= sram_bytes) break;
-      const Instruction slot = decode(word_at(sram + at + 4));
-      if (!fits_block(slot) || is_branch(slot)) break;
+    const std::uint32_t slots = delay_slots(in);
+    if (slots > 0) {
+      // The jump and its delay slots, or none of them: slots that jump too are stepped.
+      if (block.count + 1 + slots > max_block_instructions || at + 4 * slots >= sram_bytes) break;
+      Instruction slot[2];
+      bool plain = true;
+      for (std::uint32_t i = 0; i < slots; ++i) {
+        slot[i] = decode(word_at(sram + at + 4 + 4 * i));
+        plain = plain && fits_block(slot[i]) && delay_slots(slot[i]) == 0;
+      }
+      if (!plain) break;
       append(in, at);
-      append(slot, at + 4);
-      ends_in_branch = true;
+      for (std::uint32_t i = 0; i < slots; ++i) append(slot[i], at + 4 + 4 * i);
+      block.delay_slots = slots;
       break;
     }
     append(in, at);
@@ -202,7 +229,7 @@ Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram
   block.cycles = start;
   block.loaded_after = loaded;
   const std::int64_t taken_extra =
-      ends_in_branch ? std::int64_t(costs.branch_taken) - costs.branch_untaken : 0;
+      block.delay_slots == 1 ? std::int64_t(costs.branch_taken) - costs.branch_untaken : 0;
   block.taken_extra = static_cast<std::uint64_t>(taken_extra);
   block.max_start = last_start + static_cast<std::uint32_t>(std::max<std::int64_t>(0, taken_extra));
   ops.push_back(BlockOp{});

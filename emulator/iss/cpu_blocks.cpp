@@ -66,7 +66,7 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
       &&op_sar_ri, &&op_shift_ri_f, &&op_add_rr, &&op_sub_rr,     &&op_and_rr,   &&op_or_rr,
       &&op_xor_rr, &&op_add_rr_f, &&op_sub_rr_f, &&op_alu_rr,     &&op_shift_rr, &&op_select,
       &&op_set_cond, &&op_popc,  &&op_leadz,     &&op_trailz,     &&op_load_imm, &&op_load_word,
-      &&op_store_word, &&op_load, &&op_store,    &&op_branch};
+      &&op_store_word, &&op_load, &&op_store,    &&op_branch,     &&op_load_pc,  &&op_jump_imm};
   static_assert(std::size(dispatch) == static_cast<std::size_t>(OpKind::count));
 
   std::uint32_t* const regs = regs_;
@@ -83,9 +83,7 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
 
   const Block* block;
   const BlockOp* op;
-  std::uint64_t entry;      // cycle the block's first instruction starts at, its interlock included
   std::uint32_t next;       // the pc after the block: its end, or a taken branch's target
-  std::uint64_t taken = 0;  // cycles a taken branch adds to the block's sum
   std::uint32_t stored = 0; // the word index of the last store
 
 #define LANAI_DISPATCH() goto* dispatch[static_cast<unsigned>(op->kind)]
@@ -102,20 +100,22 @@ enter:
   if (block == nullptr) block = build_block_at(pc);
   if (block->count == 0) goto leave;
   {
+    // Inside a block, `cycles` is the cycle its first instruction starts
+    // at, after an interlock with the last block's load.
     const std::uint64_t stall = (block->first_reads >> loaded) & 1u ? costs_.load_use_stall : 0;
-    entry = cycles + stall;
-    if (entry + block->max_start >= cycle_limit || instruction_limit - instructions < block->count) {
+    if (cycles + stall + block->max_start >= cycle_limit ||
+        instruction_limit - instructions < block->count) {
       exit = BlockExit::near_limit;
       goto leave;
     }
+    cycles += stall;
   }
   next = block->end_pc;
-  taken = 0;
   op = block->ops;
   LANAI_DISPATCH();
 
 op_end:
-  cycles = entry + block->cycles + taken;
+  cycles += block->cycles;
   instructions += block->count;
   loaded = block->loaded_after;
   last_pc = block->last_pc;
@@ -275,32 +275,47 @@ op_store: {
 }
 
 op_branch:
-  if (LANAI_HOLDS(op->cond)) {
-    next = op->imm;
-    taken = block->taken_extra;
-    if ((op->bits & op_backward) && watch_branches) {
-      // The idle watch sees the state the reference path has right after
-      // the branch: its delay slot next, then the target.
-      const auto index = static_cast<std::uint32_t>(op - block->ops);
-      const std::uint32_t at = block->pc + 4 * index;
-      const std::uint64_t after = entry + op->start + costs_.branch_taken;
-      const WatchAction action = watch_action(at, cycle_limit, after);
-      if (action == WatchAction::none) LANAI_NEXT();
-      cycles_ = after;
-      instructions_ = instructions + index + 1;
-      pc_ = at + 4;
-      npc_ = next;
-      nnpc_ = next + 4;
-      loaded_reg_ = 0;
-      regs_[reg_pc] = at;
-      flags_ = flags;
-      watch_backward_branch(action, at, cycle_limit, instruction_limit);
-      if (cycles_ != after) { // laps skipped: the delay slot is stepped
-        block_instructions_ += instructions + index + 1 - first_instruction;
-        return BlockExit::step;
-      }
+  if (!LANAI_HOLDS(op->cond)) LANAI_NEXT();
+  next = op->imm;
+  cycles += block->taken_extra; // the delay slot and the block's end come later
+  if ((op->bits & op_backward) && watch_branches) {
+    // The idle watch sees the state the reference path has right after the
+    // branch: its delay slot next, then the target. (`cycles` counts the
+    // branch as taken, its start offset as untaken.)
+    const auto index = static_cast<std::uint32_t>(op - block->ops);
+    const std::uint32_t at = block->pc + 4 * index;
+    const std::uint64_t after = cycles + op->start + costs_.branch_untaken;
+    const WatchAction action = watch_action(at, cycle_limit, after);
+    if (action == WatchAction::none) LANAI_NEXT();
+    cycles_ = after;
+    instructions_ = instructions + index + 1;
+    pc_ = at + 4;
+    npc_ = next;
+    nnpc_ = next + 4;
+    loaded_reg_ = 0;
+    regs_[reg_pc] = at;
+    flags_ = flags;
+    watch_backward_branch(action, at, cycle_limit, instruction_limit);
+    if (cycles_ != after) { // laps skipped: the delay slot is stepped
+      block_instructions_ += instructions + index + 1 - first_instruction;
+      return BlockExit::step;
     }
   }
+  LANAI_NEXT();
+
+op_load_pc: {
+  const std::uint32_t base = regs[op->rs1];
+  const std::uint32_t computed =
+      op->bits & op_rrm ? address_value(op->alu, op->bits & op_arithmetic, base, regs[op->rs2], flags)
+                        : base + op->imm;
+  const std::uint32_t ea = op->mode == addr_offset || op->mode == addr_pre ? computed : base;
+  if (ea >= sram_bytes || (ea & (op->width - 1u))) goto stop_before;
+  next = read_part(sram + ea, op->width, op->bits & op_zero_extend);
+  if (op->bits & op_update) regs[op->cond] = computed;
+  LANAI_NEXT();
+}
+op_jump_imm:
+  next = op->imm;
   LANAI_NEXT();
 
 code_changed:
@@ -316,15 +331,22 @@ stop_before: {
   const auto index = static_cast<std::uint32_t>(op - block->ops);
   pc = block->pc + 4 * index;
   if (index > 0) {
-    cycles = entry + op->start + taken;
+    cycles += op->start;
     loaded = op->loaded_before;
     last_pc = pc - 4;
+  } else if ((block->first_reads >> loaded) & 1u) {
+    cycles -= costs_.load_use_stall; // the stepper adds the interlock itself
   }
   instructions += index;
-  const std::uint32_t npc = index == block->count - 1 ? next : pc + 4;
   pc_ = pc;
-  npc_ = npc;
-  nnpc_ = npc + 4;
+  npc_ = pc + 4;
+  nnpc_ = pc + 8;
+  if (index == block->count - 1) { // the last delay slot, if any: `next` follows
+    npc_ = next;
+    nnpc_ = next + 4;
+  } else if (index == block->count - 2 && block->delay_slots == 2) { // a load's first slot
+    nnpc_ = next;
+  }
   cycles_ = cycles;
   instructions_ = instructions;
   loaded_reg_ = loaded;

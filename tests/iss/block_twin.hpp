@@ -83,6 +83,10 @@ public:
     const auto b = reference_.cpu->run(cycle_limit, instruction_limit);
     return a == iss::StopReason::cycle_limit && b == iss::StopReason::cycle_limit;
   }
+  void write_word(std::uint32_t address, std::uint32_t value) {
+    blocks_.cpu->write_word(address, value);
+    reference_.cpu->write_word(address, value);
+  }
   iss::Cpu& blocks() { return *blocks_.cpu; }
   iss::Cpu& reference() { return *reference_.cpu; }
   const TwinBus& blocks_bus() const { return blocks_.bus; }

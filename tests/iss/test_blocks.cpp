@@ -117,6 +117,32 @@ TEST_CASE("a store of its own updated base register stores the old base, a load 
   CHECK(exit_value(twin) == 0u); // the high half of 0x00000800
 }
 
+TEST_CASE("a load into the pc runs its two delay slots, device accesses in them included") {
+  // A return through the stack, with a device access in one slot or the
+  // other, stopped at every cycle and run whole.
+  for (const bool device_first : {false, true}) {
+    const std::uint32_t access = sls(true, r9, 0x1F000Cu); // 3 wait states
+    const std::vector<std::uint32_t> words = {
+        sli(sp, 0x2000),            // 0x00
+        sli(r6, 0x24),              // 0x04 the return address
+        rm(true, r6, sp, 2, -4),    // 0x08 st r6, -4[sp]
+        ri(add, r9, r0, 3),         // 0x0c
+        rm(false, pc, sp, 2, -4),   // 0x10 ld -4[sp], pc
+        device_first ? access : ri(add, r3, r3, 1), // 0x14 slot 1
+        device_first ? ri(add, r3, r3, 1) : access, // 0x18 slot 2
+        ri(add, r3, r3, 100),       // 0x1c skipped
+        ri(add, r3, r3, 100),       // 0x20 skipped
+        ri(add, r3, r3, 2),         // 0x24 the return address
+        to_exit(r3)};
+    for (std::uint64_t limit = 1; limit < 30; ++limit) {
+      BlockTwin twin(words);
+      INFO("limit " << limit << (device_first ? ", device access in slot 1" : ", in slot 2"));
+      run_both(twin, limit);
+      CHECK(exit_value(twin) == 3u);
+    }
+  }
+}
+
 TEST_CASE("a device read inside a block sees the cycle of its own instruction") {
   lanai::iss::CycleCosts costs;
   costs.alu = 1;
@@ -165,6 +191,27 @@ TEST_CASE("a load-use interlock across a taken branch and into a block's first i
   CHECK(exit_value(twin) == 42u);
   // sli, bt (taken), ld, add + interlock, then the exit register.
   CHECK(twin.blocks().cycles() == 1u + 2u + 1u + (1u + 3u) + 3u);
+}
+
+TEST_CASE("a load into the pc right after a load of its base jumps without an interlock") {
+  lanai::iss::CycleCosts costs;
+  costs.load_use_stall = 3;
+  BlockTwin twin({sli(r6, 0x800),             // 0x00
+                  br(0, 0x10),                // 0x04 bt 0x10
+                  rm(false, r7, r6, 2, 0),    // 0x08 delay slot: r7 <- 0x900
+                  nop,                        // 0x0c
+                  rm(false, pc, r7, 2, 0),    // 0x10 ld 0[r7], pc: a jump, no interlock
+                  ri(add, r3, r0, 5),         // 0x14 slot 1
+                  nop,                        // 0x18 slot 2
+                  ri(add, r3, r3, 100),       // 0x1c skipped
+                  to_exit(r3)},               // 0x20
+                 costs);
+  twin.write_word(0x800, 0x900);
+  twin.write_word(0x900, 0x20);
+  run_both(twin);
+  CHECK(exit_value(twin) == 5u);
+  // sli, bt (taken), ld, ld into pc (as a taken branch), add, nop, the exit register.
+  CHECK(twin.blocks().cycles() == 1u + 2u + 1u + 2u + 1u + 1u + 3u);
 }
 
 TEST_CASE("blocks forgotten by the thousand are reclaimed and rebuilt right") {

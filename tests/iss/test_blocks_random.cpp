@@ -1,9 +1,10 @@
 // Random programs give the same results whether the core runs predecoded
 // blocks or steps every instruction: programs drawn from every instruction
-// format (branches into them, delay slots, pc reads and writes, loads and
-// stores of every width and mode, device registers with side effects,
-// stores into the program itself), random cycle costs, and runs cut into
-// slices of one cycle, of random lengths and of random instruction counts.
+// format (branches into them, delay slots, pc reads, returns through loads
+// into the pc, loads and stores of every width and mode, device registers
+// with side effects, stores into the program itself), random cycle costs,
+// and runs cut into slices of one cycle, of just enough cycles for blocks,
+// of random lengths and of random instruction counts.
 #include <doctest/doctest.h>
 
 #include "block_twin.hpp"
@@ -34,8 +35,8 @@ struct Generator {
   bool one_in(std::uint32_t n) { return rng.uniform_u32(1, n) == 1; }
   // Mostly value registers; now and then r0, r1 or the pc.
   std::uint32_t value() { return one_in(12) ? rng.uniform_u32(0, 2) : rng.uniform_u32(3, 15); }
-  // A destination: the pc (a jump through a register) or a pointer only rarely.
-  std::uint32_t dest() { return one_in(100) ? 2u : one_in(60) ? rng.uniform_u32(16, 23) : value(); }
+  // A destination: the pc (a jump or a return) or a pointer only rarely.
+  std::uint32_t dest() { return one_in(60) ? 2u : one_in(60) ? rng.uniform_u32(16, 23) : value(); }
   std::uint32_t base() { return one_in(20) ? value() : one_in(15) ? 23 : rng.uniform_u32(16, 22); }
   std::uint32_t index() { return one_in(10) ? value() : rng.uniform_u32(24, 27); }
   std::uint32_t data_source() {
@@ -127,6 +128,10 @@ void check_program(std::uint64_t seed, Tally& tally, Schedule next_limits) {
   words.push_back(nop);
   const std::array<std::uint32_t, 32> regs = g.registers();
   BlockTwin twin(words, g.costs(), &regs, g.rng.uniform_u32(0, 1) == 1);
+  // The data the pointers start in: half of it addresses in the program,
+  // for loads into the pc to return to.
+  for (std::uint32_t a = 0x1000; a < 0x1800; a += 4)
+    twin.write_word(a, g.one_in(2) ? g.target() : static_cast<std::uint32_t>(g.rng.next_u64()));
   for (int slice = 0; slice < 400; ++slice) {
     const auto [cycles, instructions] = next_limits(g.rng, twin.reference());
     const bool going = twin.run(cycles, instructions);
@@ -158,11 +163,14 @@ TEST_CASE("random programs agree with and without blocks in long runs") {
   report(tally);
 }
 
-TEST_CASE("random programs agree with and without blocks in one-cycle slices") {
+TEST_CASE("random programs agree with and without blocks in one-cycle and short slices") {
+  // Runs this short are stepped (none is in a block) or just long enough for
+  // blocks (most end inside one).
   Tally tally;
-  for (std::uint64_t seed = 1000; seed < 1060; ++seed)
-    check_program(seed, tally, [](lanai::kernel::RandomStream&, const lanai::iss::Cpu& cpu) {
-      return std::pair<std::uint64_t, std::uint64_t>{cpu.cycles() + 1, ~std::uint64_t{0}};
+  for (std::uint64_t seed = 1000; seed < 1100; ++seed)
+    check_program(seed, tally, [&](lanai::kernel::RandomStream& rng, const lanai::iss::Cpu& cpu) {
+      const std::uint64_t slice = seed % 2 ? 1 : rng.uniform_u32(8, 16);
+      return std::pair<std::uint64_t, std::uint64_t>{cpu.cycles() + slice, ~std::uint64_t{0}};
     });
   report(tally);
 }
