@@ -51,9 +51,12 @@ enum class OpKind : std::uint8_t {
   count
 };
 
+// The register operations write in place of r0 and r1 (the core's 33rd).
+inline constexpr std::uint8_t reg_discard = 32;
+
 struct BlockOp {
   OpKind kind = OpKind::end;
-  std::uint8_t rd = 0;   // the register written (32: discarded, for r0 and r1)
+  std::uint8_t rd = 0;   // the register written (reg_discard for r0 and r1)
   std::uint8_t rs1 = 0;
   std::uint8_t rs2 = 0;
   std::uint32_t imm = 0; // immediate, offset, absolute address or branch target

@@ -23,11 +23,7 @@ std::uint32_t interlock_reads(const Instruction& in) {
   return reads & ~1u;
 }
 
-bool reads_pc(const Instruction& in) {
-  std::uint32_t reads = 1u << in.rs1 | 1u << in.rs2;
-  if (in.reads_rd) reads |= 1u << in.rd;
-  return (reads >> reg_pc) & 1u;
-}
+bool reads_pc(const Instruction& in) { return (interlock_reads(in) >> reg_pc) & 1u; }
 
 // A load (or SLI) into the pc that updates no base register: a jump with
 // two delay slots, like a function's return `ld -4[%fp], %pc`.
@@ -48,8 +44,8 @@ bool fits_block(const Instruction& in) {
   return in.op != OpClass::invalid && (!in.writes_pc || loads_pc(in));
 }
 
-// Writes to r0 and r1 go to the discarded register 32.
-std::uint8_t written(unsigned r) { return static_cast<std::uint8_t>(r <= 1 ? 32 : r); }
+// Writes to r0 and r1 go to the discarded register.
+std::uint8_t written(unsigned r) { return r <= 1 ? reg_discard : static_cast<std::uint8_t>(r); }
 
 void translate_alu_ri(const Instruction& in, BlockOp& op) {
   const bool f = in.set_flags;

@@ -12,7 +12,7 @@ namespace lanai::iss {
 
 namespace {
 
-constexpr std::size_t ops_per_chunk = 16384;
+constexpr std::size_t ops_per_chunk = 4096;
 // Below this many forgotten operations, reclaiming is not worth a rebuild.
 constexpr std::size_t min_reclaim_ops = 4096;
 

@@ -100,8 +100,6 @@ private:
   // Per SRAM word (code_): what was predecoded from it.
   static constexpr std::uint8_t code_decoded = 1; // decoded_ holds it
   static constexpr std::uint8_t code_in_block = 2; // a cached block may cover it
-  // Register that block operations write in place of r0 and r1.
-  static constexpr unsigned reg_discard = 32;
 
   bool condition(unsigned cond) const { return (cond_table_[flags_] >> cond) & 1u; }
   void write_reg(unsigned r, std::uint32_t v, bool from_load);
@@ -147,7 +145,7 @@ private:
   std::uint32_t class_cost_[static_cast<int>(CostClass::count)];
   MmioBus* bus_;
 
-  std::uint32_t regs_[33] = {}; // the 32 registers and reg_discard
+  std::uint32_t regs_[reg_discard + 1] = {}; // the 32 registers and the discarded one
   std::uint8_t flags_ = 0;
   std::uint16_t cond_table_[16] = {};
   std::uint32_t pc_ = 0, npc_ = 4, nnpc_ = 8;

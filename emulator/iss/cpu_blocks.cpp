@@ -61,12 +61,14 @@ std::uint32_t read_before(const std::uint8_t* p, std::uint32_t width) {
 Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   // In OpKind order.
   static const void* const dispatch[] = {
-      &&op_end,    &&op_read_pc, &&op_add_ri,    &&op_add_ri_f,   &&op_addc_ri,  &&op_addc_ri_f,
-      &&op_and_ri, &&op_or_ri,   &&op_xor_ri,    &&op_logic_ri_f, &&op_shl_ri,   &&op_shr_ri,
-      &&op_sar_ri, &&op_shift_ri_f, &&op_add_rr, &&op_sub_rr,     &&op_and_rr,   &&op_or_rr,
-      &&op_xor_rr, &&op_add_rr_f, &&op_sub_rr_f, &&op_alu_rr,     &&op_shift_rr, &&op_select,
-      &&op_set_cond, &&op_popc,  &&op_leadz,     &&op_trailz,     &&op_load_imm, &&op_load_word,
-      &&op_store_word, &&op_load, &&op_store,    &&op_branch,     &&op_load_pc,  &&op_jump_imm};
+      &&op_end,       &&op_read_pc,   &&op_add_ri,   &&op_add_ri_f,   &&op_addc_ri,
+      &&op_addc_ri_f, &&op_and_ri,    &&op_or_ri,    &&op_xor_ri,     &&op_logic_ri_f,
+      &&op_shl_ri,    &&op_shr_ri,    &&op_sar_ri,   &&op_shift_ri_f, &&op_add_rr,
+      &&op_sub_rr,    &&op_and_rr,    &&op_or_rr,    &&op_xor_rr,     &&op_add_rr_f,
+      &&op_sub_rr_f,  &&op_alu_rr,    &&op_shift_rr, &&op_select,     &&op_set_cond,
+      &&op_popc,      &&op_leadz,     &&op_trailz,   &&op_load_imm,   &&op_load_word,
+      &&op_store_word, &&op_load,     &&op_store,    &&op_branch,     &&op_load_pc,
+      &&op_jump_imm};
   static_assert(std::size(dispatch) == static_cast<std::size_t>(OpKind::count));
 
   std::uint32_t* const regs = regs_;
