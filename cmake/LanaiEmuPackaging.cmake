@@ -1,7 +1,12 @@
 # Installation and packaging: the emulator's libraries, public headers and
-# front end, a relocatable CMake package (find_package(LanaiEmu)) and two
-# pkg-config files: lanai-emu (the emulator) and lanai-emu-vipl (the VIPL
-# for host programs). Included last, once every target has been defined.
+# front end, the firmware SDK (the VIA firmware's headers, the shipped
+# firmwares in parts, installed where they are built, and the CMake
+# function that builds variants), the shipped profiles, experiments and
+# models, a relocatable CMake package (find_package(LanaiEmu), components
+# libraries and firmware) and three pkg-config files: lanai-emu (the
+# emulator), lanai-emu-vipl (the VIPL for host programs) and
+# lanai-emu-firmware (flags for firmware). Included last, once every target
+# has been defined.
 include(CMakePackageConfigHelpers)
 
 # The public libraries, each listed before the libraries it depends on: the
@@ -178,11 +183,27 @@ if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/firmware/include/lanai)
     DESTINATION ${LANAI_EMU_INCLUDE_DIR}/lanai
     FILES_MATCHING PATTERN "*.h")
 endif()
+# The VIA firmware's headers, included as "common/<file>.h" by variants
+# (each says whether it is stable or internal; docs/firmware-variants.md).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/firmware/common/
+  DESTINATION ${LANAI_EMU_INCLUDE_DIR}/firmware/common
+  FILES_MATCHING PATTERN "*.h")
+# Profiles, experiments and models, in the layout the experiments' relative
+# paths expect; the installed lanai-emu finds profiles by name beside itself.
+foreach(_lanai_dir profiles experiments models)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/bench/${_lanai_dir}/
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/lanai-emu/${_lanai_dir}
+    FILES_MATCHING PATTERN "*.toml")
+endforeach()
 
+# What the firmware component points at, relative to the package.
+set(LANAI_EMU_INSTALL_FIRMWARE_DIR ${CMAKE_INSTALL_DATADIR}/lanai-emu/firmware)
+set(LANAI_EMU_INSTALL_EXECUTABLE ${CMAKE_INSTALL_BINDIR}/lanai-emu)
 configure_package_config_file(
   ${CMAKE_CURRENT_LIST_DIR}/LanaiEmuConfig.cmake.in
   ${PROJECT_BINARY_DIR}/LanaiEmuConfig.cmake
-  INSTALL_DESTINATION ${LANAI_EMU_CMAKE_DIR})
+  INSTALL_DESTINATION ${LANAI_EMU_CMAKE_DIR}
+  PATH_VARS LANAI_EMU_INCLUDE_DIR LANAI_EMU_INSTALL_FIRMWARE_DIR LANAI_EMU_INSTALL_EXECUTABLE)
 # 0.x releases may break compatibility between minor versions.
 write_basic_package_version_file(
   ${PROJECT_BINARY_DIR}/LanaiEmuConfigVersion.cmake
@@ -191,6 +212,8 @@ write_basic_package_version_file(
 install(FILES
   ${PROJECT_BINARY_DIR}/LanaiEmuConfig.cmake
   ${PROJECT_BINARY_DIR}/LanaiEmuConfigVersion.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/LanaiFirmware.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/LanaiEmuFirmware.cmake
   DESTINATION ${LANAI_EMU_CMAKE_DIR})
 
 # The .pc file locates the prefix relative to itself, so an installation
@@ -214,6 +237,18 @@ set(LANAI_EMU_PC_LIBS "${_lanai_pc_libs}${_lanai_pc_extra_libs}")
 set(LANAI_EMU_PC_REQUIRES "${_lanai_pc_requires}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/lanai-emu.pc.in ${PROJECT_BINARY_DIR}/lanai-emu.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/lanai-emu.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+# Firmware: the compiler and the flags the shipped firmware is built with
+# (the clang-14 workarounds among them), in the order the build gives them.
+list(JOIN LANAI_FIRMWARE_FLAGS " " _lanai_fw_flags)
+list(JOIN LANAI_FIRMWARE_SMALL_MODEL_FLAGS " " _lanai_fw_model)
+list(JOIN LANAI_FIRMWARE_OPT " " _lanai_fw_opt)
+set(LANAI_EMU_PC_FIRMWARE_CFLAGS "${_lanai_fw_flags} ${_lanai_fw_model} ${_lanai_fw_opt}")
+list(JOIN LANAI_FIRMWARE_CXX_FLAGS " " LANAI_EMU_PC_FIRMWARE_CXX_FLAGS)
+list(JOIN LANAI_FIRMWARE_C_FLAGS " " LANAI_EMU_PC_FIRMWARE_C_FLAGS)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/lanai-emu-firmware.pc.in
+               ${PROJECT_BINARY_DIR}/lanai-emu-firmware.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/lanai-emu-firmware.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 if(TARGET lanai_vipl_shared)
   # What VIPL programs link: the shared VIPL (the emulator inside, only the
   # C API exported) and the process library linked into the program.

@@ -1,6 +1,9 @@
 # Compiling NIC firmware: freestanding C/C++ and assembly for the Lanai target.
 # No linker supports Lanai, so firmware stays a set of relocatable objects
-# that the emulator's loader links at load time.
+# that the emulator's loader links at load time. Installed with the package
+# (the firmware SDK compiles variants with the same flags); whoever includes
+# it sets LANAI_FIRMWARE_INCLUDE_DIRS, the directories every source sees
+# (firmware/include in the tree, include/lanai-emu once installed).
 
 find_program(LANAI_CLANG NAMES clang-14 clang REQUIRED)
 
@@ -20,40 +23,46 @@ set(LANAI_FIRMWARE_FLAGS --target=lanai -ffreestanding -fno-builtin -nostdlib
 # has too few callee-saved ones: they end up spilled to the stack.
 set(LANAI_FIRMWARE_SMALL_MODEL_FLAGS -mcmodel=small -mllvm -disable-constant-hoisting)
 set(LANAI_FIRMWARE_CXX_FLAGS -std=c++20 -fno-exceptions -fno-rtti)
+set(LANAI_FIRMWARE_C_FLAGS -std=c11)
 set(LANAI_FIRMWARE_OPT -O2)
 
-# lanai_firmware_objects(<target> [OPT <level>] [SMALL_MODEL] [INCLUDES dirs...] SOURCES files...)
-# Compiles each source to <binary dir>/<target>/<name>.o and makes <target> a
-# custom target that builds them. The list of objects is stored in the target
-# property LANAI_OBJECTS and in <binary dir>/<target>/objects.txt.
+# lanai_firmware_objects(<target> [OPT <level>] [SMALL_MODEL] [OUTPUT_DIR dir]
+#                        [INCLUDES dirs...] SOURCES files...)
+# Compiles each source to <dir>/<name>.o (default dir: <binary dir>/<target>)
+# and makes <target> a custom target that builds them. The list of objects
+# is stored in the target properties LANAI_OBJECTS (and their folder in
+# LANAI_OBJECTS_DIR) and in <dir>/objects.txt.
 function(lanai_firmware_objects target)
-  cmake_parse_arguments(ARG "SMALL_MODEL" "OPT" "SOURCES;INCLUDES" ${ARGN})
+  cmake_parse_arguments(ARG "SMALL_MODEL" "OPT;OUTPUT_DIR" "SOURCES;INCLUDES" ${ARGN})
   if(NOT ARG_OPT)
     set(ARG_OPT ${LANAI_FIRMWARE_OPT})
+  endif()
+  if(NOT ARG_OUTPUT_DIR)
+    set(ARG_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/${target})
   endif()
   set(model_flags)
   if(ARG_SMALL_MODEL)
     set(model_flags ${LANAI_FIRMWARE_SMALL_MODEL_FLAGS})
   endif()
   set(objects)
-  set(includes -I${PROJECT_SOURCE_DIR}/firmware/include)
-  foreach(dir IN LISTS ARG_INCLUDES)
+  set(includes)
+  foreach(dir IN LISTS LANAI_FIRMWARE_INCLUDE_DIRS ARG_INCLUDES)
     list(APPEND includes -I${dir})
   endforeach()
   foreach(src IN LISTS ARG_SOURCES)
     get_filename_component(abs ${src} ABSOLUTE)
     get_filename_component(name ${src} NAME_WE)
     get_filename_component(ext ${src} LAST_EXT)
-    set(obj ${CMAKE_CURRENT_BINARY_DIR}/${target}/${name}.o)
+    set(obj ${ARG_OUTPUT_DIR}/${name}.o)
     set(lang_flags)
     if(ext STREQUAL ".cpp")
       set(lang_flags ${LANAI_FIRMWARE_CXX_FLAGS})
     elseif(ext STREQUAL ".c")
-      set(lang_flags -std=c11)
+      set(lang_flags ${LANAI_FIRMWARE_C_FLAGS})
     endif()
     add_custom_command(
       OUTPUT ${obj}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/${target}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${ARG_OUTPUT_DIR}
       COMMAND ${LANAI_CLANG} ${LANAI_FIRMWARE_FLAGS} ${model_flags} ${lang_flags} ${ARG_OPT}
               ${includes} -MD -MF ${obj}.d -c ${abs} -o ${obj}
       DEPENDS ${abs}
@@ -69,7 +78,8 @@ function(lanai_firmware_objects target)
     get_filename_component(n ${obj} NAME)
     string(APPEND names "${n}\n")
   endforeach()
-  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${target}/objects.txt "${names}")
+  file(WRITE ${ARG_OUTPUT_DIR}/objects.txt "${names}")
   add_custom_target(${target} ALL DEPENDS ${objects})
-  set_target_properties(${target} PROPERTIES LANAI_OBJECTS "${objects}")
+  set_target_properties(${target} PROPERTIES LANAI_OBJECTS "${objects}"
+                        LANAI_OBJECTS_DIR "${ARG_OUTPUT_DIR}")
 endfunction()

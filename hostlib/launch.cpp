@@ -47,9 +47,10 @@ host::ClusterConfig cluster_config(const LaunchOptions& options) {
   for (const std::string& name : options.firmware) {
     if (!images.contains(name)) {
       const std::vector<std::string> files = firmware_image_files(name);
-      std::vector<std::filesystem::path> objects(files.begin(), files.end());
-      if (files.empty()) objects = machine::firmware_objects(name);
-      images.emplace(name, machine::link_program(objects, config.profile));
+      const std::vector<std::filesystem::path> objects(files.begin(), files.end());
+      images.emplace(name, files.empty()
+                               ? machine::link_firmware(loader::find_firmware(name), config.profile)
+                               : machine::link_program(objects, config.profile));
     }
     config.firmware.push_back(images.at(name));
   }

@@ -71,14 +71,17 @@ ParsedLaunch parse_launch_options(int argc, char** argv, const LaunchText& text)
   CLI::App app{description, me};
   app.add_option("--nodes", options.nodes, "Nodes in the cluster")->capture_default_str();
   app.add_option("--profile", options.profile_file, "Hardware profile (TOML)");
-  auto* named = app.add_option("--firmware", firmware, "Firmware of every node")
+  auto* named = app.add_option("--firmware", firmware,
+                               "Firmware of every node: a shipped name, or a firmware folder's "
+                               "path (containing '/')")
                     ->capture_default_str();
   app.add_option("--firmware-image", images,
                  "Firmware of every node from your own LANai objects, linked with the runtime: "
                  "A.o,B.o (comma list, or repeated)")
       ->excludes(named);
   app.add_option("--firmware-node", per_node,
-                 "Firmware of one node, as I=NAME, or I=@A.o,B.o for objects (repeatable)");
+                 "Firmware of one node, as I=NAME, I=PATH (a firmware folder) or I=@A.o,B.o for "
+                 "objects (repeatable)");
   auto* admission_option = app.add_option(
       "--admission", admission,
       "QoS admission control: reserved rates may take this fraction of a link, 0 = off "
@@ -151,8 +154,8 @@ ParsedLaunch parse_launch_options(int argc, char** argv, const LaunchText& text)
     std::string name;
     if (!parse_node_firmware(entry, node, name) ||
         (name.front() == '@' && firmware_image_files(name).empty())) {
-      fmt::print(stderr, "{}: --firmware-node expects I=NAME or I=@A.o[,B.o...], got '{}'\n", me,
-                 entry);
+      fmt::print(stderr, "{}: --firmware-node expects I=NAME, I=PATH or I=@A.o[,B.o...], got '{}'\n",
+                 me, entry);
       parsed.exit_status = 1;
       return parsed;
     }

@@ -15,8 +15,9 @@ struct LaunchOptions {
   std::size_t nodes = 2;
   std::size_t switches = 1;           // crossbar switches in a chain
   std::string profile_file;           // empty: the built-in defaults
-  // Per node: a firmware name, or "@A.o,B.o,..." for the user's own
-  // objects (linked with the runtime).
+  // Per node: a shipped firmware's name, a firmware folder's path (with a
+  // '/'), or "@A.o,B.o,..." for the user's own objects (linked with the
+  // runtime).
   std::vector<std::string> firmware;
   std::uint64_t seed = 1;
   std::vector<std::string> arguments; // after --, for via_main

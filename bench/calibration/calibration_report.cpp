@@ -31,8 +31,10 @@ CalibrationSummary summarize_fit(const std::vector<TargetCell>& cells, const std
     const std::size_t n = abs_errors.size();
     s.median_abs_error = n % 2 ? abs_errors[n / 2] : (abs_errors[n / 2 - 1] + abs_errors[n / 2]) / 2;
   }
-  for (const auto& [size, by_fw] : one_way) {
-    auto check = [&, size = size](const char* lo, const char* hi, bool strict) {
+  for (const auto& [size_key, by_fw_value] : one_way) {
+    const auto size = size_key;
+    const auto& by_fw = by_fw_value;
+    auto check = [&](const char* lo, const char* hi, bool strict) {
       const auto a = by_fw.find(lo), b = by_fw.find(hi);
       if (a == by_fw.end() || b == by_fw.end()) return false;
       if (strict ? !(a->second < b->second) : !(a->second <= b->second))

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   lanai::cli::add_exec_command(app, exit_status);
   lanai::cli::add_disasm_command(app, exit_status);
   lanai::cli::add_config_command(app, exit_status);
+  lanai::cli::add_firmware_command(app, exit_status);
   lanai::bench::add_bench_commands(app, exit_status);
   lanai::models::add_model_commands(app, exit_status);
   // Listed for --help; its line is read by the launcher itself (below), as

@@ -16,6 +16,8 @@
 #include "commands/command_options.hpp"
 #include "experiment/plots.hpp"
 #include "experiment/sweep_runner.hpp"
+#include "loader/firmware_lookup.hpp"
+#include "loader/firmware_parts.hpp"
 #include "metrics/latency_summary.hpp"
 #include "models/pipeline_model.hpp"
 #include "workloads/card_stages.hpp"
@@ -25,7 +27,6 @@ namespace lanai::bench {
 namespace {
 
 // Firmware that pipelines messages through its fragment slots.
-const std::set<std::string> fragmenting_firmware{"pvia", "qosvia"};
 constexpr std::uint32_t kAutoSmallest = 256;
 
 struct FragOptions {
@@ -196,10 +197,18 @@ void write_outputs(const std::filesystem::path& dir, const FragOptions& o, const
   for (const auto& image : images) fmt::print(stderr, "plot:    {}\n", image.string());
 }
 
-int run_frag(const FragOptions& o) {
-  if (!fragmenting_firmware.count(o.firmware)) {
-    fmt::print(stderr, "lanai-emu frag: firmware '{}' does not fragment messages (use {})\n",
-               o.firmware, fmt::join(fragmenting_firmware, " or "));
+int run_frag(const FragOptions& options) {
+  // Output names the firmware by its label: a shipped name or a folder's own.
+  const loader::FirmwareSource firmware = loader::find_firmware(options.firmware);
+  FragOptions o = options;
+  o.firmware = firmware.label;
+  // Fragmenting firmware has the fragmentation part (PVIA, QoS-VIA and
+  // their variants).
+  if (!loader::has_part(firmware.folder, "fragmentation")) {
+    fmt::print(stderr,
+               "lanai-emu frag: firmware '{}' does not fragment messages (use pvia or qosvia, or "
+               "a variant of them)\n",
+               o.firmware);
     return 1;
   }
   const OutputFormat format = parse_format(o.format);
@@ -208,7 +217,7 @@ int run_frag(const FragOptions& o) {
       o.frag_sizes == "auto" ? std::vector<std::uint32_t>{} : parse_sizes(o.frag_sizes);
   ClusterSetup setup;
   setup.profile = find_profile(o.profile);
-  setup.firmware = o.firmware;
+  setup.firmware = firmware.value();
   setup.seed = o.seed;
   const std::uint32_t largest = *std::max_element(sizes.begin(), sizes.end());
   const std::vector<std::uint32_t> fit =
@@ -271,7 +280,9 @@ void add_frag_command(CLI::App& app, int& exit_status) {
   CLI::App* cmd = app.add_subcommand(
       "frag", "1-way latency of fragmented messages against the pipeline model, per message and "
               "fragment size");
-  cmd->add_option("--firmware", options->firmware, "fragmenting firmware on both nodes (pvia, qosvia)")
+  cmd->add_option("--firmware", options->firmware,
+                  "fragmenting firmware on both nodes: pvia, qosvia, or a variant's folder (a "
+                  "path, containing '/')")
       ->capture_default_str();
   cmd->add_option("--sizes", options->sizes, "message sizes in bytes, K and M suffixes allowed")
       ->capture_default_str();

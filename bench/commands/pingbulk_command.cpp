@@ -10,6 +10,7 @@
 
 #include "commands/bench_commands.hpp"
 #include "commands/command_options.hpp"
+#include "loader/firmware_lookup.hpp"
 #include "workloads/pingbulk.hpp"
 
 namespace lanai::bench {
@@ -83,13 +84,17 @@ std::string render(const PingbulkOptions& o, const std::string& profile, OutputF
   return out;
 }
 
-int run_pingbulk(const PingbulkOptions& o) {
+int run_pingbulk(const PingbulkOptions& given) {
+  // Output names the firmware by its label: a shipped name or a folder's own.
+  const loader::FirmwareSource firmware = loader::find_firmware(given.firmware);
+  PingbulkOptions o = given;
+  o.firmware = firmware.label;
   const OutputFormat format = parse_format(o.format);
   const auto sizes = parse_sizes(o.sizes);
   const auto windows = parse_counts(o.windows, "window");
   PingBulkSpec spec;
   spec.setup.profile = find_profile(o.profile);
-  spec.setup.firmware = o.firmware;
+  spec.setup.firmware = firmware.value();
   spec.setup.seed = o.seed;
   spec.rounds = o.rounds;
   spec.recv_depth = o.recv_depth;
@@ -124,7 +129,10 @@ void add_pingbulk_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<PingbulkOptions>();
   CLI::App* cmd = app.add_subcommand(
       "pingbulk", "windows of W messages each way between two nodes: 1-way latency per message");
-  cmd->add_option("--firmware", options->firmware, "firmware on both nodes")->capture_default_str();
+  cmd->add_option("--firmware", options->firmware,
+                  "firmware on both nodes: a shipped name or a firmware folder's path (containing "
+                  "'/')")
+      ->capture_default_str();
   cmd->add_option("--sizes", options->sizes, "message sizes in bytes, K and M suffixes allowed")
       ->capture_default_str();
   cmd->add_option("--windows", options->windows, "windows W to try (1..64)")->capture_default_str();

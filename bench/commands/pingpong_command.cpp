@@ -10,6 +10,7 @@
 
 #include "commands/bench_commands.hpp"
 #include "commands/command_options.hpp"
+#include "loader/firmware_lookup.hpp"
 #include "metrics/latency_summary.hpp"
 #include "trace/chrome_trace.hpp"
 #include "workloads/pingpong.hpp"
@@ -141,12 +142,16 @@ std::string render_json(const PingpongOptions& o, const std::string& profile_nam
   return out + "\n]}\n";
 }
 
-int run_pingpong(const PingpongOptions& o) {
+int run_pingpong(const PingpongOptions& given) {
+  // Output names the firmware by its label: a shipped name or a folder's own.
+  const loader::FirmwareSource firmware = loader::find_firmware(given.firmware);
+  PingpongOptions o = given;
+  o.firmware = firmware.label;
   const OutputFormat format = parse_format(o.format);
   const std::vector<std::uint32_t> sizes = parse_sizes(o.sizes);
   PingPongSpec spec;
   spec.setup.profile = find_profile(o.profile);
-  spec.setup.firmware = o.firmware;
+  spec.setup.firmware = firmware.value();
   spec.setup.seed = o.seed;
   spec.iters = o.iters;
   spec.warmup = o.warmup;
@@ -205,7 +210,9 @@ void add_pingpong_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<PingpongOptions>();
   CLI::App* cmd = app.add_subcommand(
       "pingpong", "1-way latency over one VI between two nodes, per message size");
-  cmd->add_option("--firmware", options->firmware, "firmware on both nodes (svia, pvia, qosvia, ...)")
+  cmd->add_option("--firmware", options->firmware,
+                  "firmware on both nodes: a shipped name (svia, pvia, qosvia, ...) or a firmware "
+                  "folder's path (containing '/')")
       ->capture_default_str();
   cmd->add_option("--sizes", options->sizes, "message sizes in bytes, K and M suffixes allowed")
       ->capture_default_str();

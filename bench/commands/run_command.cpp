@@ -58,9 +58,9 @@ void print_knees(const JitterSweep& sweep) {
       }
     if (!any) continue;
     if (const auto knee = sweep.knee_mbytes_per_s(f))
-      fmt::print("  {:<12} {:.1f} MB/s\n", e.firmwares[f], *knee);
+      fmt::print("  {:<12} {:.1f} MB/s\n", e.firmwares[f].label, *knee);
     else
-      fmt::print("  {:<12} none up to {:.1f} MB/s\n", e.firmwares[f], highest);
+      fmt::print("  {:<12} none up to {:.1f} MB/s\n", e.firmwares[f].label, highest);
   }
 }
 
@@ -70,7 +70,7 @@ void print_table(const JitterSweep& sweep) {
              "class", "ch", "theta", "jittered", "BE mean us", "BE p99 us");
   for (const auto& rec : sweep.records) {
     if (!rec) continue;
-    const std::string& fw = e.firmwares[rec->firmware];
+    const std::string& fw = e.firmwares[rec->firmware].label;
     if (rec->status == PointStatus::failed) {
       fmt::print("{:<12} {:>9.1f}  failed: {}\n", fw, rec->total_mbytes_per_s, rec->outcome);
       continue;
@@ -202,7 +202,7 @@ int run_pipeline(const RunOptions& o, const Experiment& experiment, const std::f
   for (const auto& p : sweep.points)
     if (!p.failure.empty())
       fmt::print(stderr, "lanai-emu: {} at {} bytes in {} fragments failed: {}\n",
-                 experiment.firmwares[p.firmware], p.packet, p.k, p.failure);
+                 experiment.firmwares[p.firmware].label, p.packet, p.k, p.failure);
   return report_run([&] {
     write_pipeline_files(dir, sweep);
     std::string warning;
@@ -235,7 +235,7 @@ int run_saturation(const RunOptions& o, const Experiment& experiment,
   for (const auto& rec : sweep.records)
     if (rec && !rec->ok())
       fmt::print(stderr, "lanai-emu: point {} ({}, {} bytes, {} receivers) failed: {}\n",
-                 rec->index, experiment.firmwares[rec->firmware], rec->message_bytes,
+                 rec->index, experiment.firmwares[rec->firmware].label, rec->message_bytes,
                  rec->receivers, rec->detail);
   return report_run([&] {
     write_saturation_files(dir, sweep);
@@ -300,7 +300,7 @@ int run_experiment_file(const RunOptions& o) {
   for (const auto& rec : sweep.records)
     if (rec && rec->status == PointStatus::failed)
       fmt::print(stderr, "lanai-emu: point {} ({}, {:.1f} MB/s) failed: {}{}{}\n", rec->index,
-                 experiment.firmwares[rec->firmware], rec->total_mbytes_per_s, rec->outcome,
+                 experiment.firmwares[rec->firmware].label, rec->total_mbytes_per_s, rec->outcome,
                  rec->detail.empty() ? "" : ": ", rec->detail);
 
   return report_run([&] {

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "experiment/load_points.hpp"
-#include "machine/standalone_machine.hpp"
+#include "loader/firmware_lookup.hpp"
 #include "models/qna_model_file.hpp"
 #include "workloads/bench_cluster.hpp"
 #include "workloads/card_stages.hpp"
@@ -99,6 +99,11 @@ TrafficClass read_class(const TableReader& t, std::uint32_t receivers,
 void read_jitter(const TableReader& top, const std::filesystem::path& base_dir, Experiment& e) {
   JitterSetup& j = e.jitter;
   j.receivers = in_range(top, "receivers", top.required_integer("receivers"), 1, max_receivers);
+  if (auto level = top.string("reliability")) {
+    if (*level == "reception") j.reliability = 4; // VIP_SERVICE_RELIABLE_RECEPTION
+    else if (*level != "delivery")
+      top.fail("reliability", fmt::format("\"{}\" is neither \"delivery\" nor \"reception\"", *level));
+  }
 
   const toml::array* classes = top.table_array("class");
   if (!classes) top.fail("class", "missing (at least one [[class]] is required)");
@@ -309,7 +314,7 @@ const std::vector<ExperimentKind>& experiment_kinds() {
        "one sender, QoS classes of CBR or VBR channels and an optional best-effort channel; "
        "jitter per class and best-effort latency against the injected load",
        &read_jitter,
-       {"receivers", "class", "best_effort", "load"}},
+       {"receivers", "reliability", "class", "best_effort", "load"}},
       {"queueing",
        "a queueing-network model's network run by the reference firmware: mean queue lengths "
        "and utilisations by batch means, next to the model's (QNA) answers",
@@ -358,20 +363,9 @@ Experiment parse_experiment(std::string_view text, const std::filesystem::path& 
     top.fail("name", fmt::format("must be 1-64 letters, digits, '-', '_' or '.' (got \"{}\")", e.name));
   e.description = top.string("description").value_or("");
 
-  const auto known = options.known_firmwares.empty() ? machine::firmware_names()
-                                                     : options.known_firmwares;
-  const auto firmwares = top.string_array("firmwares");
-  if (!firmwares) top.fail("firmwares", "missing (an array of firmware names is required)");
-  if (firmwares->empty()) top.fail("firmwares", "must name at least one firmware");
-  for (std::size_t i = 0; i < firmwares->size(); ++i) {
-    const auto& f = (*firmwares)[i];
-    const std::string key = fmt::format("firmwares[{}]", i + 1);
-    if (std::find(known.begin(), known.end(), f) == known.end())
-      top.fail(key, fmt::format("unknown firmware \"{}\" (known: {})", f, joined(known)));
-    if (std::find(e.firmwares.begin(), e.firmwares.end(), f) != e.firmwares.end())
-      top.fail(key, fmt::format("\"{}\" is listed twice", f));
-    e.firmwares.push_back(f);
-  }
+  const bool real_names = options.known_firmwares.empty();
+  e.firmwares = read_firmwares(top, base_dir,
+                               real_names ? loader::firmware_names() : options.known_firmwares);
 
   e.profile_source = top.string("profile").value_or("");
   try {
@@ -394,6 +388,7 @@ Experiment parse_experiment(std::string_view text, const std::filesystem::path& 
     top.fail("duration_ms", fmt::format("must be > 0 (got {})", e.duration_ms));
   if (e.warmup_ms + e.duration_ms > 1e6)
     top.fail("duration_ms", "warm-up plus duration must not exceed 1000 s of virtual time");
+  check_firmware_links(top, e.firmwares, e.profile, real_names);
 
   kind->read(top, base_dir, e);
   return e;

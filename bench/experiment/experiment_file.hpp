@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "experiment/experiment_firmwares.hpp"
 #include "toml/table_reader.hpp"
 #include "models/qna_network.hpp"
 #include "profile/hardware_profile.hpp"
@@ -65,6 +66,9 @@ struct LoadSweep {
 
 struct JitterSetup {
   std::uint32_t receivers = 1;     // nodes 1..receivers receive, node 0 sends
+  // Every channel's VIs: VIP_SERVICE_RELIABLE_DELIVERY ("delivery", the
+  // default) or VIP_SERVICE_RELIABLE_RECEPTION ("reception").
+  std::uint32_t reliability = 2;
   std::vector<TrafficClass> classes;
   std::optional<BestEffortChannel> best_effort;
   LoadSweep load;
@@ -120,7 +124,7 @@ struct Experiment {
   std::string name;                // default: the file's stem
   std::string description;
   std::string kind;                // a name in experiment_kinds()
-  std::vector<std::string> firmwares;
+  std::vector<ExperimentFirmware> firmwares;
   std::string profile_source;      // as written in the file; empty: built-in default
   profile::HardwareProfile profile;
   std::uint64_t seed = 1;
@@ -133,7 +137,8 @@ struct Experiment {
 };
 
 struct ParseOptions {
-  // Firmware names accepted; empty: those machine::firmware_names() finds.
+  // Shipped firmware names accepted; empty: those loader::firmware_names()
+  // finds, each then linked to check it (folders named by path always are).
   std::vector<std::string> known_firmwares;
 };
 

@@ -78,6 +78,7 @@ PointRecord jitter_record(const Experiment& e, const LoadPoint& load,
   r.status = result.outcome == host::RunOutcome::finished ? PointStatus::ok : PointStatus::failed;
   r.sender = result.sender;
   r.receivers = result.receivers;
+  r.faults = result.faults;
 
   // A failed run's figures would mislead: it keeps only why it failed.
   if (r.status == PointStatus::failed) return r;

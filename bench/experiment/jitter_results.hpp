@@ -49,6 +49,7 @@ struct PointRecord {
   // and each receiver's (nodes 1..receivers).
   CardUtilisation sender;
   std::vector<CardUtilisation> receivers;
+  std::vector<LinkFaultCount> faults; // per link, when the profile injects faults
   double receiver_hdma_busy() const; // the busiest receiver's host DMA
   std::uint64_t lost() const;
   std::uint64_t corrupted() const;

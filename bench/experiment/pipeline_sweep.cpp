@@ -61,7 +61,7 @@ std::string summary_json(const PipelineSweep& sweep) {
   for (std::size_t f = 0; f < sweep.stages.size(); ++f) {
     std::vector<std::string> items;
     for (const MeasuredStage& s : sweep.stages[f]) items.push_back(stage_json(s));
-    out += fmt::format("{}\n    {}: [{}]", f ? "," : "", json_string(e.firmwares[f]),
+    out += fmt::format("{}\n    {}: [{}]", f ? "," : "", json_string(e.firmwares[f].label),
                        fmt::join(items, ","));
   }
   out += "\n  },\n  \"indirect\": {";
@@ -70,7 +70,7 @@ std::string summary_json(const PipelineSweep& sweep) {
     out += fmt::format("{}\n    {}: {{\"sizes\":[{}],\"latency_us\":[{:.3f}],\"interarrival_us\":[{:.3f}],"
                        "\"sum_g_us\":{:.4f},\"sum_G_us_per_kb\":{:.4f},\"g_b_us\":{:.4f},"
                        "\"G_b_us_per_kb\":{:.4f}}}",
-                       f ? "," : "", json_string(e.firmwares[f]), fmt::join(d.sizes, ","),
+                       f ? "," : "", json_string(e.firmwares[f].label), fmt::join(d.sizes, ","),
                        fmt::join(d.latency_us, ","), fmt::join(d.interarrival_us, ","), d.sum_g_us,
                        d.sum_G_us_per_kb, d.g_b_us, d.G_b_us_per_kb);
   }
@@ -80,7 +80,7 @@ std::string summary_json(const PipelineSweep& sweep) {
     out += fmt::format("{}\n    {{\"firmware\":{},\"packet_bytes\":{},\"fragments\":{},\"emulated_us\":{},"
                        "\"measured_model_us\":{:.3f},\"indirect_model_us\":{:.3f},"
                        "\"reference_model_us\":{:.3f}}}",
-                       i ? "," : "", json_string(e.firmwares[p.firmware]), p.packet, p.k,
+                       i ? "," : "", json_string(e.firmwares[p.firmware].label), p.packet, p.k,
                        p.emulated_us ? fmt::format("{:.3f}", *p.emulated_us) : "null",
                        p.measured_model_us, p.indirect_model_us, p.reference_model_us);
   }
@@ -94,7 +94,7 @@ std::string summary_json(const PipelineSweep& sweep) {
         "\"indirect_k\":{},\"indirect_us\":{:.3f},"
         "\"reference_k\":{},\"reference_us\":{:.3f},\"reference_theorem_k\":{},"
         "\"median_abs_error_pct\":{:.3f},\"indirect_abs_error_pct\":{:.3f}}}",
-        i ? "," : "", json_string(e.firmwares[b.firmware]), b.packet, b.emulated_k, b.emulated_us,
+        i ? "," : "", json_string(e.firmwares[b.firmware].label), b.packet, b.emulated_k, b.emulated_us,
         b.measured_model_k, b.measured_model_us, b.measured_theorem_k, b.indirect_k, b.indirect_us,
         b.reference_k, b.reference_us, b.reference_theorem_k, b.median_abs_error_pct,
         b.indirect_abs_error_pct);
@@ -106,7 +106,7 @@ std::string results_csv(const PipelineSweep& sweep) {
   std::string out = "firmware,packet_bytes,fragments,emulated_us,measured_model_us,"
                     "indirect_model_us,reference_model_us\n";
   for (const PipelinePoint& p : sweep.points)
-    out += fmt::format("{},{},{},{},{:.3f},{:.3f},{:.3f}\n", sweep.experiment.firmwares[p.firmware],
+    out += fmt::format("{},{},{},{},{:.3f},{:.3f},{:.3f}\n", sweep.experiment.firmwares[p.firmware].label,
                        p.packet, p.k, p.emulated_us ? fmt::format("{:.3f}", *p.emulated_us) : "",
                        p.measured_model_us, p.indirect_model_us, p.reference_model_us);
   return out;
@@ -161,7 +161,7 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment, const Pipeli
   for (std::size_t f = 0; f < experiment.firmwares.size(); ++f) {
     ClusterSetup cluster;
     cluster.profile = experiment.profile;
-    cluster.firmware = experiment.firmwares[f];
+    cluster.firmware = experiment.firmwares[f].source;
     cluster.seed = experiment.seed;
     const CardStages card = measure_card_stages(cluster, setup.fit_sizes, setup.iterations);
     std::vector<MeasuredStage> path{host_stage("send copy", setup.send_copy)};
@@ -188,7 +188,7 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment, const Pipeli
         PipelinePoint& p = sweep.points[i];
         PingPongSpec spec;
         spec.setup.profile = experiment.profile;
-        spec.setup.firmware = experiment.firmwares[p.firmware];
+        spec.setup.firmware = experiment.firmwares[p.firmware].source;
         spec.setup.seed = experiment.seed;
         spec.size = p.packet;
         spec.iters = setup.iterations;
@@ -212,13 +212,13 @@ std::string pipeline_table(const PipelineSweep& sweep) {
       "measured directly and indirectly, and on the reference stages\n",
       e.name, e.profile.name);
   for (std::size_t f = 0; f < sweep.stages.size(); ++f) {
-    out += fmt::format("# {} direct:", e.firmwares[f]);
+    out += fmt::format("# {} direct:", e.firmwares[f].label);
     for (const MeasuredStage& s : sweep.stages[f])
       out += fmt::format("  {} {:.1f}+{:.1f}/KB", s.name, s.fit.g_us, s.fit.G_us_per_kb);
     const IndirectStages& d = sweep.indirect[f];
     out += fmt::format("\n# {} indirect: sum g {:.1f} us, sum G {:.1f} us/KB, bottleneck g_b {:.1f} us, "
                        "G_b {:.1f} us/KB\n",
-                       e.firmwares[f], d.sum_g_us, d.sum_G_us_per_kb, d.g_b_us, d.G_b_us_per_kb);
+                       e.firmwares[f].label, d.sum_g_us, d.sum_G_us_per_kb, d.g_b_us, d.G_b_us_per_kb);
   }
   out += "# reference stages:";
   for (const ReferenceStage& r : e.pipeline.reference)
@@ -227,7 +227,7 @@ std::string pipeline_table(const PipelineSweep& sweep) {
                      "emulated", "direct", "indirect", "reference");
   for (const PipelinePoint& p : sweep.points)
     out += fmt::format("{:<10} {:>7} {:>4} {:>10} {:>10.1f} {:>10.1f} {:>10.1f}\n",
-                       e.firmwares[p.firmware], p.packet, p.k,
+                       e.firmwares[p.firmware].label, p.packet, p.k,
                        p.emulated_us ? fmt::format("{:.1f}", *p.emulated_us) : "-",
                        p.measured_model_us, p.indirect_model_us, p.reference_model_us);
   out += fmt::format("\n# best fragment count (k, us); theorem: the fixed-size theorem's k; "
@@ -239,7 +239,7 @@ std::string pipeline_table(const PipelineSweep& sweep) {
     out += fmt::format(
         "{:<10} {:>7} {:>4} {:>9.1f} {:>4} {:>9.1f} {:>7} {:>4} {:>9.1f} {:>4} {:>9.1f} {:>7} {:>8.1f} "
         "{:>8.1f}\n",
-        e.firmwares[b.firmware], b.packet, b.emulated_k, b.emulated_us, b.measured_model_k,
+        e.firmwares[b.firmware].label, b.packet, b.emulated_k, b.emulated_us, b.measured_model_k,
         b.measured_model_us, b.measured_theorem_k, b.indirect_k, b.indirect_us, b.reference_k,
         b.reference_us, b.reference_theorem_k, b.median_abs_error_pct, b.indirect_abs_error_pct);
   return out;
@@ -263,7 +263,7 @@ std::vector<std::filesystem::path> render_pipeline_plots(const std::filesystem::
     for (const std::uint32_t packet : setup.packets) {
       data += fmt::format("# {} {} bytes: k emulated_us measured_model_us reference_model_us "
                           "indirect_model_us\n",
-                          e.firmwares[f], packet);
+                          e.firmwares[f].label, packet);
       for (const PipelinePoint& p : sweep.points)
         if (p.firmware == f && p.packet == packet)
           data += fmt::format("{} {} {:.3f} {:.3f} {:.3f}\n", p.k,
@@ -288,7 +288,7 @@ std::vector<std::filesystem::path> render_pipeline_plots(const std::filesystem::
           "     'pipeline.dat' index {0} using 1:3 with lines dt 2 lc {1} title '{2} model (direct)', "
           "\\\n     'pipeline.dat' index {0} using 1:5 with lines dt 4 lc {1} title '{2} model "
           "(indirect)', \\\n     ",
-          block, f + 1, e.firmwares[f]);
+          block, f + 1, e.firmwares[f].label);
     }
     script += fmt::format("'pipeline.dat' index {} using 1:4 with lines dt 3 lw 2 lc rgb 'black' "
                           "title 'model (reference stages)'\n",

@@ -66,7 +66,7 @@ std::string class_plot(const JitterSweep& sweep, std::size_t column) {
   bool first = true;
   for (std::size_t f = 0; f < sweep.experiment.firmwares.size(); ++f) {
     if (!has_data(sweep, f)) continue;
-    const auto& name = sweep.experiment.firmwares[f];
+    const auto& name = sweep.experiment.firmwares[f].label;
     plot += fmt::format("{}'{}.dat' using 1:{} with linespoints title '{}'",
                         first ? "" : ", \\\n     ", name, column, name);
     first = false;
@@ -89,7 +89,7 @@ std::string knee_marks(const JitterSweep& sweep) {
                      *knee, line);
     s += fmt::format("set label 'knee {0}' at {1:.3f}, graph {2:.2f} left offset 0.5,0 "
                      "tc lt {3} font ',8'\n",
-                     sweep.experiment.firmwares[f], *knee, 0.95 - 0.06 * (line - 1), line);
+                     sweep.experiment.firmwares[f].label, *knee, 0.95 - 0.06 * (line - 1), line);
   }
   return s;
 }
@@ -139,7 +139,7 @@ PlotFiles write_plot_scripts(const std::filesystem::path& dir, const JitterSweep
   std::filesystem::create_directories(plots);
   PlotFiles files;
   for (std::size_t f = 0; f < sweep.experiment.firmwares.size(); ++f)
-    write_text_file(plots / (sweep.experiment.firmwares[f] + ".dat"), data_file(sweep, f));
+    write_text_file(plots / (sweep.experiment.firmwares[f].label + ".dat"), data_file(sweep, f));
   bool any = false;
   for (std::size_t f = 0; f < sweep.experiment.firmwares.size(); ++f) any |= has_data(sweep, f);
   if (!any) return files;

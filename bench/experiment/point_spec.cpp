@@ -62,8 +62,9 @@ std::vector<std::uint32_t> vbr_frames(const Experiment& e, std::size_t class_ind
 StreamPointSpec point_spec(const Experiment& e, const LoadPoint& load, const SweepPoint& point) {
   StreamPointSpec spec;
   spec.profile = e.profile;
-  spec.firmware = e.firmwares.at(point.firmware);
+  spec.firmware = e.firmwares.at(point.firmware).source;
   spec.receivers = e.jitter.receivers;
+  spec.reliability = e.jitter.reliability;
   spec.seed = derive_seed(e.seed, point.load);
   // Milliseconds to picoseconds, rounded to whole nanoseconds.
   spec.warmup = kernel::nanoseconds(std::llround(e.warmup_ms * 1e6));

@@ -64,7 +64,7 @@ std::string summary_json(const QueueingSweep& s) {
   out += fmt::format("  \"experiment\": {},\n  \"kind\": \"queueing\",\n", json_string(e.name));
   out += fmt::format("  \"model\": {},\n", json_string(q.model.name));
   out += fmt::format("  \"firmware\": {},\n  \"profile\": {},\n  \"seed\": {},\n",
-                     json_string(e.firmwares.front()), json_string(e.profile.name), e.seed);
+                     json_string(e.firmwares.front().label), json_string(e.profile.name), e.seed);
   out += fmt::format("  \"quick\": {},\n  \"interrupted\": {},\n", s.quick, s.interrupted);
   out += fmt::format("  \"wall_seconds\": {:.3f},\n  \"points\": [", s.wall_seconds);
   bool first = true;

@@ -47,7 +47,7 @@ QueueingSweep run_queueing_experiment(const Experiment& e, const QueueingRunOpti
     p.rate = i % per_variant;
     TwinPointSpec spec;
     spec.profile = e.profile;
-    spec.firmware = e.firmwares.front();
+    spec.firmware = e.firmwares.front().source;
     spec.services = q.services;
     spec.transfers = q.transfers;
     spec.pooled = q.variants[p.variant] == "pooled";

@@ -49,7 +49,7 @@ std::string results_csv(const JitterSweep& sweep) {
       "sender_lanai_busy,sender_hdma_busy,sender_nsdma_busy,receiver_hdma_busy\n";
   for (const auto& rec : sweep.records) {
     if (!rec || rec->status != PointStatus::ok) continue;
-    const std::string head = fmt::format("{},{},{}", rec->index, e.firmwares[rec->firmware],
+    const std::string head = fmt::format("{},{},{}", rec->index, e.firmwares[rec->firmware].label,
                                          fixed(rec->total_mbytes_per_s, 3));
     // The point's engines, repeated on each of its rows.
     const std::string busy =
@@ -81,7 +81,7 @@ std::string summary_json(const JitterSweep& sweep) {
   out += fmt::format("  \"kind\": {},\n", json_string(e.kind));
   out += fmt::format("  \"description\": {},\n", json_string(e.description));
   std::string firmwares;
-  for (const auto& f : e.firmwares) firmwares += (firmwares.empty() ? "" : ", ") + json_string(f);
+  for (const auto& f : e.firmwares) firmwares += (firmwares.empty() ? "" : ", ") + json_string(f.label);
   out += fmt::format("  \"firmwares\": [{}],\n", firmwares);
   out += fmt::format("  \"profile\": {},\n", json_string(e.profile.name));
   out += fmt::format("  \"seed\": {},\n", e.seed);
@@ -96,7 +96,7 @@ std::string summary_json(const JitterSweep& sweep) {
   std::string knees;
   for (std::size_t f = 0; f < e.firmwares.size(); ++f) {
     const auto knee = sweep.knee_mbytes_per_s(f);
-    knees += fmt::format("{}{}: {}", knees.empty() ? "" : ", ", json_string(e.firmwares[f]),
+    knees += fmt::format("{}{}: {}", knees.empty() ? "" : ", ", json_string(e.firmwares[f].label),
                          json_fixed(knee.has_value(), knee.value_or(0), 3));
   }
   out += fmt::format("  \"knee_MBps\": {{{}}},\n", knees);
@@ -108,7 +108,7 @@ std::string summary_json(const JitterSweep& sweep) {
     first_point = false;
     out += "    {\n";
     out += fmt::format("      \"point\": {},\n", rec->index);
-    out += fmt::format("      \"firmware\": {},\n", json_string(e.firmwares[rec->firmware]));
+    out += fmt::format("      \"firmware\": {},\n", json_string(e.firmwares[rec->firmware].label));
     out += fmt::format("      \"load_point\": {},\n", rec->load);
     out += fmt::format("      \"total_load_MBps\": {},\n", fixed(rec->total_mbytes_per_s, 3));
     out += fmt::format("      \"outcome\": {},\n", json_string(rec->outcome));
@@ -127,6 +127,8 @@ std::string summary_json(const JitterSweep& sweep) {
     }
     out += fmt::format("      \"utilisation\": {{\"sender\": {}, \"receivers\": [{}]}},\n",
                        card(rec->sender), receivers);
+    if (e.profile.faults.any())
+      out += fmt::format("      \"faults\": {},\n", fault_counts_json(rec->faults));
     out += "      \"classes\": [";
     for (std::size_t ci = 0; ci < rec->classes.size(); ++ci) {
       const ClassMetrics& m = rec->classes[ci];
@@ -174,7 +176,7 @@ std::string resolved_experiment(const Experiment& e) {
   out += fmt::format("description = {}\n", toml_string(e.description));
   out += fmt::format("kind = {}\n", toml_string(e.kind));
   std::string firmwares;
-  for (const auto& f : e.firmwares) firmwares += (firmwares.empty() ? "" : ", ") + toml_string(f);
+  for (const auto& f : e.firmwares) firmwares += (firmwares.empty() ? "" : ", ") + firmware_toml(f);
   out += fmt::format("firmwares = [{}]\n", firmwares);
   out += fmt::format("profile = \"profile.toml\"  # resolved from {}\n",
                      e.profile_source.empty() ? "the built-in default"

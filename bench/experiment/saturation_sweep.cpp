@@ -7,6 +7,8 @@
 #include "experiment/plots.hpp"
 #include "experiment/result_files.hpp"
 #include "kernel/json_text.hpp"
+#include "loader/firmware_lookup.hpp"
+#include "loader/firmware_parts.hpp"
 #include "models/throughput_bound.hpp"
 
 namespace lanai::bench {
@@ -34,7 +36,7 @@ std::string results_csv(const SaturationSweep& sweep) {
     if (!rec || !rec->ok()) continue;
     const SaturationResult& r = rec->result;
     out += fmt::format("{},{},{},{:.3f},{:.3f},{},{},{},{},{},{},{}\n",
-                       sweep.experiment.firmwares[rec->firmware], rec->message_bytes,
+                       sweep.experiment.firmwares[rec->firmware].label, rec->message_bytes,
                        rec->receivers, r.throughput_mbytes_per_s, rec->bound_mbytes_per_s,
                        busy(r.sender.lanai), busy(r.sender.hdma), busy(r.sender.nsdma),
                        busy(rec->receiver_hdma_busy()), r.messages, r.lost, r.corrupted);
@@ -70,12 +72,13 @@ std::string summary_json(const SaturationSweep& sweep) {
         "{}\n    {{\"point\":{},\"firmware\":{},\"message_bytes\":{},\"receivers\":{},"
         "\"outcome\":{},\"detail\":{},\"throughput_MBps\":{:.3f},\"bound_MBps\":{:.3f},"
         "\"share_of_bound\":{:.4f},\"messages\":{},\"sent\":{},\"lost\":{},\"corrupted\":{},"
-        "\"end_us\":{:.3f},\"sender\":{},\"receiver_cards\":[{}]}}",
-        first ? "" : ",", rec->index, json_string(e.firmwares[rec->firmware]), rec->message_bytes,
+        "\"end_us\":{:.3f},\"sender\":{},\"receiver_cards\":[{}]{}}}",
+        first ? "" : ",", rec->index, json_string(e.firmwares[rec->firmware].label), rec->message_bytes,
         rec->receivers, json_string(rec->outcome), json_string(rec->detail),
         r.throughput_mbytes_per_s, rec->bound_mbytes_per_s,
         rec->bound_mbytes_per_s > 0 ? r.throughput_mbytes_per_s / rec->bound_mbytes_per_s : 0.0,
-        r.messages, r.sent, r.lost, r.corrupted, r.end_us, card_json(r.sender), receivers);
+        r.messages, r.sent, r.lost, r.corrupted, r.end_us, card_json(r.sender), receivers,
+        e.profile.faults.any() ? ",\"faults\":" + fault_counts_json(r.faults) : "");
     first = false;
   }
   return out + "\n  ]\n}\n";
@@ -100,7 +103,9 @@ std::size_t SaturationSweep::kept() const {
       std::count_if(records.begin(), records.end(), [](const auto& r) { return r.has_value(); }));
 }
 
-bool sequential_firmware(const std::string& firmware) { return firmware == "svia"; }
+bool sequential_firmware(const std::string& firmware) {
+  return loader::has_part(loader::find_firmware(firmware).folder, "svia");
+}
 
 SaturationSweep run_saturation_experiment(const Experiment& experiment,
                                           const SaturationRunOptions& options) {
@@ -117,13 +122,13 @@ SaturationSweep run_saturation_experiment(const Experiment& experiment,
     rec.receivers = s.receivers[p.receivers];
     const models::ThroughputBound bound =
         models::throughput_bound(experiment.profile, rec.message_bytes);
-    rec.bound_mbytes_per_s = sequential_firmware(experiment.firmwares[p.firmware])
+    rec.bound_mbytes_per_s = sequential_firmware(experiment.firmwares[p.firmware].source)
                                  ? bound.serial_mbytes_per_s
                                  : bound.pipelined_mbytes_per_s;
     try {
       SaturationSpec spec;
       spec.profile = experiment.profile;
-      spec.firmware = experiment.firmwares[p.firmware];
+      spec.firmware = experiment.firmwares[p.firmware].source;
       spec.message_bytes = rec.message_bytes;
       spec.receivers = rec.receivers;
       spec.warmup = kernel::SimTime::from_ps(static_cast<std::int64_t>(experiment.warmup_ms * 1e9));
@@ -163,7 +168,7 @@ std::string saturation_table(const SaturationSweep& sweep) {
                                 "HDMA", "NSDMA", "rHDMA", "lost");
   for (const auto& rec : sweep.records) {
     if (!rec) continue;
-    const std::string& fw = sweep.experiment.firmwares[rec->firmware];
+    const std::string& fw = sweep.experiment.firmwares[rec->firmware].label;
     if (!rec->ok()) {
       out += fmt::format("{:<12} {:>8} {:>4}  failed: {}\n", fw, rec->message_bytes, rec->receivers,
                          rec->detail);
@@ -192,7 +197,7 @@ std::vector<std::filesystem::path> render_saturation_plots(const std::filesystem
   for (std::size_t f = 0; f < e.firmwares.size(); ++f)
     for (const std::uint32_t receivers : s.receivers) {
       data += fmt::format("# {} to {} receiver(s): message_bytes throughput_MBps bound_MBps\n",
-                          e.firmwares[f], receivers);
+                          e.firmwares[f].label, receivers);
       for (const auto& rec : sweep.records)
         if (rec && rec->ok() && rec->firmware == f && rec->receivers == receivers)
           data += fmt::format("{} {:.3f} {:.3f}\n", rec->message_bytes,
@@ -215,7 +220,7 @@ std::vector<std::filesystem::path> render_saturation_plots(const std::filesystem
       script += fmt::format(
           "{3}'throughput.dat' index {0} using 1:2 with linespoints pt 7 lc {1} title '{2}', \\\n"
           "     'throughput.dat' index {0} using 1:3 with lines dt 2 lc {1} title '{2} bound'",
-          block, f + 1, e.firmwares[f], f == 0 ? "" : ", \\\n     ");
+          block, f + 1, e.firmwares[f].label, f == 0 ? "" : ", \\\n     ");
     }
     script += "\n";
   }

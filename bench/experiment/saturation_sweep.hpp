@@ -41,7 +41,8 @@ struct SaturationSweep {
 };
 
 // True if the firmware works through a message's steps one after another
-// (its bound is the serial one).
+// (its bound is the serial one): SVIA and its variants, whose engine is the
+// part called svia. `firmware` is what loader::find_firmware takes.
 bool sequential_firmware(const std::string& firmware);
 
 struct SaturationRunOptions : SweepOptions {

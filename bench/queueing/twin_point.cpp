@@ -113,8 +113,8 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
   host::ClusterConfig config;
   try {
     config.profile = twin_profile(spec.profile, spec.services, spec.transfers);
-    const auto objects = machine::firmware_objects(spec.firmware);
-    config.firmware.assign(1, machine::link_program(objects, config.profile));
+    config.firmware.assign(
+        1, machine::link_firmware(loader::find_firmware(spec.firmware), config.profile));
   } catch (const std::exception& e) {
     return fail(e.what());
   }

@@ -63,8 +63,8 @@ host::ClusterConfig cluster_config(const ClusterSetup& setup) {
   config.seed = setup.seed;
   config.trace = setup.trace;
   config.profiler = setup.profiler;
-  const auto objects = machine::firmware_objects(setup.firmware);
-  const loader::LinkedImage image = machine::link_program(objects, config.profile);
+  const loader::LinkedImage image =
+      machine::link_firmware(loader::find_firmware(setup.firmware), config.profile);
   config.firmware.assign(setup.nodes, image);
   return config;
 }

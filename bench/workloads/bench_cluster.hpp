@@ -25,7 +25,9 @@ std::vector<std::string> shipped_profiles();
 
 struct ClusterSetup {
   profile::HardwareProfile profile;
-  std::string firmware = "svia"; // every node runs it
+  // Every node runs it: a shipped name or a firmware folder's path
+  // (loader::find_firmware; relative to the working directory).
+  std::string firmware = "svia";
   std::size_t nodes = 2;
   std::uint64_t seed = 1;
   trace::Recorder* trace = nullptr;
@@ -33,7 +35,7 @@ struct ClusterSetup {
 };
 
 // Links the firmware for the profile and fills the configuration. Throws
-// std::runtime_error for an unknown firmware name.
+// loader::LoadError (one line) for a firmware that cannot be found or linked.
 host::ClusterConfig cluster_config(const ClusterSetup& setup);
 
 } // namespace lanai::bench

@@ -24,6 +24,7 @@ FanOutOutcome run_fan_out(const ClusterSetup& setup,
   out.outcome = report.outcome;
   out.detail = describe_failure(cluster, report);
   out.end_us = report.end_time.as_us();
+  out.faults = fault_counts(cluster);
   return out;
 }
 

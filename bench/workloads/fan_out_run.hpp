@@ -10,6 +10,7 @@
 
 #include "workloads/bench_cluster.hpp"
 #include "workloads/device_utilisation.hpp"
+#include "workloads/fault_counts.hpp"
 
 namespace lanai::bench {
 
@@ -17,6 +18,7 @@ struct FanOutOutcome {
   host::RunOutcome outcome = host::RunOutcome::finished;
   std::string detail; // why the run failed, if it did
   double end_us = 0;  // virtual time at the end of the run
+  std::vector<LinkFaultCount> faults; // what injected faults did (none without)
 };
 
 // Runs `sender` on node 0 and `receiver(r)` on node r for r in

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -89,7 +90,15 @@ void check_params(const MpegParams& p) {
 std::vector<std::uint32_t> read_frame_trace(const std::filesystem::path& file) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error(file.string() + ": cannot open frame-size trace");
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw std::runtime_error(file.string() + ": read error");
+  return parse_frame_trace(text.str(), file.string());
+}
 
+std::vector<std::uint32_t> parse_frame_trace(std::string_view trace, std::string_view source) {
+  const std::string file(source);
+  std::istringstream in{std::string(trace)};
   std::vector<std::uint32_t> sizes;
   std::string line;
   for (std::size_t number = 1; std::getline(in, line); ++number) {
@@ -99,13 +108,12 @@ std::vector<std::uint32_t> read_frame_trace(const std::filesystem::path& file) {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc{} || end != text.data() + text.size() || value == 0 ||
         value > std::numeric_limits<std::uint32_t>::max())
-      throw std::runtime_error(file.string() + ":" + std::to_string(number) +
+      throw std::runtime_error(file + ":" + std::to_string(number) +
                                ": expected a positive frame size in bytes, got '" +
                                std::string(text) + "'");
     sizes.push_back(static_cast<std::uint32_t>(value));
   }
-  if (in.bad()) throw std::runtime_error(file.string() + ": read error");
-  if (sizes.empty()) throw std::runtime_error(file.string() + ": the trace holds no frame sizes");
+  if (sizes.empty()) throw std::runtime_error(file + ": the trace holds no frame sizes");
   return sizes;
 }
 

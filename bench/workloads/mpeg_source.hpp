@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string_view>
 #include <vector>
 
 namespace lanai::bench {
@@ -13,6 +14,8 @@ namespace lanai::bench {
 // lines and lines starting with '#' are skipped. Throws std::runtime_error
 // naming the file and line for anything else, or for an empty trace.
 std::vector<std::uint32_t> read_frame_trace(const std::filesystem::path& file);
+// The same for a trace's text; `source` names it in errors.
+std::vector<std::uint32_t> parse_frame_trace(std::string_view trace, std::string_view source);
 
 struct MpegParams {
   // Group of pictures, one letter per frame: I, P or B (e.g. "IBBPBBPBBPBB").

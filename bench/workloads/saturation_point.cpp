@@ -176,6 +176,7 @@ SaturationResult run_saturation_point(const SaturationSpec& spec, const std::ato
   result.detail = run.detail;
   result.stopped = sh.stopped || (stop && stop->load());
   result.end_us = run.end_us;
+  result.faults = run.faults;
   std::sort(sh.receipts.begin(), sh.receipts.end());
   result.messages = sh.receipts.size();
   if (sh.receipts.size() >= 2) {

@@ -15,6 +15,7 @@
 #include "profile/hardware_profile.hpp"
 #include "trace/trace_recorder.hpp"
 #include "workloads/device_utilisation.hpp"
+#include "workloads/fault_counts.hpp"
 
 namespace lanai::bench {
 
@@ -42,6 +43,7 @@ struct SaturationResult {
   std::string detail;                 // why the run failed, if it did
   bool stopped = false;               // the stop flag ended it early
   double end_us = 0;
+  std::vector<LinkFaultCount> faults; // what injected faults did (none without)
 };
 
 // Sends outstanding per receiver's VI: enough that the card always has

@@ -20,9 +20,11 @@
 
 #include "host/cluster.hpp"
 #include "kernel/sim_time.hpp"
+#include "lanai/via_abi.h"
 #include "profile/hardware_profile.hpp"
 #include "trace/trace_recorder.hpp"
 #include "workloads/device_utilisation.hpp"
+#include "workloads/fault_counts.hpp"
 
 namespace lanai::bench {
 
@@ -43,6 +45,7 @@ struct StreamPointSpec {
   profile::HardwareProfile profile;
   std::string firmware;          // name of a built firmware (svia, pvia, qosvia, ...)
   std::uint32_t receivers = 1;   // nodes 1 .. receivers receive; node 0 sends
+  std::uint32_t reliability = VIP_SERVICE_RELIABLE_DELIVERY; // every channel's VIs
   std::vector<ChannelSpec> channels;
   kernel::SimTime warmup{};      // traffic before this is sent but not measured
   kernel::SimTime duration{};    // measured stretch after the warm-up
@@ -71,6 +74,7 @@ struct StreamPointResult {
   // measured stretch (zero if the run ended before it did).
   CardUtilisation sender;
   std::vector<CardUtilisation> receivers;
+  std::vector<LinkFaultCount> faults; // what injected faults did (none without)
 };
 
 // Runs one point to completion. `stop` (may be null), when raised, ends the

@@ -130,7 +130,7 @@ void add_exec_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--trace-limit", opts->trace_limit, "trace at most this many instructions");
   cmd->add_flag("--no-runtime", opts->no_runtime,
                 "do not link the firmware runtime (the objects provide _start)");
-  cmd->callback([opts, cmd, &exit_status] {
+  cmd->callback([opts, &exit_status] {
     if (opts->objects.empty() && !opts->dump_config)
       throw CLI::ValidationError("exec needs at least one Lanai object file (.o) to run");
     exit_status = run_exec(*opts);

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "nic/firmware_counters.hpp"
+
 namespace lanai::host {
 
 bool RunReport::success() const {
@@ -169,9 +171,16 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
   }
 
   report.end_time = kernel_.now();
-  for (const auto& card : cards_)
+  for (const auto& card : cards_) {
     stats_.counter(fmt::format("node{}.lanai.skipped_cycles", card->node()))
         .add(card->cpu().skipped_cycles());
+    // The counters the firmware registered, as it left them.
+    for (const nic::FirmwareCounter& c : nic::firmware_counters(*card)) {
+      kernel::Counter& counter = stats_.counter(fmt::format("node{}.firmware.{}", card->node(), c.name));
+      counter.reset();
+      counter.add(c.value);
+    }
+  }
   for (const auto& host : hosts_) {
     report.exit_codes.push_back(host->state() == HostState::finished ? host->exit_code() : -1);
   }

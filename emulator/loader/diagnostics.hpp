@@ -29,6 +29,12 @@ inline std::string printable(std::string_view text) {
   return out;
 }
 
+// A symbol as messages show it: 'name', or for a C++ name the declaration
+// it stands for and then the name itself, 'via::f(unsigned int)' [_ZN3via1fEj].
+std::string quoted_symbol(std::string_view name);
+// The declaration a C++ name stands for; any other name as it is.
+std::string demangled(std::string_view name);
+
 // Throws a LoadError "<object>: <message>".
 template <typename... Args>
 [[noreturn]] void fail(std::string_view object, fmt::format_string<Args...> format,

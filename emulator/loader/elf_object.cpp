@@ -55,6 +55,15 @@ void ElfObject::read_header() {
     fail(name_, "not an ELF file");
   }
   if (b.size() < elf::header_size) fail(name_, "truncated (ELF header)");
+  // An object built for another machine (the host compiler's, say) is named
+  // as such before its class or byte order is: e_machine sits at the same
+  // place in every ELF header, in the byte order the header declares.
+  const std::uint16_t machine_be = elf::read16(b, 18);
+  const std::uint16_t machine_le = static_cast<std::uint16_t>(b[18] | b[19] << 8);
+  if (machine_be != elf::em_lanai && machine_le != elf::em_lanai) {
+    fail(name_, "not a Lanai object (e_machine {})",
+         b[5] == elf::elfdata2msb ? machine_be : machine_le);
+  }
   if (b[4] != elf::elfclass32) fail(name_, "not a 32-bit ELF file (class {})", b[4]);
   if (b[5] != elf::elfdata2msb) {
     fail(name_, "not a big-endian ELF file (data encoding {})", b[5]);

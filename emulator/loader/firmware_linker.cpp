@@ -160,6 +160,10 @@ LinkedImage link(std::span<const ObjectInput> inputs, const LinkOptions& options
   image.symbols["__init_array_start"] = layout.init_array_begin;
   image.symbols["__init_array_end"] = layout.init_array_end;
   image.symbols["__sram_size"] = options.sram_bytes;
+  for (const TableRange& table : layout.tables) {
+    image.symbols["__start_" + table.name] = table.begin;
+    image.symbols["__stop_" + table.name] = table.end;
+  }
 
   apply_relocations(objects, kept, layout, image);
 

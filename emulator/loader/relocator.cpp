@@ -32,7 +32,8 @@ std::uint32_t symbol_address(const SiteContext& ctx, const ElfRelocation& r,
     if (const auto address = ctx.image.find_symbol(s.name)) return *address;
     // Only a weak reference may stay undefined; it then reads as address 0.
     if (s.weak()) return 0;
-    fail(ctx.object.name(), "undefined symbol '{}' referenced from {}", printable(s.name), where);
+    fail(ctx.object.name(), "undefined symbol {} referenced from {}", detail::quoted_symbol(s.name),
+         where);
   }
   if (s.absolute()) return s.value;
   if (!s.in_section()) {

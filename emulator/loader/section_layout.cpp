@@ -14,7 +14,7 @@
 namespace lanai::loader {
 namespace {
 
-enum class Region { none, text, rodata, data, init_array, bss, large_data };
+enum class Region { none, text, rodata, data, init_array, tables, bss, large_data };
 
 bool is_init_array(const ElfSection& s) {
   return s.type == elf::sht_init_array || s.name == ".init_array" ||
@@ -31,6 +31,7 @@ Region region_of(const ElfSection& s) {
   if (s.name.starts_with(".ldata")) return Region::large_data;
   if (s.nobits()) return Region::bss;
   if (is_init_array(s)) return Region::init_array;
+  if (is_table_section(s.name)) return Region::tables;
   return s.writable() ? Region::data : Region::rodata;
 }
 
@@ -39,6 +40,13 @@ std::uint64_t align_up(std::uint64_t value, std::uint64_t align) {
 }
 
 }  // namespace
+
+bool is_table_section(std::string_view name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
 
 std::uint32_t init_array_priority(std::string_view section_name) {
   constexpr std::string_view prefix = ".init_array.";
@@ -60,6 +68,11 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
     std::uint64_t address;
   };
   std::vector<Placement> placements;
+  struct Table {
+    std::string name;
+    std::uint64_t begin, end;
+  };
+  std::vector<Table> tables;
   std::uint64_t cursor = options.base;
 
   auto place_region = [&](Region region) {
@@ -69,6 +82,20 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
       for (std::uint32_t i = 1; i < sections.size(); ++i) {
         if (kept[o][i] && region_of(sections[i]) == region) members.emplace_back(o, i);
       }
+    }
+    if (region == Region::tables) {
+      // Each table's sections together, tables in the order first seen.
+      std::vector<std::string_view> names;
+      for (const auto& [o, i] : members) {
+        const std::string_view name = objects[o].sections()[i].name;
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      }
+      auto rank = [&](const auto& m) {
+        const std::string_view name = objects[m.first].sections()[m.second].name;
+        return std::find(names.begin(), names.end(), name) - names.begin();
+      };
+      std::stable_sort(members.begin(), members.end(),
+                       [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
     }
     if (region == Region::init_array) {
       // Constructors run by priority; equal priorities keep object order.
@@ -81,8 +108,11 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
     for (const auto& [o, i] : members) {
       const ElfSection& s = objects[o].sections()[i];
       cursor = align_up(cursor, s.align);
+      if (region == Region::tables && (tables.empty() || tables.back().name != s.name))
+        tables.push_back({std::string(s.name), cursor, cursor});
       placements.push_back({o, i, cursor});
       cursor += s.size;
+      if (region == Region::tables) tables.back().end = cursor;
     }
   };
 
@@ -96,6 +126,10 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
   const std::uint64_t init_begin = cursor;
   place_region(Region::init_array);
   const std::uint64_t init_end = cursor;
+  // Sections named like C identifiers (firmware tables such as the counter
+  // registry) after the init array, each name's together; nothing moves
+  // when there are none.
+  place_region(Region::tables);
   // Startup code clears bss a word at a time, so both of its ends are
   // word-aligned; the padding is zero like the rest of bss.
   cursor = align_up(cursor, 4);
@@ -133,6 +167,7 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
   layout.text_end = narrow(text_end);
   layout.init_array_begin = narrow(init_begin);
   layout.init_array_end = narrow(init_end);
+  for (const Table& t : tables) layout.tables.push_back({t.name, narrow(t.begin), narrow(t.end)});
   layout.bss_begin = narrow(bss_begin);
   layout.bss_end = narrow(bss_end);
   layout.image_end = narrow(image_end);

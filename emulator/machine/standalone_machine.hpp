@@ -12,6 +12,7 @@
 #include "iss/cpu.hpp"
 #include "kernel/event_queue.hpp"
 #include "loader/firmware_linker.hpp"
+#include "loader/firmware_lookup.hpp"
 #include "machine/clocked_core.hpp"
 #include "machine/system_registers.hpp"
 #include "profile/hardware_profile.hpp"
@@ -56,26 +57,20 @@ private:
   iss::Cpu cpu_;
 };
 
-// The objects listed, in order, in DIR/objects.txt (written by the firmware
-// build for each object set); empty if there is no manifest.
-std::vector<std::filesystem::path> objects_in_manifest(const std::filesystem::path& dir);
-
-// The firmware runtime objects (startup, string and integer helpers):
-// $LANAI_EMU_RUNTIME_DIR if set, else share/lanai-emu/firmware/runtime beside
-// the running executable's prefix, else the build tree, else the configured
-// install prefix.
-std::vector<std::filesystem::path> runtime_objects();
-
-// The objects of a named firmware (e.g. "svia"), found like the runtime:
-// beside the executable, in the build tree, at the install prefix. Throws
-// std::runtime_error naming the known firmwares for an unknown name.
-std::vector<std::filesystem::path> firmware_objects(std::string_view name);
-// Names of every firmware that can be found.
-std::vector<std::string> firmware_names();
+// Firmware is found by the loader (loader/firmware_lookup.hpp); these are
+// named here too for the callers that link programs on a bare LANai.
+using loader::objects_in_manifest;
+using loader::runtime_objects;
 
 // Reads the objects, adds the runtime and links for the profile's SRAM.
 loader::LinkedImage link_program(std::span<const std::filesystem::path> objects,
                                  const profile::HardwareProfile& profile,
                                  bool with_runtime = true);
+
+// Links a firmware found by loader::find_firmware with the runtime for the
+// profile's SRAM. Throws loader::LoadError, one line naming the file (and
+// the symbol, for an unresolved one).
+loader::LinkedImage link_firmware(const loader::FirmwareSource& firmware,
+                                  const profile::HardwareProfile& profile);
 
 } // namespace lanai::machine

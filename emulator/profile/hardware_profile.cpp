@@ -88,6 +88,14 @@ const std::vector<ParamInfo>& parameter_table() {
        "QoS admission control: share of a link's bandwidth the reserved rates may take "
        "(0 = off)",
        LANAI_REAL(host.admission_fraction), 0.0, 1.0, 1, true},
+      {"faults.drop_probability", "fraction",
+       "chance that a link drops a packet entering it (0 = never)",
+       LANAI_REAL(faults.drop_probability), 0.0, 1.0, 1, false, true},
+      {"faults.corrupt_probability", "fraction",
+       "chance that a link flips one bit of a packet it carries (0 = never)",
+       LANAI_REAL(faults.corrupt_probability), 0.0, 1.0, 1, false, true},
+      {"faults.seed", "seed", "seed of the links' fault streams", LANAI_INT(faults.seed), 0,
+       4294967295.0},
   };
   return table;
 }
@@ -104,10 +112,11 @@ void validate(const HardwareProfile& p, std::string_view source) {
     if (info.real) {
       const double v = info.real_value(p);
       if (info.zero_means_off && v == 0.0) continue;
-      if (!(v > info.min && v <= info.max))
-        throw ProfileError(fmt::format("{}: {} must be {}in ({}, {}], got {}", source, info.key,
-                                       info.zero_means_off ? "0 (off) or " : "", info.min,
-                                       info.max, v));
+      const bool above_min = info.inclusive_min ? v >= info.min : v > info.min;
+      if (!(above_min && v <= info.max))
+        throw ProfileError(fmt::format("{}: {} must be {}in {}{}, {}], got {}", source, info.key,
+                                       info.zero_means_off ? "0 (off) or " : "",
+                                       info.inclusive_min ? "[" : "(", info.min, info.max, v));
       continue;
     }
     const std::uint32_t v = info.integer_value(p);
@@ -117,6 +126,37 @@ void validate(const HardwareProfile& p, std::string_view source) {
       throw ProfileError(fmt::format("{}: {} must be {}in [{}, {}] {}, got {}", source, info.key,
                                      multiple, info.min, info.max, info.unit, v));
     }
+  }
+}
+
+// faults.link_down: an array of {link, from_us, until_us} tables.
+void read_link_down(HardwareProfile& p, const toml::node& node, std::string_view source) {
+  const auto* windows = node.as_array();
+  if (!windows)
+    throw ProfileError(fmt::format(
+        "{}: faults.link_down must be an array of {{link, from_us, until_us}} tables", source));
+  p.faults.link_down.clear();
+  for (std::size_t i = 0; i < windows->size(); ++i) {
+    const std::string where = fmt::format("{}: faults.link_down[{}]", source, i);
+    const auto* t = (*windows)[i].as_table();
+    if (!t) throw ProfileError(where + " must be a table {link, from_us, until_us}");
+    for (const auto& [k, v] : *t)
+      if (k.str() != "link" && k.str() != "from_us" && k.str() != "until_us")
+        throw ProfileError(fmt::format("{}: unknown key '{}'", where, k.str()));
+    LinkDownWindow w;
+    const auto link = (*t)["link"].value<std::string>();
+    const auto from = (*t)["from_us"].value<double>();
+    const auto until = (*t)["until_us"].value<double>();
+    if (!link || link->empty()) throw ProfileError(where + ".link must be a link's name");
+    if (!from || !until || !std::isfinite(*from) || !std::isfinite(*until))
+      throw ProfileError(where + " needs numbers from_us and until_us");
+    if (*from < 0.0 || *until <= *from)
+      throw ProfileError(
+          fmt::format("{} must have 0 <= from_us < until_us, got {} and {}", where, *from, *until));
+    w.link = *link;
+    w.from_us = *from;
+    w.until_us = *until;
+    p.faults.link_down.push_back(std::move(w));
   }
 }
 
@@ -149,6 +189,10 @@ void walk(HardwareProfile& p, const toml::table& table, const std::string& prefi
       auto v = node.value<std::string>();
       if (!v) throw ProfileError(fmt::format("{}: name must be a string", source));
       p.name = *v;
+      continue;
+    }
+    if (key == "faults.link_down") {
+      read_link_down(p, node, source);
       continue;
     }
     if (const auto* sub = node.as_table()) {
@@ -218,6 +262,13 @@ std::string dump_profile(const HardwareProfile& p) {
     if (info.real && shown.find_first_of(".e") == std::string::npos) shown += ".0";
     out += fmt::format("{} = {}  # {} ({})\n", info.key.substr(dot + 1), shown, info.description,
                        info.unit);
+  }
+  if (!p.faults.link_down.empty()) {
+    out += "# windows of virtual time during which a link drops everything\nlink_down = [\n";
+    for (const LinkDownWindow& w : p.faults.link_down)
+      out += fmt::format("  {{link = {}, from_us = {}, until_us = {}}},\n", toml_string(w.link),
+                         w.from_us, w.until_us);
+    out += "]\n";
   }
   return out;
 }

@@ -68,12 +68,35 @@ struct HostParams {
   double admission_fraction = 0.0;
 };
 
+// A window of virtual time during which one link drops every packet.
+struct LinkDownWindow {
+  std::string link;      // statistics name, e.g. "wire.node0.tx"
+  double from_us = 0.0;  // from this time (inclusive)
+  double until_us = 0.0; // to this time (exclusive)
+};
+
+// Faults of the fabric: every packet entering a link is dropped, or has one
+// bit flipped, with these probabilities, drawn from a random stream per
+// link seeded by `seed`; and named links go down for windows of time.
+// Everything off by default.
+struct FaultParams {
+  double drop_probability = 0.0;    // per packet per link
+  double corrupt_probability = 0.0; // per packet per link, of those not dropped
+  std::uint32_t seed = 1;
+  std::vector<LinkDownWindow> link_down;
+
+  bool any() const {
+    return drop_probability > 0.0 || corrupt_probability > 0.0 || !link_down.empty();
+  }
+};
+
 struct HardwareProfile {
   std::string name = "default";
   LanaiParams lanai;
   WireParams wire;
   NicParams nic;
   HostParams host;
+  FaultParams faults;
 };
 
 // One documented parameter: its key, unit, meaning, valid range and where
@@ -88,6 +111,7 @@ struct ParamInfo {
   double max = 0.0;              // inclusive
   std::uint32_t multiple_of = 1; // integers only
   bool zero_means_off = false;   // reals: 0 is valid too, outside the range
+  bool inclusive_min = false;    // reals: the minimum itself is valid too
 
   double real_value(const HardwareProfile& p) const {
     return *real(const_cast<HardwareProfile&>(p));

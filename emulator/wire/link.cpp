@@ -27,6 +27,8 @@ void Link::transmit(std::shared_ptr<Worm> worm) {
     busy_ = true;
     busy_level_.set(kernel_.now(), 1.0);
     if (hook_) hook_(worm->packet());
+    const bool dropped =
+        faults_ && faults_->strike(kernel_.now(), worm->packet()) == LinkFaults::Fate::drop;
 
     // The head byte is the next route byte, or the first payload byte when
     // the route is spent: either way, one byte time behind the start.
@@ -42,7 +44,15 @@ void Link::transmit(std::shared_ptr<Worm> worm) {
     hop.slack_after = receiver_->routing_slack();
     worm->add_hop(hop);
     kernel_.schedule_at(
-        hop.head_arrival, [this, worm] { receiver_->on_head_arrived(*this, worm); },
+        hop.head_arrival,
+        [this, worm, dropped] {
+            // A dropped packet streams into nothing: the far end neither
+            // holds it up nor sees it.
+            if (dropped)
+                finish_worm(worm, kernel_.now());
+            else
+                receiver_->on_head_arrived(*this, worm);
+        },
         "wire.head_arrival");
 }
 

@@ -7,6 +7,7 @@
 #include "kernel/sim_time.hpp"
 #include "kernel/statistics.hpp"
 #include "profile/hardware_profile.hpp"
+#include "wire/link_faults.hpp"
 #include "wire/worm.hpp"
 
 #include <functional>
@@ -76,6 +77,9 @@ public:
 
     // Fault injection for tests: runs on each packet as it enters the link.
     void set_in_flight_hook(std::function<void(Packet&)> hook) { hook_ = std::move(hook); }
+    // The profile's line faults: a packet the link drops still takes its
+    // time on the wire, but the far end never sees it.
+    void set_faults(std::unique_ptr<LinkFaults> faults) { faults_ = std::move(faults); }
 
 private:
     kernel::Kernel& kernel_;
@@ -85,6 +89,7 @@ private:
     LinkReceiver* receiver_ = nullptr;
     bool busy_ = false;
     std::function<void(Packet&)> hook_;
+    std::unique_ptr<LinkFaults> faults_;
     kernel::Counter& packets_;
     kernel::Counter& bytes_;
     kernel::TimeWeighted& busy_level_;

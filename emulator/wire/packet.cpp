@@ -1,4 +1,5 @@
-// Packet route consumption, the CRC-32 trailer and the fault-injection hook.
+// Packet route consumption, the CRC-32 trailer (computed when first needed)
+// and the fault-injection hook.
 #include "wire/packet.hpp"
 
 #include <array>
@@ -51,7 +52,18 @@ std::uint8_t Packet::consume_route_byte() {
     return route_[route_head_++];
 }
 
+std::uint32_t Packet::trailer() const {
+    if (sealed_ && !trailer_known_) {
+        trailer_ = crc32(payload_);
+        trailer_known_ = true;
+    }
+    return trailer_;
+}
+
 void Packet::corrupt_byte(std::size_t offset, std::uint8_t mask) {
+    // The trailer as sealed, before the damage.
+    (void)trailer();
+    damaged_ = true;
     if (offset < payload_.size()) {
         payload_[offset] ^= mask;
         return;

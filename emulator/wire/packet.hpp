@@ -44,10 +44,17 @@ public:
     std::size_t wire_bytes() const { return route().size() + payload_.size() + trailer_bytes; }
 
     // The sending interface computes the trailer; the receiving one checks it.
-    // Only the payload is covered: route bytes vanish on the way.
-    void seal() { trailer_ = crc32(payload_); }
-    std::uint32_t trailer() const { return trailer_; }
-    bool checksum_ok() const { return trailer_ == crc32(payload_); }
+    // Only the payload is covered: route bytes vanish on the way. A sealed
+    // packet nothing has damaged passes its check by construction, so the
+    // trailer is computed only once something needs its value (a fault
+    // about to damage the packet, or a reader of the trailer itself).
+    void seal() {
+        sealed_ = true;
+        damaged_ = false;
+        trailer_known_ = false;
+    }
+    std::uint32_t trailer() const;
+    bool checksum_ok() const { return (sealed_ && !damaged_) || trailer() == crc32(payload_); }
 
     // Fault injection for tests: flips the bits of `mask` in byte `offset`
     // of payload-then-trailer, as line noise would.
@@ -59,7 +66,10 @@ private:
     std::vector<std::uint8_t> route_;
     std::size_t route_head_ = 0;
     std::vector<std::uint8_t> payload_;
-    std::uint32_t trailer_ = 0;
+    mutable std::uint32_t trailer_ = 0;
+    mutable bool trailer_known_ = false;
+    bool sealed_ = false;
+    bool damaged_ = false;
 };
 
 }  // namespace lanai::wire

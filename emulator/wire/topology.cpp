@@ -25,6 +25,27 @@ std::vector<std::uint8_t> Network::route(std::size_t from, std::size_t to) const
     return r;
 }
 
+namespace {
+
+// A window naming no link of the fabric is a mistake in the profile, not a
+// fault that never happens.
+void check_link_down(const Network& net, const profile::FaultParams& faults) {
+    for (std::size_t i = 0; i < faults.link_down.size(); ++i) {
+        const std::string& name = faults.link_down[i].link;
+        bool found = false;
+        std::string known;
+        for (const auto& l : net.links()) {
+            found = found || l->name() == name;
+            known += (known.empty() ? "" : ", ") + l->name();
+        }
+        if (!found)
+            throw profile::ProfileError(fmt::format(
+                "faults.link_down[{}]: no link named '{}' in this fabric (links: {})", i, name, known));
+    }
+}
+
+}  // namespace
+
 std::unique_ptr<Network> switch_chain(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
                                       const profile::HardwareProfile& profile,
                                       std::size_t nodes_per_switch, std::size_t switches) {
@@ -39,7 +60,9 @@ std::unique_ptr<Network> switch_chain(kernel::Kernel& kernel, kernel::StatsRegis
     const LinkTiming timing = LinkTiming::from_profile(profile.wire);
     const kernel::SimTime routing = kernel::nanoseconds(profile.wire.switch_latency_ns);
     auto make_link = [&](std::string name) -> Link& {
-        net->links_.push_back(std::make_unique<Link>(kernel, stats, std::move(name), timing));
+        net->links_.push_back(std::make_unique<Link>(kernel, stats, name, timing));
+        if (profile.faults.any())
+            net->links_.back()->set_faults(std::make_unique<LinkFaults>(profile.faults, name, stats));
         return *net->links_.back();
     };
 
@@ -70,6 +93,7 @@ std::unique_ptr<Network> switch_chain(kernel::Kernel& kernel, kernel::StatsRegis
         right.attach_output(nodes_per_switch, down);
         left.attach_input(nodes_per_switch + 1, down);
     }
+    check_link_down(*net, profile.faults);
     return net;
 }
 

@@ -1,6 +1,7 @@
 // A small software ring of posted descriptors, one per VI queue on the NIC:
 // doorbells append, the firmware consumes in posting order. VIA_QUEUE_DEPTH
 // entries, which the host library never exceeds.
+// Firmware SDK: stable.
 #pragma once
 
 #include <stdint.h>

@@ -3,6 +3,7 @@
 // ring, and popping those rings in posting order, round-robin over VIs.
 // The draining and the round robin are templates so that a firmware's own
 // filing and ring lookup are inlined into them: they run for every message.
+// Firmware SDK: stable.
 #pragma once
 
 #include <stdint.h>

@@ -2,6 +2,7 @@
 // names (VIA_FRAG_* in via_abi.h). A plan is made once per message, from
 // the message's length, and then hands out the fragments' sizes in order.
 // Sizes other than the last are multiples of VIA_FRAG_ALIGN.
+// Firmware SDK: stable; the interface a fragmentation part implements.
 #pragma once
 
 #include <stdint.h>

@@ -1,6 +1,7 @@
 // The configuration block the host driver writes into SRAM: the magic word
 // that says it is complete, this node, the source routes to every node and
 // the VI table. The driver may change it at any time, so every read is fresh.
+// Firmware SDK: stable.
 #pragma once
 
 #include <stdint.h>

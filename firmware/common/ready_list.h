@@ -1,6 +1,7 @@
 // The VIs with a send waiting, in serving order. A VI is listed exactly
 // while its send ring is not empty and goes to the back after each send,
 // which makes the service round-robin without searching.
+// Firmware SDK: internal (the shipped engines' own; may change).
 #pragma once
 
 #include <stdint.h>

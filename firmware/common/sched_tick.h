@@ -1,5 +1,6 @@
 // A VI's reserved rate as the stamping policies read it: Vtick, the ideal
 // cycles between two MTU-sized packets, and its cost for one message.
+// Firmware SDK: stable.
 #pragma once
 
 #include <stdint.h>

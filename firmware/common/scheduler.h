@@ -10,6 +10,11 @@
 // arrival time) or the time its packet reached the card, never with the
 // time the firmware got round to it: a busy card notices doorbells late and
 // in bursts, and that must not reorder them.
+//
+// Firmware SDK: stable. This is the interface a scheduler part implements:
+// a variant replacing part "scheduler" of pvia or qosvia defines all six
+// functions below (docs/firmware-variants.md); the helpers after them are
+// inline and come with the header.
 #pragma once
 
 #include <stdint.h>
@@ -35,13 +40,17 @@ struct Stamping {
 bool scheduler_orders_queues();
 // A send of `vi` posted at cycle `posted` asks for `bytes` on the wire (0:
 // not known yet, a whole message's worth); a packet of `bytes` for
-// receiving VI `vi` reached the card at cycle `arrived`.
+// receiving VI `vi` reached the card at cycle `arrived`. Each fragment of a
+// message after its first is stamped again with `posted` 0 (the VI's clock
+// goes on from where the message left it); the fragment keeps the larger of
+// that stamp and the message's.
 Stamping stamp_send(uint32_t vi, uint32_t bytes, uint64_t posted);
 Stamp stamp_receive(uint32_t vi, uint32_t bytes, uint64_t arrived);
 // Work that belongs to no one flow (a receive descriptor prefetch): urgent.
 Stamp stamp_now();
-// The send stamped `stamp` was chosen for service (SFQ's virtual time);
-// needed only by policies for which scheduler_tracks_service() is true.
+// The send stamped `stamp` was chosen for service (SFQ's virtual time):
+// called as each of its fragments starts, and only when
+// scheduler_tracks_service() is true (the call costs the engine time).
 void stamp_served(Stamp stamp);
 bool scheduler_tracks_service();
 

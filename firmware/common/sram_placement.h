@@ -5,6 +5,7 @@
 // Their section, .ldata, is also the one the compiler reaches with full
 // 32-bit addresses under the small code model; the loader places it above
 // everything else, so the rest stays within the 21-bit absolute range.
+// Firmware SDK: internal (the shipped engines' own; may change).
 #pragma once
 
 // Places an object in .ldata. The compiler picks the addressing from the

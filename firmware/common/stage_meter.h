@@ -8,6 +8,7 @@
 // bottleneck's g_b and G_b. Fits are least squares over recent fragments,
 // so queueing behind other traffic counts too and the figures follow
 // contention.
+// Firmware SDK: internal (the shipped engines' own; may change).
 #pragma once
 
 #include <stdint.h>

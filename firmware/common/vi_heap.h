@@ -8,6 +8,7 @@
 // the two keys at fixed offsets from their slots instead of looking each
 // key up by VI number, and the entry being placed stays in registers while
 // the walk moves the others. A slot is 16 bytes, so finding one is a shift.
+// Firmware SDK: internal (the shipped engines' own; may change).
 #pragma once
 
 #include <stdint.h>

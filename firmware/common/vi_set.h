@@ -2,6 +2,7 @@
 // have work: the lowest-numbered first. A summary word marks the words that
 // are not empty, so an empty set costs the main loop one test however many
 // VIs the card has.
+// Firmware SDK: internal (the shipped engines' own; may change).
 #pragma once
 
 #include <stdint.h>

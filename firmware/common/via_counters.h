@@ -1,6 +1,7 @@
 // Counters for the work every VIA firmware shares (doorbells, posted rings,
 // arrival checks), under a via_ prefix. Plain C symbols, so that tests and
 // tools can read them from SRAM by name.
+// Firmware SDK: stable.
 #pragma once
 
 #include <stdint.h>

@@ -166,6 +166,10 @@ TEST_CASE("a point's spec has one channel per VI, best effort last, seeds shared
   CHECK(a.channels[5].traffic == Traffic::best_effort);
   CHECK(a.receivers == 4);
   CHECK(a.duration.ps() == 30'000'000'000);
+  CHECK(a.reliability == VIP_SERVICE_RELIABLE_DELIVERY);
+  const Experiment r = parse(with(highload, "", "reliability = \"reception\""));
+  CHECK(point_spec(r, points[4], sweep_point(4, points.size())).reliability ==
+        VIP_SERVICE_RELIABLE_RECEPTION);
 }
 
 TEST_CASE("VBR classes get their own frame streams, from a generator or a trace") {
@@ -223,7 +227,8 @@ TEST_CASE("every error names the file, the key and the problem") {
         f + "class[2].name: missing (a string is required)");
   CHECK(error_of(with(highload, "firmwares = [\"svia\", \"pvia\", \"qosvia\"]",
                       "firmwares = [\"svia\", \"gm\"]")) ==
-        f + "firmwares[2]: unknown firmware \"gm\" (known: svia, pvia, qosvia, nic-send-twin)");
+        f + "firmwares[2]: unknown firmware \"gm\" (known: svia, pvia, qosvia, nic-send-twin; or "
+                "a firmware folder's path, containing '/')");
   CHECK(error_of(with(highload, "add_order = [\"2MBps\", \"8MBps\", \"32MBps\"]",
                       "add_order = [\"2MBps\", \"16MBps\"]")) ==
         f + "load.add_order[2]: unknown class \"16MBps\" (classes: 2MBps, 8MBps, 32MBps)");
@@ -245,6 +250,8 @@ TEST_CASE("every error names the file, the key and the problem") {
         f + "class[3].name: duplicate class name \"8MBps\"");
   CHECK(error_of(with(highload, "", "duration_ms = 0")) == f + "duration_ms: must be > 0 (got 0)");
   CHECK(error_of(with(highload, "", "seed = -3")) == f + "seed: must be >= 0 (got -3)");
+  CHECK(error_of(with(highload, "", "reliability = \"unreliable\"")) ==
+        f + "reliability: \"unreliable\" is neither \"delivery\" nor \"reception\"");
   CHECK(error_of(with(highload, "", "profile = \"no-such-profile.toml\"")).starts_with(f + "profile: "));
   CHECK(error_of(with(highload, "", "profile = \"no-such-profile\"")).starts_with(f + "profile: "));
   CHECK(error_of(with(highload, "max_total_MBps = 160.0", "max_total_MBps = 1e9")) ==
@@ -352,6 +359,63 @@ TEST_CASE("saturation experiments: message sizes and receiver counts") {
         f + "receivers[2]: must be in 1..64 (got 65)");
   CHECK(error_of(with(saturation, "receivers = [1, 4]", "receivers = [1, 4]\nfragments = [2]")) ==
         f + "fragments: unknown key");
+}
+
+TEST_CASE("firmwares: shipped names, folders by path, labels") {
+  const std::string root = BENCH_FIRMWARE_ROOT;
+  const std::string list = "firmwares = [\"svia\", \"pvia\", \"qosvia\"]";
+  const Experiment e = parse(with(highload, list,
+                                  "firmwares = [\"svia\", {path = \"" + root +
+                                      "/pvia/\", label = \"p2\"}, {name = \"qosvia\", label = "
+                                      "\"vc\"}, \"" + root + "/qosvia-sfq\"]"));
+  REQUIRE(e.firmwares.size() == 4);
+  CHECK(e.firmwares[0].label == "svia");
+  CHECK(e.firmwares[0].shipped);
+  CHECK(e.firmwares[1].label == "p2");
+  CHECK(e.firmwares[1].source == root + "/pvia");
+  CHECK_FALSE(e.firmwares[1].shipped);
+  CHECK(e.firmwares[2].label == "vc");
+  CHECK(e.firmwares[2].source == "qosvia");
+  CHECK(e.firmwares[3].label == "qosvia-sfq");  // the folder's own name
+  CHECK(firmware_toml(e.firmwares[0]) == "\"svia\"");
+  CHECK(firmware_toml(e.firmwares[1]) == "{path = \"" + root + "/pvia\", label = \"p2\"}");
+  CHECK(firmware_toml(e.firmwares[2]) == "{name = \"qosvia\", label = \"vc\"}");
+  // A path is relative to the experiment file's folder.
+  const fs::path here = scratch() / "relative";
+  fs::create_directories(here);
+  const std::string relative = fs::relative(fs::path(root) / "svia", here).string();
+  const Experiment r = parse_experiment(with(highload, list, "firmwares = [\"" + relative + "\"]"),
+                                        "test.toml", here, firmwares);
+  CHECK(r.firmwares[0].label == "svia");
+  CHECK(fs::path(r.firmwares[0].source) == fs::path(root) / "svia");
+}
+
+TEST_CASE("firmwares: every bad entry names its place") {
+  const std::string f = "test.toml: ";
+  const std::string root = BENCH_FIRMWARE_ROOT;
+  const std::string list = "firmwares = [\"svia\", \"pvia\", \"qosvia\"]";
+  auto bad = [&](const std::string& entries) {
+    return error_of(with(highload, list, "firmwares = [" + entries + "]"));
+  };
+  CHECK(bad("\"pvia\", \"" + root + "/pvia\"") ==
+        f + "firmwares[2]: the label \"pvia\" is taken by an earlier firmware: give this one a "
+            "label, {path = \"...\", label = \"...\"}");
+  CHECK(bad("\"pvia\", \"pvia\"") == f + "firmwares[2]: \"pvia\" is listed twice");
+  CHECK(bad("{path = \"" + root + "/pvia\", name = \"svia\"}") ==
+        f + "firmwares[1].path: give exactly one of name and path");
+  CHECK(bad("{name = \"./pvia\"}") ==
+        f + "firmwares[1].name: \"./pvia\" is a path: give it as path = \"...\"");
+  CHECK(bad("{path = \"" + root + "/pvia\", label = \"my pvia\"}") ==
+        f + "firmwares[1].label: must be 1-64 letters, digits, '-', '_' or '.' (got \"my pvia\")");
+  CHECK(bad("{path = \"" + root + "/pvia\", colour = \"red\"}") ==
+        f + "firmwares[1].colour: unknown key");
+  CHECK(bad("3") == f + "firmwares[1]: must be a firmware name, a firmware folder's path, or a "
+                        "table {path = \"...\", label = \"...\"}");
+  CHECK(bad("\"./absent\"") == f + "firmwares[1]: firmware folder " +
+                                   (scratch() / "absent").string() + ": no such folder");
+  CHECK(bad("") == f + "firmwares: must name at least one firmware");
+  CHECK(error_of(with(highload, list, "firmwares = \"pvia\"")) ==
+        f + "firmwares: must be an array (got a string)");
 }
 
 TEST_CASE("TOML syntax errors give the line and column") {

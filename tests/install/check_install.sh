@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs a built lanai-emu tree into a scratch prefix and checks that code
 # outside the tree can use it, both through find_package(LanaiEmu) and through
-# pkg-config. Usage: check_install.sh <build dir> <scratch dir>
+# pkg-config: host programs, and a firmware variant built with the firmware
+# SDK and run in an experiment. Usage: check_install.sh <build dir> <scratch dir>
 set -euo pipefail
 
 if [[ $# -ne 2 ]]; then
@@ -27,7 +28,8 @@ cc=${cc:-cc}
 generator=$(cache_value CMAKE_GENERATOR)
 flags=""
 case "$(cache_value LANAI_EMU_SANITIZE)" in
-  ON|on|TRUE|true|1|YES|yes) flags="-fsanitize=address,undefined -fno-sanitize-recover=all" ;;
+  ON|on|TRUE|true|1|YES|yes)
+    flags="-fsanitize=address,undefined -fno-sanitize-recover=all $(cache_value LANAI_EMU_SANITIZER_LINK_FLAGS_TEXT)" ;;
 esac
 
 rm -rf "$work_dir"
@@ -104,5 +106,42 @@ LANAI_EMU_FIRMWARE_DIR="$firmware_root" LANAI_EMU_RUNTIME_DIR="$firmware_root/ru
 cat "$work_dir/vipl_pingpong.out"
 grep -Eq "^\[node0\] node0: 256 bytes, 5 round trips intact, one-way [0-9.]+ us$" \
   "$work_dir/vipl_pingpong.out"
+
+# The firmware SDK: the EDF example variant built outside the tree with the
+# package's CMake function and with pkg-config and make, the same objects
+# both ways, then a small experiment run on both by the installed lanai-emu.
+edf_source="$here/../../firmware/examples/edf-scheduler"
+echo "== building the EDF variant (find_package(LanaiEmu COMPONENTS firmware))"
+"$cmake_bin" -S "$edf_source" -B "$work_dir/edf-cmake" "${generator_args[@]}" \
+  -DCMAKE_PREFIX_PATH="$prefix"
+"$cmake_bin" --build "$work_dir/edf-cmake"
+echo "== building the EDF variant (pkg-config lanai-emu-firmware, make)"
+firmware_pc=$(find "$prefix" -name lanai-emu-firmware.pc -path '*/pkgconfig/*' | head -n 1)
+if [[ -z "$firmware_pc" ]]; then
+  echo "lanai-emu-firmware.pc was not installed under $prefix" >&2
+  exit 1
+fi
+PKG_CONFIG_PATH="$(dirname "$firmware_pc")" make -f "$edf_source/Makefile" OUT="$work_dir/edf-make"
+cmp "$work_dir/edf-cmake/edf/objects.txt" "$work_dir/edf-make/edf/objects.txt"
+while read -r object; do
+  cmp "$work_dir/edf-cmake/edf/$object" "$work_dir/edf-make/edf/$object"
+done < "$work_dir/edf-cmake/edf/objects.txt"
+echo "== running an experiment on the variant"
+cp "$here/data/edf-experiment.toml" "$work_dir/"
+"$prefix/bin/lanai-emu" run "$work_dir/edf-experiment.toml" --out "$work_dir/edf-results" \
+  > "$work_dir/edf-results.out"
+cat "$work_dir/edf-results.out"
+results="$work_dir/edf-results/results.csv"
+for label in qosvia edf edf-make; do
+  grep -q "^[0-9]*,$label,[0-9.]*,32MBps," "$results" || {
+    echo "$results has no row of $label" >&2
+    exit 1
+  }
+done
+# The same objects give the same figures, whatever the label.
+if [[ "$(grep ',edf,' "$results" | cut -d, -f3-)" != "$(grep ',edf-make,' "$results" | cut -d, -f3-)" ]]; then
+  echo "the two builds of the variant gave different results" >&2
+  exit 1
+fi
 
 echo "== install check passed"

@@ -264,7 +264,8 @@ TEST_CASE("common symbols are merged and allocated in bss") {
   // Nothing else lives inside the merged block.
   for (const auto& [name, address] : image.symbols) {
     if (name == "common_buf" || name.starts_with("__")) continue;
-    CAPTURE(name);
+    const std::string& symbol = name;
+    CAPTURE(symbol);
     CHECK((address < buffer || address >= buffer + 200));
   }
   const std::uint32_t tail = *image.find_symbol("odd_tail");

@@ -91,12 +91,13 @@ TEST_CASE("the parameter table describes each parameter once") {
     CAPTURE(info.key);
     CHECK(keys.insert(info.key).second);
     const std::string_view section = info.key.substr(0, info.key.find('.'));
-    CHECK((section == "lanai" || section == "wire" || section == "nic" || section == "host"));
+    CHECK((section == "lanai" || section == "wire" || section == "nic" || section == "host" ||
+           section == "faults"));
     CHECK(!info.unit.empty());
     CHECK(!info.description.empty());
     CHECK((info.real == nullptr) != (info.integer == nullptr)); // exactly one member
   }
-  CHECK(keys.size() == 29);
+  CHECK(keys.size() == 32);
   REQUIRE(param("lanai.clock_mhz") != nullptr);
   auto probe = default_profile();
   CHECK(param("lanai.clock_mhz")->real(probe) == &probe.lanai.clock_mhz);
@@ -317,4 +318,50 @@ TEST_CASE("host.admission_fraction is 0 (off) or a fraction in (0, 1]") {
   check_error("[host]\nadmission_fraction = 1.5\n",
               {"host.admission_fraction", "0 (off) or in (0, 1]", "1.5"});
   check_error("[host]\nadmission_fraction = -0.1\n", {"host.admission_fraction", "-0.1"});
+}
+
+TEST_CASE("[faults]: probabilities in [0, 1], a seed, and windows when a link is down") {
+  const auto off = default_profile().faults;
+  CHECK(off.drop_probability == 0.0);
+  CHECK(off.corrupt_probability == 0.0);
+  CHECK(off.link_down.empty());
+  CHECK_FALSE(off.any());
+
+  const auto p = parse_profile(
+      "[faults]\ndrop_probability = 0.01\ncorrupt_probability = 1\nseed = 99\n"
+      "link_down = [{link = \"wire.node1.rx\", from_us = 10, until_us = 20.5},\n"
+      "             {link = \"wire.sw0_to_sw1\", from_us = 0.0, until_us = 1.0}]\n",
+      "f.toml");
+  CHECK(p.faults.drop_probability == 0.01);
+  CHECK(p.faults.corrupt_probability == 1.0);
+  CHECK(p.faults.seed == 99);
+  REQUIRE(p.faults.link_down.size() == 2);
+  CHECK(p.faults.link_down[0].link == "wire.node1.rx");
+  CHECK(p.faults.link_down[0].from_us == 10.0);
+  CHECK(p.faults.link_down[0].until_us == 20.5);
+  CHECK(p.faults.any());
+
+  SUBCASE("a dump loads back to the same faults") {
+    const auto again = parse_profile(dump_profile(p), "dump.toml");
+    CHECK(again.faults.drop_probability == 0.01);
+    CHECK(again.faults.seed == 99);
+    REQUIRE(again.faults.link_down.size() == 2);
+    CHECK(again.faults.link_down[1].link == "wire.sw0_to_sw1");
+    CHECK(again.faults.link_down[1].until_us == 1.0);
+  }
+  SUBCASE("bad values name the key") {
+    check_error("[faults]\ndrop_probability = 1.5\n", {"faults.drop_probability", "[0, 1]", "1.5"});
+    check_error("[faults]\ncorrupt_probability = -0.1\n", {"faults.corrupt_probability"});
+    check_error("[faults]\nseed = -1\n", {"faults.seed", "non-negative integer"});
+    check_error("[faults]\nlink_down = 3\n", {"faults.link_down must be an array"});
+    check_error("[faults]\nlink_down = [1]\n", {"faults.link_down[0] must be a table"});
+    check_error("[faults]\nlink_down = [{from_us = 0, until_us = 1}]\n",
+                {"faults.link_down[0].link"});
+    check_error("[faults]\nlink_down = [{link = \"x\", from_us = 0}]\n",
+                {"faults.link_down[0]", "from_us and until_us"});
+    check_error("[faults]\nlink_down = [{link = \"x\", from_us = 5, until_us = 5}]\n",
+                {"faults.link_down[0]", "from_us < until_us"});
+    check_error("[faults]\nlink_down = [{link = \"x\", from_us = 0, until_us = 1, when = 2}]\n",
+                {"faults.link_down[0]", "unknown key 'when'"});
+  }
 }

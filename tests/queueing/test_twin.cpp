@@ -81,7 +81,8 @@ TEST_CASE("the send-path twin's devices take the model's service times") {
     // class costs what its instructions cost (about a microsecond).
     for (auto [visit, us] : {std::pair{TWIN_VISIT_LANAI_DOORBELL, 22.0},
                              std::pair{TWIN_VISIT_LANAI_DATA, 10.0}}) {
-      CAPTURE(visit);
+      const auto station = visit;
+      CAPTURE(station);
       CHECK(t[visit].mean_us() >= us - 0.05);
       CHECK(t[visit].mean_us() <= us + 2.0);
     }

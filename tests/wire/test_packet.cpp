@@ -79,6 +79,19 @@ TEST_CASE("the trailer covers the payload and catches any flipped byte") {
     CHECK_THROWS_AS(p.corrupt_byte(p.payload().size() + Packet::trailer_bytes), std::out_of_range);
 }
 
+TEST_CASE("a packet never sealed fails its check; one damaged before its trailer was read is caught") {
+    Packet unsealed(1, {0}, bytes_of("hello, wire"));
+    CHECK(unsealed.trailer() == 0u);
+    CHECK_FALSE(unsealed.checksum_ok());
+    Packet p(2, {0}, bytes_of("hello, wire"));
+    p.seal();
+    p.corrupt_byte(0, 0x80);  // the trailer is taken as sealed, before the damage
+    CHECK(p.trailer() == crc32(bytes_of("hello, wire")));
+    CHECK_FALSE(p.checksum_ok());
+    p.seal();  // sealed again over the damaged bytes, as a sender would
+    CHECK(p.checksum_ok());
+}
+
 TEST_CASE("an unsealed packet fails its check unless its CRC happens to be zero") {
     Packet p(2, {0}, bytes_of("x"));
     CHECK_FALSE(p.checksum_ok());

@@ -184,6 +184,14 @@ const toml::array* TableReader::table_array(std::string_view key) const {
   return a;
 }
 
+const toml::array* TableReader::array(std::string_view key) const {
+  const toml::node* n = node(key);
+  if (!n) return nullptr;
+  const toml::array* a = n->as_array();
+  if (!a) fail(key, fmt::format("must be an array (got {})", type_name(*n)));
+  return a;
+}
+
 toml::table parse_toml(std::string_view text, std::string_view source) {
   try {
     return toml::parse(text, source);

@@ -48,6 +48,8 @@ public:
   std::optional<std::vector<double>> number_array(std::string_view key) const;
   // A sub-table, or null if absent.
   const toml::table* table(std::string_view key) const;
+  // An array of any elements, or null if absent.
+  const toml::array* array(std::string_view key) const;
   // An array of tables ([[key]]), or null if absent.
   const toml::array* table_array(std::string_view key) const;
 
