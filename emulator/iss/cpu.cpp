@@ -16,6 +16,7 @@ namespace lanai::iss {
 namespace {
 
 std::atomic<bool> fast_forward_default{true};
+std::atomic<bool> blocks_default{true};
 
 bool evaluate(unsigned cond, bool c, bool v, bool n, bool z) {
   switch (cond) {
@@ -49,12 +50,14 @@ std::uint32_t valid_sram_bytes(std::uint32_t sram_bytes) {
 
 void set_default_fast_forward(bool on) { fast_forward_default = on; }
 bool default_fast_forward() { return fast_forward_default; }
+void set_default_blocks(bool on) { blocks_default = on; }
+bool default_blocks() { return blocks_default; }
 
 Cpu::Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus* bus)
     : sram_bytes_(valid_sram_bytes(sram_bytes)), sram_(zeroed_array<std::uint8_t>(sram_bytes)),
       decoded_(zeroed_array<Instruction>(sram_bytes / 4)),
       code_(zeroed_array<std::uint8_t>(sram_bytes / 4)), blocks_(sram_bytes), costs_(costs),
-      blocks_on_(block_costs_supported(costs)), bus_(bus) {
+      blocks_on_(default_blocks() && block_costs_supported(costs)), bus_(bus) {
   class_cost_[static_cast<int>(CostClass::alu)] = costs.alu;
   class_cost_[static_cast<int>(CostClass::load)] = costs.load;
   class_cost_[static_cast<int>(CostClass::store)] = costs.store;

@@ -35,6 +35,10 @@ struct Flags {
 // command line said --no-fast-forward). Set once, before any machine is built.
 void set_default_fast_forward(bool on);
 bool default_fast_forward();
+// Whether processors built from now on execute predecoded blocks (on unless
+// a command line said --no-blocks). Set once, before any machine is built.
+void set_default_blocks(bool on);
+bool default_blocks();
 
 class Cpu {
 public:
@@ -61,8 +65,9 @@ public:
   // default; results are the same either way, only the host time differs.
   void set_fast_forward(bool on) { fast_forward_ = on; }
   bool fast_forward() const { return fast_forward_; }
-  // Execution of predecoded blocks (on by default); off, every instruction
-  // is stepped by the reference path. Results are the same either way.
+  // Execution of predecoded blocks (on by default, see set_default_blocks);
+  // off, every instruction is stepped by the reference path. Results are the
+  // same either way.
   void set_blocks(bool on) { blocks_on_ = on && block_costs_supported(costs_); }
   bool blocks() const { return blocks_on_; }
   // Instructions executed inside blocks (the rest were stepped).
