@@ -103,7 +103,8 @@ void NodeDriver::write_vi(const ViObject& vi, std::uint32_t state) {
   entry.ptag = 0;
   if (const PtagObject* ptag = ptags.find(vi.attributes.Ptag)) entry.ptag = ptag->number;
   entry.reliability = static_cast<std::uint32_t>(vi.attributes.ReliabilityLevel);
-  entry.access = vi.attributes.EnableRdmaWrite ? VIA_ACCESS_RDMA_WRITE : 0u;
+  entry.access = (vi.attributes.EnableRdmaWrite ? VIA_ACCESS_RDMA_WRITE : 0u) |
+                 (vi.attributes.EnableRdmaRead ? VIA_ACCESS_RDMA_READ : 0u);
   entry.mtu = static_cast<std::uint32_t>(vi.attributes.MaxTransferSize);
   entry.remote_node = vi.remote_node;
   entry.remote_vi = vi.remote_slot;
@@ -189,9 +190,11 @@ void NodeDriver::count_message(ViObject& vi, bool receive, const VIP_DESCRIPTOR&
     return;
   }
   // A send that failed may have put nothing on the wire; an RDMA write
-  // without immediate data consumes no receive at the peer.
-  const bool rdma_silent = (descriptor.CS.Control & VIP_CONTROL_OP_MASK) == VIP_CONTROL_OP_RDMAWRITE &&
-                           !(descriptor.CS.Control & VIP_CONTROL_IMMEDIATE);
+  // without immediate data, and an RDMA read, consume no receive at the peer.
+  const VIP_UINT16 op = descriptor.CS.Control & VIP_CONTROL_OP_MASK;
+  const bool rdma_silent = op == VIP_CONTROL_OP_RDMAREAD ||
+                           (op == VIP_CONTROL_OP_RDMAWRITE &&
+                            !(descriptor.CS.Control & VIP_CONTROL_IMMEDIATE));
   if (!(status & VIP_STATUS_ERROR_MASK) && !rdma_silent) ++vi.messages_out;
 }
 

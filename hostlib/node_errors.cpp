@@ -78,6 +78,12 @@ void NodeDriver::on_interrupt(std::uint32_t word) {
     error.code = VIP_ERROR_RDMAW_PROT;
     if (vi && reliable(*vi) && vi->state == VIP_STATE_CONNECTED) vi->state = VIP_STATE_ERROR;
     break;
+  case VIA_INTR_RDMAR_PROT:
+    // The target refused this VI's RDMA read (the descriptor says so too):
+    // as with a refused write, a reliable connection cannot go on.
+    error.code = VIP_ERROR_RDMAR_PROT;
+    if (vi && reliable(*vi) && vi->state == VIP_STATE_CONNECTED) vi->state = VIP_STATE_ERROR;
+    break;
   default: error.code = VIP_ERROR_CATASTROPHIC; break;
   }
   raise(error);

@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "vipl_call.hpp"
 
 using namespace lanai::vipl;
@@ -25,6 +27,13 @@ MemoryRegion* region_at(NodeDriver& d, Token nic, VIP_MEM_HANDLE handle, VIP_PVO
   MemoryRegion& region = it->second;
   if (!anywhere) return at == region.address ? &region : nullptr;
   return at >= region.address && at - region.address < region.length ? &region : nullptr;
+}
+
+// Memory may be opened to RDMA reads only on a NIC whose firmware does them.
+bool reads_offered(NodeDriver& d) {
+  if (d.firmware_features() & VIA_FEATURE_RDMA_READ) return true;
+  d.set_last_error(fmt::format("node{}: the firmware does not do RDMA reads", d.node()));
+  return false;
 }
 
 } // namespace
@@ -67,7 +76,7 @@ VIP_RETURN VipRegisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress, VI
     if (Length > std::numeric_limits<std::uintptr_t>::max() - address) return VIP_INVALID_PARAMETER;
     const PtagObject* ptag = ptag_of(d, nic->token, MemAttrs->Ptag);
     if (!ptag) return VIP_INVALID_PTAG;
-    if (MemAttrs->EnableRdmaRead) return VIP_INVALID_RDMAREAD;
+    if (MemAttrs->EnableRdmaRead && !reads_offered(d)) return VIP_INVALID_RDMAREAD;
 
     MemoryRegion region;
     region.nic = nic->token;
@@ -75,13 +84,13 @@ VIP_RETURN VipRegisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress, VI
     region.address = address;
     region.length = Length;
     region.rdma_write = MemAttrs->EnableRdmaWrite != VIP_FALSE;
-    region.rdma_read = false;
+    region.rdma_read = MemAttrs->EnableRdmaRead != VIP_FALSE;
     lanai::nic::Registration entry;
     entry.address = region.address;
     entry.length = region.length;
     entry.ptag = ptag->number;
     entry.rdma_write = region.rdma_write;
-    entry.rdma_read = false;
+    entry.rdma_read = region.rdma_read;
     // Pinning and table update take their time before the region is usable.
     d.charge(d.costs().register_ns);
     std::uint32_t handle = 0;
@@ -118,13 +127,14 @@ VIP_RETURN VipSetMemAttributes(VIP_NIC_HANDLE NicHandle, VIP_PVOID Address,
     if (!found || !MemAttrs) return VIP_INVALID_PARAMETER;
     const PtagObject* ptag = ptag_of(d, nic->token, MemAttrs->Ptag);
     if (!ptag) return VIP_INVALID_PTAG;
-    if (MemAttrs->EnableRdmaRead) return VIP_INVALID_RDMAREAD;
+    if (MemAttrs->EnableRdmaRead && !reads_offered(d)) return VIP_INVALID_RDMAREAD;
     MemoryRegion& region = *found;
     region.ptag = ptag->token;
     region.rdma_write = MemAttrs->EnableRdmaWrite != VIP_FALSE;
+    region.rdma_read = MemAttrs->EnableRdmaRead != VIP_FALSE;
     // The NIC's table changes at once: a later DMA is checked against the
     // new tag.
-    d.protection().change(MemHandle, ptag->number, region.rdma_write, false);
+    d.protection().change(MemHandle, ptag->number, region.rdma_write, region.rdma_read);
     d.charge(d.costs().register_ns);
     return VIP_SUCCESS;
   });

@@ -113,7 +113,11 @@ VIP_RETURN VipQueryNic(VIP_NIC_HANDLE NicHandle, VIP_NIC_ATTRIBUTES* Attrs) {
     a.MaxPtags = max_ptags;
     a.ReliabilityLevelSupport =
         VIP_SERVICE_UNRELIABLE | VIP_SERVICE_RELIABLE_DELIVERY | VIP_SERVICE_RELIABLE_RECEPTION;
-    a.RDMAReadSupport = 0;
+    // The reliability levels RDMA reads are offered on: the reliable ones,
+    // when the firmware does them.
+    a.RDMAReadSupport = d.firmware_features() & VIA_FEATURE_RDMA_READ
+                            ? VIP_SERVICE_RELIABLE_DELIVERY | VIP_SERVICE_RELIABLE_RECEPTION
+                            : 0;
     *Attrs = a;
     return VIP_SUCCESS;
   });

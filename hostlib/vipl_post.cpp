@@ -9,12 +9,12 @@ using namespace lanai::vipl;
 
 namespace {
 
-// Control bits this provider understands. An RDMA write goes on the send
-// queue of a VI created with RDMA writes enabled, its address segment
-// first; RDMA reads are not offered. VIP_CONTROL_IMMEDIATE means nothing on
-// a receive and is let through: programs post one pool of descriptors on
-// both queues. Whether immediate data arrived, the completion says
-// (VIP_STATUS_IMMEDIATE).
+// Control bits this provider understands. An RDMA write or read goes on
+// the send queue of a VI created with that operation enabled, its address
+// segment first; a read carries no immediate data. VIP_CONTROL_IMMEDIATE
+// means nothing on a receive and is let through: programs post one pool of
+// descriptors on both queues. Whether immediate data arrived, the
+// completion says (VIP_STATUS_IMMEDIATE).
 bool well_formed(const VIP_DESCRIPTOR& descriptor, const ViObject& vi, bool receive) {
   const VIP_UINT16 control = descriptor.CS.Control;
   if (descriptor.CS.SegCount > VIA_MAX_SEGMENTS) return false;
@@ -22,6 +22,9 @@ bool well_formed(const VIP_DESCRIPTOR& descriptor, const ViObject& vi, bool rece
   const VIP_UINT16 op = control & VIP_CONTROL_OP_MASK;
   if (op == VIP_CONTROL_OP_RDMAWRITE)
     return !receive && vi.attributes.EnableRdmaWrite && descriptor.CS.SegCount >= 1;
+  if (op == VIP_CONTROL_OP_RDMAREAD)
+    return !receive && vi.attributes.EnableRdmaRead && descriptor.CS.SegCount >= 1 &&
+           !(control & VIP_CONTROL_IMMEDIATE);
   return op == VIP_CONTROL_OP_SENDRECV;
 }
 

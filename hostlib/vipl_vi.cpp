@@ -37,7 +37,17 @@ VIP_RETURN check_attributes(NodeDriver& d, Token nic, const VIP_VI_ATTRIBUTES& a
   if (a.MaxTransferSize == 0 || a.MaxTransferSize > VIA_MAX_TRANSFER) return VIP_INVALID_MTU;
   out.ptag = d.ptags.find(a.Ptag);
   if (!out.ptag || out.ptag->nic != nic) return VIP_INVALID_PTAG;
-  if (a.EnableRdmaRead) return VIP_INVALID_RDMAREAD;
+  if (a.EnableRdmaRead) {
+    if ((d.firmware_features() & VIA_FEATURE_RDMA_READ) == 0) {
+      d.set_last_error(fmt::format("node{}: the firmware does not do RDMA reads", d.node()));
+      return VIP_ERROR_NOT_SUPPORTED;
+    }
+    // VIA offers RDMA reads on reliable connections only.
+    if (a.ReliabilityLevel == VIP_SERVICE_UNRELIABLE) {
+      d.set_last_error(fmt::format("node{}: RDMA reads need a reliable VI", d.node()));
+      return VIP_INVALID_RDMAREAD;
+    }
+  }
   if (a.EnableRdmaWrite && (d.firmware_features() & VIA_FEATURE_RDMA_WRITE) == 0) {
     d.set_last_error(fmt::format("node{}: the firmware does not do RDMA writes", d.node()));
     return VIP_ERROR_NOT_SUPPORTED;
@@ -58,7 +68,7 @@ VIP_RETURN check_attributes(NodeDriver& d, Token nic, const VIP_VI_ATTRIBUTES& a
 
 void apply(ViObject& vi, const VIP_VI_ATTRIBUTES& a, const ViSettings& settings) {
   vi.attributes = a;
-  vi.attributes.EnableRdmaRead = VIP_FALSE;
+  vi.attributes.EnableRdmaRead = a.EnableRdmaRead ? VIP_TRUE : VIP_FALSE;
   vi.attributes.EnableRdmaWrite = a.EnableRdmaWrite ? VIP_TRUE : VIP_FALSE;
   vi.qos = settings.request;
   vi.attributes.QoS = settings.qos ? &vi.qos : nullptr;

@@ -99,6 +99,11 @@ TrafficClass read_class(const TableReader& t, std::uint32_t receivers,
 void read_jitter(const TableReader& top, const std::filesystem::path& base_dir, Experiment& e) {
   JitterSetup& j = e.jitter;
   j.receivers = in_range(top, "receivers", top.required_integer("receivers"), 1, max_receivers);
+  if (auto level = top.string("reliability")) {
+    if (*level == "reception") j.reliability = 4; // VIP_SERVICE_RELIABLE_RECEPTION
+    else if (*level != "delivery")
+      top.fail("reliability", fmt::format("\"{}\" is neither \"delivery\" nor \"reception\"", *level));
+  }
 
   const toml::array* classes = top.table_array("class");
   if (!classes) top.fail("class", "missing (at least one [[class]] is required)");
@@ -309,7 +314,7 @@ const std::vector<ExperimentKind>& experiment_kinds() {
        "one sender, QoS classes of CBR or VBR channels and an optional best-effort channel; "
        "jitter per class and best-effort latency against the injected load",
        &read_jitter,
-       {"receivers", "class", "best_effort", "load"}},
+       {"receivers", "reliability", "class", "best_effort", "load"}},
       {"queueing",
        "a queueing-network model's network run by the reference firmware: mean queue lengths "
        "and utilisations by batch means, next to the model's (QNA) answers",

@@ -66,6 +66,9 @@ struct LoadSweep {
 
 struct JitterSetup {
   std::uint32_t receivers = 1;     // nodes 1..receivers receive, node 0 sends
+  // Every channel's VIs: VIP_SERVICE_RELIABLE_DELIVERY ("delivery", the
+  // default) or VIP_SERVICE_RELIABLE_RECEPTION ("reception").
+  std::uint32_t reliability = 2;
   std::vector<TrafficClass> classes;
   std::optional<BestEffortChannel> best_effort;
   LoadSweep load;

@@ -64,6 +64,7 @@ StreamPointSpec point_spec(const Experiment& e, const LoadPoint& load, const Swe
   spec.profile = e.profile;
   spec.firmware = e.firmwares.at(point.firmware).source;
   spec.receivers = e.jitter.receivers;
+  spec.reliability = e.jitter.reliability;
   spec.seed = derive_seed(e.seed, point.load);
   // Milliseconds to picoseconds, rounded to whole nanoseconds.
   spec.warmup = kernel::nanoseconds(std::llround(e.warmup_ms * 1e6));

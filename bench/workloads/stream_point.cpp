@@ -129,7 +129,8 @@ int sender(Shared& sh) {
   std::vector<std::uint8_t*> ring(n);
   std::uint8_t* p = ep.memory();
   for (std::size_t c = 0; c < n; ++c) {
-    vis[c] = ep.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer, cq, nullptr);
+    vis[c] = ep.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer, cq, nullptr,
+                          spec.reliability);
     ring[c] = p;
     p += send_ring * message_slot_bytes(sh.plans[c].max_transfer);
   }
@@ -297,7 +298,7 @@ int receiver(Shared& sh, std::uint32_t me) {
   std::uint8_t* p = ep.memory();
   for (std::size_t c : mine) {
     VIP_VI_HANDLE vi = ep.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer,
-                                    nullptr, cq);
+                                    nullptr, cq, spec.reliability);
     for (std::uint32_t i = 0, depth = depth_of(c); i < depth; ++i) {
       auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(p + i * message_slot_bytes(sh.plans[c].max_transfer));
       fill_descriptor(d, ep, reinterpret_cast<std::uint8_t*>(d) + 64, sh.plans[c].max_transfer);

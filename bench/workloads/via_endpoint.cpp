@@ -37,9 +37,10 @@ Endpoint::Endpoint(std::size_t bytes, HostMemory& memory)
 }
 
 VIP_VI_HANDLE Endpoint::create_vi(double bytes_per_s, std::uint32_t max_transfer,
-                                  VIP_CQ_HANDLE send_cq, VIP_CQ_HANDLE recv_cq) {
+                                  VIP_CQ_HANDLE send_cq, VIP_CQ_HANDLE recv_cq,
+                                  std::uint32_t reliability) {
   VIP_QOS_REQUEST qos{static_cast<VIP_ULONG>(bytes_per_s)};
-  VIP_VI_ATTRIBUTES attrs{VIP_SERVICE_RELIABLE_DELIVERY, max_transfer,
+  VIP_VI_ATTRIBUTES attrs{reliability, max_transfer,
                           bytes_per_s > 0 ? &qos : nullptr, ptag_, VIP_FALSE, VIP_FALSE};
   VIP_VI_HANDLE vi = nullptr;
   check_vip(VipCreateVi(nic_, &attrs, send_cq, recv_cq, &vi), "VipCreateVi");

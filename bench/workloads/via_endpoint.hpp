@@ -54,11 +54,13 @@ public:
   std::size_t bytes() const { return bytes_; }
   int node() const { return node_; }
 
-  // A reliable VI for messages of at most `max_transfer` bytes (under
-  // rate-based firmware every message costs one tick of the rate at this
-  // size); `bytes_per_s` 0 asks for best effort.
+  // A reliable VI (Reliable Delivery unless `reliability` says otherwise)
+  // for messages of at most `max_transfer` bytes (under rate-based
+  // firmware every message costs one tick of the rate at this size);
+  // `bytes_per_s` 0 asks for best effort.
   VIP_VI_HANDLE create_vi(double bytes_per_s, std::uint32_t max_transfer,
-                          VIP_CQ_HANDLE send_cq = nullptr, VIP_CQ_HANDLE recv_cq = nullptr);
+                          VIP_CQ_HANDLE send_cq = nullptr, VIP_CQ_HANDLE recv_cq = nullptr,
+                          std::uint32_t reliability = VIP_SERVICE_RELIABLE_DELIVERY);
   // Connects `vi` to node `peer` on `discriminator`: the active side
   // requests, the passive one waits and accepts.
   void connect(VIP_VI_HANDLE vi, int peer, std::uint8_t discriminator, bool active);

@@ -26,6 +26,9 @@ std::uint32_t status_of(ProtectionCheck check) {
   return LANAI_HDMA_PROT_HANDLE;
 }
 
+// Directions 0 and 2 (a remote read) bring host memory to SRAM.
+bool to_sram(std::uint32_t direction) { return (direction & 1u) == 0u; }
+
 // Host memory is this process's memory: registered regions are real buffers.
 std::uint8_t* host_pointer(std::uint64_t address) {
   return reinterpret_cast<std::uint8_t*>(static_cast<std::uintptr_t>(address));
@@ -79,7 +82,7 @@ iss::MmioStatus HostDma::write(std::uint32_t address, kernel::SimTime when, std:
   case LANAI_REG_HDMA_SRAM: staged_.sram = value; break;
   case LANAI_REG_HDMA_LENGTH: staged_.length = value; break;
   case LANAI_REG_HDMA_APPEND:
-    result_ = commit(value & 3u, static_cast<std::uint32_t>(queued()), when);
+    result_ = commit(value & 3u, static_cast<std::uint32_t>(done_.size() + queued()), when);
     break;
   case LANAI_REG_HDMA_INSERT:
     result_ = commit(value & 3u, (value >> LANAI_HDMA_POSITION_SHIFT) & 0xFFFFu, when);
@@ -100,14 +103,21 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
   const std::size_t size = queued();
   if (size >= capacity_) return LANAI_HDMA_REFUSED_FULL;
 
-  // The engine may already have taken the first K entries off the real
-  // queue, so an insertion among them lands just behind them.
-  const std::size_t taken = std::min<std::size_t>(race_entries_, size);
-  const std::size_t landed = std::min<std::size_t>(std::max<std::size_t>(position, taken), size);
+  // Positions count from the oldest request whose completion has not been
+  // popped, so that a request finishing while the firmware decides where to
+  // put the next one moves nothing: the firmware's picture of the queue is
+  // every request it has not yet seen complete. Completed requests and the
+  // one in service stay where they are, and the engine may already have
+  // taken the first K waiting entries (nic.hdma_race_entries), so an
+  // insertion aimed among any of them lands just behind them.
+  const std::size_t finished = done_.size();
+  const std::size_t aimed = position > finished ? position - finished : 0;
+  const std::size_t taken =
+      std::min<std::size_t>(std::max<std::size_t>(race_entries_, in_service_ ? 1 : 0), size);
+  const std::size_t landed = std::min<std::size_t>(std::max<std::size_t>(aimed, taken), size);
 
   HostDmaRequest request = staged_;
-  // The remote bit means something only for writes to the host.
-  request.direction = direction == LANAI_HDMA_TO_HOST_REMOTE ? direction : direction & 1u;
+  request.direction = direction;
   request.id = next_id_;
   request.programmed = when;
   if (trace_) {
@@ -122,12 +132,15 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
   requests_.add();
   ++activity_;
   if (!in_service_) start_service(when);
-  return LANAI_HDMA_ACCEPTED | static_cast<std::uint32_t>(landed & 0x0FFFu) << 16 | request.id;
+  return LANAI_HDMA_ACCEPTED | static_cast<std::uint32_t>((finished + landed) & 0x0FFFu) << 16 |
+         request.id;
 }
 
 std::uint32_t HostDma::check(const HostDmaRequest& r) const {
-  return status_of(tpt_.check(r.handle, r.ptag, r.host, r.length,
-                              r.direction == LANAI_HDMA_TO_HOST_REMOTE));
+  const Access access = r.direction == LANAI_HDMA_TO_HOST_REMOTE   ? Access::remote_write
+                        : r.direction == LANAI_HDMA_TO_SRAM_REMOTE ? Access::remote_read
+                                                                   : Access::local;
+  return status_of(tpt_.check(r.handle, r.ptag, r.host, r.length, access));
 }
 
 void HostDma::start_service(kernel::SimTime when) {
@@ -160,7 +173,7 @@ void HostDma::finish_service() {
     protection_errors_.add();
   if (trace_ && trace_->on())
     trace_->record(trace::Track::hdma,
-                   request.direction == LANAI_HDMA_TO_SRAM ? "to_sram" : "to_host",
+                   to_sram(request.direction) ? "to_sram" : "to_host",
                    service_began_, kernel_.now(), request.tag, [&](trace::Event& e) {
                      e.programmed = request.programmed;
                      e.stamp = request.stamp;
@@ -178,7 +191,7 @@ void HostDma::finish_service() {
 void HostDma::move_bytes(const HostDmaRequest& r) {
   if (r.length == 0) return;
   std::uint8_t* host = host_pointer(r.host);
-  if (r.direction == LANAI_HDMA_TO_SRAM) {
+  if (to_sram(r.direction)) {
     cpu_.write_sram(r.sram, std::span<const std::uint8_t>(host, r.length));
     bytes_to_sram_.add(r.length);
   } else {

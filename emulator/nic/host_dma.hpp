@@ -22,7 +22,7 @@ class CardTrace;
 
 struct HostDmaRequest {
   std::uint16_t id = 0;
-  std::uint32_t direction = 0; // LANAI_HDMA_TO_SRAM, _TO_HOST or _TO_HOST_REMOTE
+  std::uint32_t direction = 0; // LANAI_HDMA_TO_SRAM, _TO_HOST, _TO_SRAM_REMOTE or _TO_HOST_REMOTE
   std::uint64_t host = 0;
   std::uint32_t handle = 0;
   std::uint32_t ptag = 0;

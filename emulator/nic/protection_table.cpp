@@ -85,7 +85,7 @@ const Registration* ProtectionTable::find(std::uint32_t handle) const {
 
 ProtectionCheck ProtectionTable::check(std::uint32_t handle, std::uint32_t ptag,
                                        std::uint64_t address, std::uint64_t length,
-                                       bool remote_write) const {
+                                       Access access) const {
   const Registration* region = find(handle);
   if (!region) return ProtectionCheck::bad_handle;
   if (region->ptag != ptag) return ProtectionCheck::wrong_tag;
@@ -94,7 +94,8 @@ ProtectionCheck ProtectionTable::check(std::uint32_t handle, std::uint32_t ptag,
   const std::uint64_t offset = address - region->address;
   if (offset > region->length || length > region->length - offset)
     return ProtectionCheck::out_of_bounds;
-  if (remote_write && !region->rdma_write) return ProtectionCheck::remote_refused;
+  if (access == Access::remote_write && !region->rdma_write) return ProtectionCheck::remote_refused;
+  if (access == Access::remote_read && !region->rdma_read) return ProtectionCheck::remote_refused;
   return ProtectionCheck::ok;
 }
 

@@ -22,8 +22,12 @@ enum class ProtectionCheck : std::uint8_t {
   bad_handle,    // never issued by this NIC, or deregistered since
   wrong_tag,     // region carries another protection tag
   out_of_bounds, // transfer not entirely inside the region
-  remote_refused, // a remote write (RDMA write) to a region that does not allow it
+  remote_refused, // a remote write (RDMA write) or read (RDMA read) the region does not allow
 };
+
+// Who a transfer is for: the node's own VI, or a peer's RDMA write or read,
+// which the region must also allow.
+enum class Access : std::uint8_t { local, remote_write, remote_read };
 
 std::string_view to_string(ProtectionCheck check);
 
@@ -42,10 +46,10 @@ public:
   bool change(std::uint32_t handle, std::uint32_t ptag, bool rdma_write, bool rdma_read);
   // The live region of a handle, or nullptr.
   const Registration* find(std::uint32_t handle) const;
-  // `remote_write`: the access is an RDMA write on a peer's behalf, which
-  // the region must also allow.
+  // `access`: a transfer on a peer's behalf (RDMA write or read) needs the
+  // region to allow it too, checked after everything else.
   ProtectionCheck check(std::uint32_t handle, std::uint32_t ptag, std::uint64_t address,
-                        std::uint64_t length, bool remote_write = false) const;
+                        std::uint64_t length, Access access = Access::local) const;
   std::size_t live() const { return live_; }
   std::uint32_t node() const { return node_; }
 

@@ -16,15 +16,19 @@ uint32_t expected_sequence[VIA_MAX_VI];
 
 } // namespace
 
-bool packet_intact(const ReceiveBuffer& buffer, uint32_t payload_bytes, uint32_t source,
-                   uint32_t damage) {
+PacketCheck check_packet(const ReceiveBuffer& buffer, uint32_t payload_bytes, uint32_t source,
+                         uint32_t damage) {
   if (damage != 0u)
-    return false;
-  if (!packet_well_formed(buffer, payload_bytes))
-    return false;
+    return PacketCheck::damaged;
+  PacketCheck kind = PacketCheck::data;
+  if (!packet_well_formed(buffer, payload_bytes)) {
+    if (!ack_well_formed(buffer, payload_bytes))
+      return PacketCheck::damaged;
+    kind = PacketCheck::ack;
+  }
   // The network stamps the true sender; a header naming another is not
-  // to be trusted with a VI's data.
-  return buffer.header.src_node == source;
+  // to be trusted with a VI's data (nor with settling its sends).
+  return buffer.header.src_node == source ? kind : PacketCheck::damaged;
 }
 
 // One path and one receive DMA keep a VI's packets in order, so a gap means

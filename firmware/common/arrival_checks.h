@@ -10,11 +10,14 @@
 
 namespace via {
 
-// False if the packet is damaged (`damage` holds the receive DMA's
-// BAD_CRC / TRUNCATED bits), malformed, or claims another sender than the
-// `source` node the network reports.
-bool packet_intact(const ReceiveBuffer& buffer, uint32_t payload_bytes, uint32_t source,
-                   uint32_t damage);
+// What a packet taken off the network is: a data packet or an
+// acknowledgement, intact, or damaged (`damage` holds the receive DMA's
+// BAD_CRC / TRUNCATED bits), malformed, or claiming another sender than
+// the `source` node the network reports. A data packet is told apart with
+// no more work than before acknowledgements existed.
+enum class PacketCheck : uint8_t { damaged, data, ack };
+PacketCheck check_packet(const ReceiveBuffer& buffer, uint32_t payload_bytes, uint32_t source,
+                         uint32_t damage);
 // Counts a gap if `sequence` is not the next one expected on `vi`.
 void note_sequence(uint32_t vi, uint32_t sequence);
 // A message arrived before any receive was posted for it: dropped on an

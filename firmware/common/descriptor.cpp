@@ -15,7 +15,7 @@ DataSegment decode_segment(const uint8_t* bytes, uint32_t at) {
           via_le32(field + VIA_SEG_LENGTH)};
 }
 
-// An RDMA write's first segment is its address segment: it becomes
+// An RDMA operation's first segment is its address segment: it becomes
 // `remote`, and the data segments move up. Out of line: sends and
 // receives, the common case, do not pay for it.
 [[gnu::noinline]] void take_address_segment(Descriptor& out) {
@@ -41,7 +41,9 @@ void decode_descriptor(const DescriptorCopy& copy, Descriptor& out) {
       out.segment_count < VIA_MAX_SEGMENTS ? out.segment_count : VIA_MAX_SEGMENTS;
   for (uint32_t i = 0u; i < decoded; ++i)
     out.segments[i] = decode_segment(bytes, i);
-  if ((out.control & VIP_CONTROL_OP_MASK) == VIP_CONTROL_OP_RDMAWRITE && out.segment_count != 0u)
+  // RDMAWRITE (1) and RDMAREAD (2) have an address segment; RESERVED (3)
+  // is refused by every check, so it may be decoded either way.
+  if ((out.control & VIP_CONTROL_OP_MASK) != VIP_CONTROL_OP_SENDRECV && out.segment_count != 0u)
     take_address_segment(out);
 }
 

@@ -39,8 +39,8 @@ struct Descriptor {
   uint32_t immediate;
   uint32_t length;        // send: bytes to send
   DataSegment segments[VIA_MAX_SEGMENTS];
-  // An RDMA write names the target memory in its first segment: `remote`'s
-  // address and handle. Address segments carry no length, so `remote`'s
+  // An RDMA write or read names the remote memory (written to, or read
+  // from) in its first segment: `remote`'s address and handle. Address segments carry no length, so `remote`'s
   // says whether there is one (1) or not (0); the struct stays 64 bytes.
   DataSegment remote;
   bool has_remote() const { return remote.length != 0u; }
@@ -60,15 +60,21 @@ void decode_descriptor(const DescriptorCopy& copy, Descriptor& out);
 uint32_t segment_pieces(const Descriptor& descriptor, uint32_t offset, uint32_t bytes,
                         DataSegment out[VIA_MAX_SEGMENTS]);
 
-// VIP_STATUS_FORMAT_ERROR if the descriptor is not a send/receive (or, with
-// `rdma_write`, an RDMA write naming its target) or its segment list is
-// malformed, else 0 with the data segments' total length in `total`.
+// RDMA operations a firmware does, for check_data_segments: one bit per op.
+constexpr uint32_t kRdmaWriteOp = 1u << VIP_CONTROL_OP_RDMAWRITE;
+constexpr uint32_t kRdmaReadOp = 1u << VIP_CONTROL_OP_RDMAREAD;
+
+// VIP_STATUS_FORMAT_ERROR if the descriptor is not a send/receive (or an
+// RDMA operation among `rdma_ops` naming its remote memory; an RDMA read
+// carries no immediate data) or its segment list is malformed, else 0 with
+// the data segments' total length in `total`.
 inline uint32_t check_data_segments(const Descriptor& descriptor, uint32_t& total,
-                                    bool rdma_write = false) {
+                                    uint32_t rdma_ops = 0u) {
   total = 0u;
   const uint32_t op = descriptor_op(descriptor);
   if (op != VIP_CONTROL_OP_SENDRECV &&
-      !(rdma_write && op == VIP_CONTROL_OP_RDMAWRITE && descriptor.has_remote()))
+      ((rdma_ops & 1u << op) == 0u || !descriptor.has_remote() ||
+       (op == VIP_CONTROL_OP_RDMAREAD && (descriptor.control & VIP_CONTROL_IMMEDIATE) != 0u)))
     return VIP_STATUS_FORMAT_ERROR;
   if (descriptor.segment_count > VIA_MAX_SEGMENTS - descriptor.remote.length)
     return VIP_STATUS_FORMAT_ERROR;

@@ -88,6 +88,7 @@ inline bool doorbell_pop(Doorbell& out, bool timed) {
 enum class HdmaDirection : uint32_t {
   to_sram = LANAI_HDMA_TO_SRAM,
   to_host = LANAI_HDMA_TO_HOST,
+  to_sram_remote = LANAI_HDMA_TO_SRAM_REMOTE, // an RDMA read on a peer's behalf
   to_host_remote = LANAI_HDMA_TO_HOST_REMOTE, // an RDMA write on a peer's behalf
 };
 

@@ -55,13 +55,17 @@ inline OutgoingPacket frame_packet(SendBuffer& buffer, const Route& route, uint3
   return {start, route.length + kPacketHeaderBytes + data_bytes, route.length};
 }
 
-// Bytes a packet carries behind its data: an RDMA write's trailer.
+// Bytes a packet carries behind its data: an RDMA write's or read
+// request's trailer.
 inline uint32_t packet_trailer_bytes(const via_packet_header& header) {
-  return (header.flags & VIA_PACKET_F_RDMA_WRITE) != 0u ? kRdmaTrailerBytes : 0u;
+  return (header.flags & (VIA_PACKET_F_RDMA_WRITE | VIA_PACKET_F_RDMA_READ)) != 0u
+             ? kRdmaTrailerBytes
+             : 0u;
 }
 
 // True if a received payload of `payload_bytes` is a whole data packet
-// whose header agrees with its size, and its fragment lies within its message.
+// whose header agrees with its size, and its fragment lies within its
+// message.
 inline bool packet_well_formed(const ReceiveBuffer& buffer, uint32_t payload_bytes) {
   if (payload_bytes < kPacketHeaderBytes)
     return false;
@@ -72,6 +76,13 @@ inline bool packet_well_formed(const ReceiveBuffer& buffer, uint32_t payload_byt
          header.length <= header.message - header.offset;
 }
 
+// True if a received payload of `payload_bytes` is an acknowledgement: a
+// header alone.
+inline bool ack_well_formed(const ReceiveBuffer& buffer, uint32_t payload_bytes) {
+  return payload_bytes == kPacketHeaderBytes && buffer.header.kind == VIA_PACKET_ACK &&
+         buffer.header.length == 0u;
+}
+
 // True if the packet carries a whole message: its only fragment.
 inline bool packet_whole(const ReceiveBuffer& buffer) {
   const via_packet_header& header = buffer.header;
@@ -79,10 +90,11 @@ inline bool packet_whole(const ReceiveBuffer& buffer) {
          (header.flags & (VIA_PACKET_F_LAST | VIA_PACKET_F_ABORTED)) == VIA_PACKET_F_LAST;
 }
 
-// Where an RDMA write's fragment goes at the target: its trailer's address
-// plus the fragment's offset, under the trailer's memory handle. The
-// trailer follows data of any length, so it is read and written a byte at
-// a time (big endian, like the header).
+// Where an RDMA write's fragment goes at the target (its trailer's address
+// plus the fragment's offset, under the trailer's memory handle), or where
+// an RDMA read request's data comes from. The trailer follows data of any
+// length, so it is read and written a byte at a time (big endian, like the
+// header).
 struct RdmaTarget {
   uint64_t address;
   uint32_t handle;

@@ -13,14 +13,15 @@
 namespace via {
 
 // Error bits (VIP_STATUS_*) for a descriptor `vi` cannot send, or 0. RDMA
-// writes are sendable only by firmware that does them (`rdma_write`).
-// Inline: every send of every firmware goes through it.
-inline uint32_t check_send(uint32_t vi, const Descriptor& descriptor, bool rdma_write = false) {
+// operations are sendable only by firmware that does them (`rdma_ops`:
+// kRdmaWriteOp, kRdmaReadOp). Inline: every send of every firmware goes
+// through it.
+inline uint32_t check_send(uint32_t vi, const Descriptor& descriptor, uint32_t rdma_ops = 0u) {
   // A VI that is not connected, or broke, flushes what is posted on it.
   if (!vi_connected(vi))
     return VIP_STATUS_DESC_FLUSHED_ERROR;
   uint32_t total;
-  const uint32_t format = check_data_segments(descriptor, total, rdma_write);
+  const uint32_t format = check_data_segments(descriptor, total, rdma_ops);
   if (format != 0u)
     return format;
   if (total != descriptor.length)

@@ -25,6 +25,11 @@ inline bool vi_takes_rdma_write(uint32_t vi) {
   return (vi_config(vi).access & VIA_ACCESS_RDMA_WRITE) != 0u;
 }
 
+// True if the VI's peer may RDMA-read through it.
+inline bool vi_takes_rdma_read(uint32_t vi) {
+  return (vi_config(vi).access & VIA_ACCESS_RDMA_READ) != 0u;
+}
+
 // A connected VI takes packets from its peer only.
 inline bool vi_accepts_from(uint32_t vi, uint32_t node, uint32_t remote_vi) {
   volatile via_vi_config& config = vi_config(vi);
@@ -37,6 +42,12 @@ inline bool vi_accepts_from(uint32_t vi, uint32_t node, uint32_t remote_vi) {
 inline bool vi_reliable(uint32_t vi) {
   return (vi_config(vi).reliability &
           (VIP_SERVICE_RELIABLE_DELIVERY | VIP_SERVICE_RELIABLE_RECEPTION)) != 0u;
+}
+
+// Reliable Reception: a send completes once its data is in the peer's
+// host memory, which the peer's card acknowledges.
+inline bool vi_reliable_reception(uint32_t vi) {
+  return (vi_config(vi).reliability & VIP_SERVICE_RELIABLE_RECEPTION) != 0u;
 }
 
 // The largest message a VI may send: its MTU, within what one packet carries.

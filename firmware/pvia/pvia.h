@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "common/ack_packet.h"
 #include "common/descriptor.h"
 #include "common/devices.h"
 #include "common/packet.h"
@@ -42,6 +43,10 @@ struct SendWork {
 // effort (under a stamp-ordering scheduler: reserved no rate) and
 // `best_effort_allowed` is false, or is not and `others_allowed` is false.
 bool next_send(uint32_t& vi, SendWork& work, bool best_effort_allowed, bool others_allowed);
+// Queues a peer's RDMA read (job `job` of pvia_rdma_read.cpp) on `vi` like
+// a send posted at cycle `arrived` asking for `bytes`; false if the VI's
+// send ring is full.
+bool post_read_job(uint32_t vi, uint32_t job, uint64_t arrived, uint32_t bytes);
 // The oldest receive posted on `vi` not yet taken by the receive engine.
 bool next_receive(uint32_t vi, via::PostedDescriptor& posted);
 // True if `vi` has receives posted that the receive engine has not taken.
@@ -71,7 +76,9 @@ bool poll_host_dma();
 
 // --- Network send DMA (pvia_network_send.cpp) -------------------------------
 
-// A packet is the send engine's number for one fragment slot of a record.
+// A packet is the send engine's number for one fragment slot of a record,
+// or from kAckPacketBase on an acknowledgement's (which the send engine's
+// packet events hand on to pvia_acks.cpp).
 void start_network_send();
 // Queues a framed-to-be packet behind the others (behind those with a
 // stamp no larger, under a stamp-ordering scheduler).
@@ -139,6 +146,42 @@ void send_packet_skipped(uint32_t packet);
 void send_packet_started(uint32_t packet, uint32_t errors);
 void send_packet_left(uint32_t packet);
 
+// --- Answers from the peer (pvia_send_answer.cpp) ----------------------------
+
+// An acknowledgement (VIA_PACKET_ACK) arrived: the sends it settles
+// complete, in their VI's order.
+void ack_arrived(const via_packet_header& ack);
+// The send record waiting for the data of `vi`'s RDMA read numbered
+// `sequence` from `peer` ((node << 16) | VI), or kNoReader.
+constexpr uint32_t kNoReader = 0xFFu;
+uint32_t rdma_reader(uint32_t vi, uint32_t peer, uint32_t sequence);
+// The read's descriptor: where its data goes.
+const via::Descriptor& rdma_read_descriptor(uint32_t record);
+// The data of the read numbered `sequence` is in place (or failed with
+// `errors`): the read completes in its VI's order.
+void rdma_read_done(uint32_t record, uint32_t sequence, uint32_t errors);
+
+// --- Acknowledgements sent (pvia_acks.cpp) ----------------------------------
+
+// Packet numbers from here on are acknowledgements in the network send
+// queue; below, the send engine's fragment slots.
+constexpr uint32_t kAckPacketBase = 0x80u;
+void start_acks();
+// Queues an acknowledgement for the network, stamped `stamp`, or merges it
+// into one for the same VI not yet sent; false if neither can be done now
+// (no acknowledgement buffer is free).
+bool send_ack(const via::Ack& ack, via::Stamp stamp);
+// The acknowledgement is at the head of the network send queue.
+void ack_packet_ready(uint32_t packet, via::OutgoingPacket& framed);
+void ack_packet_left(uint32_t packet);
+
+// --- RDMA reads served (pvia_rdma_read.cpp) ---------------------------------
+
+// A peer's RDMA read request arrived on `vi`: queued on the VI like a send
+// (pvia_doorbells.cpp) for the send engine, or refused; false if it must
+// wait (no room for it now).
+bool take_read_request(uint32_t vi, const Arrival& arrival);
+
 // --- The receive engine (pvia_recv.cpp) -------------------------------------
 
 void start_receive_engine();
@@ -151,6 +194,9 @@ void refill_receives();
 // stays in its buffer and is offered again).
 bool receive_arrival(const Arrival& arrival);
 void receive_host_dma_done(uint32_t record, uint32_t outcome);
+// An acknowledgement buffer is free again: a completion that waited for
+// one goes on.
+void ack_buffer_freed();
 
 // --- What the main loop reads in place (pvia_main.cpp) ---------------------
 // Each part's own record of the work it has beyond what the event-status

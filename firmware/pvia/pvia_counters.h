@@ -28,6 +28,14 @@ extern volatile uint32_t pvia_arrival_stalls;       // packets that waited for a
 extern volatile uint32_t pvia_stray_fragments;      // fragments of no message being assembled: dropped
 extern volatile uint32_t pvia_rdma_refused;         // RDMA writes refused at this card (reported)
 extern volatile uint32_t pvia_broken_messages;      // messages ended early by a fragment out of place
+extern volatile uint32_t pvia_acks_sent;            // acknowledgements queued for the network
+extern volatile uint32_t pvia_acks_merged;          // ... merged into one not yet sent instead
+extern volatile uint32_t pvia_acks_unroutable;      // acknowledgements for a node without a route: dropped
+extern volatile uint32_t pvia_ack_waits;            // completions that waited for an acknowledgement buffer
+extern volatile uint32_t pvia_acks_received;
+extern volatile uint32_t pvia_stray_acks;           // acknowledgements no send was waiting for
+extern volatile uint32_t pvia_rdma_reads_served;    // RDMA reads queued here for a peer
+extern volatile uint32_t pvia_rdma_reads_refused;   // ... refused before any data was read
 }
 
 // The shared code's counters (common/via_counters.h) are counted the same way.

@@ -1,5 +1,6 @@
 // The work the host has posted: doorbells drained from the card's doorbell
-// queues into per-VI send and receive rings, the round-robin choice of which
+// queues into per-VI send and receive rings (a peer's RDMA read joins its
+// VI's send ring too), the round-robin choice of which
 // VI's send goes next, and the wake-up of the receive engine when receives
 // are posted. Under a stamp-ordering scheduler each send is stamped with the
 // time its doorbell reached the card, and the scheduler's first (due work,
@@ -81,28 +82,25 @@ bool stamped_last(const via::Stamping& stamping) {
   return stamping.stamp == via::kStampLast && stamping.due == 0u;
 }
 
-// A send doorbell: the send joins its VI's ring, stamped under a
-// stamp-ordering scheduler; full rings lose it like a dropped doorbell.
-void accept_send(const via::Doorbell& doorbell) {
-  const uint32_t vi = doorbell.vi;
+// A send joins its VI's ring, stamped under a stamp-ordering scheduler
+// from cycle `posted_at` for `bytes` on the wire; false if the ring is full.
+[[gnu::always_inline]] inline bool enqueue_send(uint32_t vi, const via::PostedDescriptor& posted,
+                                               uint64_t posted_at, uint32_t bytes) {
   SendRing& ring = via::in_register(&queues[vi].send);
   const uint32_t tail = ring.tail;
-  if (tail - ring.head == SendRing::kCapacity) {
-    via::report_ring_overflow(vi);
-    return;
-  }
+  if (tail - ring.head == SendRing::kCapacity)
+    return false;
   SendRing::Entry& entry = ring.entries[tail & SendRing::kMask];
-  entry.posted = {doorbell.address_lo, doorbell.address_hi, doorbell.handle, doorbell.epoch};
+  entry.posted = posted;
   entry.serial = doorbell_serial++;
   ring.tail = tail + 1u;
   if (stamp_ordered) {
-    // The message's size is not known yet: 0 asks for a whole Vtick.
-    entry.stamping = via::stamp_send(vi, 0u, doorbell.posted_at);
+    entry.stamping = via::stamp_send(vi, bytes, posted_at);
     if (entry.stamping.due != 0u)
       dues_waiting = true;
   }
   if (tail != ring.head)
-    return; // the VI was waiting already
+    return true; // the VI was waiting already
   if (stamp_ordered && !stamped_last(entry.stamping)) {
     sends_waiting.add(vi);
     if (!dues_waiting)
@@ -110,6 +108,17 @@ void accept_send(const via::Doorbell& doorbell) {
   } else {
     ready_to_send.push(vi);
   }
+  return true;
+}
+
+// A send doorbell: its descriptor joins the VI's ring (the message's size
+// is not known yet: 0 asks for a whole Vtick); a full ring loses it like a
+// dropped doorbell.
+void accept_send(const via::Doorbell& doorbell) {
+  const via::PostedDescriptor posted{doorbell.address_lo, doorbell.address_hi, doorbell.handle,
+                                     doorbell.epoch};
+  if (!enqueue_send(doorbell.vi, posted, doorbell.posted_at, 0u))
+    via::report_ring_overflow(doorbell.vi);
 }
 
 void accept(const via::Doorbell& doorbell) {
@@ -135,6 +144,7 @@ bool pop_send(uint32_t vi, SendWork& work) {
       work.stamping = entry.stamping;
       work.serial = entry.serial;
     } else {
+      // A peer's read dropped this way frees its job by the same epoch.
       count(via_stale_descriptors);
     }
   }
@@ -246,6 +256,13 @@ bool next_send(uint32_t& vi, SendWork& work, bool best_effort_allowed, bool othe
   work.stamping = {0u, 0u};
   work.best_effort = false;
   return true;
+}
+
+bool post_read_job(uint32_t vi, uint32_t job, uint64_t arrived, uint32_t bytes) {
+  // Handle 0, which no registration has, marks a read job (numbered in the
+  // address) among descriptors; the epoch drops it with them on a flush.
+  const via::PostedDescriptor posted{job, 0u, 0u, via::vi_config(vi).epoch};
+  return enqueue_send(vi, posted, arrived, bytes);
 }
 
 bool next_receive(uint32_t vi, via::PostedDescriptor& posted) {

@@ -6,10 +6,12 @@
 // Under a stamp-ordering scheduler the notes are a shadow of the hardware
 // queue kept in stamp order: a request is inserted behind every request
 // with a stamp no larger, at the position the shadow gives, and recorded
-// where the queue's answer says it landed (an insertion aimed at the head
-// entries the engine may already have taken lands just behind them: that
-// small inaccuracy is tolerated). The overflow list is kept in stamp order
-// too, and a completion is matched to its note by request id.
+// where the queue's answer says it landed. The queue counts positions as
+// the notes do, from the oldest request whose completion is not yet
+// popped, so the shadow stays exact: an insertion aimed at the head entries
+// the engine has already taken lands just behind them, and is noted there.
+// The overflow list is kept in stamp order too, and a completion is matched
+// to its note by request id.
 #include <lanai/register_map.h>
 
 #include "common/sram_placement.h"
@@ -67,14 +69,13 @@ void remove_note(uint32_t at) {
   --service_tail;
 }
 
-// Where a request stamped `stamp` belongs in the hardware queue: behind
-// every request with a stamp no larger. Notes before `finished` are of
-// requests done but not yet popped, no longer in the queue.
-uint32_t position_for(via::Stamp stamp, uint32_t finished) {
+// Where a request stamped `stamp` belongs among the notes: behind every
+// request with a stamp no larger.
+uint32_t position_for(via::Stamp stamp) {
   uint32_t i = service_tail - service_head;
-  while (i > finished && note(service_head + i - 1u).stamp > stamp)
+  while (i > 0u && note(service_head + i - 1u).stamp > stamp)
     --i;
-  return i - finished;
+  return i;
 }
 
 void deliver(HdmaOwner owner, uint32_t outcome) {
@@ -114,15 +115,11 @@ Submitted append(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp st
 [[gnu::noinline]] Submitted insert(const via::HdmaRequest& request, HdmaOwner owner,
                                    via::Stamp stamp) {
   const uint32_t noted = service_tail - service_head;
-  const uint32_t queued = via::hdma_queued();
-  const uint32_t finished = queued < noted ? noted - queued : 0u;
-  const uint32_t position = position_for(stamp, finished);
+  const uint32_t position = position_for(stamp);
   const via::HdmaPlacement placed = via::hdma_insert(request, position);
   if (!placed.ticket.accepted)
     return refused(placed.ticket.refusal);
-  uint32_t index = finished + placed.position;
-  if (index > noted)
-    index = noted;
+  const uint32_t index = placed.position < noted ? placed.position : noted;
   if (placed.position != position)
     count(pvia_hdma_late_inserts);
   insert_note(index, {placed.ticket.id, owner, stamp});

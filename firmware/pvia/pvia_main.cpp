@@ -57,7 +57,7 @@ namespace {
 } // namespace pvia
 
 // What the driver may ask of this firmware besides sends and receives.
-extern "C" const uint32_t via_firmware_features = VIA_FEATURE_RDMA_WRITE;
+extern "C" const uint32_t via_firmware_features = VIA_FEATURE_RDMA_WRITE | VIA_FEATURE_RDMA_READ;
 
 // Freestanding C++ gives main no special linkage; _start calls it by its C name.
 extern "C" int main() {
@@ -65,6 +65,7 @@ extern "C" int main() {
   pvia::this_node = via::node_id();
   pvia::start_host_dma();
   pvia::start_network_send();
+  pvia::start_acks();
   pvia::start_send_engine();
   pvia::start_receive_engine();
   pvia::start_doorbells();

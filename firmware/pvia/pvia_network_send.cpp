@@ -1,6 +1,6 @@
 // The network send DMA as PVIA drives it: a software FIFO of the send
-// engine's packets (a record's fragment slot each) ready to frame, and the
-// one packet in flight. When the
+// engine's packets (a record's fragment slot each) ready to frame and of
+// acknowledgements (pvia_acks.cpp), and the one packet in flight. When the
 // engine goes idle the packet in flight has left, and the head of the queue
 // starts. Under a stamp-ordering scheduler the queue is kept in stamp
 // order, a late but urgent packet passing those stamped after it.
@@ -17,12 +17,16 @@ uint32_t nsdma_in_flight = kNoPacket;
 
 namespace {
 
-constexpr uint32_t kQueue = 32u; // at least the number of fragment slots
+constexpr uint32_t kQueue = 64u; // at least the fragment slots and acknowledgements
 static_assert((kQueue & (kQueue - 1u)) == 0u, "indices wrap by masking");
 
 uint8_t queue[kQueue];
 via::Stamp stamps[kQueue];
 bool stamp_ordered;
+
+// The packet that has just left, until it is accounted for (kNoPacket:
+// none, or done).
+uint32_t just_left = kNoPacket;
 
 uint32_t start_error(uint32_t result) {
   return result == LANAI_NSDMA_TOO_LARGE ? VIP_STATUS_LENGTH_ERROR : VIP_STATUS_TRANSPORT_ERROR;
@@ -51,8 +55,21 @@ void queue_packet(uint32_t packet, via::Stamp stamp) {
 
 namespace {
 
+// A packet that has nothing to send leaves the queue; the one that has
+// just left is accounted for first. Out of line: it is rare.
+[[gnu::noinline]] void skip(uint32_t packet) {
+  if (just_left != kNoPacket) {
+    count(pvia_packets_sent);
+    send_packet_left(just_left);
+    just_left = kNoPacket;
+  }
+  send_packet_skipped(packet);
+}
+
 // Starts the packet at the head of the queue, passing over those that have
-// nothing to send.
+// nothing to send. A packet passed over is accounted for after the packet
+// that has just left (just_left): the sends queued behind that one must
+// complete after it.
 void start_next_packet() {
   while (nsdma_queue_head != nsdma_queue_tail) {
     const uint32_t packet = queue[nsdma_queue_head & (kQueue - 1u)];
@@ -61,7 +78,7 @@ void start_next_packet() {
     via::OutgoingPacket framed;
     if (!send_packet_ready(packet, framed)) {
       ++nsdma_queue_head;
-      send_packet_skipped(packet);
+      skip(packet);
       continue;
     }
     if (stamp_ordered)
@@ -88,10 +105,11 @@ void poll_network_send() {
   // accounted for.
   const uint32_t left = nsdma_in_flight;
   nsdma_in_flight = kNoPacket;
+  just_left = left;
   start_next_packet();
-  if (left != kNoPacket) {
+  if (just_left != kNoPacket) {
     count(pvia_packets_sent);
-    send_packet_left(left);
+    send_packet_left(just_left);
   }
 }
 

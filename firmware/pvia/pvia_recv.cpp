@@ -16,7 +16,12 @@
 // completes once the data is in place), else a bare one that completes
 // nothing. Its fragments go where their trailers say, if the VI lets its
 // peer write and the host DMA finds the memory open to remote writes;
-// otherwise nothing is written and the host hears of it.
+// otherwise nothing is written and the host hears of it. An RDMA read's
+// data coming back takes a bare record as well, its fragments going into
+// the read's buffers. A Reliable Reception message that no receive can
+// take still gets a bare record, so that its refusal is acknowledged in
+// the VI's order; an acknowledgement is handed to the send engine, and a
+// peer's RDMA read request to pvia_rdma_read.cpp.
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
@@ -33,16 +38,16 @@ namespace pvia {
 
 via::ViSet receive_backlog;
 
-// Names of the states, for traces.
-extern const char* const receive_state_names[];
-const char* const receive_state_names[] = {
-    "recv:free",      "recv:fetch_descriptor", "recv:parked",
-    "recv:scatter_data", "recv:wait_turn",     "recv:write_status"};
-static_assert(static_cast<uint32_t>(ReceiveState::count_) == 6u, "one name per state");
 // Checking an arrived packet and matching it to a record, for traces.
 const char* const receive_arrival_name = "recv:arrival";
 
 namespace receive_engine {
+
+// Names of the states, for traces.
+const char* const receive_state_names[] = {
+    "recv:free",      "recv:fetch_descriptor", "recv:parked",       "recv:scatter_data",
+    "recv:wait_turn", "recv:wait_ack",         "recv:write_status"};
+static_assert(static_cast<uint32_t>(ReceiveState::count_) == 7u, "one name per state");
 
 VIA_ZEROED_AT_LOAD ReceiveRecord records[kRecords]{};
 uint32_t tickets_completed[VIA_MAX_VI];
@@ -73,15 +78,6 @@ void receive_engine::release_record(uint32_t r) {
 }
 
 namespace {
-
-// The core takes up record r in `state` (a constant, so that the name's
-// address is too); the device operations it starts are labelled with the
-// record's VI and its packet's sequence number (none before the packet).
-void trace(uint32_t r, ReceiveState state) {
-  via::trace_state(receive_state_names[static_cast<uint32_t>(state)]);
-  via::trace_tag(records[r].label);
-}
-
 
 void link(uint32_t vi, uint32_t r) {
   records[r].next = kNoRecord;
@@ -117,7 +113,8 @@ uint32_t fetch_into_record(uint32_t vi, const via::PostedDescriptor& posted) {
   record.discard = false;
   record.silent = false;
   record.ended = false;
-  record.rdma = record.no_status = record.reported = false;
+  record.kind = ReceiveKind::receive;
+  record.no_status = record.reported = false;
   record.first = record.scattered = record.taken = 0u;
   record.label = via::trace_label(vi, via::kTraceNoMessage);
   record.errors = 0u;
@@ -167,9 +164,9 @@ void prefetch(uint32_t vi) {
     receive_backlog.remove(vi);
 }
 
-bool intact(const Arrival& arrival) {
-  return via::packet_intact(*arrival.buffer, arrival.payload_bytes, arrival.source,
-                            arrival.damage);
+via::PacketCheck check(const Arrival& arrival) {
+  return via::check_packet(*arrival.buffer, arrival.payload_bytes, arrival.source,
+                           arrival.damage);
 }
 
 ReceiveState descriptor_arrived(uint32_t r, uint32_t outcome) {
@@ -228,8 +225,9 @@ Match match_receive(uint32_t vi, uint32_t& r) {
   return r == kNoRecord ? Match::dropped : Match::record;
 }
 
-// A record for an RDMA write that completes no receive, in the VI's order
-// like any other; wait if none is free.
+// A record for a message that completes no receive (an RDMA write without
+// immediate data, a read's data, a refusal to acknowledge), in the VI's
+// order like any other; wait if none is free.
 Match bare_record(uint32_t vi, uint32_t& r) {
   if (free_count == 0u)
     return Match::wait;
@@ -238,7 +236,8 @@ Match bare_record(uint32_t vi, uint32_t& r) {
   record.vi = static_cast<uint8_t>(vi);
   record.next = kNoRecord;
   record.discard = record.silent = record.ended = false;
-  record.rdma = record.reported = false;
+  record.kind = ReceiveKind::receive;
+  record.reported = false;
   record.no_status = true;
   record.first = record.scattered = record.taken = 0u;
   record.errors = 0u;
@@ -289,14 +288,16 @@ void take_fragment(uint32_t r, const Arrival& arrival) {
   fragment.bytes = header.length;
   fragment.data = arrival.buffer->data;
   fragment.outstanding = 0u;
-  if (record.rdma)
+  if (record.kind == ReceiveKind::rdma_write)
     fragment.target = via::rdma_target(*arrival.buffer);
   record.expected = header.offset + header.length;
   const via::Stamp stamp = via::stamp_receive(record.vi, header.length, arrival.arrived_at);
   if (stamp > record.stamp)
     record.stamp = stamp;
+  // The sender gave the message up; a read's target refused the read.
   if ((header.flags & VIA_PACKET_F_ABORTED) != 0u)
-    record.errors |= VIP_STATUS_TRANSPORT_ERROR;
+    record.errors |= record.kind == ReceiveKind::read_data ? VIP_STATUS_RDMA_PROT_ERROR
+                                                           : VIP_STATUS_TRANSPORT_ERROR;
   if ((header.flags & (VIA_PACKET_F_LAST | VIA_PACKET_F_ABORTED)) != 0u ||
       record.expected == record.message)
     record.ended = true;
@@ -316,14 +317,21 @@ void break_off(uint32_t r) {
     record.state = advance(r);
 }
 
+// What a packet's flags make of its message.
+ReceiveKind kind_of(uint32_t flags) {
+  if ((flags & VIA_PACKET_F_RDMA_WRITE) != 0u)
+    return ReceiveKind::rdma_write;
+  return (flags & VIA_PACKET_F_RDMA_READ_DATA) != 0u ? ReceiveKind::read_data
+                                                     : ReceiveKind::receive;
+}
+
 // A fragment after a message's first: it must be the next of the message
 // its VI is assembling.
 bool take_continuation(uint32_t vi, const Arrival& arrival) {
   const via_packet_header& header = arrival.buffer->header;
   const uint32_t r = assembling[vi];
-  const bool rdma = (header.flags & VIA_PACKET_F_RDMA_WRITE) != 0u;
   if (r == kNoRecord || header.sequence != records[r].sequence ||
-      header.offset != records[r].expected || rdma != records[r].rdma) {
+      header.offset != records[r].expected || kind_of(header.flags) != records[r].kind) {
     count(pvia_stray_fragments);
     if (r != kNoRecord)
       break_off(r);
@@ -337,65 +345,188 @@ bool take_continuation(uint32_t vi, const Arrival& arrival) {
   return true;
 }
 
-bool take_arrival(const Arrival& arrival) {
-  if (!intact(arrival)) {
-    count(pvia_bad_packets);
-    via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_BAD_PACKET, 0xFFFFu));
-    release_arrival(arrival.index);
-    return true;
-  }
-  const via::ReceiveBuffer& packet = *arrival.buffer;
-  const uint32_t vi = packet.header.dst_vi;
-  if (!via::vi_valid(vi) ||
-      !via::vi_accepts_from(vi, packet.header.src_node, packet.header.src_vi)) {
-    count(pvia_unmatched_packets);
-    release_arrival(arrival.index);
-    return true;
-  }
-  via::trace_tag(vi, packet.header.sequence);
-  if (packet.header.offset != 0u)
-    return take_continuation(vi, arrival);
-  // A first fragment: the message before it on this VI has lost its tail.
-  if (assembling[vi] != kNoRecord)
-    break_off(assembling[vi]);
-  // A descriptor fetched on demand is already this message's. An RDMA write
-  // without immediate data completes no receive: it takes a bare record.
-  const bool rdma = (packet.header.flags & VIA_PACKET_F_RDMA_WRITE) != 0u;
-  uint32_t r = kNoRecord;
-  const Match match = rdma && (packet.header.flags & VIA_PACKET_F_IMMEDIATE) == 0u
-                          ? bare_record(vi, r)
-                          : match_receive(vi, r);
-  if (match == Match::wait) {
-    count(pvia_arrival_stalls);
-    return false;
-  }
-  via::note_sequence(vi, packet.header.sequence);
-  if (match != Match::record) {
-    if (match == Match::none)
-      via::no_receive_posted(vi);
-    release_arrival(arrival.index);
-    return true;
-  }
+// Numbers record r for the message the arrival starts, in its VI's order.
+[[gnu::always_inline]] inline void number_message(uint32_t r, uint32_t vi,
+                                                  const via_packet_header& header) {
   ReceiveRecord& record = via::in_register(&records[r]);
   record.matched = true;
   record.ticket = tickets_issued[vi]++;
-  record.label = via::trace_label(vi, packet.header.sequence);
-  record.message = packet.header.message;
+  record.label = via::trace_label(vi, header.sequence);
+  record.message = header.message;
   record.expected = 0u;
-  record.sequence = packet.header.sequence;
-  record.flags = packet.header.flags;
-  record.immediate = packet.header.immediate;
+  record.sequence = header.sequence;
+  record.flags = header.flags;
+  record.immediate = header.immediate;
+  // Its acknowledgement, if it wants one, goes back to where it came from.
+  if ((header.flags & VIA_PACKET_F_ACK_WANTED) != 0u) {
+    record.src_node = header.src_node;
+    record.src_vi = header.src_vi;
+  }
   // Stamped by the receiving VI's own reservation, fragment by fragment.
   record.stamp = 0u;
-  record.rdma = rdma;
-  if (rdma && !via::vi_takes_rdma_write(vi))
+}
+
+// Record r takes the message whose first fragment arrived.
+[[gnu::always_inline]] inline void begin_message(uint32_t r, uint32_t vi, const Arrival& arrival,
+                                                 ReceiveKind kind) {
+  number_message(r, vi, arrival.buffer->header);
+  ReceiveRecord& record = via::in_register(&records[r]);
+  record.kind = kind;
+  if (kind == ReceiveKind::rdma_write && !via::vi_takes_rdma_write(vi))
     fail_rdma(r);
   take_fragment(r, arrival);
   if (!record.ended)
     assembling[vi] = static_cast<uint8_t>(r);
   if (record.state == ReceiveState::parked)
     record.state = start_scatter(r);
+}
+
+// A Reliable Reception message no receive takes: a bare record keeps its
+// place in the VI's order, so that its sender hears of it (`errors`) after
+// the messages before it. The caller made sure a record is free.
+[[gnu::noinline]] void refuse_in_order(uint32_t vi, const Arrival& arrival, uint32_t errors) {
+  uint32_t r = kNoRecord;
+  bare_record(vi, r);
+  number_message(r, vi, arrival.buffer->header);
+  ReceiveRecord& record = via::in_register(&records[r]);
+  record.errors = errors;
+  record.ended = true;
+  record.stamp = via::stamp_receive(vi, 0u, arrival.arrived_at);
+  record.state = advance(r);
+}
+
+// The first fragment of a message for a receive (a send, an RDMA write).
+// Inlined: plain messages take it straight from take_arrival.
+[[gnu::always_inline]] inline bool take_message(uint32_t vi, const Arrival& arrival) {
+  const via_packet_header& header = arrival.buffer->header;
+  // A descriptor fetched on demand is already this message's. An RDMA write
+  // without immediate data completes no receive: it takes a bare record.
+  const bool rdma = (header.flags & VIA_PACKET_F_RDMA_WRITE) != 0u;
+  uint32_t r = kNoRecord;
+  const Match match = rdma && (header.flags & VIA_PACKET_F_IMMEDIATE) == 0u
+                          ? bare_record(vi, r)
+                          : match_receive(vi, r);
+  if (match == Match::wait) {
+    count(pvia_arrival_stalls);
+    return false;
+  }
+  via::note_sequence(vi, header.sequence);
+  if (match != Match::record) {
+    if (match == Match::none)
+      via::no_receive_posted(vi);
+    if ((header.flags & VIA_PACKET_F_ACK_WANTED) != 0u)
+      refuse_in_order(vi, arrival, VIP_STATUS_REMOTE_DESC_ERROR);
+    release_arrival(arrival.index);
+    return true;
+  }
+  begin_message(r, vi, arrival, rdma ? ReceiveKind::rdma_write : ReceiveKind::receive);
   return true;
+}
+
+// The first fragment of an RDMA read's data: it goes into the buffers of
+// the read it answers, which waits in the send engine.
+bool take_read_data(uint32_t vi, const Arrival& arrival) {
+  const via_packet_header& header = arrival.buffer->header;
+  via::note_sequence(vi, header.sequence);
+  const uint32_t reader =
+      rdma_reader(vi, uint32_t{header.src_node} << 16 | header.src_vi, header.immediate);
+  if (reader == kNoReader) {
+    count(pvia_stray_fragments);
+    release_arrival(arrival.index);
+    return true;
+  }
+  uint32_t r = kNoRecord;
+  bare_record(vi, r);
+  ReceiveRecord& record = via::in_register(&records[r]);
+  record.reader = static_cast<uint8_t>(reader);
+  record.descriptor = rdma_read_descriptor(reader);
+  // The target sends what was asked for, or nothing and its refusal.
+  if (header.message != record.descriptor.length &&
+      (header.flags & VIA_PACKET_F_ABORTED) == 0u)
+    record.errors = VIP_STATUS_TRANSPORT_ERROR;
+  begin_message(r, vi, arrival, ReceiveKind::read_data);
+  return true;
+}
+
+// A first fragment that asks for more than a send's handling: an RDMA read
+// request, a read's data, or a Reliable Reception message. Out of line:
+// plain messages do not pay for it.
+[[gnu::noinline]] bool take_marked(uint32_t vi, const Arrival& arrival) {
+  const via_packet_header& header = arrival.buffer->header;
+  if ((header.flags & VIA_PACKET_F_RDMA_READ) != 0u) {
+    if (!take_read_request(vi, arrival)) {
+      count(pvia_arrival_stalls);
+      return false;
+    }
+    via::note_sequence(vi, header.sequence);
+    release_arrival(arrival.index);
+    return true;
+  }
+  // Both need a record, whatever becomes of the message.
+  if (free_count == 0u) {
+    count(pvia_arrival_stalls);
+    return false;
+  }
+  if ((header.flags & VIA_PACKET_F_RDMA_READ_DATA) != 0u)
+    return take_read_data(vi, arrival);
+  return take_message(vi, arrival);
+}
+
+// A packet for a VI that does not take it from its sender: dropped. A
+// Reliable Reception sender, or an RDMA read's initiator, hears that its
+// message went nowhere; false if that cannot be sent now.
+[[gnu::noinline]] bool take_unmatched(const Arrival& arrival) {
+  const via_packet_header& header = arrival.buffer->header;
+  if (header.offset == 0u && via::vi_valid(header.dst_vi) &&
+      (header.flags & (VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RDMA_READ)) != 0u) {
+    const via::Ack refusal{header.src_node, header.src_vi,        header.dst_vi,
+                           header.sequence, VIP_STATUS_TRANSPORT_ERROR, VIA_ACK_F_EXACT};
+    if (!send_ack(refusal, via::stamp_now())) {
+      count(pvia_arrival_stalls);
+      return false;
+    }
+  }
+  count(pvia_unmatched_packets);
+  release_arrival(arrival.index);
+  return true;
+}
+
+constexpr uint32_t kMarked =
+    VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RDMA_READ | VIA_PACKET_F_RDMA_READ_DATA;
+
+// A packet that carries no message: an acknowledgement, handed to the
+// send engine, or a damaged one, dropped (and reported: its header cannot
+// be trusted to name a VI).
+[[gnu::noinline]] void take_other(const Arrival& arrival, via::PacketCheck checked) {
+  if (checked == via::PacketCheck::ack) {
+    ack_arrived(arrival.buffer->header);
+  } else {
+    count(pvia_bad_packets);
+    via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_BAD_PACKET, 0xFFFFu));
+  }
+  release_arrival(arrival.index);
+}
+
+bool take_arrival(const Arrival& arrival) {
+  const via::PacketCheck checked = check(arrival);
+  if (checked != via::PacketCheck::data) {
+    take_other(arrival, checked);
+    return true;
+  }
+  const via::ReceiveBuffer& packet = *arrival.buffer;
+  const uint32_t vi = packet.header.dst_vi;
+  if (!via::vi_valid(vi) ||
+      !via::vi_accepts_from(vi, packet.header.src_node, packet.header.src_vi))
+    return take_unmatched(arrival);
+  via::trace_tag(vi, packet.header.sequence);
+  if (packet.header.offset != 0u)
+    return take_continuation(vi, arrival);
+  // A first fragment: the message before it on this VI has lost its tail.
+  if (assembling[vi] != kNoRecord)
+    break_off(assembling[vi]);
+  if ((packet.header.flags & kMarked) != 0u)
+    return take_marked(vi, arrival);
+  return take_message(vi, arrival);
 }
 
 } // namespace

@@ -1,8 +1,9 @@
 // Delivering a received message (pvia_recv_record.h): each fragment's host
-// DMAs into the posted receive's segments, or an RDMA write's to where its
-// trailer says as a remote write, the buffers given back as they finish,
-// and the completion written once the message has ended, in the order of
-// the VI's messages.
+// DMAs into the posted receive's segments (an RDMA read's data: the read's),
+// or an RDMA write's to where its trailer says as a remote write, the
+// buffers given back as they finish, and, once the message has ended, in
+// the order of the VI's messages, the acknowledgement its Reliable
+// Reception sender asked for and the completion.
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
@@ -19,12 +20,16 @@ namespace {
 
 ReceiveState submit_status(uint32_t r) {
   ReceiveRecord& record = via::in_register(&records[r]);
-  // No descriptor to write to, or an RDMA write that completes nothing.
+  // No descriptor to write to, or an RDMA write that completes nothing. A
+  // read's data is in place: the read completes on the send queue.
   if (record.silent || record.no_status) {
+    if (record.kind == ReceiveKind::read_data)
+      rdma_read_done(record.reader, record.immediate, record.errors);
     release_record(r);
     return ReceiveState::free;
   }
-  const uint32_t op = record.rdma ? VIP_STATUS_OP_REMOTE_RDMA_WRITE : VIP_STATUS_OP_RECEIVE;
+  const uint32_t op = record.kind == ReceiveKind::rdma_write ? VIP_STATUS_OP_REMOTE_RDMA_WRITE
+                                                              : VIP_STATUS_OP_RECEIVE;
   uint32_t status = VIP_STATUS_DONE | op | record.errors;
   uint32_t immediate = record.descriptor.immediate;
   if ((record.flags & VIA_PACKET_F_IMMEDIATE) != 0u) {
@@ -42,28 +47,75 @@ ReceiveState submit_status(uint32_t r) {
   return ReceiveState::write_status;
 }
 
+// Records whose turn came while no acknowledgement buffer was free, in
+// that order (a VI has at most one: the others wait for its turn).
+uint8_t blocked[kRecords];
+uint32_t blocked_head;
+uint32_t blocked_tail;
+
+// The acknowledgement a Reliable Reception sender asked for: the message's
+// data is in host memory, or it failed here. False if it cannot be queued
+// now.
+bool acknowledge(uint32_t r) {
+  const ReceiveRecord& record = records[r];
+  if ((record.flags & VIA_PACKET_F_ACK_WANTED) == 0u)
+    return true;
+  // A receive whose descriptor could not be read dropped the message.
+  const uint32_t errors = record.errors | (record.silent ? VIP_STATUS_REMOTE_DESC_ERROR : 0u);
+  const via::Ack ack{record.src_node, record.src_vi, record.vi, record.sequence,
+                     via::sender_status(errors), 0u};
+  return send_ack(ack, record.stamp);
+}
+
+// Record r has its VI's turn: its acknowledgement and completion are
+// queued, then those of the VI's later records that were waiting for it;
+// r's next state. A record whose acknowledgement finds no buffer keeps the
+// turn and waits.
+[[gnu::noinline]] ReceiveState take_turn(uint32_t r) {
+  const uint32_t vi = records[r].vi;
+  ReceiveState result = ReceiveState::free;
+  for (uint32_t current = r;;) {
+    ReceiveState next;
+    if (acknowledge(current)) {
+      ++tickets_completed[vi];
+      next = submit_status(current);
+    } else {
+      count(pvia_ack_waits);
+      blocked[blocked_tail++ & (kRecords - 1u)] = static_cast<uint8_t>(current);
+      next = ReceiveState::wait_ack;
+    }
+    if (current == r)
+      result = next;
+    else
+      records[current].state = next;
+    if (next == ReceiveState::wait_ack || waiting_turn[vi] == 0u)
+      return result;
+    uint32_t w = 0u;
+    while (w < kRecords && (records[w].state != ReceiveState::wait_turn || records[w].vi != vi ||
+                            records[w].ticket != tickets_completed[vi]))
+      ++w;
+    if (w == kRecords)
+      return result;
+    --waiting_turn[vi];
+    via::trace_tag(records[w].label);
+    current = w;
+  }
+}
+
 // Queues the completion once the VI's earlier receives have queued theirs,
-// then those of later ones that were waiting for it.
+// then those of later ones that were waiting for it. A receive with no
+// acknowledgement to send and none waiting behind it, the common case,
+// takes the short way.
 ReceiveState write_status(uint32_t r) {
   const uint32_t vi = records[r].vi;
   if (records[r].ticket != tickets_completed[vi]) {
     ++waiting_turn[vi];
     return ReceiveState::wait_turn;
   }
+  if ((records[r].flags & VIA_PACKET_F_ACK_WANTED) != 0u || waiting_turn[vi] != 0u)
+    return take_turn(r);
   ++tickets_completed[vi];
-  const ReceiveState next = submit_status(r);
-  for (uint32_t w = 0u; w < kRecords && waiting_turn[vi] != 0u; ++w) {
-    ReceiveRecord& waiting = records[w];
-    if (waiting.state != ReceiveState::wait_turn || waiting.vi != vi ||
-        waiting.ticket != tickets_completed[vi])
-      continue;
-    --waiting_turn[vi];
-    ++tickets_completed[vi];
-    via::trace_tag(waiting.label);
-    waiting.state = submit_status(w);
-    w = static_cast<uint32_t>(-1); // a later one may be waiting too
-  }
-  return next;
+  return submit_status(r);
 }
 
 } // namespace
@@ -79,6 +131,20 @@ void fail_rdma(uint32_t r) {
     via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_RDMAW_PROT, record.vi));
   }
 }
+
+} // namespace receive_engine
+
+// The oldest record waiting for an acknowledgement buffer takes its turn.
+void ack_buffer_freed() {
+  using namespace receive_engine;
+  if (blocked_head == blocked_tail)
+    return;
+  const uint32_t r = blocked[blocked_head++ & (kRecords - 1u)];
+  trace(r, ReceiveState::wait_ack);
+  records[r].state = take_turn(r);
+}
+
+namespace receive_engine {
 
 namespace {
 
@@ -107,7 +173,7 @@ void scatter_remote(uint32_t r, Fragment& fragment) {
   fragment.outstanding = fragment.pieces = fragment.done = 0u;
   if (record.errors != 0u || record.silent)
     return;
-  if (record.rdma) {
+  if (record.kind == ReceiveKind::rdma_write) {
     scatter_remote(r, fragment);
     return;
   }
@@ -152,7 +218,7 @@ ReceiveState advance(uint32_t r) {
 // buffers hold it, then deliver what has come.
 ReceiveState start_scatter(uint32_t r) {
   ReceiveRecord& record = via::in_register(&records[r]);
-  if (!record.silent && !record.rdma) {
+  if (!record.silent && record.kind == ReceiveKind::receive) {
     uint32_t capacity;
     const uint32_t format = via::check_data_segments(record.descriptor, capacity);
     if (format != 0u)
@@ -175,7 +241,7 @@ ReceiveState piece_done(uint32_t r, uint32_t outcome) {
     return record.state;
   }
   Fragment& fragment = fragment_at(record, i);
-  if (outcome != LANAI_HDMA_OK && record.rdma)
+  if (outcome != LANAI_HDMA_OK && record.kind == ReceiveKind::rdma_write)
     fail_rdma(r);
   else if (outcome != LANAI_HDMA_OK)
     record.errors = VIP_STATUS_PROTECTION_ERROR;

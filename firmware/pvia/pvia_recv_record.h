@@ -1,9 +1,10 @@
 // The receive engine's records (pvia_recv.cpp takes posted receives and
 // arriving packets into them and hears the host DMA's events;
 // pvia_recv_deliver.cpp moves a message's fragments into the host buffers,
-// or an RDMA write's to where it names, and writes the completions in each
-// VI's order). What the two parts share: the records and the delivery steps
-// the first part calls.
+// an RDMA write's to where it names, or an RDMA read's data into the read's
+// buffers, and writes the completions, and the acknowledgements a Reliable
+// Reception sender asked for, in each VI's order). What the two parts
+// share: the records and the delivery steps the first part calls.
 #pragma once
 
 #include <stdint.h>
@@ -22,8 +23,16 @@ enum class ReceiveState : uint8_t {
   parked,           // the descriptor waits on its VI for a packet
   scatter_data,     // the packet's data is on its way to the host buffers
   wait_turn,        // done, behind an earlier receive of its VI not yet completed
+  wait_ack,         // its turn, but its acknowledgement waits for a free buffer
   write_status,     // the completion is on its way to host memory
   count_,
+};
+
+// What a record's message is.
+enum class ReceiveKind : uint8_t {
+  receive,    // a send, into the posted receive's buffers
+  rdma_write, // an RDMA write, to where its trailers say
+  read_data,  // an RDMA read's data coming back, into the read's buffers
 };
 
 namespace receive_engine {
@@ -59,9 +68,11 @@ struct ReceiveRecord {
   bool discard;        // flushed while its descriptor was being fetched
   bool silent;         // its descriptor could not be read: no status to write
   bool ended;          // the message's last fragment is in (or it broke off)
-  bool rdma;           // an RDMA write's data
-  bool no_status;      // an RDMA write without immediate data: nothing to complete
+  ReceiveKind kind;
+  bool no_status;      // no receive descriptor: an RDMA write without immediate
+                       // data, a read's data, a refusal kept only for its acknowledgement
   bool reported;       // the host has heard of its RDMA protection failure
+  uint8_t reader;      // read_data: the send record of the read
   uint8_t first;       // oldest fragment not yet delivered
   uint8_t scattered;   // fragments whose host DMAs are queued (or skipped)
   uint8_t taken;       // fragments taken
@@ -73,7 +84,9 @@ struct ReceiveRecord {
   uint32_t expected;   // where its next fragment must start
   uint32_t sequence;   // the message's number
   uint32_t flags;      // its first fragment's VIA_PACKET_F_* bits
-  uint32_t immediate;  // the message's immediate data
+  uint32_t immediate;  // the message's immediate data (read_data: the read's number)
+  uint16_t src_node;   // who sent it, for its acknowledgement
+  uint16_t src_vi;
   via::Stamp stamp;    // the scheduler's stamp for its delivery
   Fragment fragments[kFragments];
   via::PostedDescriptor posted;
@@ -85,6 +98,13 @@ struct ReceiveRecord {
 VIA_LARGE_DATA extern ReceiveRecord records[kRecords];
 extern uint32_t tickets_completed[VIA_MAX_VI]; // a VI's receives whose completion is queued
 extern uint32_t waiting_turn[VIA_MAX_VI];      // records of the VI in wait_turn
+
+// The trace names of the states.
+extern const char* const receive_state_names[];
+inline void trace(uint32_t r, ReceiveState state) {
+  via::trace_state(receive_state_names[static_cast<uint32_t>(state)]);
+  via::trace_tag(records[r].label);
+}
 
 inline HdmaOwner owner_of(uint32_t r) { return {Engine::receive, static_cast<uint8_t>(r)}; }
 inline Fragment& fragment_at(ReceiveRecord& record, uint32_t i) {

@@ -1,7 +1,8 @@
 // The send engine's records (pvia_send_record.h): taking a posted send
 // into a free record, fetching and checking its descriptor, writing its
-// completion once its last fragment has left, and handing each device
-// event to the record it concerns.
+// completion once its last fragment has left (or its peer has answered:
+// pvia_send_answer.cpp), and handing each device event to the record it
+// concerns.
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
@@ -24,8 +25,8 @@ uint32_t send_gathers;
 
 // Names of the states, for traces.
 const char* const send_state_names[] = {"send:free", "send:fetch_descriptor", "send:stream",
-                                        "send:write_status"};
-static_assert(static_cast<uint32_t>(SendState::count_) == 4u, "one name per state");
+                                        "send:wait_peer", "send:write_status"};
+static_assert(static_cast<uint32_t>(SendState::count_) == 5u, "one name per state");
 const char* const send_slot_state_names[] = {"send:slot_free", "send:gather_data",
                                              "send:wait_turn", "send:wait_nsdma",
                                              "send:transmit"};
@@ -60,7 +61,7 @@ uint32_t probes; // measured messages planned
 uint32_t left_at[kSendRecords]; // cycle each record's previous fragment left (adaptive policy)
 via::FigureCache figure_cache;
 
-void release_record(uint32_t r) {
+[[gnu::always_inline]] inline void release(uint32_t r) {
   SendRecord& record = records[r];
   record.state = SendState::free;
   if (record.best_effort)
@@ -69,47 +70,36 @@ void release_record(uint32_t r) {
 }
 
 // Queues the completion with whatever errors the record gathered.
-SendState write_status(uint32_t r) {
+[[gnu::always_inline]] inline SendState queue_status(uint32_t r) {
   SendRecord& record = via::in_register(&records[r]);
   count(pvia_sends_completed);
   if (record.errors != 0u)
     count(pvia_sends_failed);
-  // A send's op is 0; an RDMA write's (remote.length 1) is VIP_STATUS_OP_RDMA_WRITE.
-  static_assert(VIP_STATUS_OP_SEND == 0u && VIP_STATUS_OP_RDMA_WRITE == 1u << 17, "op bits");
   const uint32_t status =
-      VIP_STATUS_DONE | record.descriptor.remote.length << 17 | record.errors;
+      VIP_STATUS_DONE | static_cast<uint32_t>(record.kind) << 17 | record.errors;
   if (!write_completion(record.vi, record.work.posted, record.completion,
                         record.descriptor.immediate, record.descriptor.length, status,
                         owner_of(r), record.work.stamping.stamp)) {
-    release_record(r);
+    release(r);
     return SendState::free;
   }
   return SendState::write_status;
 }
 
-// The descriptor is in SRAM: check it and start on the data. Out of line:
-// the dispatch of every host DMA completion would otherwise pay for its
-// registers.
-[[gnu::noinline]] SendState descriptor_arrived(uint32_t r, uint32_t outcome) {
+// Plans the record's message by its VI's fragmentation policy and lets it
+// stream.
+[[gnu::always_inline]] inline SendState stream_message(uint32_t r) {
   SendRecord& record = via::in_register(&records[r]);
-  if (outcome != LANAI_HDMA_OK) {
-    report_unreachable_descriptor(record.vi);
-    record.unreachable = true;
-    return stream_nothing(r);
-  }
-  via::decode_descriptor(record.copy, record.descriptor);
-  record.errors = via::check_send(record.vi, record.descriptor, true);
-  if (record.errors == 0u && via::route_to(via::vi_config(record.vi).remote_node).length == 0u)
-    record.errors = VIP_STATUS_TRANSPORT_ERROR;
-  if (record.errors != 0u)
-    return stream_nothing(r);
   volatile via_vi_config& config = via::vi_config(record.vi);
+  // A read request carries no data: the data comes back.
+  const uint32_t length =
+      record.kind == SendKind::read_request ? 0u : record.descriptor.length;
   // A message no larger than the VI's smallest fragment is one fragment
   // under any policy: it takes the path of an unfragmented VI (whose
   // smallest fragment the driver sets to the largest message), so that
   // fragmentation costs it nothing.
-  if (record.descriptor.length <= config.frag_bytes) {
-    via::plan_whole(record.descriptor.length, record.plan);
+  if (length <= config.frag_bytes) {
+    via::plan_whole(length, record.plan);
   } else {
     record.measured = config.frag_policy == VIA_FRAG_ADAPTIVE;
     // Of every sixteen measured messages the second is cut in fragments of
@@ -122,7 +112,7 @@ SendState write_status(uint32_t r) {
             ? via::measured_figures(alone_meter, back_to_back_meter,
                                     {config.frag_param[0], config.frag_param[1]}, figure_cache)
             : via::PipelineFigures{0u, 0u};
-    via::plan_fragments(record.vi, record.descriptor.length, figures, record.plan);
+    via::plan_fragments(record.vi, length, figures, record.plan);
     if ((probe == 1u || probe == 2u) && record.plan.fixed >= 4u * VIA_FRAG_ALIGN)
       record.plan.fixed = (record.plan.fixed >> probe) & ~(VIA_FRAG_ALIGN - 1u);
   }
@@ -131,10 +121,58 @@ SendState write_status(uint32_t r) {
   return record.state;
 }
 
+// The record's kind is its descriptor's op (the reserved op fails the
+// checks and completes as a send); under Reliable Reception sends and RDMA
+// writes wait for the receiving card's acknowledgement, and a read waits
+// for its data either way.
+[[gnu::noinline]] void classify(uint32_t r) {
+  SendRecord& record = records[r];
+  const uint32_t op = via::descriptor_op(record.descriptor);
+  record.kind = static_cast<SendKind>(op == VIP_CONTROL_OP_RESERVED ? 0u : op);
+  record.ack_wanted =
+      op <= VIP_CONTROL_OP_RDMAWRITE && via::vi_reliable_reception(record.vi);
+  record.marked = record.kind != SendKind::send || record.ack_wanted;
+}
+
+// A descriptor the record cannot send: it completes with its errors (and
+// its op's bits) in its place in the VI's order, and waits for nothing.
+[[gnu::noinline]] SendState refuse(uint32_t r) {
+  classify(r);
+  SendRecord& record = records[r];
+  record.ack_wanted = record.marked = false;
+  return stream_nothing(r);
+}
+
+// The descriptor is in SRAM: check it and start on the data. Out of line:
+// the dispatch of every host DMA completion would otherwise pay for its
+// registers.
+[[gnu::noinline]] SendState descriptor_arrived(uint32_t r, uint32_t outcome) {
+  SendRecord& record = via::in_register(&records[r]);
+  if (outcome != LANAI_HDMA_OK) {
+    report_unreachable_descriptor(record.vi);
+    record.unreachable = record.marked = true;
+    return stream_nothing(r);
+  }
+  via::decode_descriptor(record.copy, record.descriptor);
+  record.errors = via::check_send(record.vi, record.descriptor, via::kRdmaWriteOp | via::kRdmaReadOp);
+  volatile via_vi_config& config = via::in_register(&via::vi_config(record.vi));
+  if (record.errors == 0u && via::route_to(config.remote_node).length == 0u)
+    record.errors = VIP_STATUS_TRANSPORT_ERROR;
+  if (record.errors != 0u)
+    return refuse(r);
+  // Anything but a plain send (an RDMA op, which has an address segment;
+  // a Reliable Reception VI) is told apart out of line: the record starts
+  // as a plain send.
+  if (record.descriptor.has_remote() ||
+      (config.reliability & VIP_SERVICE_RELIABLE_RECEPTION) != 0u)
+    classify(r);
+  return stream_message(r);
+}
+
 SendState status_written(uint32_t r, uint32_t outcome) {
   if (outcome != LANAI_HDMA_OK)
     report_unreachable_descriptor(records[r].vi);
-  release_record(r);
+  release(r);
   return SendState::free;
 }
 
@@ -151,10 +189,12 @@ void fragment_done(uint32_t r, uint32_t s) {
   ++record.finished;
   note_wanting(r);
   if (record.all_cut && record.finished == record.cut) {
-    if (record.unreachable)
-      release_record(r);
+    // No descriptor to complete: one that could not be read, and the data
+    // of a peer's RDMA read.
+    if (!record.marked && held_head[record.vi] == 0u)
+      record.state = queue_status(r);
     else
-      record.state = write_status(r);
+      finish_marked(r);
   }
 }
 
@@ -185,6 +225,11 @@ void fragment_done(uint32_t r, uint32_t s) {
   record.has_turn = false;
   record.all_cut = false;
   record.measured = false;
+  record.kind = SendKind::send;
+  record.marked = false;
+  record.ack_wanted = false;
+  record.answered = false;
+  record.gather = static_cast<uint8_t>(via::HdmaDirection::to_sram);
   record.ticket = tickets_issued[vi]++;
   record.label = via::trace_label(vi, record.ticket);
   record.errors = 0u;
@@ -195,19 +240,34 @@ void fragment_done(uint32_t r, uint32_t s) {
   record.descriptor.length = 0u;
   for (uint32_t s = 0u; s < kSlots; ++s)
     record.slots[s].buffer = kNoBuffer;
-  trace(r, SendState::fetch_descriptor);
-  if (fetch_descriptor(vi, record.work.posted, record.copy, owner_of(r), record.work.stamping.stamp)) {
-    record.state = SendState::fetch_descriptor;
+  // A peer's RDMA read, queued on the VI like a send, has no descriptor.
+  if (record.work.posted.handle == 0u) {
+    trace(r, SendState::stream);
+    record.state = take_read_job(r);
   } else {
-    record.unreachable = true;
-    stream_nothing(r);
+    trace(r, SendState::fetch_descriptor);
+    if (fetch_descriptor(vi, record.work.posted, record.copy, owner_of(r),
+                         record.work.stamping.stamp)) {
+      record.state = SendState::fetch_descriptor;
+    } else {
+      record.unreachable = record.marked = true;
+      stream_nothing(r);
+    }
   }
   via::trace_state(nullptr);
   return true;
 }
 
-
 } // namespace
+
+namespace send_engine {
+
+// The engine's other parts call these; this file's own calls have them inlined.
+void release_record(uint32_t r) { release(r); }
+SendState write_status(uint32_t r) { return queue_status(r); }
+SendState start_streaming(uint32_t r) { return stream_message(r); }
+
+} // namespace send_engine
 
 void start_send_engine() {
   stamp_ordered = via::scheduler_orders_queues();
@@ -225,6 +285,7 @@ void start_send_engine() {
     records[r].best_effort = false;
     records[r].ahead = false;
     records[r].next_of_vi = kNoRecord;
+    records[r].next_held = kNoRecord;
     for (uint32_t s = 0u; s < kSlots; ++s) {
       records[r].slots[s].state = SlotState::free;
       records[r].slots[s].buffer = kNoBuffer;
@@ -266,13 +327,30 @@ void send_host_dma_done(uint32_t r, uint32_t outcome) {
   via::trace_state(nullptr);
 }
 
+namespace {
+
+// A slot with no data goes only to carry news: an aborted fragment tells
+// the receiver that its message ends early, unless none of the message
+// left; an RDMA read's data always goes, if only to say that the read was
+// refused. Out of line: it is rare.
+[[gnu::noinline]] bool carries_news(const SendRecord& record, const Slot& slot) {
+  return slot.carries == Carries::aborted &&
+         (record.numbered || record.kind == SendKind::read_data);
+}
+
+} // namespace
+
 bool send_packet_ready(uint32_t packet, via::OutgoingPacket& out) {
+  if (packet >= kAckPacketBase) {
+    ack_packet_ready(packet, out);
+    return true;
+  }
   const uint32_t r = packet / kSlots, s = packet % kSlots;
   SendRecord& record = via::in_register(&records[r]);
   const Slot& slot = record.slots[s];
   trace(r, SlotState::wait_nsdma);
-  if (slot.carries == Carries::nothing || slot.index > record.failed_at ||
-      (slot.carries == Carries::aborted && !record.numbered))
+  if ((slot.carries != Carries::data && !carries_news(record, slot)) ||
+      slot.index > record.failed_at)
     return false;
   send_buffer(slot.buffer).header.sequence =
       record.numbered ? record.sequence : next_sequence[record.vi];
@@ -286,6 +364,12 @@ void send_packet_skipped(uint32_t packet) {
 }
 
 void send_packet_started(uint32_t packet, uint32_t errors) {
+  if (packet >= kAckPacketBase) {
+    if (errors != 0u)
+      ack_packet_left(packet); // lost: the sender's VI is beyond reach
+    via::trace_state(nullptr);
+    return;
+  }
   const uint32_t r = packet / kSlots, s = packet % kSlots;
   SendRecord& record = via::in_register(&records[r]);
   Slot& slot = record.slots[s];
@@ -319,6 +403,10 @@ void send_packet_started(uint32_t packet, uint32_t errors) {
 }
 
 void send_packet_left(uint32_t packet) {
+  if (packet >= kAckPacketBase) {
+    ack_packet_left(packet);
+    return;
+  }
   const uint32_t r = packet / kSlots, s = packet % kSlots;
   trace(r, SlotState::transmit);
   const Slot& slot = records[r].slots[s];

@@ -24,14 +24,28 @@ via::Stamp last_queued[VIA_MAX_VI]; // keeps a VI's packets in order in a stamp-
 
 void try_queue(uint32_t r);
 
-// An RDMA write's fragment carries where its message goes at the target
-// behind its data. Out of line: sends, the common case, do not pay for it.
-[[gnu::noinline]] void add_rdma_trailer(const via::Descriptor& descriptor, via::SendBuffer& buffer,
-                                        via::OutgoingPacket& framed) {
-  buffer.header.flags = static_cast<uint16_t>(buffer.header.flags | VIA_PACKET_F_RDMA_WRITE);
-  via::put_rdma_trailer(buffer, buffer.header.length, descriptor.remote.address,
-                        descriptor.remote.handle);
-  framed.length += via::kRdmaTrailerBytes;
+// What a packet carries beyond a send's: a Reliable Reception message asks
+// for an acknowledgement; an RDMA write's fragment, and a read request,
+// carry the remote memory in a trailer behind the data; a read's data
+// going back names the request it answers. Out of line: sends, the common
+// case, do not pay for it.
+[[gnu::noinline]] void mark_packet(const SendRecord& record, via::SendBuffer& buffer,
+                                   via::OutgoingPacket& framed) {
+  const via::Descriptor& descriptor = record.descriptor;
+  via_packet_header& header = buffer.header;
+  uint32_t flags = header.flags;
+  if (record.ack_wanted)
+    flags |= VIA_PACKET_F_ACK_WANTED;
+  if (record.kind == SendKind::read_data) {
+    flags |= VIA_PACKET_F_RDMA_READ_DATA;
+    header.immediate = descriptor.immediate;
+  } else if (record.kind != SendKind::send) {
+    flags |= record.kind == SendKind::rdma_write ? VIA_PACKET_F_RDMA_WRITE : VIA_PACKET_F_RDMA_READ;
+    via::put_rdma_trailer(buffer, header.length, descriptor.remote.address,
+                          descriptor.remote.handle);
+    framed.length += via::kRdmaTrailerBytes;
+  }
+  header.flags = static_cast<uint16_t>(flags);
 }
 
 // Writes the packet header (all but the sequence number, known only as the
@@ -58,8 +72,8 @@ inline void frame_fragment(const SendRecord& record, Slot& slot) {
   header.offset = slot.offset;
   header.message = descriptor.length;
   slot.framed = via::frame_packet(buffer, via::route_to(config.remote_node), bytes);
-  if (descriptor.has_remote())
-    add_rdma_trailer(descriptor, buffer, slot.framed);
+  if (record.marked)
+    mark_packet(record, buffer, slot.framed);
 }
 
 // A fragment that failed while its data was read carries the news instead.
@@ -159,7 +173,10 @@ namespace {
 void fail_fragment(uint32_t r, Slot& slot, uint32_t errors) {
   SendRecord& record = via::in_register(&records[r]);
   record.errors |= errors;
-  slot.carries = slot.index == 0u ? Carries::nothing : Carries::aborted;
+  // Nothing of the message has left yet: nothing need go, but an RDMA
+  // read's initiator waits for word of its read either way.
+  slot.carries =
+      slot.index == 0u && record.kind != SendKind::read_data ? Carries::nothing : Carries::aborted;
   slot.last = true;
   if (!record.all_cut)
     finish_cutting(r);
@@ -188,7 +205,7 @@ void fragment_gathered(uint32_t r, uint32_t s) {
   for (uint32_t i = 0u; i < count; ++i) {
     const via::HdmaRequest request{pieces[i].address, pieces[i].handle, ptag,
                                    via::sram_address(data), pieces[i].length,
-                                   via::HdmaDirection::to_sram};
+                                   static_cast<via::HdmaDirection>(record.gather)};
     if (!submit_host_dma(request, owner_of(r), slot.stamp)) {
       fail_fragment(r, slot, VIP_STATUS_PROTECTION_ERROR);
       break;
@@ -220,7 +237,7 @@ void fragment_gathered(uint32_t r, uint32_t s) {
   slot.bytes = bytes;
   slot.carries = Carries::data;
   slot.buffer = static_cast<uint8_t>(buffer);
-  slot.last = offset + bytes == record.descriptor.length;
+  slot.last = record.plan.remaining == 0u;
   if (stamp_ordered) {
     if (index != 0u) {
       // The VI's clock is already past the message's posting: stamping
@@ -246,7 +263,7 @@ void fragment_gathered(uint32_t r, uint32_t s) {
     const via::DataSegment& segment = descriptor.segments[0];
     const via::HdmaRequest request{segment.address + offset, segment.handle,
                                    via::vi_ptag(record.vi), via::sram_address(data), bytes,
-                                   via::HdmaDirection::to_sram};
+                                   static_cast<via::HdmaDirection>(record.gather)};
     queued = bytes == 0u ? 0u : submit_host_dma(request, owner_of(r), slot.stamp) ? 1u : 0u;
     if (bytes != 0u && queued == 0u)
       fail_fragment(r, slot, VIP_STATUS_PROTECTION_ERROR);

@@ -1,7 +1,10 @@
 // The send engine: each posted send is a record that moves through named
 // states, one device operation each, and waits for that device's event
 // instead of for the device:
-//   fetch_descriptor -> stream -> write_status
+//   fetch_descriptor -> stream -> [wait_peer] -> write_status
+// (wait_peer: a Reliable Reception send waits for the receiving card's
+// acknowledgement, an RDMA read for its data, and a send behind either on
+// its VI for its turn; pvia_send_answer.cpp).
 // While it streams, the message leaves as fragments (one, unless the VI's
 // fragmentation policy cuts it: common/fragment_plan.h), each carried by one
 // of the record's two fragment slots through the slot's own states:
@@ -20,10 +23,15 @@
 // written, in posting order; even a send that fails, or whose descriptor
 // cannot be read, takes its place in that queue without sending.
 //
-// This header holds what the engine's two parts share: the records and
+// A record also carries an RDMA read's data back from the target's card:
+// it takes the VI's send order like a send, reads host memory on the
+// initiator's behalf and writes no completion (pvia_rdma_read.cpp).
+//
+// This header holds what the engine's parts share: the records and
 // their slots (pvia_send.cpp takes sends into records and hears the
 // devices' events; pvia_send_cut.cpp cuts a streaming send's fragments,
-// has their data read and queues them for the network).
+// has their data read and queues them for the network;
+// pvia_send_answer.cpp completes the sends that wait for their peer).
 #pragma once
 
 #include <lanai/register_map.h>
@@ -39,6 +47,7 @@ enum class SendState : uint8_t {
   free,             // no message
   fetch_descriptor, // the descriptor is on its way from host memory
   stream,           // its fragments are on their way through the slots
+  wait_peer,        // sent; waits for its peer's answer, or for an earlier send of its VI that does
   write_status,     // the completion is on its way to host memory
   count_,
 };
@@ -51,6 +60,17 @@ enum class SlotState : uint8_t {
   transmit,    // the network send DMA is sending it
   count_,
 };
+
+// What a record carries; the first three are the descriptor's op
+// (VIP_CONTROL_OP_*), whose completion's op bits are the kind << 17.
+enum class SendKind : uint8_t {
+  send,         // a send
+  rdma_write,   // an RDMA write: data out, with its target in a trailer
+  read_request, // an RDMA read: a request out, the data back (pvia_send_answer.cpp)
+  read_data,    // at the target, an RDMA read's data going back: no descriptor
+};
+static_assert(VIP_STATUS_OP_RDMA_WRITE == 1u << 17 && VIP_STATUS_OP_RDMA_READ == 2u << 17,
+              "a kind's op bits are the kind shifted");
 
 // Names of the states, for traces.
 extern const char* const send_state_names[];
@@ -108,17 +128,25 @@ struct Slot {
 };
 
 // A power of two in size, so that finding record r is one shift.
+// (The flags a new send clears share words, so that clearing them is a
+// store or two.)
 struct alignas(512) SendRecord {
   SendState state;
   uint8_t vi;
+  bool best_effort; // counted among best effort's records
+  bool ahead;       // taken, and no fragment cut yet
   bool unreachable; // the descriptor could not be read: no status to write
   bool numbered;    // a packet has left: the message has its sequence number
   bool has_turn;    // the VI's earlier sends are all in the network queue
   bool all_cut;     // every fragment has been handed to a slot
   bool measured;    // the VI's policy is adaptive: time the fragments
-  bool best_effort; // counted among best effort's records
-  bool ahead;       // taken, and no fragment cut yet
+  SendKind kind;
+  bool marked;      // not a plain send: kind != send, ack_wanted, or unreachable
+  bool ack_wanted;  // Reliable Reception: completes on the receiving card's acknowledgement
+  bool answered;    // the peer's answer (acknowledgement, read data or refusal) is in
+  uint8_t gather;   // via::HdmaDirection of its data reads: remote for read_data
   uint8_t next_of_vi; // the VI's send taken after this one (kNoRecord: none yet)
+  uint8_t next_held;  // the VI's next record waiting for its completion (pvia_send_answer.cpp)
   uint32_t ticket;  // its place among its VI's sends
   uint32_t label;   // VI and ticket, labelling its work in traces
   uint32_t errors;  // VIP_STATUS_* bits found so far
@@ -129,6 +157,7 @@ struct alignas(512) SendRecord {
   uint32_t queued;    // ... in the network send queue
   uint32_t finished;  // ... that left or were passed over
   uint32_t offset;    // message bytes handed to slots
+  uint32_t peer;      // (node << 16) | VI its answer comes from, once in wait_peer
   SendWork work;     // where its descriptor is, its stamp (carried by all its requests)
   via::FragmentPlan plan;
   via::Descriptor descriptor;
@@ -185,6 +214,34 @@ inline void note_wanting(uint32_t r) {
   else
     send_wanting &= ~(1u << r);
 }
+
+static_assert(sizeof(SendRecord) == 512u, "records are found by shifting");
+
+// --- pvia_send.cpp -----------------------------------------------------------
+
+// Queues the record's completion; the record's next state.
+SendState write_status(uint32_t r);
+void release_record(uint32_t r);
+// Plans the fragments of the record's message (none for a read request,
+// whose data comes back) by its VI's policy and lets it stream.
+SendState start_streaming(uint32_t r);
+
+// --- pvia_send_answer.cpp ----------------------------------------------------
+
+// Each VI's records waiting to complete, first of the list (record + 1; 0:
+// none).
+extern uint8_t held_head[VIA_MAX_VI];
+// Every fragment of the record has left (or was passed over), and it is
+// no plain send (marked), or the VI has records waiting (held_head): a
+// record with no descriptor to complete is let go; another queues behind
+// the VI's waiting ones, and the completions that may be written are.
+void finish_marked(uint32_t r);
+
+// --- pvia_rdma_read.cpp ------------------------------------------------------
+
+// Record r was given an RDMA read job (work.posted.handle 0): it becomes
+// the read's data on its way back; the record's next state.
+SendState take_read_job(uint32_t r);
 
 // --- pvia_send_cut.cpp -------------------------------------------------------
 

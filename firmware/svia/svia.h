@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "common/ack_packet.h"
 #include "common/descriptor.h"
 #include "common/devices.h"
 #include "common/packet.h"
@@ -87,8 +88,50 @@ bool finish_descriptor_fetch(uint32_t id, uint32_t vi, via::Descriptor& descript
 // A descriptor that cannot be read (or written back) cannot carry an error
 // status: the host hears of it by interrupt instead.
 void report_unreachable_descriptor(uint32_t vi);
-// Takes the queued completion write's outcome, if it is done.
+// Takes the queued completion write's outcome, if it is done, and starts
+// a waiting acknowledgement if the network send DMA is idle.
 void collect_completions();
+
+// --- Reliable Reception (svia_answers.cpp) -----------------------------------
+
+// A send's completion that cannot be written yet: on a Reliable Reception
+// VI it waits for the receiving card's acknowledgement (`waits`), and a
+// send behind one that waits keeps its place. `status` is its completion
+// status so far, `sequence` its packet's number.
+struct HeldCompletion {
+  via::PostedDescriptor posted;
+  uint32_t immediate;
+  uint32_t length;
+  uint32_t status;
+  uint32_t sequence;
+  bool waits;
+};
+void start_answers();
+// What the main loop and the send engine read in place: each VI's first
+// held completion (+1; 0: none), the room left to hold completions, and
+// the acknowledgements queued (free-running positions).
+extern uint8_t held_first[VIA_MAX_VI];
+extern uint32_t held_free; // kHeldCompletions while none is held
+constexpr uint32_t kHeldCompletions = 16u;
+extern uint32_t acks_head;
+extern uint32_t acks_tail;
+extern uint32_t acks_queued; // acks_tail - acks_head, read in one load
+constexpr uint32_t kAcksQueued = 16u;
+// True while `vi` has completions held: a later send's waits behind them.
+inline bool completions_held(uint32_t vi) { return held_first[vi] != 0u; }
+// Room to hold a completion: the main loop starts a send only then (and
+// chooses the next ahead of time only with room for two).
+inline uint32_t held_room() { return held_free; }
+void hold_completion(uint32_t vi, const HeldCompletion& held);
+// An acknowledgement arrived: the completions it settles are written, in
+// their VI's order.
+void ack_arrived(const via_packet_header& ack);
+// Queues an acknowledgement (needs ack_room()); send_next_ack() starts the
+// oldest when the network send DMA is idle.
+void send_ack(const via::Ack& ack);
+inline bool ack_room() { return acks_queued < kAcksQueued; }
+inline bool acks_waiting() { return acks_queued != 0u; }
+void send_next_ack();
 
 // --- The two engines --------------------------------------------------------
 
@@ -96,7 +139,17 @@ void collect_completions();
 // With `fetch_id`, the descriptor's fetch is queued already.
 void send_message(uint32_t vi, const via::PostedDescriptor& posted, uint32_t fetch_id = 0u);
 // svia_recv.cpp: check, match, fetch a receive descriptor, scatter, complete.
-void deliver_arrival(const Arrival& arrival);
+// False if the packet must wait: its acknowledgement finds no room yet.
+bool deliver_arrival(const Arrival& arrival);
+// The acknowledgement a Reliable Reception sender asked for (if it did) of
+// the message `header` starts, settled here with `errors`.
+void send_acknowledgement(const via_packet_header& header, uint32_t errors);
+[[gnu::always_inline]] inline void acknowledge(const via_packet_header& header, uint32_t errors) {
+  if ((header.flags & VIA_PACKET_F_ACK_WANTED) != 0u)
+    send_acknowledgement(header, errors);
+}
+// svia_rdma_write.cpp: a peer's RDMA write to `vi`, checked and placed.
+void deliver_rdma_write(uint32_t vi, const via::ReceiveBuffer& packet);
 
 // --- What the main loop reads in place (svia_main.cpp) ---------------------
 // So that a pass of the main loop with nothing to do calls nothing.

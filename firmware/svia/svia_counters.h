@@ -19,6 +19,12 @@ extern volatile uint32_t svia_unmatched_packets;    // no connected VI expects t
 extern volatile uint32_t svia_descriptor_faults;    // descriptors unreadable or not written back
 extern volatile uint32_t svia_hdma_refusals;        // host DMA requests the engine refused
 extern volatile uint32_t svia_nrdma_refusals;       // receive DMA arms refused
+extern volatile uint32_t svia_rdma_refused;         // RDMA writes refused at this card (reported)
+extern volatile uint32_t svia_rdma_reads_refused;   // RDMA read requests (SVIA serves none)
+extern volatile uint32_t svia_acks_sent;
+extern volatile uint32_t svia_acks_unroutable;      // acknowledgements for a node without a route: dropped
+extern volatile uint32_t svia_acks_received;
+extern volatile uint32_t svia_stray_acks;           // acknowledgements no completion was waiting for
 }
 
 // The shared code's counters (common/via_counters.h) are counted the same way.

@@ -33,17 +33,22 @@ namespace {
     if (receive_dma_armed == kNoBuffer || (events & LANAI_EV_NRDMA_DONE) != 0u)
       poll_arrivals();
     // Arrivals first: the network holds back whatever follows a packet
-    // that waits here.
+    // that waits here. Delivering one may queue an acknowledgement (it
+    // waits for room to), which leaves at once if the network send DMA is
+    // idle, or from a later pass that finds it so.
     if (arrival_filled != kNoBuffer) {
-      deliver_arrival(*pending_arrival());
-      release_arrival();
+      if (deliver_arrival(*pending_arrival()))
+        release_arrival();
       via::trace_state(nullptr);
       continue;
     }
-    if ((next_chosen || !ready_to_send.empty()) && next_send(vi, posted)) {
+    // A send may have to hold its completion (Reliable Reception): with no
+    // room for it, sends wait for acknowledgements to come in.
+    if ((next_chosen || !ready_to_send.empty()) && held_room() != 0u && next_send(vi, posted)) {
       send_message(vi, posted);
       via::trace_state(nullptr);
     } else {
+      // Also starts an acknowledgement that waits.
       collect_completions();
     }
   }
@@ -53,11 +58,15 @@ namespace {
 
 } // namespace svia
 
+// What the driver may ask of this firmware besides sends and receives.
+extern "C" const uint32_t via_firmware_features = VIA_FEATURE_RDMA_WRITE;
+
 // Freestanding C++ gives main no special linkage; _start calls it by its C name.
 extern "C" int main() {
   via::wait_for_configuration();
   svia::this_node = via::node_id();
   svia::start_doorbells();
   svia::start_receiving();
+  svia::start_answers();
   svia::serve_forever();
 }

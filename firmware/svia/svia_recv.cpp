@@ -1,7 +1,11 @@
 // The receive engine: a packet taken off the network is checked and matched
 // to its VI; only then is the VI's oldest posted receive descriptor fetched
 // from host memory, the data scattered into its segments and the completion
-// written back, each step waited for.
+// written back, each step waited for. A Reliable Reception sender's
+// acknowledgement leaves once the data is in host memory (or the message
+// failed here), before the completion; acknowledgements arriving go to the
+// send side, RDMA writes to svia_rdma_write.cpp, and RDMA read requests
+// are refused (SVIA serves none).
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
@@ -14,9 +18,9 @@ namespace svia {
 
 namespace {
 
-bool intact(const Arrival& arrival) {
-  return via::packet_intact(*arrival.buffer, arrival.payload_bytes, arrival.source,
-                            arrival.damage);
+via::PacketCheck check(const Arrival& arrival) {
+  return via::check_packet(*arrival.buffer, arrival.payload_bytes, arrival.source,
+                           arrival.damage);
 }
 
 // Copies `length` bytes of `data` into the segments, filling each in order.
@@ -72,45 +76,37 @@ uint32_t fill(uint32_t vi, const via::Descriptor& descriptor, const via::Receive
   return scatter(vi, descriptor, packet.data, packet.header.length, placed);
 }
 
-} // namespace
+// Tells a sender waiting for word of its message (a Reliable Reception
+// sender, an RDMA read's initiator) that it failed here with `errors`.
+void refuse(const via_packet_header& header, uint32_t errors) {
+  if ((header.flags & (VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RDMA_READ)) == 0u ||
+      !via::vi_valid(header.dst_vi))
+    return;
+  send_ack({header.src_node, header.src_vi, header.dst_vi, header.sequence, errors,
+            VIA_ACK_F_EXACT});
+}
 
-void deliver_arrival(const Arrival& arrival) {
-  via::trace_state("recv:arrival");
-  // SVIA takes whole messages only: a fragment is as good as damaged.
-  if (!intact(arrival) || !via::packet_whole(*arrival.buffer)) {
-    // A damaged header cannot say which VI the packet was for.
-    count(svia_bad_packets);
-    via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_BAD_PACKET, 0xFFFFu));
-    return;
-  }
-  const via::ReceiveBuffer& packet = *arrival.buffer;
-  const uint32_t vi = packet.header.dst_vi;
-  if (!via::vi_valid(vi) || !via::vi_accepts_from(vi, packet.header.src_node,
-                                                  packet.header.src_vi)) {
-    count(svia_unmatched_packets);
-    return;
-  }
-  // SVIA lets no VI be RDMA-written (a peer running other firmware may
-  // try): nothing is written, and the host hears of it.
-  if ((packet.header.flags & VIA_PACKET_F_RDMA_WRITE) != 0u) {
-    count(svia_unmatched_packets);
-    via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_RDMAW_PROT, vi));
-    return;
-  }
-  via::note_sequence(vi, packet.header.sequence);
-  via::trace_tag(vi, packet.header.sequence);
+// A message for a receive: the VI's oldest posted receive is fetched, the
+// data scattered into it, the sender's acknowledgement (if it asked)
+// queued and the completion written. Inlined in both its callers: plain
+// messages take it straight from deliver_arrival.
+[[gnu::always_inline]] inline void deliver_message(uint32_t vi, const via::ReceiveBuffer& packet) {
   via::PostedDescriptor posted;
   if (!next_receive(vi, posted)) {
     via::no_receive_posted(vi);
+    acknowledge(packet.header, VIP_STATUS_REMOTE_DESC_ERROR);
     return;
   }
   via::trace_state("recv:fetch_descriptor");
   via::Descriptor descriptor;
-  if (!fetch_descriptor(vi, posted, descriptor))
+  if (!fetch_descriptor(vi, posted, descriptor)) {
+    acknowledge(packet.header, VIP_STATUS_REMOTE_DESC_ERROR);
     return;
+  }
   via::trace_state("recv:scatter_data");
   uint32_t placed;
   const uint32_t errors = fill(vi, descriptor, packet, placed);
+  acknowledge(packet.header, errors);
   uint32_t status = VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE | errors;
   uint32_t immediate = descriptor.immediate;
   if ((packet.header.flags & VIA_PACKET_F_IMMEDIATE) != 0u) {
@@ -122,6 +118,86 @@ void deliver_arrival(const Arrival& arrival) {
     count(svia_receives_failed);
   via::trace_state("recv:write_status");
   complete_descriptor(vi, posted, immediate, placed, status);
+}
+
+// A message for a VI that asks for more than a plain one: an RDMA read
+// request (refused: SVIA serves none, but a peer running other firmware
+// may ask), an RDMA write, or a message whose sender wants an
+// acknowledgement. False if it must wait for room to queue its
+// acknowledgement. Out of line: plain messages do not pay for it.
+[[gnu::noinline]] bool deliver_marked(uint32_t vi, const via::ReceiveBuffer& packet) {
+  const uint32_t flags = packet.header.flags;
+  if (!ack_room())
+    return false;
+  via::note_sequence(vi, packet.header.sequence);
+  via::trace_tag(vi, packet.header.sequence);
+  if ((flags & VIA_PACKET_F_RDMA_READ) != 0u) {
+    count(svia_rdma_reads_refused);
+    refuse(packet.header, VIP_STATUS_RDMA_PROT_ERROR);
+  } else if ((flags & VIA_PACKET_F_RDMA_WRITE) != 0u) {
+    deliver_rdma_write(vi, packet);
+  } else {
+    deliver_message(vi, packet);
+  }
+  // The acknowledgement leaves now if the network send DMA is idle.
+  if (acks_waiting())
+    send_next_ack();
+  return true;
+}
+
+// A packet that is no whole message, or no message at all: an
+// acknowledgement, an RDMA read request (which is all header and
+// trailer), or one SVIA cannot take (damaged, or a fragment: SVIA does
+// not reassemble them, so it is as good as damaged). False for a read
+// request, which the caller takes as a message for a VI.
+[[gnu::noinline]] bool deliver_unusual(const via::ReceiveBuffer& packet, via::PacketCheck checked) {
+  const via_packet_header& header = packet.header;
+  if (checked == via::PacketCheck::ack) {
+    ack_arrived(header);
+    return true;
+  }
+  if (checked == via::PacketCheck::data && (header.flags & VIA_PACKET_F_RDMA_READ) != 0u &&
+      header.offset == 0u && header.length == 0u)
+    return false;
+  // A damaged header cannot say which VI the packet was for.
+  count(svia_bad_packets);
+  via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_BAD_PACKET, 0xFFFFu));
+  return true;
+}
+
+} // namespace
+
+void send_acknowledgement(const via_packet_header& header, uint32_t errors) {
+  send_ack({header.src_node, header.src_vi, header.dst_vi, header.sequence,
+            via::sender_status(errors), 0u});
+}
+
+bool deliver_arrival(const Arrival& arrival) {
+  via::trace_state("recv:arrival");
+  const via::PacketCheck checked = check(arrival);
+  const via::ReceiveBuffer& packet = *arrival.buffer;
+  if ((checked != via::PacketCheck::data || !via::packet_whole(packet)) &&
+      deliver_unusual(packet, checked))
+    return true;
+  const uint32_t vi = packet.header.dst_vi;
+  if (!via::vi_valid(vi) || !via::vi_accepts_from(vi, packet.header.src_node,
+                                                  packet.header.src_vi)) {
+    if (!ack_room())
+      return false;
+    count(svia_unmatched_packets);
+    refuse(packet.header, VIP_STATUS_TRANSPORT_ERROR);
+    if (acks_waiting())
+      send_next_ack();
+    return true;
+  }
+  constexpr uint32_t kMarked =
+      VIA_PACKET_F_RDMA_READ | VIA_PACKET_F_RDMA_WRITE | VIA_PACKET_F_ACK_WANTED;
+  if ((packet.header.flags & kMarked) != 0u)
+    return deliver_marked(vi, packet);
+  via::note_sequence(vi, packet.header.sequence);
+  via::trace_tag(vi, packet.header.sequence);
+  deliver_message(vi, packet);
+  return true;
 }
 
 } // namespace svia

@@ -1,6 +1,9 @@
 // The send engine: one posted send descriptor is fetched from host memory,
 // checked, its data gathered into the send buffer behind a packet header,
 // the packet sent, and the completion written back, each step waited for.
+// An RDMA write goes the same way with its target in a trailer behind the
+// data; on a Reliable Reception VI the completion is held until the
+// receiving card acknowledges (svia_answers.cpp).
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
@@ -65,15 +68,24 @@ uint32_t finish_gather(const uint32_t* ids, uint32_t queued, uint32_t errors) {
   return errors;
 }
 
+// Written while the data comes in. Besides a send's, an RDMA write's flag
+// (a descriptor with an address segment here: its trailer follows the
+// data) and a Reliable Reception VI's request for an acknowledgement.
 void write_header(uint32_t vi, const via::Descriptor& descriptor) {
+  static_assert(VIA_PACKET_F_RDMA_WRITE == 1u << 3 && VIP_SERVICE_RELIABLE_RECEPTION << 2 ==
+                                                          VIA_PACKET_F_ACK_WANTED,
+                "the marks are the descriptor's and the VI's bits shifted");
+  volatile via_vi_config& config = via::in_register(&via::vi_config(vi));
+  const uint32_t marks = descriptor.remote.length << 3 |
+                         (config.reliability & VIP_SERVICE_RELIABLE_RECEPTION) << 2;
   const bool immediate = (descriptor.control & VIP_CONTROL_IMMEDIATE) != 0u;
   via_packet_header& header = send_buffer.header;
   header.kind = VIA_PACKET_DATA;
   header.src_node = static_cast<uint16_t>(this_node);
   header.src_vi = static_cast<uint16_t>(vi);
-  header.dst_vi = static_cast<uint16_t>(via::vi_config(vi).remote_vi);
+  header.dst_vi = static_cast<uint16_t>(config.remote_vi);
   header.flags = static_cast<uint16_t>((immediate ? VIA_PACKET_F_IMMEDIATE : 0u) |
-                                       VIA_PACKET_F_LAST);
+                                       VIA_PACKET_F_LAST | marks);
   header.length = descriptor.length;
   header.immediate = immediate ? descriptor.immediate : 0u;
   header.sequence = next_sequence[vi];
@@ -81,8 +93,30 @@ void write_header(uint32_t vi, const via::Descriptor& descriptor) {
   header.message = descriptor.length; // SVIA sends every message whole
 }
 
+// The completion status of a descriptor (before errors): done, and the
+// descriptor's op (VIP_STATUS_OP_SEND, _RDMA_WRITE, _RDMA_READ: op << 17;
+// the reserved op fails as a send).
+uint32_t done_status(const via::Descriptor& descriptor) {
+  const uint32_t op = via::descriptor_op(descriptor);
+  return VIP_STATUS_DONE | (op == VIP_CONTROL_OP_RESERVED ? 0u : op << 17);
+}
+
+// An RDMA write's trailer behind its data. Out of line: sends, the common
+// case, do not pay for it.
+[[gnu::noinline]] void add_trailer(const via::Descriptor& descriptor,
+                                   via::OutgoingPacket& packet) {
+  via::put_rdma_trailer(send_buffer, descriptor.length, descriptor.remote.address,
+                        descriptor.remote.handle);
+  packet.length += via::kRdmaTrailerBytes;
+}
+
+// Set while a packet leaves: its completion is held (it waits for an
+// acknowledgement, or completions of its VI are held already).
+bool completion_held;
+
 // Everything after a valid descriptor: 0 once the packet has left, or the
-// error bits of the step that failed (nothing is sent then).
+// error bits of the step that failed (nothing is sent then). The
+// completion is staged while the packet leaves.
 uint32_t transmit(uint32_t vi, const via::Descriptor& descriptor) {
   const via::Route route = via::route_to(via::vi_config(vi).remote_node);
   if (route.length == 0u)
@@ -93,7 +127,9 @@ uint32_t transmit(uint32_t vi, const via::Descriptor& descriptor) {
   const uint32_t refused = start_gather(vi, descriptor, ids, queued);
   // The header goes in front of the data while the data comes in.
   write_header(vi, descriptor);
-  const via::OutgoingPacket packet = via::frame_packet(send_buffer, route, descriptor.length);
+  via::OutgoingPacket packet = via::frame_packet(send_buffer, route, descriptor.length);
+  if (descriptor.has_remote())
+    add_trailer(descriptor, packet);
   const uint32_t gathered = finish_gather(ids, queued, refused);
   if (gathered != 0u)
     return gathered;
@@ -103,13 +139,35 @@ uint32_t transmit(uint32_t vi, const via::Descriptor& descriptor) {
     // While the packet leaves: its completion is staged, and the next send
     // chosen, so that this one's completion and the next one's descriptor
     // are queued as soon as the packet is out.
-    prepare_completion(descriptor.immediate, descriptor.length, VIP_STATUS_DONE | VIP_STATUS_OP_SEND);
+    // (A descriptor sent has op send, or RDMA write with remote.length 1.)
+    prepare_completion(descriptor.immediate, descriptor.length,
+                       VIP_STATUS_DONE | descriptor.remote.length << 17);
+    completion_held = (send_buffer.header.flags & VIA_PACKET_F_ACK_WANTED) != 0u ||
+                      held_free != kHeldCompletions;
     choose_next_send();
     finish_packet();
   }
   if (sent == 0u)
     ++next_sequence[vi];
   return sent;
+}
+
+// The completion of a send that failed, or is held. Out of line: the
+// common case is neither. A Reliable Reception send completes on its
+// acknowledgement, and any send behind one that waits keeps its place.
+[[gnu::noinline]] void finish_unusual(uint32_t vi, const via::PostedDescriptor& posted,
+                                      const via::Descriptor& descriptor, uint32_t errors) {
+  if (errors != 0u) {
+    count(svia_sends_failed);
+    prepare_completion(descriptor.immediate, descriptor.length, done_status(descriptor) | errors);
+  }
+  const bool waits =
+      errors == 0u && (send_buffer.header.flags & VIA_PACKET_F_ACK_WANTED) != 0u;
+  if (waits || completions_held(vi))
+    hold_completion(vi, {posted, descriptor.immediate, descriptor.length,
+                         done_status(descriptor) | errors, send_buffer.header.sequence, waits});
+  else
+    write_completion(vi, posted);
 }
 
 } // namespace
@@ -129,18 +187,15 @@ void send_message(uint32_t vi, const via::PostedDescriptor& posted, uint32_t fet
     count(via_stale_descriptors);
     return;
   }
-  uint32_t errors = via::check_send(vi, descriptor);
+  uint32_t errors = via::check_send(vi, descriptor, via::kRdmaWriteOp);
   if (errors == 0u)
     errors = transmit(vi, descriptor);
   count(svia_sends_completed);
   via::trace_state("send:write_status");
-  if (errors != 0u) {
-    count(svia_sends_failed);
-    prepare_completion(descriptor.immediate, descriptor.length,
-                       VIP_STATUS_DONE | VIP_STATUS_OP_SEND | errors);
-  }
-  // A packet that left staged its completion while leaving.
-  write_completion(vi, posted);
+  if (errors != 0u || completion_held)
+    finish_unusual(vi, posted, descriptor, errors);
+  else
+    write_completion(vi, posted); // staged while the packet left
   fetch_chosen();
 }
 

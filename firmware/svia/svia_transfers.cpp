@@ -177,8 +177,11 @@ void report_unreachable_descriptor(uint32_t vi) {
 }
 
 void collect_completions() {
-  if (status_id == 0u)
+  if (status_id == 0u) {
+    if (acks_queued != 0u)
+      send_next_ack();
     return;
+  }
   const uint32_t done = via::hdma_pop_done();
   if ((done & LANAI_HDMA_DONE_VALID) == 0u)
     return;

@@ -193,13 +193,16 @@ VIP_RETURN VipQueryMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress,
 /* Another protection tag or RDMA permissions for a registered region;
  * Address is the region's start. VIP_INVALID_PARAMETER for a region this
  * NIC did not register, VIP_INVALID_PTAG for a tag of another NIC (or
- * none), VIP_INVALID_RDMAREAD for RDMA read. */
+ * none), VIP_INVALID_RDMAREAD for RDMA read on a NIC whose firmware does
+ * none (VipRegisterMem likewise). */
 VIP_RETURN VipSetMemAttributes(VIP_NIC_HANDLE NicHandle, VIP_PVOID Address,
                                VIP_MEM_HANDLE MemHandle, VIP_MEM_ATTRIBUTES *MemAttrs);
 
 /* --- Virtual interfaces -----------------------------------------------------
- * RDMA read is not offered (VIP_INVALID_RDMAREAD), nor is RDMA write
- * (VIP_ERROR_NOT_SUPPORTED). Completion queues may be NULL. */
+ * RDMA write and RDMA read are offered when the firmware does them
+ * (VipQueryNic's RDMAReadSupport names the levels reads are offered on);
+ * otherwise asking for one is VIP_ERROR_NOT_SUPPORTED. RDMA read on an
+ * unreliable VI: VIP_INVALID_RDMAREAD. Completion queues may be NULL. */
 VIP_RETURN VipCreateVi(VIP_NIC_HANDLE NicHandle, VIP_VI_ATTRIBUTES *ViAttribs,
                        VIP_CQ_HANDLE SendCQHandle, VIP_CQ_HANDLE RecvCQHandle,
                        VIP_VI_HANDLE *ViHandle);

@@ -166,6 +166,10 @@ TEST_CASE("a point's spec has one channel per VI, best effort last, seeds shared
   CHECK(a.channels[5].traffic == Traffic::best_effort);
   CHECK(a.receivers == 4);
   CHECK(a.duration.ps() == 30'000'000'000);
+  CHECK(a.reliability == VIP_SERVICE_RELIABLE_DELIVERY);
+  const Experiment r = parse(with(highload, "", "reliability = \"reception\""));
+  CHECK(point_spec(r, points[4], sweep_point(4, points.size())).reliability ==
+        VIP_SERVICE_RELIABLE_RECEPTION);
 }
 
 TEST_CASE("VBR classes get their own frame streams, from a generator or a trace") {
@@ -246,6 +250,8 @@ TEST_CASE("every error names the file, the key and the problem") {
         f + "class[3].name: duplicate class name \"8MBps\"");
   CHECK(error_of(with(highload, "", "duration_ms = 0")) == f + "duration_ms: must be > 0 (got 0)");
   CHECK(error_of(with(highload, "", "seed = -3")) == f + "seed: must be >= 0 (got -3)");
+  CHECK(error_of(with(highload, "", "reliability = \"unreliable\"")) ==
+        f + "reliability: \"unreliable\" is neither \"delivery\" nor \"reception\"");
   CHECK(error_of(with(highload, "", "profile = \"no-such-profile.toml\"")).starts_with(f + "profile: "));
   CHECK(error_of(with(highload, "", "profile = \"no-such-profile\"")).starts_with(f + "profile: "));
   CHECK(error_of(with(highload, "max_total_MBps = 160.0", "max_total_MBps = 1e9")) ==

@@ -11,7 +11,11 @@
 #     no packet starts while one with a smaller stamp has been waiting in
 #     the queue since before it was taken.
 # stdlib only.
-#   check_stamp_order.py LANAI_EMU EXPERIMENT OUT_DIR CLOCK_MHZ
+#   check_stamp_order.py LANAI_EMU EXPERIMENT OUT_DIR CLOCK_MHZ [--network-may-idle]
+# --network-may-idle: the sender's network send queue need not ever hold
+# two packets (under Reliable Reception a send holds its record until its
+# acknowledgement, which keeps the queue short); its order is checked
+# when it does.
 import bisect
 import json
 import math
@@ -21,6 +25,7 @@ import sys
 from experiment_run import run_experiment
 
 lanai_emu, experiment, out, clock_mhz = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3]), float(sys.argv[4])
+network_may_idle = "--network-may-idle" in sys.argv[5:]
 trace_file = out / "trace.json"
 run_experiment(lanai_emu, experiment, out, "--trace", str(trace_file))
 events = [e for e in json.loads(trace_file.read_text())["traceEvents"] if "ts" in e]
@@ -109,7 +114,7 @@ for i, p in enumerate(packets):
                             f"been queued since {entered[key_q]:.3f} us")
 
 for what, n in counts.items():
-    if n == 0:
+    if n == 0 and not (what == "nsdma" and network_may_idle):
         problems.append(f"nothing to check for the {what} order")
 if problems:
     print("\n".join(problems[:20]))

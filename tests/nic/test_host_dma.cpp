@@ -165,8 +165,10 @@ TEST_CASE("INSERT lands behind the entries the engine may have taken") {
     stage(f, 0, host_address(host.bytes.data()), host.handle, ptag, 0x200, 4);
     f.write(0, LANAI_REG_HDMA_INSERT, LANAI_HDMA_TO_SRAM | 0u << LANAI_HDMA_POSITION_SHIFT);
     const std::uint32_t x = f.read(0, LANAI_REG_HDMA_RESULT);
-    CHECK(x == (LANAI_HDMA_ACCEPTED | race << 16 | 4u));
-    CHECK(LANAI_HDMA_POSITION(x) == race);
+    // Never ahead of the request in service, whatever the race window.
+    const std::uint32_t landed = std::max(race, 1u);
+    CHECK(x == (LANAI_HDMA_ACCEPTED | landed << 16 | 4u));
+    CHECK(LANAI_HDMA_POSITION(x) == landed);
     // Far beyond the tail: lands at the tail.
     f.write(0, LANAI_REG_HDMA_INSERT, LANAI_HDMA_TO_HOST | 900u << LANAI_HDMA_POSITION_SHIFT);
     CHECK(f.read(0, LANAI_REG_HDMA_RESULT) == (LANAI_HDMA_ACCEPTED | 4u << 16 | 5u));
@@ -184,6 +186,35 @@ TEST_CASE("INSERT lands behind the entries the engine may have taken") {
                   : std::vector<std::uint32_t>{1, 4, 6, 2, 3, 5};
     CHECK(order == expected);
   }
+}
+
+TEST_CASE("positions count from the oldest completion not yet popped") {
+  // The firmware's picture of the queue is every request it has not seen
+  // complete; a request finishing between its decision and its insertion
+  // must not shift where the insertion lands.
+  Fixture f(default_profile());
+  auto host = registered(f, 0, 64, 0);
+  for (int i = 0; i < 3; ++i) {
+    stage(f, 0, host_address(host.bytes.data()), host.handle, ptag, 0x100, 16);
+    append(f, LANAI_HDMA_TO_SRAM); // ids 1 (in service), 2, 3
+  }
+  // Request 1 finishes and its completion waits unpopped; 2 is in service.
+  const SimTime one = f.card(0).host_dma().service_time(16);
+  f.kernel.run_until(f.kernel.now() + SimTime::from_ps(one.ps() * 3 / 2));
+  REQUIRE(f.read(0, LANAI_REG_HDMA_QUEUED) == 2u);
+  // Position 2 (behind 1 and 2, ahead of 3) is position 1 of the queue.
+  stage(f, 0, host_address(host.bytes.data()), host.handle, ptag, 0x200, 4);
+  f.write(0, LANAI_REG_HDMA_INSERT, LANAI_HDMA_TO_SRAM | 2u << LANAI_HDMA_POSITION_SHIFT);
+  CHECK(f.read(0, LANAI_REG_HDMA_RESULT) == (LANAI_HDMA_ACCEPTED | 2u << 16 | 4u));
+  // Aimed at the completed request: lands behind the one in service.
+  f.write(0, LANAI_REG_HDMA_INSERT, LANAI_HDMA_TO_SRAM | 0u << LANAI_HDMA_POSITION_SHIFT);
+  CHECK(f.read(0, LANAI_REG_HDMA_RESULT) == (LANAI_HDMA_ACCEPTED | 2u << 16 | 5u));
+  // APPEND reports the tail counted the same way.
+  CHECK(append(f, LANAI_HDMA_TO_SRAM) == (LANAI_HDMA_ACCEPTED | 5u << 16 | 6u));
+  f.kernel.run();
+  std::vector<std::uint32_t> order;
+  while (const std::uint32_t w = f.read(0, LANAI_REG_HDMA_DONE_POP)) order.push_back(w & 0xFFFF);
+  CHECK(order == std::vector<std::uint32_t>{1, 2, 5, 4, 3, 6});
 }
 
 TEST_CASE("refused requests change nothing; ids count accepted requests only") {
@@ -211,7 +242,8 @@ TEST_CASE("refused requests change nothing; ids count accepted requests only") {
   CHECK(f.read(0, LANAI_REG_HDMA_QUEUED) == 2u);
   CHECK(f.counter("node0.hdma.requests") == 2);
   f.kernel.run();
-  CHECK(append(f, LANAI_HDMA_TO_SRAM) == (LANAI_HDMA_ACCEPTED | 3u));
+  // Behind the two completions nobody has popped yet.
+  CHECK(append(f, LANAI_HDMA_TO_SRAM) == (LANAI_HDMA_ACCEPTED | 2u << 16 | 3u));
 }
 
 TEST_CASE("request ids wrap from 0xFFFF to 1, never 0") {

@@ -1,5 +1,5 @@
 // Host DMA protection: a request whose handle, tag or bounds fail the check,
-// or a remote write (RDMA write) to a region not open to it, completes
+// or a remote write (RDMA write) or read (RDMA read) to a region not open to it, completes
 // after the setup time with its PROT status and moves no byte.
 #include "nic_fixture.hpp"
 #include "nic/host_dma.hpp"
@@ -32,6 +32,7 @@ TEST_CASE("protection failures complete after setup with their status and move n
   const std::uint32_t foreign = f.tables[1]->add({base, region.size(), 7, false, false});
   const std::uint32_t gone = f.tables[0]->add({base, region.size(), 7, false, false});
   const std::uint32_t open = f.tables[0]->add({base, region.size(), 7, true, false});
+  const std::uint32_t readable = f.tables[0]->add({base, region.size(), 7, false, true});
   REQUIRE(f.tables[0]->remove(gone));
   int host_writes = 0;
   f.card(0).set_on_host_write([&](std::uint64_t, std::uint32_t) { ++host_writes; });
@@ -52,8 +53,11 @@ TEST_CASE("protection failures complete after setup with their status and move n
       {good, 9, base, 16, LANAI_HDMA_TO_HOST, LANAI_HDMA_PROT_TAG},
       {good, 7, base, 16, LANAI_HDMA_TO_HOST_REMOTE, LANAI_HDMA_PROT_REMOTE},
       {open, 8, base, 16, LANAI_HDMA_TO_HOST_REMOTE, LANAI_HDMA_PROT_TAG},
+      {open, 7, base, 16, LANAI_HDMA_TO_SRAM_REMOTE, LANAI_HDMA_PROT_REMOTE},
+      {readable, 7, base + 120, 16, LANAI_HDMA_TO_SRAM_REMOTE, LANAI_HDMA_PROT_BOUNDS},
       {good, 7, base, 128, LANAI_HDMA_TO_HOST, LANAI_HDMA_OK}, // control: the check passes
       {open, 7, base, 128, LANAI_HDMA_TO_HOST_REMOTE, LANAI_HDMA_OK}, // open to remote writes
+      {readable, 7, base, 64, LANAI_HDMA_TO_SRAM_REMOTE, LANAI_HDMA_OK}, // open to remote reads
   };
   for (const auto& c : cases) stage_and_append(f, c.host, c.handle, c.tag, 0x400, c.length, c.direction);
 
@@ -75,8 +79,8 @@ TEST_CASE("protection failures complete after setup with their status and move n
       CHECK(host_writes == 0);
     }
   }
-  CHECK(f.counter("node0.hdma.protection_errors") == 9);
-  CHECK(f.counter("node0.hdma.bytes_to_sram") == 0);
+  CHECK(f.counter("node0.hdma.protection_errors") == 11);
+  CHECK(f.counter("node0.hdma.bytes_to_sram") == 64);
   CHECK(f.counter("node0.hdma.bytes_to_host") == 256);
   CHECK(host_writes == 2);
   CHECK(region[0] == 0xCC);

@@ -6,6 +6,7 @@
 
 #include "nic/protection_table.hpp"
 
+using lanai::nic::Access;
 using lanai::nic::ProtectionCheck;
 using lanai::nic::ProtectionTable;
 using lanai::nic::Registration;
@@ -77,12 +78,25 @@ TEST_CASE("a remote write needs a region open to remote writes, after every othe
   const std::uint32_t closed = table.add({0x1000, 0x100, 5, false, false});
   const std::uint32_t open = table.add({0x2000, 0x100, 5, true, false});
   CHECK(table.check(closed, 5, 0x1000, 4) == ProtectionCheck::ok);
-  CHECK(table.check(closed, 5, 0x1000, 4, true) == ProtectionCheck::remote_refused);
-  CHECK(table.check(open, 5, 0x2000, 0x100, true) == ProtectionCheck::ok);
-  CHECK(table.check(open, 6, 0x2000, 4, true) == ProtectionCheck::wrong_tag);
-  CHECK(table.check(open, 5, 0x20F0, 0x20, true) == ProtectionCheck::out_of_bounds);
+  CHECK(table.check(closed, 5, 0x1000, 4, Access::remote_write) == ProtectionCheck::remote_refused);
+  CHECK(table.check(open, 5, 0x2000, 0x100, Access::remote_write) == ProtectionCheck::ok);
+  CHECK(table.check(open, 6, 0x2000, 4, Access::remote_write) == ProtectionCheck::wrong_tag);
+  CHECK(table.check(open, 5, 0x20F0, 0x20, Access::remote_write) == ProtectionCheck::out_of_bounds);
   CHECK(to_string(ProtectionCheck::remote_refused) == "remote_refused");
   // Opened later, it takes remote writes from then on.
   CHECK(table.change(closed, 5, true, false));
-  CHECK(table.check(closed, 5, 0x1000, 4, true) == ProtectionCheck::ok);
+  CHECK(table.check(closed, 5, 0x1000, 4, Access::remote_write) == ProtectionCheck::ok);
+}
+
+TEST_CASE("a remote read needs a region open to remote reads, whatever it allows writers") {
+  lanai::nic::ProtectionTable table(1);
+  const std::uint32_t writable = table.add({0x1000, 0x100, 5, true, false});
+  const std::uint32_t readable = table.add({0x2000, 0x100, 5, false, true});
+  CHECK(table.check(writable, 5, 0x1000, 4, Access::remote_read) == ProtectionCheck::remote_refused);
+  CHECK(table.check(readable, 5, 0x2000, 0x100, Access::remote_read) == ProtectionCheck::ok);
+  CHECK(table.check(readable, 5, 0x2000, 4, Access::remote_write) == ProtectionCheck::remote_refused);
+  CHECK(table.check(readable, 6, 0x2000, 4, Access::remote_read) == ProtectionCheck::wrong_tag);
+  CHECK(table.check(readable, 5, 0x20F0, 0x20, Access::remote_read) == ProtectionCheck::out_of_bounds);
+  CHECK(table.change(writable, 5, true, true));
+  CHECK(table.check(writable, 5, 0x1000, 4, Access::remote_read) == ProtectionCheck::ok);
 }

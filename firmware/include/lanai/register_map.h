@@ -133,17 +133,24 @@
 /* Write: queue the staged request at the tail; the word is its direction. */
 #define LANAI_REG_HDMA_APPEND LANAI_REG(0x0218)
 /* Write: queue the staged request at position (bits 8-23) with direction
- * (bits 0-1). Positions inside the head entries the engine may already have
- * taken (nic.hdma_race_entries) land just behind them. */
+ * (bits 0-1). Positions count from the oldest request whose completion has
+ * not been popped (0: ahead of everything the firmware has not yet seen
+ * complete). A request cannot go ahead of one completed or in service, and
+ * positions inside the waiting entries the engine may already have taken
+ * (nic.hdma_race_entries) land just behind them. */
 #define LANAI_REG_HDMA_INSERT LANAI_REG(0x021C)
 #define LANAI_HDMA_TO_SRAM 0u    /* host memory to SRAM */
 #define LANAI_HDMA_TO_HOST 1u    /* SRAM to host memory */
+/* Host memory to SRAM on behalf of another node (an RDMA read): the region
+ * must also have been registered with remote reads enabled. */
+#define LANAI_HDMA_TO_SRAM_REMOTE 2u
 /* SRAM to host memory on behalf of another node (an RDMA write): the region
  * must also have been registered with remote writes enabled. */
 #define LANAI_HDMA_TO_HOST_REMOTE 3u
 #define LANAI_HDMA_POSITION_SHIFT 8
 /* Read: outcome of the last APPEND/INSERT. Accepted: bit 31 set, bits 0-15
- * the request id, bits 16-27 the position it landed at. Refused: bit 31
+ * the request id, bits 16-27 the position it landed at (counted as INSERT
+ * counts). Refused: bit 31
  * clear and one of the LANAI_HDMA_REFUSED_* codes. */
 #define LANAI_REG_HDMA_RESULT LANAI_REG(0x0220)
 #define LANAI_HDMA_ACCEPTED 0x80000000u
@@ -162,7 +169,7 @@
 #define LANAI_HDMA_PROT_HANDLE 1u     /* no live registration for the handle */
 #define LANAI_HDMA_PROT_TAG 2u        /* region's protection tag differs */
 #define LANAI_HDMA_PROT_BOUNDS 3u     /* transfer not inside the region */
-#define LANAI_HDMA_PROT_REMOTE 4u     /* remote write to a region that refuses it */
+#define LANAI_HDMA_PROT_REMOTE 4u     /* remote write (read) to a region that refuses it */
 
 /* --- Network send DMA block (0x0300 - 0x03FF) --------------------------
  * One packet at a time, no queue. The buffer starts with ROUTE_LEN source

@@ -144,7 +144,9 @@ typedef struct {
 #define VIA_DOORBELL_EPOCH(word) (((word) >> VIA_DOORBELL_EPOCH_SHIFT) & 0xFFu)
 
 /* --- Packet header ------------------------------------------------------
- * Follows the route bytes on the wire; big endian. The payload follows. */
+ * Follows the route bytes on the wire; big endian. The payload follows.
+ * Two kinds of packet share it: data (a message's fragment, an RDMA
+ * request or an RDMA read's data) and acknowledgements (below). */
 typedef struct {
   uint32_t kind;       /* VIA_PACKET_* */
   uint16_t src_node;   /* sending node */
@@ -160,6 +162,7 @@ typedef struct {
 } via_packet_header;
 #define VIA_PACKET_HEADER_BYTES 32
 #define VIA_PACKET_DATA 0x56494144u /* "VIAD": a VI send */
+#define VIA_PACKET_ACK 0x56494141u  /* "VIAA": an acknowledgement (below) */
 #define VIA_PACKET_F_IMMEDIATE 0x0001u
 /* The message's last fragment (an unfragmented message is its own last). */
 #define VIA_PACKET_F_LAST 0x0002u
@@ -169,8 +172,48 @@ typedef struct {
 /* An RDMA write: the payload is followed by a via_rdma_trailer naming where
  * the message goes in the target's registered memory. */
 #define VIA_PACKET_F_RDMA_WRITE 0x0008u
+/* The sender's VI is Reliable Reception: the receiving card acknowledges
+ * the message once its data is in host memory (VIA_PACKET_ACK). Every
+ * fragment of the message carries it. */
+#define VIA_PACKET_F_ACK_WANTED 0x0010u
+/* An RDMA read request: no payload but a via_rdma_trailer naming the
+ * target's memory to read; `message` is the number of bytes asked for.
+ * It is a message of the initiator's VI, numbered in that VI's sequence. */
+#define VIA_PACKET_F_RDMA_READ 0x0020u
+/* An RDMA read's data, streamed back by the target's card as a message
+ * of the target's VI (its own sequence numbers, fragments, order);
+ * `immediate` holds the sequence number of the request it answers. With
+ * VIA_PACKET_F_ABORTED (and no payload) the target refused the read, or
+ * gave it up part way: the initiator's descriptor completes with
+ * VIP_STATUS_RDMA_PROT_ERROR. */
+#define VIA_PACKET_F_RDMA_READ_DATA 0x0040u
+
+/* --- Acknowledgements ----------------------------------------------------
+ * A VIA_PACKET_ACK packet is the header alone (length 0, no payload), sent
+ * by the card that received messages back to the card that sent them:
+ *   src_node, src_vi  the acknowledging node and VI (for a message no VI
+ *                     took: the VI the message named)
+ *   dst_vi            the VI whose messages are acknowledged
+ *   sequence          cumulative: every message of dst_vi numbered up to
+ *                     and including `sequence` is settled at the receiver
+ *   immediate         the outcome of message `sequence`: 0, its data is in
+ *                     host memory; else the VIP_STATUS_* error bits its
+ *                     send descriptor completes with
+ *   flags             VIA_ACK_F_EXACT or 0; offset and message are 0.
+ * Reliable Reception messages (VIA_PACKET_F_ACK_WANTED) are acknowledged
+ * in their VI's order once their data (or their failure) is settled, so a
+ * later ack stands for the earlier ones and a card may merge acks not yet
+ * sent into the latest. An ack with VIA_ACK_F_EXACT settles message
+ * `sequence` alone, nothing before it: it refuses an RDMA read request
+ * (which is otherwise answered by its data, never by an ack) or a message
+ * that arrived for a VI not connected to its sender. Keyed by VI and
+ * per-VI sequence, the cumulative ack is what a retransmitting protocol
+ * would also use (a sender keeps what is not yet acknowledged). */
+#define VIA_ACK_F_EXACT 0x0001u
 
 /* Trails the payload of every fragment of an RDMA write; big endian. */
+/* An RDMA read request carries the same trailer (its only payload), naming
+ * the memory to read at the target. */
 typedef struct {
   uint32_t address_hi; /* the message's first byte at the target */
   uint32_t address_lo;
@@ -189,6 +232,7 @@ typedef struct {
 #define VIA_INTR_DOORBELL_LOST 2u   /* doorbells were dropped on overflow (VI = 0xFFFF) */
 #define VIA_INTR_BAD_PACKET 3u      /* a damaged or unroutable packet was dropped */
 #define VIA_INTR_RDMAW_PROT 4u      /* an RDMA write to this VI failed its protection checks */
+#define VIA_INTR_RDMAR_PROT 5u      /* an RDMA read on this VI was refused by its target */
 
 /* --- Configuration block in SRAM ----------------------------------------
  * Firmware defines `via_nic_config` (C linkage); the driver finds it by
@@ -226,10 +270,12 @@ typedef struct {
 
 /* VI access bits (via_vi_config.access). */
 #define VIA_ACCESS_RDMA_WRITE 0x1u /* the peer may RDMA-write through this VI */
+#define VIA_ACCESS_RDMA_READ 0x2u  /* the peer may RDMA-read through this VI */
 
 /* Firmware features, a word the firmware exports under VIA_FEATURES_SYMBOL
  * for the driver to read. */
 #define VIA_FEATURE_RDMA_WRITE 0x1u
+#define VIA_FEATURE_RDMA_READ 0x2u
 #define VIA_FEATURES_SYMBOL "via_firmware_features"
 
 /* Fragmentation policies (firmware that pipelines messages: PVIA, QoS-VIA;
