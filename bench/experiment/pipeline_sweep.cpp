@@ -162,7 +162,12 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment, const Pipeli
   sweep.experiment = experiment;
   for (std::size_t f = 0; f < experiment.firmwares.size(); ++f)
     for (const std::uint32_t packet : setup.packets)
-      for (const std::uint32_t k : setup.fragments) sweep.points.push_back({f, packet, k});
+      for (const std::uint32_t k : setup.fragments) {
+        PipelinePoint& p = sweep.points.emplace_back();
+        p.firmware = f;
+        p.packet = packet;
+        p.k = k;
+      }
   const std::vector<PipelinePoint> plan = sweep.points; // read by the points while models are filled in
 
   // The models: each firmware's stages measured directly and indirectly.
