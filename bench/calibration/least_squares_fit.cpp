@@ -61,95 +61,137 @@ private:
   int evaluations_ = 0;
 };
 
-} // namespace
+// Hands each round's outcome to the caller's observer, if any.
+class Reporter {
+public:
+  Reporter(const FitOptions& options, const Problem& problem) : options_(options), problem_(problem) {}
+  void operator()(const char* phase, int round, const std::vector<double>& x, double cost,
+                  double damping) const {
+    if (options_.on_round) options_.on_round({phase, round, problem_.evaluated_point(x), cost, damping});
+  }
 
-FitResult fit_least_squares(const std::vector<FitParameter>& parameters,
-                            const ResidualFunction& model, const FitOptions& options) {
+private:
+  const FitOptions& options_;
+  const Problem& problem_;
+};
+
+void check_ranges(const std::vector<FitParameter>& parameters) {
   if (parameters.empty()) throw std::invalid_argument("least-squares fit: no parameters to fit");
   for (const FitParameter& p : parameters)
     if (!(p.lower <= p.upper) || (p.integer && std::ceil(p.lower) > std::floor(p.upper)))
       throw std::invalid_argument(
           fmt::format("least-squares fit: {} has an empty range [{}, {}]", p.name, p.lower, p.upper));
+}
+
+// Forward-difference Jacobian, one row per parameter; backwards at an upper
+// bound, and a zero row for a parameter pinned between its bounds.
+std::vector<std::vector<double>> jacobian(Problem& problem, const std::vector<FitParameter>& parameters,
+                                          const std::vector<double>& x, const std::vector<double>& r,
+                                          const FitOptions& options) {
   const std::size_t n = parameters.size();
-  Problem problem(parameters, model);
-  auto report = [&](const char* phase, int round, const std::vector<double>& x, double cost,
-                    double damping) {
-    if (options.on_round) options.on_round({phase, round, problem.evaluated_point(x), cost, damping});
-  };
-
-  std::vector<double> x;
-  for (const FitParameter& p : parameters) x.push_back(p.initial);
-  x = problem.clamp(x);
-  std::vector<double> r = problem.residuals(x);
-  double cost = sum_of_squares(r);
-  report("start", 0, x, cost, 0);
-
-  double lambda = 1e-2;
-  for (int round = 1; round <= options.max_rounds; ++round) {
-    // Forward-difference Jacobian; backwards at an upper bound.
-    std::vector<std::vector<double>> jac(n);
-    for (std::size_t j = 0; j < n; ++j) {
-      const FitParameter& p = parameters[j];
-      double h = options.relative_step * std::max(std::abs(x[j]), 1e-3 * (p.upper - p.lower));
-      if (p.integer) h = std::max(1.0, std::round(h));
-      if (x[j] + h > p.upper) h = -h;
-      std::vector<double> xh = x;
-      xh[j] += h;
-      const double actual = problem.evaluated_point(xh)[j] - problem.evaluated_point(x)[j];
-      jac[j].assign(r.size(), 0.0);
-      if (actual == 0) continue; // pinned between bounds
-      const std::vector<double>& rh = problem.residuals(xh);
-      for (std::size_t i = 0; i < r.size(); ++i) jac[j][i] = (rh[i] - r[i]) / actual;
-    }
-    std::vector<std::vector<double>> a(n, std::vector<double>(n, 0.0));
-    std::vector<double> g(n, 0.0);
-    for (std::size_t j = 0; j < n; ++j) {
-      for (std::size_t k = 0; k < n; ++k)
-        for (std::size_t i = 0; i < r.size(); ++i) a[j][k] += jac[j][i] * jac[k][i];
-      for (std::size_t i = 0; i < r.size(); ++i) g[j] -= jac[j][i] * r[i];
-    }
-    double max_diag = 0;
-    for (std::size_t j = 0; j < n; ++j) max_diag = std::max(max_diag, a[j][j]);
-    if (max_diag == 0) break; // no parameter moves the model
-
-    bool accepted = false;
-    for (int attempt = 0; attempt < 10 && !accepted; ++attempt) {
-      std::vector<std::vector<double>> damped = a;
-      for (std::size_t j = 0; j < n; ++j) damped[j][j] += lambda * std::max(a[j][j], 1e-9 * max_diag);
-      std::vector<double> step;
-      if (!numeric::solve_dense(damped, g, step)) {
-        lambda *= 4;
-        continue;
-      }
-      std::vector<double> trial = x;
-      for (std::size_t j = 0; j < n; ++j) trial[j] += step[j];
-      trial = problem.clamp(trial);
-      const std::vector<double>& rt = problem.residuals(trial);
-      const double trial_cost = sum_of_squares(rt);
-      if (trial_cost < cost) {
-        const double gain = (cost - trial_cost) / std::max(cost, 1e-300);
-        x = trial;
-        r = rt;
-        cost = trial_cost;
-        lambda = std::max(lambda / 3, 1e-7);
-        accepted = true;
-        report("lm", round, x, cost, lambda);
-        if (gain < options.tolerance) round = options.max_rounds; // converged
-      } else {
-        lambda *= 4;
-      }
-    }
-    if (!accepted) break;
+  std::vector<std::vector<double>> jac(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    const FitParameter& p = parameters[j];
+    double h = options.relative_step * std::max(std::abs(x[j]), 1e-3 * (p.upper - p.lower));
+    if (p.integer) h = std::max(1.0, std::round(h));
+    if (x[j] + h > p.upper) h = -h;
+    std::vector<double> xh = x;
+    xh[j] += h;
+    const double actual = problem.evaluated_point(xh)[j] - problem.evaluated_point(x)[j];
+    jac[j].assign(r.size(), 0.0);
+    if (actual == 0) continue; // pinned between bounds
+    const std::vector<double>& rh = problem.residuals(xh);
+    for (std::size_t i = 0; i < r.size(); ++i) jac[j][i] = (rh[i] - r[i]) / actual;
   }
+  return jac;
+}
 
-  // Settle the integer parameters: coordinate search, steps shrinking from a
-  // few percent of the value down to one unit.
-  x = problem.evaluated_point(x);
+// The normal equations J J^T d = -J r of one round.
+struct NormalEquations {
+  std::vector<std::vector<double>> a;
+  std::vector<double> g;
+};
+
+NormalEquations normal_equations(const std::vector<std::vector<double>>& jac,
+                                 const std::vector<double>& r) {
+  const std::size_t n = jac.size();
+  NormalEquations eq{std::vector<std::vector<double>>(n, std::vector<double>(n, 0.0)),
+                     std::vector<double>(n, 0.0)};
+  for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t k = 0; k < n; ++k)
+      for (std::size_t i = 0; i < r.size(); ++i) eq.a[j][k] += jac[j][i] * jac[k][i];
+    for (std::size_t i = 0; i < r.size(); ++i) eq.g[j] -= jac[j][i] * r[i];
+  }
+  return eq;
+}
+
+// Where the fit stands: the point, its residuals and cost, and the damping.
+struct FitState {
+  std::vector<double> x;
+  std::vector<double> r;
+  double cost = 0;
+  double lambda = 1e-2;
+};
+
+enum class Step { accepted, converged, rejected };
+
+// Up to ten damped steps from the state, the damping raised after each
+// that fails to lower the cost and lowered after one that does.
+Step damped_step(Problem& problem, const NormalEquations& eq, double max_diag,
+                 const FitOptions& options, FitState& s) {
+  const std::size_t n = eq.g.size();
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    std::vector<std::vector<double>> damped = eq.a;
+    for (std::size_t j = 0; j < n; ++j) damped[j][j] += s.lambda * std::max(eq.a[j][j], 1e-9 * max_diag);
+    std::vector<double> step;
+    if (!numeric::solve_dense(damped, eq.g, step)) {
+      s.lambda *= 4;
+      continue;
+    }
+    std::vector<double> trial = s.x;
+    for (std::size_t j = 0; j < n; ++j) trial[j] += step[j];
+    trial = problem.clamp(trial);
+    const std::vector<double>& rt = problem.residuals(trial);
+    const double trial_cost = sum_of_squares(rt);
+    if (trial_cost < s.cost) {
+      const double gain = (s.cost - trial_cost) / std::max(s.cost, 1e-300);
+      s.x = trial;
+      s.r = rt;
+      s.cost = trial_cost;
+      s.lambda = std::max(s.lambda / 3, 1e-7);
+      return gain < options.tolerance ? Step::converged : Step::accepted;
+    }
+    s.lambda *= 4;
+  }
+  return Step::rejected;
+}
+
+// Levenberg-Marquardt rounds until converged, stuck or out of rounds.
+void levenberg_marquardt(Problem& problem, const std::vector<FitParameter>& parameters,
+                         const FitOptions& options, const Reporter& report, FitState& s) {
+  for (int round = 1; round <= options.max_rounds; ++round) {
+    const NormalEquations eq = normal_equations(jacobian(problem, parameters, s.x, s.r, options), s.r);
+    double max_diag = 0;
+    for (std::size_t j = 0; j < eq.g.size(); ++j) max_diag = std::max(max_diag, eq.a[j][j]);
+    if (max_diag == 0) return; // no parameter moves the model
+    const Step step = damped_step(problem, eq, max_diag, options, s);
+    if (step == Step::rejected) return;
+    report("lm", round, s.x, s.cost, s.lambda);
+    if (step == Step::converged) return;
+  }
+}
+
+// Settles the integer parameters: coordinate search, steps shrinking from a
+// few percent of the value down to one unit.
+void settle_integers(Problem& problem, const std::vector<FitParameter>& parameters,
+                     const FitOptions& options, const Reporter& report, FitState& s) {
+  const std::size_t n = parameters.size();
+  s.x = problem.evaluated_point(s.x);
   std::vector<double> step(n, 0.0);
   bool any_integer = false;
   for (std::size_t j = 0; j < n; ++j)
     if (parameters[j].integer) {
-      step[j] = std::max(1.0, std::round(0.04 * std::abs(x[j])));
+      step[j] = std::max(1.0, std::round(0.04 * std::abs(s.x[j])));
       any_integer = true;
     }
   for (int pass = 1; any_integer && pass <= options.max_integer_passes; ++pass) {
@@ -158,19 +200,19 @@ FitResult fit_least_squares(const std::vector<FitParameter>& parameters,
       if (!parameters[j].integer) continue;
       for (const double dir : {1.0, -1.0}) {
         for (;;) {
-          std::vector<double> trial = x;
+          std::vector<double> trial = s.x;
           trial[j] += dir * step[j];
           trial = problem.evaluated_point(trial);
-          if (trial == x) break;
+          if (trial == s.x) break;
           const double trial_cost = sum_of_squares(problem.residuals(trial));
-          if (!(trial_cost < cost)) break;
-          x = trial;
-          cost = trial_cost;
+          if (!(trial_cost < s.cost)) break;
+          s.x = trial;
+          s.cost = trial_cost;
           improved = true;
         }
       }
     }
-    report("integer", pass, x, cost, 0);
+    report("integer", pass, s.x, s.cost, 0);
     if (!improved) {
       bool all_unit = true;
       for (std::size_t j = 0; j < n; ++j)
@@ -181,9 +223,28 @@ FitResult fit_least_squares(const std::vector<FitParameter>& parameters,
       if (all_unit) break;
     }
   }
+}
+
+} // namespace
+
+FitResult fit_least_squares(const std::vector<FitParameter>& parameters,
+                            const ResidualFunction& model, const FitOptions& options) {
+  check_ranges(parameters);
+  Problem problem(parameters, model);
+  const Reporter report(options, problem);
+
+  FitState s;
+  for (const FitParameter& p : parameters) s.x.push_back(p.initial);
+  s.x = problem.clamp(s.x);
+  s.r = problem.residuals(s.x);
+  s.cost = sum_of_squares(s.r);
+  report("start", 0, s.x, s.cost, 0);
+
+  levenberg_marquardt(problem, parameters, options, report, s);
+  settle_integers(problem, parameters, options, report, s);
 
   FitResult result;
-  result.values = problem.evaluated_point(x);
+  result.values = problem.evaluated_point(s.x);
   result.residuals = problem.residuals(result.values);
   result.cost = sum_of_squares(result.residuals);
   result.evaluations = problem.evaluations();

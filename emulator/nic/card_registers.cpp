@@ -11,10 +11,16 @@
 #include "nic/countdown_timer.hpp"
 #include "nic/doorbell_fifo.hpp"
 #include "nic/host_dma.hpp"
+#include "nic/mmio_device.hpp"
 #include "nic/net_recv_dma.hpp"
 #include "nic/net_send_dma.hpp"
 
 namespace lanai::nic {
+
+static_assert(MmioDevice<DoorbellFifo>);
+static_assert(MmioDevice<HostDma>);
+static_assert(MmioDevice<NetSendDma>);
+static_assert(MmioDevice<NetRecvDma>);
 
 namespace {
 
@@ -135,7 +141,7 @@ iss::MmioStatus CardRegisters::write_device(std::uint32_t address, std::uint64_t
       }
       return system_.write(address, cycle, value);
     }
-  case doorbell_block: return devices_.doorbells->write(address, value);
+  case doorbell_block: return devices_.doorbells->write(address, access_time(cycle), value);
   case hdma_block: return devices_.hdma->write(address, access_time(cycle), value);
   case nsdma_block: return devices_.nsdma->write(address, access_time(cycle), value);
   case nrdma_block: return devices_.nrdma->write(address, access_time(cycle), value);

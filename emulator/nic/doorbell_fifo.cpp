@@ -86,7 +86,8 @@ iss::MmioStatus DoorbellFifo::read(std::uint32_t address, std::uint32_t& value) 
   return iss::MmioStatus::ok;
 }
 
-iss::MmioStatus DoorbellFifo::write(std::uint32_t address, std::uint32_t value) {
+iss::MmioStatus DoorbellFifo::write(std::uint32_t address, kernel::SimTime /*when*/,
+                                    std::uint32_t value) {
   switch (address) {
   case LANAI_REG_DB_STATUS:
     if (value & LANAI_DB_STATUS_OVERFLOW) overflow_flag_ = false;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "iss/mmio_bus.hpp"
+#include "kernel/sim_time.hpp"
 #include "kernel/statistics.hpp"
 #include "lanai/via_abi.h"
 #include "profile/hardware_profile.hpp"
@@ -26,7 +27,7 @@ public:
 
   // The doorbell register block (LANAI_REG_DB_*).
   iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
-  iss::MmioStatus write(std::uint32_t address, std::uint32_t value);
+  iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
 
   // LANAI_EV_DOORBELL and LANAI_EV_DOORBELL_OVERFLOW as they stand now.
   std::uint32_t event_bits() const;

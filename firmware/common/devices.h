@@ -113,8 +113,9 @@ struct HdmaTicket {
 // the LANAI_HDMA_PROT_* codes are the engine's own outcomes.
 constexpr uint32_t kHdmaRefused = 0x100u;
 
-// Stages a request and appends it to the queue.
-inline HdmaTicket hdma_submit(const HdmaRequest& request) {
+// Writes a request's six staging registers (the queue takes it on the
+// APPEND or INSERT write that follows).
+inline void hdma_stage(const HdmaRequest& request) {
   dma_fence();
   lanai_mmio_write(LANAI_REG_HDMA_HOST_LO, static_cast<uint32_t>(request.host));
   lanai_mmio_write(LANAI_REG_HDMA_HOST_HI, static_cast<uint32_t>(request.host >> 32));
@@ -122,27 +123,30 @@ inline HdmaTicket hdma_submit(const HdmaRequest& request) {
   lanai_mmio_write(LANAI_REG_HDMA_PTAG, request.ptag);
   lanai_mmio_write(LANAI_REG_HDMA_SRAM, request.sram);
   lanai_mmio_write(LANAI_REG_HDMA_LENGTH, request.length);
-  lanai_mmio_write(LANAI_REG_HDMA_APPEND, static_cast<uint32_t>(request.direction));
-  const uint32_t result = lanai_mmio_read(LANAI_REG_HDMA_RESULT);
+}
+// The ticket an HDMA_RESULT word stands for.
+inline HdmaTicket hdma_ticket(uint32_t result) {
   if ((result & LANAI_HDMA_ACCEPTED) != 0u)
     return {true, result & LANAI_HDMA_ID_MASK, 0u};
   return {false, 0u, result};
 }
-// Stages a request and inserts it at `position` of the queue (0: the head,
-// which may be in service). The ticket's `position` says where it landed:
-// never inside the head entries the engine may already have taken.
+// Stages a request and appends it to the queue.
+inline HdmaTicket hdma_submit(const HdmaRequest& request) {
+  hdma_stage(request);
+  lanai_mmio_write(LANAI_REG_HDMA_APPEND, static_cast<uint32_t>(request.direction));
+  return hdma_ticket(lanai_mmio_read(LANAI_REG_HDMA_RESULT));
+}
+// Stages a request and inserts it at `position` of the queue, counted from
+// the oldest request whose completion has not been popped (0: ahead of all
+// of them). The ticket's `position` says where it landed, counted the same
+// way: never ahead of a request completed or in service, nor inside the
+// waiting entries the engine may already have taken.
 struct HdmaPlacement {
   HdmaTicket ticket;
   uint32_t position;
 };
 inline HdmaPlacement hdma_insert(const HdmaRequest& request, uint32_t position) {
-  dma_fence();
-  lanai_mmio_write(LANAI_REG_HDMA_HOST_LO, static_cast<uint32_t>(request.host));
-  lanai_mmio_write(LANAI_REG_HDMA_HOST_HI, static_cast<uint32_t>(request.host >> 32));
-  lanai_mmio_write(LANAI_REG_HDMA_HANDLE, request.handle);
-  lanai_mmio_write(LANAI_REG_HDMA_PTAG, request.ptag);
-  lanai_mmio_write(LANAI_REG_HDMA_SRAM, request.sram);
-  lanai_mmio_write(LANAI_REG_HDMA_LENGTH, request.length);
+  hdma_stage(request);
   lanai_mmio_write(LANAI_REG_HDMA_INSERT, position << LANAI_HDMA_POSITION_SHIFT |
                                               static_cast<uint32_t>(request.direction));
   const uint32_t result = lanai_mmio_read(LANAI_REG_HDMA_RESULT);

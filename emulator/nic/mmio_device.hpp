@@ -1,0 +1,26 @@
+// What every device of the card is to the register window: a block of
+// memory-mapped registers the LANai reads and writes (each write at the
+// access's time, for devices that start work), and the bits of the event
+// status word it drives. The card's register decoding talks to its devices
+// through this shape alone; each device states that it has it.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+
+#include "iss/mmio_bus.hpp"
+#include "kernel/sim_time.hpp"
+
+namespace lanai::nic {
+
+template <class Device>
+concept MmioDevice = requires(Device& device, const Device& observed, std::uint32_t address,
+                              kernel::SimTime when, std::uint32_t value, std::uint32_t& read_value) {
+  // A register of the device's block: ok, or unmapped for an address it lacks.
+  { device.read(address, read_value) } -> std::same_as<iss::MmioStatus>;
+  { device.write(address, when, value) } -> std::same_as<iss::MmioStatus>;
+  // The LANAI_EV_* bits the device raises now.
+  { observed.event_bits() } -> std::same_as<std::uint32_t>;
+};
+
+} // namespace lanai::nic
