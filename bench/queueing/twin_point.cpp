@@ -97,6 +97,77 @@ std::string failure_text(std::uint32_t code) {
   }
 }
 
+// The host memory the twin's doorbells point at: descriptors (all alike)
+// then the data, one registered region.
+struct TwinMemory {
+  static constexpr std::uint32_t kPtag = 7;
+  std::vector<std::uint8_t> bytes;
+  std::uintptr_t base = 0;
+  std::uint32_t handle = 0;
+  std::uint64_t data_host = 0;
+};
+
+TwinMemory register_memory(host::Cluster& cluster, const TwinPointSpec& spec) {
+  TwinMemory m;
+  const std::uint32_t desc_bytes = spec.transfers.descriptor_bytes;
+  m.bytes.assign(desc_bytes + spec.transfers.data_bytes + 64, 0x5A);
+  m.base = reinterpret_cast<std::uintptr_t>(m.bytes.data());
+  m.handle = cluster.protection(0).add({m.base, m.bytes.size(), TwinMemory::kPtag});
+  m.data_host = m.base + desc_bytes;
+  return m;
+}
+
+// The firmware's configuration block: the services' LANai times in cycles,
+// the transfers and where they go.
+twin_config_block config_block(const TwinPointSpec& spec, const profile::HardwareProfile& p,
+                               const TwinMemory& m, const std::vector<std::uint8_t>& route) {
+  const TwinServices& s = spec.services;
+  twin_config_block block{};
+  block.pooled = spec.pooled ? 1u : 0u;
+  block.lanai_only = s.lanai_only ? 1u : 0u;
+  block.doorbell_cycles = twin_cycles(p, s.lanai_doorbell_us);
+  block.descriptor_cycles = twin_cycles(p, s.lanai_descriptor_us);
+  block.data_cycles = twin_cycles(p, s.lanai_data_us);
+  block.descriptor_bytes = spec.transfers.descriptor_bytes;
+  block.data_bytes = spec.transfers.data_bytes;
+  block.handle = m.handle;
+  block.ptag = TwinMemory::kPtag;
+  block.data_host_lo = static_cast<std::uint32_t>(m.data_host);
+  block.data_host_hi = static_cast<std::uint32_t>(m.data_host >> 32);
+  block.route_byte = route.empty() ? 0u : route.front();
+  return block;
+}
+
+// The host's side: Poisson doorbells until the stop rule (or a stop
+// request) ends the run.
+struct DoorbellSource {
+  std::uint64_t dropped = 0;
+  std::uint64_t rung = 0;
+  bool interrupted = false;
+
+  int run(const TwinPointSpec& spec, const std::atomic<bool>* stop, host::HostCpu& cpu, nic::Card& card,
+          const TwinMemory& m, StopRule& rule) {
+    kernel::RandomStream gaps(spec.seed, "twin.doorbells");
+    const double mean_gap_ps = 1e6 / spec.rate_per_us;
+    double next_ps = static_cast<double>(cpu.kernel().now().ps());
+    via_doorbell doorbell{};
+    doorbell.handle = m.handle;
+    doorbell.descriptor = m.base;
+    for (;;) {
+      next_ps += gaps.exponential(mean_gap_ps);
+      const auto at = kernel::SimTime::from_ps(static_cast<std::int64_t>(next_ps));
+      if (at > cpu.kernel().now()) cpu.compute(at - cpu.kernel().now());
+      if (rule.done(at, spec.max_doorbells != 0 && rung == spec.max_doorbells)) return 0;
+      if (stop && stop->load(std::memory_order_relaxed)) {
+        interrupted = true;
+        return 0;
+      }
+      if (!card.ring_doorbell(doorbell)) ++dropped;
+      ++rung;
+    }
+  }
+};
+
 } // namespace
 
 TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool>* stop) {
@@ -133,65 +204,20 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
   if (!card.has_symbol(TWIN_CONFIG_SYMBOL))
     return fail(fmt::format("firmware '{}' has no '{}': it is not a queueing twin firmware",
                             spec.firmware, TWIN_CONFIG_SYMBOL));
-
-  // Host memory: descriptors (all alike) then the data, one registered region.
-  const std::uint32_t desc_bytes = spec.transfers.descriptor_bytes;
-  std::vector<std::uint8_t> memory(desc_bytes + spec.transfers.data_bytes + 64, 0x5A);
-  constexpr std::uint32_t kPtag = 7;
-  const auto base = reinterpret_cast<std::uintptr_t>(memory.data());
-  const std::uint32_t handle = cluster.protection(0).add({base, memory.size(), kPtag});
-  const std::uint64_t data_host = base + desc_bytes;
-
-  const profile::HardwareProfile& p = config.profile;
-  const TwinServices& s = spec.services;
-  const auto route = cluster.network().route(0, 0);
-  twin_config_block block{};
-  block.pooled = spec.pooled ? 1u : 0u;
-  block.lanai_only = s.lanai_only ? 1u : 0u;
-  block.doorbell_cycles = twin_cycles(p, s.lanai_doorbell_us);
-  block.descriptor_cycles = twin_cycles(p, s.lanai_descriptor_us);
-  block.data_cycles = twin_cycles(p, s.lanai_data_us);
-  block.descriptor_bytes = desc_bytes;
-  block.data_bytes = spec.transfers.data_bytes;
-  block.handle = handle;
-  block.ptag = kPtag;
-  block.data_host_lo = static_cast<std::uint32_t>(data_host);
-  block.data_host_hi = static_cast<std::uint32_t>(data_host >> 32);
-  block.route_byte = route.empty() ? 0u : route.front();
-  write_config(card, block);
+  const TwinMemory memory = register_memory(cluster, spec);
+  write_config(card, config_block(spec, config.profile, memory, cluster.network().route(0, 0)));
 
   StopRule rule(spec, meter);
-  std::uint64_t dropped = 0;
-  std::uint64_t rung = 0;
-  bool interrupted = false;
+  DoorbellSource source;
   host::HostCpu& cpu = cluster.host(0);
-  auto program = [&]() -> int {
-    kernel::RandomStream gaps(spec.seed, "twin.doorbells");
-    const double mean_gap_ps = 1e6 / spec.rate_per_us;
-    double next_ps = static_cast<double>(cpu.kernel().now().ps());
-    via_doorbell doorbell{};
-    doorbell.handle = handle;
-    doorbell.descriptor = base;
-    for (;;) {
-      next_ps += gaps.exponential(mean_gap_ps);
-      const auto at = kernel::SimTime::from_ps(static_cast<std::int64_t>(next_ps));
-      if (at > cpu.kernel().now()) cpu.compute(at - cpu.kernel().now());
-      if (rule.done(at, spec.max_doorbells != 0 && rung == spec.max_doorbells)) return 0;
-      if (stop && stop->load(std::memory_order_relaxed)) {
-        interrupted = true;
-        return 0;
-      }
-      if (!card.ring_doorbell(doorbell)) ++dropped;
-      ++rung;
-    }
-  };
-  const host::RunReport report = cluster.run({program});
+  const host::RunReport report =
+      cluster.run({[&]() -> int { return source.run(spec, stop, cpu, card, memory, rule); }});
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result.virtual_seconds = cluster.kernel().now().as_ms() / 1e3;
   result.fast_forward = card.cpu().fast_forward();
   result.skipped_cycles = cluster.skipped_cycles();
-  if (interrupted) {
+  if (source.interrupted) {
     result.status = TwinStatus::stopped;
     return result;
   }
@@ -200,7 +226,7 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
   if (failure != 0) return fail("the twin firmware stopped: " + failure_text(failure));
   if (!report.success())
     return fail(fmt::format("the run did not finish cleanly: {}", report.detail));
-  if (dropped > 0) return fail(fmt::format("{} doorbells were dropped", dropped));
+  if (source.dropped > 0) return fail(fmt::format("{} doorbells were dropped", source.dropped));
   if (meter.unmatched() > 0)
     return fail(fmt::format("{} jobs started without a matching arrival", meter.unmatched()));
 

@@ -117,149 +117,214 @@ struct Shared {
   bool stop_requested() const { return stop && stop->load(std::memory_order_relaxed); }
 };
 
-int sender(Shared& sh) {
-  const StreamPointSpec& spec = *sh.spec;
-  const std::size_t n = spec.channels.size();
-  std::size_t bytes = 0;
-  for (const ChannelPlan& p : sh.plans) bytes += send_ring * message_slot_bytes(p.max_transfer);
-  Endpoint ep(bytes, sh.memory);
-  VIP_CQ_HANDLE cq = nullptr;
-  check_vip(VipCreateCQ(ep.nic(), static_cast<VIP_ULONG>(n * send_ring), &cq), "VipCreateCQ");
-  std::vector<VIP_VI_HANDLE> vis(n);
-  std::vector<std::uint8_t*> ring(n);
-  std::uint8_t* p = ep.memory();
-  for (std::size_t c = 0; c < n; ++c) {
-    vis[c] = ep.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer, cq, nullptr,
-                          spec.reliability);
-    ring[c] = p;
-    p += send_ring * message_slot_bytes(sh.plans[c].max_transfer);
+// The sender's channels on the card: one VI and one ring of send
+// descriptors each, all completing through one queue. A channel whose ring
+// is full keeps its messages in order on the host: the others go on at
+// their own rates (the host does not stall every channel for one).
+class SendChannels {
+public:
+  explicit SendChannels(Shared& sh) : sh_(sh), n_(sh.spec->channels.size()), ep_(ring_bytes(sh), sh.memory) {
+    check_vip(VipCreateCQ(ep_.nic(), static_cast<VIP_ULONG>(n_ * send_ring), &cq_), "VipCreateCQ");
+    vis_.resize(n_);
+    ring_.resize(n_);
+    std::uint8_t* p = ep_.memory();
+    for (std::size_t c = 0; c < n_; ++c) {
+      vis_[c] = ep_.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer, cq_, nullptr,
+                              sh.spec->reliability);
+      ring_[c] = p;
+      p += send_ring * message_slot_bytes(sh.plans[c].max_transfer);
+    }
+    for (std::size_t c = 0; c < n_; ++c)
+      ep_.connect(vis_[c], static_cast<int>(sh.spec->channels[c].receiver), static_cast<std::uint8_t>(c),
+                  true);
+    waiting_.resize(n_);
+    posted_.assign(n_, 0);
+    completed_.assign(n_, 0);
+    for (std::size_t c = 0; c < n_; ++c) channel_of_[vis_[c]] = c;
   }
-  for (std::size_t c = 0; c < n; ++c)
-    ep.connect(vis[c], static_cast<int>(spec.channels[c].receiver), static_cast<std::uint8_t>(c), true);
 
+  // Posts the message now, or keeps it behind the channel's waiting ones.
+  void post(std::size_t c, std::uint32_t length, const MessageStamp& s) {
+    if (waiting_[c].empty() && posted_[c] - completed_[c] < send_ring) {
+      post_now(c, length, s);
+      return;
+    }
+    if (waiting_[c].empty()) ++channels_waiting_;
+    waiting_[c].push_back({length, s});
+  }
+
+  // Takes every send completion already there.
+  void reap() {
+    VIP_VI_HANDLE vi;
+    VIP_BOOLEAN recv;
+    while (VipCQDone(cq_, &vi, &recv) == VIP_SUCCESS) completed_one(vi);
+  }
+
+  // Lets virtual time reach `t`, posting waiting messages as sends complete.
+  void wait_until(kernel::SimTime t) {
+    while (channels_waiting_ > 0 && host_now() < t) {
+      VIP_VI_HANDLE vi;
+      VIP_BOOLEAN recv;
+      const auto deadline_ns = static_cast<std::uint64_t>(t.ps() / 1000);
+      if (lanai_emu_cq_wait_until(cq_, deadline_ns, &vi, &recv) != VIP_SUCCESS) break;
+      completed_one(vi);
+    }
+    host_wait_until(t);
+  }
+
+  // Everything the sources produced goes out, however long it waited; the
+  // posted sends finish before the program (and its memory) ends. A card
+  // that stops completing ends the wait: what it lost is counted.
+  void drain_all() {
+    for (std::size_t c = 0; c < n_; ++c)
+      while (completed_[c] < posted_[c] || !waiting_[c].empty()) {
+        VIP_VI_HANDLE vi;
+        VIP_BOOLEAN recv;
+        if (VipCQWait(cq_, 50, &vi, &recv) != VIP_SUCCESS) break;
+        completed_one(vi);
+      }
+  }
+
+private:
   // A message waiting on the host for room in its channel's send ring.
   struct Waiting {
     std::uint32_t length;
     MessageStamp stamp;
   };
-  std::vector<std::deque<Waiting>> waiting(n);
-  std::vector<std::uint32_t> posted(n, 0), completed(n, 0);
-  std::size_t channels_waiting = 0; // channels with messages waiting on the host
-  std::map<VIP_VI_HANDLE, std::size_t> channel_of;
-  for (std::size_t c = 0; c < n; ++c) channel_of[vis[c]] = c;
-  auto post_now = [&](std::size_t c, std::uint32_t length, const MessageStamp& s) {
-    const std::size_t slot = posted[c] % send_ring;
-    auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(ring[c] + slot * message_slot_bytes(sh.plans[c].max_transfer));
+
+  static std::size_t ring_bytes(const Shared& sh) {
+    std::size_t bytes = 0;
+    for (const ChannelPlan& p : sh.plans) bytes += send_ring * message_slot_bytes(p.max_transfer);
+    return bytes;
+  }
+
+  void post_now(std::size_t c, std::uint32_t length, const MessageStamp& s) {
+    const std::size_t slot = posted_[c] % send_ring;
+    auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(ring_[c] + slot * message_slot_bytes(sh_.plans[c].max_transfer));
     std::uint8_t* buf = reinterpret_cast<std::uint8_t*>(d) + 64;
     write_message(buf, length, s);
-    fill_descriptor(d, ep, buf, length);
-    check_vip(VipPostSend(vis[c], d, ep.memory_handle()), "VipPostSend");
-    ++posted[c];
-  };
-  // A channel whose ring is full keeps its messages in order on the host:
-  // the others go on at their own rates (the host does not stall every
-  // channel for one).
-  auto post = [&](std::size_t c, std::uint32_t length, const MessageStamp& s) {
-    if (waiting[c].empty() && posted[c] - completed[c] < send_ring) {
-      post_now(c, length, s);
-      return;
-    }
-    if (waiting[c].empty()) ++channels_waiting;
-    waiting[c].push_back({length, s});
-  };
-  auto completed_one = [&](VIP_VI_HANDLE vi) {
+    fill_descriptor(d, ep_, buf, length);
+    check_vip(VipPostSend(vis_[c], d, ep_.memory_handle()), "VipPostSend");
+    ++posted_[c];
+  }
+
+  void completed_one(VIP_VI_HANDLE vi) {
     VIP_DESCRIPTOR* d = nullptr;
     check_vip(VipSendDone(vi, &d), "VipSendDone");
     if (d->CS.Status & VIP_STATUS_ERROR_MASK)
       throw std::runtime_error(fmt::format("send completed with status 0x{:x}", d->CS.Status));
-    const std::size_t c = channel_of.at(vi);
-    ++completed[c];
-    if (waiting[c].empty()) return;
-    post_now(c, waiting[c].front().length, waiting[c].front().stamp);
-    waiting[c].pop_front();
-    if (waiting[c].empty()) --channels_waiting;
-  };
-  auto reap = [&] {
-    VIP_VI_HANDLE vi;
-    VIP_BOOLEAN recv;
-    while (VipCQDone(cq, &vi, &recv) == VIP_SUCCESS) completed_one(vi);
-  };
-  // Lets virtual time reach `t`, posting waiting messages as sends complete.
-  auto wait_until = [&](kernel::SimTime t) {
-    while (channels_waiting > 0 && host_now() < t) {
-      VIP_VI_HANDLE vi;
-      VIP_BOOLEAN recv;
-      const auto deadline_ns = static_cast<std::uint64_t>(t.ps() / 1000);
-      if (lanai_emu_cq_wait_until(cq, deadline_ns, &vi, &recv) != VIP_SUCCESS) break;
-      completed_one(vi);
-    }
-    host_wait_until(t);
-  };
+    const std::size_t c = channel_of_.at(vi);
+    ++completed_[c];
+    if (waiting_[c].empty()) return;
+    post_now(c, waiting_[c].front().length, waiting_[c].front().stamp);
+    waiting_[c].pop_front();
+    if (waiting_[c].empty()) --channels_waiting_;
+  }
 
-  // The schedule: (time, channel) of every channel's next unit.
+  Shared& sh_;
+  std::size_t n_;
+  Endpoint ep_;
+  VIP_CQ_HANDLE cq_ = nullptr;
+  std::vector<VIP_VI_HANDLE> vis_;
+  std::vector<std::uint8_t*> ring_;
+  std::vector<std::deque<Waiting>> waiting_;
+  std::vector<std::uint32_t> posted_, completed_;
+  std::size_t channels_waiting_ = 0; // channels with messages waiting on the host
+  std::map<VIP_VI_HANDLE, std::size_t> channel_of_;
+};
+
+// Posts unit `u` of channel `c`: one message, or a VBR frame's fragments.
+void send_unit(SendChannels& channels, const ChannelSpec& ch, const ChannelPlan& plan, std::size_t c,
+               std::uint32_t u) {
+  if (ch.traffic == Traffic::vbr) {
+    const std::uint32_t frame = ch.frames[u % ch.frames.size()];
+    const std::uint32_t frag = plan.max_transfer;
+    const std::uint32_t count = std::max<std::uint32_t>(1, (frame + frag - 1) / frag);
+    for (std::uint32_t f = 0; f < count; ++f) {
+      const std::uint32_t length = std::max<std::uint32_t>(
+          kStampedMessageBytes, f + 1 < count ? frag : frame - frag * (count - 1));
+      channels.post(c, length, MessageStamp{static_cast<std::uint32_t>(c), u, f, count});
+    }
+  } else {
+    channels.post(c, ch.message_bytes, MessageStamp{static_cast<std::uint32_t>(c), u, 0, 1});
+  }
+}
+
+// Every channel's next injection, earliest first: CBR and VBR channels at
+// their interval from a random phase (unsynchronised channels), best
+// effort at exponential gaps.
+class InjectionSchedule {
+public:
+  InjectionSchedule(const Shared& sh, kernel::RandomStream& rng)
+      : sh_(sh), rng_(rng), phase_(sh.plans.size()), unit_(sh.plans.size(), 0), be_clock_(sh.plans.size(), 0) {
+    for (std::size_t c = 0; c < sh.plans.size(); ++c) {
+      phase_[c] = rng_.uniform_double() * sh.plans[c].interval_ps;
+      next_.emplace(sh.start.ps() + static_cast<std::int64_t>(phase_[c]), c);
+    }
+  }
+
+  bool empty() const { return next_.empty(); }
+  // The earliest injection: its time (ps) and channel.
+  std::pair<std::int64_t, std::size_t> take() {
+    const auto top = next_.top();
+    next_.pop();
+    return top;
+  }
+  // Numbers channel c's next unit.
+  std::uint32_t next_unit(std::size_t c) { return unit_[c]++; }
+  std::uint32_t units(std::size_t c) const { return unit_[c]; }
+  // Schedules channel c's next unit after the one just numbered.
+  void schedule_next(std::size_t c) {
+    const ChannelSpec& ch = sh_.spec->channels[c];
+    double gap = sh_.plans[c].interval_ps;
+    if (ch.traffic == Traffic::best_effort) gap = rng_.exponential(sh_.plans[c].interval_ps);
+    if (ch.traffic == Traffic::best_effort) {
+      be_clock_[c] += gap;
+      next_.emplace(sh_.start.ps() + static_cast<std::int64_t>(phase_[c] + be_clock_[c]), c);
+    } else {
+      next_.emplace(sh_.start.ps() + static_cast<std::int64_t>(std::llround(phase_[c] + unit_[c] * gap)), c);
+    }
+  }
+
+private:
+  using Next = std::pair<std::int64_t, std::size_t>;
+  const Shared& sh_;
+  kernel::RandomStream& rng_;
+  std::priority_queue<Next, std::vector<Next>, std::greater<>> next_;
+  std::vector<double> phase_;
+  std::vector<std::uint32_t> unit_;
+  std::vector<double> be_clock_;
+};
+
+int sender(Shared& sh) {
+  const StreamPointSpec& spec = *sh.spec;
+  SendChannels channels(sh);
   kernel::RandomStream rng(spec.seed, "stream_point.sender");
   sh.start = host_now() + kernel::microseconds(100);
-  using Next = std::pair<std::int64_t, std::size_t>;
-  std::priority_queue<Next, std::vector<Next>, std::greater<>> next;
-  std::vector<double> phase(n);
-  for (std::size_t c = 0; c < n; ++c) {
-    phase[c] = rng.uniform_double() * sh.plans[c].interval_ps; // unsynchronised channels
-    next.emplace(sh.start.ps() + static_cast<std::int64_t>(phase[c]), c);
-  }
+  InjectionSchedule schedule(sh, rng);
   const std::int64_t measure_from = (sh.start + spec.warmup).ps();
   const std::int64_t end = (sh.start + spec.warmup + spec.duration).ps();
   sh.utilisation.schedule(*sh.cluster, kernel::SimTime::from_ps(measure_from),
                           kernel::SimTime::from_ps(end));
-  std::vector<std::uint32_t> unit(n, 0);
-  std::vector<double> be_clock(n, 0);
-  while (!next.empty()) {
-    const auto [at, c] = next.top();
-    next.pop();
+  while (!schedule.empty()) {
+    const auto [at, c] = schedule.take();
     if (at >= end) continue;
     if (sh.stop_requested()) {
       sh.stopped = true;
       break;
     }
-    wait_until(kernel::SimTime::from_ps(at));
-    reap();
-    const ChannelSpec& ch = spec.channels[c];
-    const std::uint32_t u = unit[c]++;
+    channels.wait_until(kernel::SimTime::from_ps(at));
+    channels.reap();
+    const std::uint32_t u = schedule.next_unit(c);
     // A message counts from when the source produced it, whether it waits
     // on the host or not.
     sh.sent_at[c].push_back(at >= measure_from ? host_now().ps() : -2);
     sh.received_at[c].push_back(-1);
-    if (ch.traffic == Traffic::vbr) {
-      const std::uint32_t frame = ch.frames[u % ch.frames.size()];
-      const std::uint32_t frag = sh.plans[c].max_transfer;
-      const std::uint32_t count = std::max<std::uint32_t>(1, (frame + frag - 1) / frag);
-      for (std::uint32_t f = 0; f < count; ++f) {
-        const std::uint32_t length = std::max<std::uint32_t>(
-            kStampedMessageBytes, f + 1 < count ? frag : frame - frag * (count - 1));
-        post(c, length, MessageStamp{static_cast<std::uint32_t>(c), u, f, count});
-      }
-    } else {
-      post(c, ch.message_bytes, MessageStamp{static_cast<std::uint32_t>(c), u, 0, 1});
-    }
-    sh.units_sent[c] = unit[c];
-    double gap = sh.plans[c].interval_ps;
-    if (ch.traffic == Traffic::best_effort) gap = rng.exponential(sh.plans[c].interval_ps);
-    if (ch.traffic == Traffic::best_effort) {
-      be_clock[c] += gap;
-      next.emplace(sh.start.ps() + static_cast<std::int64_t>(phase[c] + be_clock[c]), c);
-    } else {
-      next.emplace(sh.start.ps() + static_cast<std::int64_t>(std::llround(phase[c] + unit[c] * gap)), c);
-    }
+    send_unit(channels, spec.channels[c], sh.plans[c], c, u);
+    sh.units_sent[c] = schedule.units(c);
+    schedule.schedule_next(c);
   }
-  // Everything the sources produced goes out, however long it waited; the
-  // posted sends finish before the program (and its memory) ends. A card
-  // that stops completing ends the wait: what it lost is counted.
-  for (std::size_t c = 0; c < n; ++c)
-    while (completed[c] < posted[c] || !waiting[c].empty()) {
-      VIP_VI_HANDLE vi;
-      VIP_BOOLEAN recv;
-      if (VipCQWait(cq, 50, &vi, &recv) != VIP_SUCCESS) break;
-      completed_one(vi);
-    }
+  channels.drain_all();
   sh.sender_done = true;
   sh.sender_done_at = host_now();
   return 0;
