@@ -30,6 +30,7 @@ struct Options {
   unsigned repeat = 3;
   bool quick = false;
   bool json = false;
+  bool no_blocks = false;
   std::uint32_t scale = 0; // 0: the firmware's own default
   std::string profile;
 };
@@ -76,6 +77,7 @@ int run_benchmark(const Options& o) {
     // as a newly loaded firmware would; only run() is timed.
     machine::StandaloneMachine m(profile, image);
     m.cpu().write_word(m.symbol("bench_scale"), scale);
+    if (o.no_blocks) m.cpu().set_blocks(false);
     const auto start = std::chrono::steady_clock::now();
     const std::clock_t cpu_start = std::clock();
     const auto r = m.run(max_cycles);
@@ -117,6 +119,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 100000u))
       ->excludes("--quick");
   app.add_flag("--json", o.json, "print one JSON object instead of the table");
+  app.add_flag("--no-blocks", o.no_blocks,
+               "step every instruction instead of running predecoded blocks (the reference path)");
   app.add_option("--profile", o.profile, "hardware profile (TOML); its clock sets the "
                  "real-time ratio")
       ->check(CLI::ExistingFile);

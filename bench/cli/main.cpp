@@ -23,6 +23,11 @@ int main(int argc, char** argv) {
          "execute every idle polling cycle of the LANai instead of skipping idle loops exactly "
          "(results are the same; for comparison and debugging)")
       ->trigger_on_parse();
+  app.add_flag_callback(
+         "--no-blocks", [] { lanai::iss::set_default_blocks(false); },
+         "step every LANai instruction through the reference path instead of running predecoded "
+         "blocks (results are the same; for comparison and debugging; not with launch)")
+      ->trigger_on_parse();
   int exit_status = 0;
   lanai::cli::add_exec_command(app, exit_status);
   lanai::cli::add_disasm_command(app, exit_status);
@@ -51,6 +56,11 @@ int main(int argc, char** argv) {
     if (word == "launch") {
       bool no_fast_forward = false;
       for (int i = 1; i < first; ++i) no_fast_forward |= std::string(argv[i]) == "--no-fast-forward";
+      for (int i = 1; i < first; ++i) {
+        if (std::string(argv[i]) != "--no-blocks") continue;
+        fmt::print(stderr, "lanai-emu: --no-blocks does not apply to launch (see --help)\n");
+        return 1;
+      }
       return lanai::vipl::launch_command(argc - first, argv + first, no_fast_forward);
     }
     if (!known) {

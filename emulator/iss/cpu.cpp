@@ -1,12 +1,13 @@
-// Instruction execution for the LANai core. The loop fetches from the
-// predecode cache, advances the three-entry fetch queue that models the
-// delay slots (one after a branch or an ALU write to pc, two after a load
-// into pc), executes, and charges the cycle model.
+// The LANai core's state and its host-side interface: construction (the
+// condition table, the costs), reset, registers and flags, and SRAM access
+// from outside, which drops what was predecoded from the words it writes.
 #include "iss/cpu.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
+
+#include "iss/cpu_arithmetic.hpp"
 
 #include "lanai/register_map.h"
 
@@ -15,6 +16,7 @@ namespace lanai::iss {
 namespace {
 
 std::atomic<bool> fast_forward_default{true};
+std::atomic<bool> blocks_default{true};
 
 bool evaluate(unsigned cond, bool c, bool v, bool n, bool z) {
   switch (cond) {
@@ -48,11 +50,14 @@ std::uint32_t valid_sram_bytes(std::uint32_t sram_bytes) {
 
 void set_default_fast_forward(bool on) { fast_forward_default = on; }
 bool default_fast_forward() { return fast_forward_default; }
+void set_default_blocks(bool on) { blocks_default = on; }
+bool default_blocks() { return blocks_default; }
 
 Cpu::Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus* bus)
     : sram_bytes_(valid_sram_bytes(sram_bytes)), sram_(zeroed_array<std::uint8_t>(sram_bytes)),
       decoded_(zeroed_array<Instruction>(sram_bytes / 4)),
-      decoded_valid_(zeroed_array<std::uint8_t>(sram_bytes / 4)), costs_(costs), bus_(bus) {
+      code_(zeroed_array<std::uint8_t>(sram_bytes / 4)), blocks_(sram_bytes), costs_(costs),
+      blocks_on_(default_blocks() && block_costs_supported(costs)), bus_(bus) {
   class_cost_[static_cast<int>(CostClass::alu)] = costs.alu;
   class_cost_[static_cast<int>(CostClass::load)] = costs.load;
   class_cost_[static_cast<int>(CostClass::store)] = costs.store;
@@ -109,7 +114,13 @@ void Cpu::write_sram(std::uint32_t addr, std::span<const std::uint8_t> data) {
   std::copy(data.begin(), data.end(), sram_.get() + addr);
   if (data.empty()) return;
   const std::uint32_t first = addr / 4, last = (addr + static_cast<std::uint32_t>(data.size()) - 1) / 4;
-  std::fill(decoded_valid_.get() + first, decoded_valid_.get() + last + 1, 0);
+  for (std::uint32_t index = first; index <= last; ++index)
+    if (code_[index]) code_written(index);
+}
+
+void Cpu::code_written(std::uint32_t index) {
+  if (code_[index] & code_in_block) blocks_.forget_covering(index);
+  code_[index] = 0;
 }
 
 void Cpu::read_sram(std::uint32_t addr, std::span<std::uint8_t> out) const {

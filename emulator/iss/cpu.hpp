@@ -1,13 +1,16 @@
 // The LANai processor core: 32 registers (r0 reads 0, r1 reads all ones,
 // r2 is the pc), condition flags, big-endian SRAM, the register window, the
-// branch and load-to-pc delay slots, and a per-class cycle count. Code is
-// predecoded once per SRAM word and re-decoded only after a store to it.
+// branch and load-to-pc delay slots, and a per-class cycle count. Code runs
+// as predecoded blocks where it can and one instruction at a time where it
+// must; a store into code drops what was predecoded from it.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "iss/block_builder.hpp"
+#include "iss/block_cache.hpp"
 #include "iss/cycle_costs.hpp"
 #include "iss/fault.hpp"
 #include "iss/idle_watch.hpp"
@@ -32,6 +35,10 @@ struct Flags {
 // command line said --no-fast-forward). Set once, before any machine is built.
 void set_default_fast_forward(bool on);
 bool default_fast_forward();
+// Whether processors built from now on execute predecoded blocks (on unless
+// a command line said --no-blocks). Set once, before any machine is built.
+void set_default_blocks(bool on);
+bool default_blocks();
 
 class Cpu {
 public:
@@ -58,6 +65,13 @@ public:
   // default; results are the same either way, only the host time differs.
   void set_fast_forward(bool on) { fast_forward_ = on; }
   bool fast_forward() const { return fast_forward_; }
+  // Execution of predecoded blocks (on by default, see set_default_blocks);
+  // off, every instruction is stepped by the reference path. Results are the
+  // same either way.
+  void set_blocks(bool on) { blocks_on_ = on && block_costs_supported(costs_); }
+  bool blocks() const { return blocks_on_; }
+  // Instructions executed inside blocks (the rest were stepped).
+  std::uint64_t block_instructions() const { return block_instructions_; }
   // Counts every executed instruction and its cycles (memory wait states
   // included) into `profile` (sized for this SRAM) while set; nullptr stops.
   // Idle laps that fast-forward skips are not attributed: a profiled core
@@ -83,13 +97,26 @@ public:
   void write_word(std::uint32_t addr, std::uint32_t value);
 
 private:
-  enum FlagBit : std::uint8_t { flag_c = 1, flag_v = 2, flag_n = 4, flag_z = 8 };
+  // Why run_blocks() returned.
+  enum class BlockExit : std::uint8_t {
+    step,       // the next instruction must be stepped (and then blocks tried again)
+    near_limit, // the next block would cross a limit: step to the end of the run
+  };
+  // Per SRAM word (code_): what was predecoded from it.
+  static constexpr std::uint8_t code_decoded = 1; // decoded_ holds it
+  static constexpr std::uint8_t code_in_block = 2; // a cached block may cover it
 
   bool condition(unsigned cond) const { return (cond_table_[flags_] >> cond) & 1u; }
   void write_reg(unsigned r, std::uint32_t v, bool from_load);
-  std::uint32_t alu(const Instruction& in, std::uint32_t a, std::uint32_t b);
-  std::uint32_t shift(std::uint32_t a, std::uint32_t amount, bool arithmetic, bool set_flags);
-  std::uint32_t address_op(const Instruction& in, std::uint32_t a, std::uint32_t b) const;
+  // Executes one instruction (the reference for the block executor); false
+  // when run() must return (fault, halt, yield).
+  bool step(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
+  // Runs cached blocks back to back while each fits in both limits.
+  BlockExit run_blocks(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
+  // Builds the block entered at `pc` and marks the words it covers.
+  const Block* build_block_at(std::uint32_t pc);
+  // The SRAM word at `index` was written: forget what was decoded from it.
+  void code_written(std::uint32_t index);
   bool load(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t& out);
   bool store(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t value);
   bool mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t* value,
@@ -100,19 +127,30 @@ private:
   bool execute_memory(const Instruction& in, std::uint32_t pc);
   const Instruction& fetch(std::uint32_t pc);
   IdleState idle_state() const;
-  // A backward branch at `pc` was taken: watch it, or skip repeats of it.
-  void watch_backward_branch(std::uint32_t pc, std::uint64_t cycle_limit,
+  // What the idle watch does at a taken backward branch at `pc`, `cycles`
+  // after it (deciding may use up one of the watch's skips).
+  enum class WatchAction : std::uint8_t { none, begin, check };
+  WatchAction watch_action(std::uint32_t pc, std::uint64_t cycle_limit, std::uint64_t cycles) {
+    if (watch_.branch() == pc) return WatchAction::check;
+    return cycle_limit - cycles >= IdleWatch::min_cycles && watch_.wants(pc) ? WatchAction::begin
+                                                                            : WatchAction::none;
+  }
+  // Does it, the core's state being the one right after the branch: starts
+  // watching the branch, or skips the laps that repeat the last one.
+  void watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint64_t cycle_limit,
                              std::uint64_t instruction_limit);
 
   std::uint32_t sram_bytes_;
   ZeroedArray<std::uint8_t> sram_;
-  ZeroedArray<Instruction> decoded_; // meaningful where decoded_valid_ says so
-  ZeroedArray<std::uint8_t> decoded_valid_;
+  ZeroedArray<Instruction> decoded_; // meaningful where code_ says code_decoded
+  ZeroedArray<std::uint8_t> code_;
+  BlockCache blocks_;
   CycleCosts costs_;
+  bool blocks_on_;
   std::uint32_t class_cost_[static_cast<int>(CostClass::count)];
   MmioBus* bus_;
 
-  std::uint32_t regs_[32] = {};
+  std::uint32_t regs_[reg_discard + 1] = {}; // the 32 registers and the discarded one
   std::uint8_t flags_ = 0;
   std::uint16_t cond_table_[16] = {};
   std::uint32_t pc_ = 0, npc_ = 4, nnpc_ = 8;
@@ -127,6 +165,7 @@ private:
   PcProfile* profile_ = nullptr;
   std::uint64_t skipped_cycles_ = 0;
   std::uint64_t skipped_instructions_ = 0;
+  std::uint64_t block_instructions_ = 0;
 };
 
 } // namespace lanai::iss

@@ -1,6 +1,10 @@
-// The LANai execution loop and its memory operations: effective addresses
-// with pre/post update, big-endian part-word SRAM access, and full-word
-// device register access through the MMIO bus.
+// The reference execution of one instruction and the run loop around it:
+// the fetch queue that models the delay slots (one after a branch or an ALU
+// write to pc, two after a load into pc), the cycle model, effective
+// addresses with pre/post update, big-endian part-word SRAM access and
+// full-word device register access through the MMIO bus. The run loop hands
+// straight runs of code to the block executor (cpu_blocks.cpp) and steps
+// what blocks leave: jumps, device accesses, faults, the ends of runs.
 #include "iss/cpu.hpp"
 
 #include <algorithm>
@@ -11,16 +15,30 @@
 
 namespace lanai::iss {
 
-// Defined here, next to the loop, so the compiler can inline it.
+// Defined here, next to the loop, so the compiler can inline them.
 inline const Instruction& Cpu::fetch(std::uint32_t pc) {
   const std::uint32_t index = pc >> 2;
-  if (!decoded_valid_[index]) {
+  if (!(code_[index] & code_decoded)) {
     const std::uint8_t* p = &sram_[pc];
     decoded_[index] = decode(std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 |
                              std::uint32_t(p[2]) << 8 | p[3]);
-    decoded_valid_[index] = 1;
+    code_[index] |= code_decoded;
   }
   return decoded_[index];
+}
+
+inline void Cpu::write_reg(unsigned r, std::uint32_t v, bool from_load) {
+  if (r > reg_pc + 0u) {
+    regs_[r] = v;
+    return;
+  }
+  if (r != reg_pc) return; // r0 and r1 are constants
+  if (from_load) {
+    nnpc_ = v;
+  } else {
+    npc_ = v;
+    nnpc_ = v + 4;
+  }
 }
 
 bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
@@ -95,7 +113,7 @@ bool Cpu::store(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::
     } else {
       p[0] = std::uint8_t(v);
     }
-    decoded_valid_[ea >> 2] = 0; // self-modifying code re-decodes
+    if (code_[ea >> 2]) code_written(ea >> 2); // self-modifying code re-decodes
     return true;
   }
   if (ea >= LANAI_MMIO_BASE) return mmio_access(in, pc, ea, &v, true);
@@ -115,7 +133,7 @@ bool Cpu::execute_memory(const Instruction& in, std::uint32_t pc) {
   default: {
     const std::uint32_t base = regs_[in.rs1];
     const std::uint32_t computed = (in.op == OpClass::load_rrm || in.op == OpClass::store_rrm)
-                                       ? address_op(in, base, regs_[in.rs2])
+                                       ? address_value(in.alu, in.arithmetic, base, regs_[in.rs2], flags_)
                                        : base + in.imm;
     ea = (in.mode == addr_offset || in.mode == addr_pre) ? computed : base;
     update = in.mode == addr_post || in.mode == addr_pre;
@@ -144,178 +162,146 @@ void Cpu::skip_predicated(const Instruction& in) {
   // relies on this: it folds a later compare-with-zero of Rd into a
   // predicated `.f' instruction (e.g. `or.f.eq %r17, %r20, %r17; bne').
   if (!in.set_flags) return;
-  const std::uint32_t r = regs_[in.rd];
-  flags_ = static_cast<std::uint8_t>((r >> 31 ? flag_n : 0) | (r == 0 ? flag_z : 0));
+  flags_ = nz_flags(regs_[in.rd]);
+}
+
+[[gnu::always_inline]] inline bool Cpu::step(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
+  const std::uint32_t pc = pc_;
+  if (pc >= sram_bytes_ || (pc & 3u)) {
+    Instruction none;
+    raise(FaultKind::fetch_error, none, pc, pc, 0, false);
+    return false;
+  }
+  const Instruction& in = fetch(pc);
+  const std::uint64_t started = cycles_;
+  regs_[reg_pc] = pc;
+  std::uint32_t cost = class_cost_[static_cast<int>(in.cost)];
+  if (loaded_reg_ != 0) {
+    if (in.rs1 == loaded_reg_ || in.rs2 == loaded_reg_ || (in.reads_rd && in.rd == loaded_reg_))
+      cost += costs_.load_use_stall;
+    loaded_reg_ = 0;
+  }
+  const std::uint32_t saved_npc = npc_, saved_nnpc = nnpc_;
+  pc_ = npc_;
+  npc_ = nnpc_;
+  nnpc_ = npc_ + 4;
+  bool jumped = in.writes_pc; // branches decide below
+  bool backward = false;      // a taken branch to this address or before
+  switch (in.op) {
+  case OpClass::alu_ri:
+    write_reg(in.rd, alu_value(in.alu, regs_[in.rs1], in.imm, in.set_flags, flags_), false);
+    break;
+  case OpClass::shift_ri:
+    write_reg(in.rd, shift_value(regs_[in.rs1], in.imm, in.arithmetic, in.set_flags, flags_), false);
+    break;
+  case OpClass::alu_rr:
+    if (!condition(in.cond)) {
+      skip_predicated(in);
+      jumped = false;
+      break;
+    }
+    write_reg(in.rd, alu_value(in.alu, regs_[in.rs1], regs_[in.rs2], in.set_flags, flags_), false);
+    break;
+  case OpClass::shift_rr:
+    if (!condition(in.cond)) {
+      skip_predicated(in);
+      jumped = false;
+      break;
+    }
+    write_reg(in.rd, shift_value(regs_[in.rs1], regs_[in.rs2], in.arithmetic, in.set_flags, flags_),
+              false);
+    break;
+  case OpClass::select:
+    write_reg(in.rd, condition(in.cond) ? regs_[in.rs1] : regs_[in.rs2], false);
+    break;
+  case OpClass::set_cond:
+    write_reg(in.rd, condition(in.cond) ? 1u : 0u, false);
+    break;
+  case OpClass::popc:
+    write_reg(in.rd, static_cast<std::uint32_t>(__builtin_popcount(regs_[in.rs1])), false);
+    break;
+  case OpClass::leadz: {
+    const std::uint32_t v = regs_[in.rs1];
+    write_reg(in.rd, v ? static_cast<std::uint32_t>(__builtin_clz(v)) : 32u, false);
+    break;
+  }
+  case OpClass::trailz: {
+    const std::uint32_t v = regs_[in.rs1];
+    write_reg(in.rd, v ? static_cast<std::uint32_t>(__builtin_ctz(v)) : 32u, false);
+    break;
+  }
+  case OpClass::load_imm:
+    // SLI has the timing of a load: two delay slots when it writes the
+    // pc, and the load-use interlock.
+    write_reg(in.rd, in.imm, true);
+    loaded_reg_ = in.rd;
+    break;
+  case OpClass::branch:
+    if (condition(in.cond)) {
+      npc_ = in.imm;
+      nnpc_ = in.imm + 4;
+      jumped = true;
+      backward = in.imm <= pc;
+    }
+    break;
+  case OpClass::branch_rel:
+    if (condition(in.cond)) {
+      npc_ = pc + in.imm;
+      nnpc_ = npc_ + 4;
+      jumped = true;
+      backward = npc_ <= pc;
+    }
+    break;
+  case OpClass::invalid:
+    raise(FaultKind::undefined_instruction, in, pc, pc, 0, false);
+    break;
+  default:
+    execute_memory(in, pc);
+    break;
+  }
+  if (state_ == StopReason::fault) {
+    pc_ = pc;
+    npc_ = saved_npc;
+    nnpc_ = saved_nnpc;
+    return false;
+  }
+  cycles_ += jumped ? costs_.branch_taken : cost;
+  ++instructions_;
+  if (profile_) profile_->add(pc, cycles_ - started);
+  if (backward && fast_forward_) {
+    const WatchAction action = watch_action(pc, cycle_limit, cycles_);
+    if (action != WatchAction::none) watch_backward_branch(action, pc, cycle_limit, instruction_limit);
+  }
+  if (state_ == StopReason::halted) return false;
+  if (yield_) {
+    yield_ = false;
+    return false;
+  }
+  return true;
 }
 
 namespace {
 
-constexpr std::uint64_t min_watch_cycles = 64;
+// Runs shorter than this are stepped: a block would save nothing there (a
+// core in lockstep with others runs about one instruction per run).
+constexpr std::uint64_t min_block_run_cycles = 8;
 
 } // namespace
-
-IdleState Cpu::idle_state() const {
-  IdleState state;
-  std::copy(std::begin(regs_), std::end(regs_), state.regs.begin());
-  state.pc = pc_;
-  state.npc = npc_;
-  state.nnpc = nnpc_;
-  state.loaded_reg = loaded_reg_;
-  state.flags = flags_;
-  return state;
-}
-
-void Cpu::watch_backward_branch(std::uint32_t pc, std::uint64_t cycle_limit,
-                                std::uint64_t instruction_limit) {
-  if (watch_.branch() != pc) {
-    // A slice too short for two laps of a polling loop (a core in lockstep
-    // with others runs about one instruction per slice) is not worth a look.
-    if (cycle_limit - cycles_ >= min_watch_cycles && watch_.wants(pc))
-      watch_.begin(pc, idle_state(), cycles_, instructions_);
-    return;
-  }
-  bool repeats = watch_.clean() && cycles_ > watch_.cycles();
-  for (int i = 0; repeats && i < watch_.stores(); ++i) {
-    const IdleWatch::Store& store = watch_.store(i);
-    std::uint32_t now = 0;
-    for (std::uint32_t b = 0; b < store.width; ++b) now = now << 8 | sram_[store.address + b];
-    repeats = now == store.before;
-  }
-  const IdleState state = idle_state();
-  if (!repeats || !(state == watch_.state())) {
-    watch_.give_up();
-    return;
-  }
-  // Whole iterations every instruction of which the plain loop would have
-  // started below both limits: each ends before the cycle limit (an
-  // instruction may cost no cycles, so ending at the limit is not enough)
-  // and no later than the instruction limit.
-  const std::uint64_t lap_cycles = cycles_ - watch_.cycles();
-  const std::uint64_t lap_instructions = instructions_ - watch_.instructions();
-  std::uint64_t laps = cycle_limit > cycles_ ? (cycle_limit - cycles_ - 1) / lap_cycles : 0;
-  if (lap_instructions > 0 && instruction_limit > instructions_)
-    laps = std::min(laps, (instruction_limit - instructions_) / lap_instructions);
-  else
-    laps = 0;
-  cycles_ += laps * lap_cycles;
-  instructions_ += laps * lap_instructions;
-  skipped_cycles_ += laps * lap_cycles;
-  skipped_instructions_ += laps * lap_instructions;
-  watch_.succeeded();
-  watch_.begin(pc, state, cycles_, instructions_);
-}
 
 StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   if (state_ != StopReason::cycle_limit) return state_;
   watch_.reset();
+  // A profile counts every instruction on its own: it is filled by stepping;
+  // a yield requested before the run ends it after one instruction.
+  bool blocks = blocks_on_ && profile_ == nullptr && !yield_ &&
+                cycle_limit - cycles_ >= min_block_run_cycles && instruction_limit - instructions_ >= 2;
   while (cycles_ < cycle_limit && instructions_ < instruction_limit) {
-    const std::uint32_t pc = pc_;
-    if (pc >= sram_bytes_ || (pc & 3u)) {
-      Instruction none;
-      raise(FaultKind::fetch_error, none, pc, pc, 0, false);
-      return state_;
+    if (blocks && npc_ == pc_ + 4 && nnpc_ == pc_ + 8) {
+      // Once the next block would cross a limit, the rest of the run is stepped.
+      if (run_blocks(cycle_limit, instruction_limit) == BlockExit::near_limit) blocks = false;
+      if (cycles_ >= cycle_limit || instructions_ >= instruction_limit) break;
     }
-    const Instruction& in = fetch(pc);
-    const std::uint64_t started = cycles_;
-    regs_[reg_pc] = pc;
-    std::uint32_t cost = class_cost_[static_cast<int>(in.cost)];
-    if (loaded_reg_ != 0) {
-      if (in.rs1 == loaded_reg_ || in.rs2 == loaded_reg_ || (in.reads_rd && in.rd == loaded_reg_))
-        cost += costs_.load_use_stall;
-      loaded_reg_ = 0;
-    }
-    const std::uint32_t saved_npc = npc_, saved_nnpc = nnpc_;
-    pc_ = npc_;
-    npc_ = nnpc_;
-    nnpc_ = npc_ + 4;
-    bool jumped = in.writes_pc; // branches decide below
-    bool backward = false;      // a taken branch to this address or before
-    switch (in.op) {
-    case OpClass::alu_ri:
-      write_reg(in.rd, alu(in, regs_[in.rs1], in.imm), false);
-      break;
-    case OpClass::shift_ri:
-      write_reg(in.rd, shift(regs_[in.rs1], in.imm, in.arithmetic, in.set_flags), false);
-      break;
-    case OpClass::alu_rr:
-      if (!condition(in.cond)) {
-        skip_predicated(in);
-        jumped = false;
-        break;
-      }
-      write_reg(in.rd, alu(in, regs_[in.rs1], regs_[in.rs2]), false);
-      break;
-    case OpClass::shift_rr:
-      if (!condition(in.cond)) {
-        skip_predicated(in);
-        jumped = false;
-        break;
-      }
-      write_reg(in.rd, shift(regs_[in.rs1], regs_[in.rs2], in.arithmetic, in.set_flags), false);
-      break;
-    case OpClass::select:
-      write_reg(in.rd, condition(in.cond) ? regs_[in.rs1] : regs_[in.rs2], false);
-      break;
-    case OpClass::set_cond:
-      write_reg(in.rd, condition(in.cond) ? 1u : 0u, false);
-      break;
-    case OpClass::popc:
-      write_reg(in.rd, static_cast<std::uint32_t>(__builtin_popcount(regs_[in.rs1])), false);
-      break;
-    case OpClass::leadz: {
-      const std::uint32_t v = regs_[in.rs1];
-      write_reg(in.rd, v ? static_cast<std::uint32_t>(__builtin_clz(v)) : 32u, false);
-      break;
-    }
-    case OpClass::trailz: {
-      const std::uint32_t v = regs_[in.rs1];
-      write_reg(in.rd, v ? static_cast<std::uint32_t>(__builtin_ctz(v)) : 32u, false);
-      break;
-    }
-    case OpClass::load_imm:
-      // SLI has the timing of a load: two delay slots when it writes the
-      // pc, and the load-use interlock.
-      write_reg(in.rd, in.imm, true);
-      loaded_reg_ = in.rd;
-      break;
-    case OpClass::branch:
-      if (condition(in.cond)) {
-        npc_ = in.imm;
-        nnpc_ = in.imm + 4;
-        jumped = true;
-        backward = in.imm <= pc;
-      }
-      break;
-    case OpClass::branch_rel:
-      if (condition(in.cond)) {
-        npc_ = pc + in.imm;
-        nnpc_ = npc_ + 4;
-        jumped = true;
-        backward = npc_ <= pc;
-      }
-      break;
-    case OpClass::invalid:
-      raise(FaultKind::undefined_instruction, in, pc, pc, 0, false);
-      break;
-    default:
-      execute_memory(in, pc);
-      break;
-    }
-    if (state_ == StopReason::fault) {
-      pc_ = pc;
-      npc_ = saved_npc;
-      nnpc_ = saved_nnpc;
-      return state_;
-    }
-    cycles_ += jumped ? costs_.branch_taken : cost;
-    ++instructions_;
-    if (profile_) profile_->add(pc, cycles_ - started);
-    if (backward && fast_forward_) watch_backward_branch(pc, cycle_limit, instruction_limit);
-    if (state_ == StopReason::halted) return state_;
-    if (yield_) {
-      yield_ = false;
-      return state_;
-    }
+    if (!step(cycle_limit, instruction_limit)) break;
   }
   return state_;
 }

@@ -25,6 +25,10 @@ struct IdleState {
 class IdleWatch {
 public:
   static constexpr std::uint32_t none = 0xFFFFFFFFu;
+  // A run with fewer cycles left has no room for the laps a skip needs (a
+  // core in lockstep with others runs about one instruction per run): its
+  // branches are not looked at.
+  static constexpr std::uint64_t min_cycles = 64;
   // Stores an iteration may make and undo (a call's saved registers).
   static constexpr int max_stores = 8;
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Runs one experiment file twice, with and without fast-forward of idle
-LANai loops, and requires identical outputs: results.csv and summary.json
-byte for byte (wall times aside), and for jitter experiments the trace of
-the first point. Fast-forward changes only
-how long the host takes, never a result."""
+"""Runs one experiment file twice, as lanai-emu runs it by default and with
+the given flags (by default --no-fast-forward: every idle loop executed;
+--no-blocks: every instruction stepped, no predecoded blocks), and requires
+identical outputs: results.csv and summary.json byte for byte (wall times
+aside), and for jitter experiments the trace of the first point. Neither
+fast-forward nor the block executor changes anything but how long the host
+takes."""
 import argparse
 import filecmp
 import pathlib
@@ -28,27 +30,31 @@ def main():
     parser.add_argument("experiment")
     parser.add_argument("--trace", action="store_true",
                         help="compare the first point's trace too (jitter experiments)")
+    parser.add_argument("--plain", action="append",
+                        help="a flag of the second run (repeatable; default --no-fast-forward), "
+                             "given as --plain=--no-blocks")
     args = parser.parse_args()
+    flags = args.plain or ["--no-fast-forward"]
     with tempfile.TemporaryDirectory() as tmp:
         fast, plain = pathlib.Path(tmp) / "fast", pathlib.Path(tmp) / "plain"
         run(args.emu, args.experiment, fast, [], args.trace)
-        run(args.emu, args.experiment, plain, ["--no-fast-forward"], args.trace)
+        run(args.emu, args.experiment, plain, flags, args.trace)
         names = ["results.csv", "summary.json"] + (["trace.json"] if args.trace else [])
         for name in names:
             a, b = fast / name, plain / name
             if not a.exists() or not b.exists():
                 sys.exit(f"{name} missing")
             if name == "summary.json":
-                # Wall times are the one thing fast-forward is meant to change.
+                # Wall times are the one thing these flags are meant to change.
                 wall = re.compile(r'"wall_seconds": [0-9.e+-]+')
                 same = wall.sub("", a.read_text()) == wall.sub("", b.read_text())
             else:
                 same = filecmp.cmp(a, b, shallow=False)
             if not same:
-                sys.exit(f"{name} differs with and without fast-forward")
+                sys.exit(f"{name} differs with {' '.join(flags)}")
             if a.stat().st_size == 0:
                 sys.exit(f"{name} is empty")
-        print("identical with and without fast-forward:", args.experiment)
+        print(f"identical with and without {' '.join(flags)}:", args.experiment)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,52 @@
+// The predecoded blocks of one core, found by their entry address. A block
+// stays valid while the words it covers keep their contents: the core
+// reports every write to a covered word (forget_covering), and the blocks
+// over it are dropped and rebuilt from the new words when next entered.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "iss/block.hpp"
+#include "iss/cycle_costs.hpp"
+#include "iss/zeroed_array.hpp"
+
+namespace lanai::iss {
+
+class BlockCache {
+public:
+  explicit BlockCache(std::uint32_t sram_bytes);
+
+  // Per SRAM word, the block entered there (nullptr: none cached). Blocks
+  // and their operations stay where they are until build() reclaims space.
+  const Block* const* entries() const { return entry_.get(); }
+
+  // Builds and caches the block entered at `pc` (word aligned, inside the
+  // SRAM). May first drop every block to reclaim the space of forgotten
+  // ones: no block may be executing.
+  const Block& build(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
+                     const CycleCosts& costs);
+  // Words a block depends on, from its entry (a block of no instructions
+  // still stands for the word at its entry).
+  static std::uint32_t words_covered(const Block& block) { return block.count ? block.count : 1; }
+
+  // The word at index `word` changed: forgets every block covering it.
+  // A block being executed stays readable until the next build().
+  void forget_covering(std::uint32_t word);
+
+private:
+  void forget_all();
+  BlockOp* room_for(std::size_t ops);
+
+  ZeroedArray<const Block*> entry_;
+  std::deque<Block> blocks_;
+  std::vector<std::unique_ptr<BlockOp[]>> chunks_; // operations, in fixed chunks
+  std::size_t chunk_used_ = 0;                     // of the last chunk
+  std::vector<BlockOp> scratch_;                   // a block's operations while it is built
+  std::size_t forgotten_ops_ = 0;                  // of blocks no longer reachable
+  std::size_t live_ops_ = 0;
+};
+
+} // namespace lanai::iss
