@@ -9,6 +9,7 @@ packages=(
   libfmt-dev doctest-dev libcli11-dev libtomlplusplus-dev libglpk-dev
   clang-14 llvm-14 lld-14 libclang-rt-14-dev
   gnuplot-nox python3
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -1,6 +1,7 @@
 // `lanai-emu run EXPERIMENT.toml`: runs an experiment file's sweep on a pool
 // of threads and writes results.csv, summary.json, the resolved
-// configuration and plots into the output directory.
+// configuration and plots into the output directory. Under mpirun the
+// points are spread over the ranks and rank 0 alone prints and writes.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,6 +23,8 @@
 #include "experiment/queueing_sweep.hpp"
 #include "experiment/result_files.hpp"
 #include "experiment/saturation_sweep.hpp"
+#include "mpi/launch_environment.hpp"
+#include "mpi/mpi_job.hpp"
 #include "trace/chrome_trace.hpp"
 
 namespace lanai::bench {
@@ -93,17 +96,47 @@ void print_table(const JitterSweep& sweep) {
   print_knees(sweep);
 }
 
-// Runs a sweep with `options` (either kind's) on `jobs` threads, stopping
-// cleanly on Ctrl-C and drawing a progress bar on a terminal.
-template <class Options, class Run> auto run_with_progress(unsigned jobs, Options options, Run run) {
-  InterruptFlag interrupt;
-  ProgressBar bar(stderr);
+// Runs a sweep with `options` (any kind's) on `jobs` threads (per rank,
+// spread over the ranks of `job` if there is one), stopping cleanly on
+// Ctrl-C (and on SIGTERM, mpirun's way of passing it on) and drawing a
+// progress bar on a terminal (rank 0's, for every rank's points).
+template <class Options, class Run>
+auto run_with_progress(unsigned jobs, MpiJob* job, Options options, Run run) {
+  InterruptFlag interrupt(job != nullptr);
+  ProgressBar bar(stderr, (!job || job->leader()) && stderr_reaches_terminal());
+  if (job) bar.set_note(fmt::format("{} ranks", job->size()));
   options.jobs = jobs;
   options.stop = &interrupt.flag();
   options.progress = [&](std::size_t done, std::size_t total) { bar.update(done, total); };
+  options.ranks = job;
   auto sweep = run(options);
   bar.finish();
   return sweep;
+}
+
+// True on the ranks that only run points: they print and write nothing.
+bool serving_rank(const MpiJob* job) { return job && !job->leader(); }
+
+std::string point_list(const std::vector<std::size_t>& points) {
+  std::string out;
+  for (const std::size_t p : points) out += (out.empty() ? "" : ", ") + std::to_string(p);
+  return out;
+}
+
+// One line per rank that failed or died, with the points it took with it
+// (each also reported, and recorded, as a failed point).
+void report_losses(const MpiJob* job) {
+  if (!job) return;
+  for (const RankLoss& loss : job->losses()) {
+    if (loss.rank < 0) {
+      fmt::print(stderr, "lanai-emu: points {} were not run: every rank had failed\n",
+                 point_list(loss.points));
+      continue;
+    }
+    fmt::print(stderr, "lanai-emu: {}; {}\n", loss.reason,
+               loss.points.empty() ? std::string("it held no points")
+                                   : "its points " + point_list(loss.points) + " did not finish");
+  }
 }
 
 // Writes a sweep's files and prints its report; a step that throws is
@@ -154,15 +187,13 @@ void print_plot_warning(const std::string& warning) {
   if (!warning.empty()) fmt::print(stderr, "lanai-emu: warning: {}\n", warning);
 }
 
-int run_queueing(const RunOptions& o, const Experiment& experiment, const std::filesystem::path& dir) {
-  if (!o.trace.empty()) {
-    fmt::print(stderr, "lanai-emu: --trace is for jitter experiments; a queueing run measures "
-                       "from the device events itself\n");
-    return 1;
-  }
-  QueueingSweep sweep = run_with_progress(o.jobs, QueueingRunOptions{}, [&](const auto& options) {
+int run_queueing(const RunOptions& o, const Experiment& experiment, const std::filesystem::path& dir,
+                 MpiJob* job) {
+  QueueingSweep sweep = run_with_progress(o.jobs, job, QueueingRunOptions{}, [&](const auto& options) {
     return run_queueing_experiment(experiment, options);
   });
+  if (serving_rank(job)) return 0;
+  report_losses(job);
   sweep.quick = o.quick;
   std::size_t kept = 0;
   for (const auto& p : sweep.points) kept += p.has_value();
@@ -186,15 +217,13 @@ int run_queueing(const RunOptions& o, const Experiment& experiment, const std::f
   }, sweep.interrupted, sweep.failed());
 }
 
-int run_pipeline(const RunOptions& o, const Experiment& experiment, const std::filesystem::path& dir) {
-  if (!o.trace.empty()) {
-    fmt::print(stderr, "lanai-emu: --trace is for jitter experiments; trace one point of a "
-                       "pipeline experiment with `lanai-emu pingpong --trace`\n");
-    return 1;
-  }
-  PipelineSweep sweep = run_with_progress(o.jobs, PipelineRunOptions{}, [&](const auto& options) {
+int run_pipeline(const RunOptions& o, const Experiment& experiment, const std::filesystem::path& dir,
+                 MpiJob* job) {
+  PipelineSweep sweep = run_with_progress(o.jobs, job, PipelineRunOptions{}, [&](const auto& options) {
     return run_pipeline_experiment(experiment, options);
   });
+  if (serving_rank(job)) return 0;
+  report_losses(job);
   std::size_t kept = 0;
   for (const auto& p : sweep.points) kept += p.emulated_us.has_value();
   if (sweep.interrupted)
@@ -217,16 +246,18 @@ int run_pipeline(const RunOptions& o, const Experiment& experiment, const std::f
 }
 
 int run_saturation(const RunOptions& o, const Experiment& experiment,
-                   const std::filesystem::path& dir) {
+                   const std::filesystem::path& dir, MpiJob* job) {
   trace::Recorder recorder;
   host::FirmwareProfiler profiler;
   SaturationRunOptions saturation_options;
   if (!o.trace.empty()) saturation_options.trace = &recorder;
   if (!o.firmware_profile.empty()) saturation_options.profiler = &profiler;
   saturation_options.trace_point = o.trace_point;
-  SaturationSweep sweep = run_with_progress(o.jobs, saturation_options, [&](const auto& options) {
+  SaturationSweep sweep = run_with_progress(o.jobs, job, saturation_options, [&](const auto& options) {
     return run_saturation_experiment(experiment, options);
   });
+  if (serving_rank(job)) return 0;
+  report_losses(job);
   if (!o.trace.empty() && !write_trace(o.trace, recorder)) return 1;
   if (!sweep.interrupted && !write_profile(o, profiler, sweep.records.size())) return 1;
   if (sweep.interrupted)
@@ -249,13 +280,34 @@ int run_saturation(const RunOptions& o, const Experiment& experiment,
   }, sweep.interrupted, sweep.failed());
 }
 
-int run_experiment_file(const RunOptions& o) {
+// What is wrong with the options for this experiment, if anything: checked
+// before any rank starts a point.
+std::string option_problem(const RunOptions& o, const Experiment& experiment) {
+  if (!o.firmware_profile.empty() && (experiment.kind == "queueing" || experiment.kind == "pipeline"))
+    return fmt::format("--firmware-profile: experiments of kind '{}' have no points to profile "
+                       "(jitter and saturation do)", experiment.kind);
+  if (!o.trace.empty() && experiment.kind == "queueing")
+    return "--trace is for jitter experiments; a queueing run measures from the device events itself";
+  if (!o.trace.empty() && experiment.kind == "pipeline")
+    return "--trace is for jitter experiments; trace one point of a pipeline experiment with "
+           "`lanai-emu pingpong --trace`";
+  return "";
+}
+
+int run_jitter(const RunOptions& o, const Experiment& experiment, const std::filesystem::path& dir,
+               MpiJob* job);
+
+// Reads the experiment and checks the options; every rank does, rank 0
+// alone says what is wrong and makes the output directory. Then the sweep
+// of the experiment's kind, on every rank.
+int run_checked(const RunOptions& o, MpiJob* job) {
+  const bool leader = !job || job->leader();
+  std::string problem;
   Experiment experiment;
   try {
     experiment = load_experiment(o.experiment);
   } catch (const ExperimentError& e) {
-    fmt::print(stderr, "lanai-emu: {}\n", e.what());
-    return 1;
+    problem = e.what();
   }
   if (o.seed) experiment.seed = *o.seed;
   if (o.quick) {
@@ -266,31 +318,67 @@ int run_experiment_file(const RunOptions& o) {
   }
   const std::filesystem::path dir =
       o.out.empty() ? std::filesystem::path("results") / experiment.name : std::filesystem::path(o.out);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    fmt::print(stderr, "lanai-emu: {}: cannot create the output directory: {}\n", dir.string(),
-               ec.message());
-    return 1;
+  if (problem.empty() && leader) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) problem = fmt::format("{}: cannot create the output directory: {}", dir.string(), ec.message());
   }
-  if (!o.firmware_profile.empty() && (experiment.kind == "queueing" || experiment.kind == "pipeline")) {
-    fmt::print(stderr, "lanai-emu: --firmware-profile: experiments of kind '{}' have no points to "
-                       "profile (jitter and saturation do)\n", experiment.kind);
-    return 1;
+  if (problem.empty()) problem = option_problem(o, experiment);
+  if (!problem.empty() && leader) fmt::print(stderr, "lanai-emu: {}\n", problem);
+  const int status = problem.empty() ? 0 : 1;
+  if (job) {
+    // Rank 0's word goes: a rank that alone cannot run (it cannot read a
+    // file rank 0 can) tells rank 0, and the others run its share.
+    if (const int agreed = job->agree(status); agreed != 0) return agreed;
+    if (status != 0) {
+      job->fail_before_sweep(problem);
+      return 0;
+    }
+  } else if (status != 0) {
+    return status;
   }
-  if (experiment.kind == "queueing") return run_queueing(o, experiment, dir);
-  if (experiment.kind == "pipeline") return run_pipeline(o, experiment, dir);
-  if (experiment.kind == "saturation") return run_saturation(o, experiment, dir);
+  if (experiment.kind == "queueing") return run_queueing(o, experiment, dir, job);
+  if (experiment.kind == "pipeline") return run_pipeline(o, experiment, dir, job);
+  if (experiment.kind == "saturation") return run_saturation(o, experiment, dir, job);
+  return run_jitter(o, experiment, dir, job);
+}
 
+int run_experiment_file(const RunOptions& given) {
+  JoinedJob joined = join_mpi_job();
+  if (!joined.error.empty()) {
+    if (joined.rank == 0) fmt::print(stderr, "lanai-emu: {}\n", joined.error);
+    return 1;
+  }
+  MpiJob* job = joined.job.get();
+  RunOptions o = given;
+  if (o.jobs == 0 && job) o.jobs = job->default_jobs();
+  int status = 1;
+  try {
+    status = run_checked(o, job);
+  } catch (const std::exception& e) {
+    if (!job || job->leader()) fmt::print(stderr, "lanai-emu: {}\n", e.what());
+    // A rank that broke before its part in the sweep tells rank 0, which
+    // would otherwise wait for it.
+    if (job && !job->leader()) job->fail_before_sweep(e.what());
+  }
+  // Every rank ends with rank 0's status, as mpirun reports the first
+  // non-zero one.
+  return job ? job->agree(status) : status;
+}
+
+int run_jitter(const RunOptions& o, const Experiment& experiment, const std::filesystem::path& dir,
+               MpiJob* job) {
   trace::Recorder recorder;
   host::FirmwareProfiler profiler;
   JitterRunOptions jitter_options;
   if (!o.trace.empty()) jitter_options.trace = &recorder;
   if (!o.firmware_profile.empty()) jitter_options.profiler = &profiler;
   jitter_options.trace_point = o.trace_point;
-  JitterSweep sweep = run_with_progress(o.jobs, jitter_options, [&](const auto& options) {
+  JitterSweep sweep = run_with_progress(o.jobs, job, jitter_options, [&](const auto& options) {
     return run_jitter_experiment(experiment, options);
   });
+  if (serving_rank(job)) return 0;
+  report_losses(job);
   if (!o.trace.empty() && !write_trace(o.trace, recorder)) return 1;
   if (!sweep.interrupted && !write_profile(o, profiler, sweep.records.size())) return 1;
   sweep.quick = o.quick;
@@ -325,8 +413,9 @@ void add_run_command(CLI::App& app, int& exit_status) {
   cmd->add_option("experiment", options->experiment, "experiment file (TOML)")->required();
   cmd->add_option("--out", options->out, "output directory (default: results/<name>)");
   cmd->add_option("--jobs", options->jobs,
-                  "points run at once (default: one per hardware thread); results do not "
-                  "depend on it")
+                  "points run at once (default: one per hardware thread; under mpirun, per "
+                  "rank: the machine's hardware threads shared among its ranks); results do "
+                  "not depend on it")
       ->check(CLI::Range(1u, 1024u));
   cmd->add_option("--trace", options->trace,
                   "write a Chrome/Perfetto trace of one point (see --trace-point) to FILE");

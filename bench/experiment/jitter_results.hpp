@@ -23,6 +23,8 @@ struct ClassMetrics {
   std::uint64_t messages = 0;    // sent in the measured stretch
   std::uint64_t lost = 0;
   std::uint64_t corrupted = 0;
+  // Member by member: the record codec's round trip is checked with it.
+  bool operator==(const ClassMetrics&) const = default;
 };
 
 struct BestEffortMetrics {
@@ -30,6 +32,8 @@ struct BestEffortMetrics {
   std::uint64_t messages = 0;
   std::uint64_t lost = 0;
   std::uint64_t corrupted = 0;
+  // Member by member: the record codec's round trip is checked with it.
+  bool operator==(const BestEffortMetrics&) const = default;
 };
 
 enum class PointStatus : std::uint8_t { ok, failed };
@@ -53,6 +57,8 @@ struct PointRecord {
   double receiver_hdma_busy() const; // the busiest receiver's host DMA
   std::uint64_t lost() const;
   std::uint64_t corrupted() const;
+  // Member by member: the record codec's round trip is checked with it.
+  bool operator==(const PointRecord&) const = default;
 };
 
 // A whole sweep as the result files see it: records by point index

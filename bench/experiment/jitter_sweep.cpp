@@ -2,6 +2,7 @@
 #include "experiment/jitter_sweep.hpp"
 
 #include "experiment/point_spec.hpp"
+#include "experiment/sweep_record_codec.hpp"
 #include "experiment/sweep_runner.hpp"
 
 namespace lanai::bench {
@@ -44,7 +45,22 @@ JitterSweep run_jitter_experiment(const Experiment& experiment, const JitterRunO
   sweep_options.jobs = options.jobs;
   sweep_options.stop = options.stop;
   sweep_options.progress = options.progress;
-  sweep.records = run_sweep(count, point, sweep_options);
+  sweep_options.ranks = options.ranks;
+  if (options.trace || options.profiler) sweep_options.leader_point = options.trace_point;
+  // A point an MPI rank took and never gave back is a failed point.
+  const auto lost = [&](std::size_t i, const std::string& why) {
+    const SweepPoint p = sweep_point(i, per_firmware);
+    PointRecord record;
+    record.index = i;
+    record.firmware = p.firmware;
+    record.load = p.load;
+    record.total_mbytes_per_s = sweep.loads[p.load].total_mbytes_per_s;
+    record.status = PointStatus::failed;
+    record.outcome = "error";
+    record.detail = why;
+    return record;
+  };
+  sweep.records = run_sweep(count, point, sweep_options, lost);
   sweep.interrupted = options.stop && options.stop->load();
   return sweep;
 }

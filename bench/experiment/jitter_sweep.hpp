@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "experiment/jitter_results.hpp"
+#include "experiment/sweep_runner.hpp"
 
 namespace lanai::bench {
 
@@ -21,6 +22,7 @@ struct JitterRunOptions {
   // Profiles the firmware of point `trace_point` into `profiler` (if set).
   host::FirmwareProfiler* profiler = nullptr;
   std::size_t trace_point = 0;
+  SweepRanks* ranks = nullptr;                 // MPI ranks to spread the points over (sweep_runner.hpp)
 };
 
 // Runs the sweep. Points stopped before their end are discarded and the

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <future>
 
 #include "experiment/plots.hpp"
 #include "kernel/json_text.hpp"
 #include "experiment/result_files.hpp"
+#include "experiment/sweep_ranks.hpp"
+#include "experiment/sweep_record_codec.hpp"
 #include "experiment/sweep_runner.hpp"
 #include "metrics/latency_summary.hpp"
 #include "models/pipeline_model.hpp"
@@ -157,47 +160,76 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment, const Pipeli
   const PipelineSetup& setup = experiment.pipeline;
   PipelineSweep sweep;
   sweep.experiment = experiment;
-  const auto reference = reference_path(setup);
-  for (std::size_t f = 0; f < experiment.firmwares.size(); ++f) {
-    ClusterSetup cluster;
-    cluster.profile = experiment.profile;
-    cluster.firmware = experiment.firmwares[f].source;
-    cluster.seed = experiment.seed;
-    const CardStages card = measure_card_stages(cluster, setup.fit_sizes, setup.iterations);
-    std::vector<MeasuredStage> path{host_stage("send copy", setup.send_copy)};
-    for (const MeasuredStage& s : card.message_path()) path.push_back(s);
-    path.push_back(host_stage("receive copy", setup.recv_copy));
-    const auto model = stage_fits(path);
-    PingPongSpec base;
-    base.setup = cluster;
-    base.iters = setup.iterations;
-    base.send_copy = setup.send_copy;
-    base.recv_copy = setup.recv_copy;
-    const IndirectStages indirect = measure_indirect(base, indirect_sizes(setup), kStream);
+  for (std::size_t f = 0; f < experiment.firmwares.size(); ++f)
     for (const std::uint32_t packet : setup.packets)
-      for (const std::uint32_t k : setup.fragments)
-        sweep.points.push_back({f, packet, k, std::nullopt, "", models::fixed_latency_us(model, packet, k),
-                                indirect.fixed_us(packet, k),
-                                models::fixed_latency_us(reference, packet, k)});
-    sweep.stages.push_back(std::move(path));
-    sweep.indirect.push_back(indirect);
-  }
-  run_indexed(
-      sweep.points.size(),
-      [&](std::size_t i) {
-        PipelinePoint& p = sweep.points[i];
-        PingPongSpec spec;
-        spec.setup.profile = experiment.profile;
-        spec.setup.firmware = experiment.firmwares[p.firmware].source;
-        spec.setup.seed = experiment.seed;
-        spec.size = p.packet;
-        spec.iters = setup.iterations;
-        spec.host_fragments = p.k;
-        spec.send_copy = setup.send_copy;
-        spec.recv_copy = setup.recv_copy;
-        p.emulated_us = median_one_way_us(spec, p.failure);
-      },
-      options);
+      for (const std::uint32_t k : setup.fragments) {
+        PipelinePoint& p = sweep.points.emplace_back();
+        p.firmware = f;
+        p.packet = packet;
+        p.k = k;
+      }
+  const std::vector<PipelinePoint> plan = sweep.points; // read by the points while models are filled in
+
+  // The models: each firmware's stages measured directly and indirectly.
+  // Only rank 0 writes files, so only it measures; under MPI it does so
+  // while the ranks already run points.
+  const auto reference = reference_path(setup);
+  const auto measure_models = [&] {
+    for (std::size_t f = 0; f < experiment.firmwares.size(); ++f) {
+      ClusterSetup cluster;
+      cluster.profile = experiment.profile;
+      cluster.firmware = experiment.firmwares[f].source;
+      cluster.seed = experiment.seed;
+      const CardStages card = measure_card_stages(cluster, setup.fit_sizes, setup.iterations);
+      std::vector<MeasuredStage> path{host_stage("send copy", setup.send_copy)};
+      for (const MeasuredStage& s : card.message_path()) path.push_back(s);
+      path.push_back(host_stage("receive copy", setup.recv_copy));
+      const auto model = stage_fits(path);
+      PingPongSpec base;
+      base.setup = cluster;
+      base.iters = setup.iterations;
+      base.send_copy = setup.send_copy;
+      base.recv_copy = setup.recv_copy;
+      const IndirectStages indirect = measure_indirect(base, indirect_sizes(setup), kStream);
+      for (PipelinePoint& p : sweep.points) {
+        if (p.firmware != f) continue;
+        p.measured_model_us = models::fixed_latency_us(model, p.packet, p.k);
+        p.indirect_model_us = indirect.fixed_us(p.packet, p.k);
+        p.reference_model_us = models::fixed_latency_us(reference, p.packet, p.k);
+      }
+      sweep.stages.push_back(std::move(path));
+      sweep.indirect.push_back(indirect);
+    }
+  };
+  const bool spread = spread_over_ranks(options);
+  std::future<void> models;
+  if (!spread) measure_models();
+  else if (options.ranks->leader()) models = std::async(std::launch::async, measure_models);
+
+  const std::function<std::optional<PipelineOutcome>(std::size_t)> point = [&](std::size_t i) {
+    const PipelinePoint& p = plan[i];
+    PingPongSpec spec;
+    spec.setup.profile = experiment.profile;
+    spec.setup.firmware = experiment.firmwares[p.firmware].source;
+    spec.setup.seed = experiment.seed;
+    spec.size = p.packet;
+    spec.iters = setup.iterations;
+    spec.host_fragments = p.k;
+    spec.send_copy = setup.send_copy;
+    spec.recv_copy = setup.recv_copy;
+    PipelineOutcome out;
+    out.emulated_us = median_one_way_us(spec, out.failure);
+    return std::optional<PipelineOutcome>(std::move(out));
+  };
+  // A point an MPI rank took and never gave back is a failed point.
+  const auto lost = [](std::size_t, const std::string& why) { return PipelineOutcome{std::nullopt, why}; };
+  const auto outcomes = run_sweep(plan.size(), point, options, lost);
+  if (models.valid()) models.get();
+  for (std::size_t i = 0; i < outcomes.size(); ++i)
+    if (outcomes[i]) {
+      sweep.points[i].emulated_us = outcomes[i]->emulated_us;
+      sweep.points[i].failure = outcomes[i]->failure;
+    }
   sweep.interrupted = options.stop && options.stop->load();
   sweep.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -29,6 +29,14 @@ struct PipelinePoint {
   double reference_model_us = 0;
 };
 
+// What running one point gives: its emulated latency, or why it has none.
+// This alone travels between MPI ranks; the models are the leader's.
+struct PipelineOutcome {
+  std::optional<double> emulated_us; // empty: not run (interrupted) or failed
+  std::string failure;
+  bool operator==(const PipelineOutcome&) const = default;
+};
+
 // The best fragment count of one packet on one firmware, by each measure.
 struct PipelineBest {
   std::size_t firmware = 0;

@@ -12,6 +12,9 @@ ProgressBar::ProgressBar(std::FILE* stream)
     : stream_(stream), enabled_(isatty(fileno(stream)) != 0),
       start_(std::chrono::steady_clock::now()) {}
 
+ProgressBar::ProgressBar(std::FILE* stream, bool enabled)
+    : stream_(stream), enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
+
 ProgressBar::~ProgressBar() { finish(); }
 
 void ProgressBar::update(std::size_t done, std::size_t total) {
@@ -21,8 +24,9 @@ void ProgressBar::update(std::size_t done, std::size_t total) {
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
                            std::chrono::steady_clock::now() - start_).count();
   const std::string bar = std::string(filled, '#') + std::string(width - filled, '-');
-  fmt::print(stream_, "\r[{}] {:>{}}/{} points  {}:{:02} elapsed", bar, done,
-             fmt::format("{}", total).size(), total, seconds / 60, seconds % 60);
+  fmt::print(stream_, "\r[{}] {:>{}}/{} points  {}:{:02} elapsed{}{}", bar, done,
+             fmt::format("{}", total).size(), total, seconds / 60, seconds % 60,
+             note_.empty() ? "" : "  ", note_);
   std::fflush(stream_);
   drawn_ = true;
 }

@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "experiment/sweep_record_codec.hpp"
 #include "experiment/sweep_runner.hpp"
 
 namespace lanai::bench {
@@ -68,7 +69,18 @@ QueueingSweep run_queueing_experiment(const Experiment& e, const QueueingRunOpti
   sweep_options.jobs = options.jobs;
   sweep_options.stop = options.stop;
   sweep_options.progress = options.progress;
-  sweep.points = run_sweep(q.variants.size() * per_variant, point, sweep_options);
+  sweep_options.ranks = options.ranks;
+  // A point an MPI rank took and never gave back is a failed point.
+  const auto lost = [&](std::size_t i, const std::string& why) {
+    QueueingPoint p;
+    p.index = i;
+    p.variant = i / per_variant;
+    p.rate = i % per_variant;
+    p.twin.status = TwinStatus::failed;
+    p.twin.detail = why;
+    return p;
+  };
+  sweep.points = run_sweep(q.variants.size() * per_variant, point, sweep_options, lost);
   sweep.interrupted = options.stop && options.stop->load();
   sweep.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

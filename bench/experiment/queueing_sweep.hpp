@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "experiment/experiment_file.hpp"
+#include "experiment/sweep_runner.hpp"
 #include "models/qna_solver.hpp"
 #include "queueing/twin_point.hpp"
 
@@ -20,6 +21,8 @@ struct QueueingPoint {
   std::size_t variant = 0; // into experiment.queueing.variants
   std::size_t rate = 0;    // into experiment.queueing.rates_per_us
   TwinPointResult twin;
+  // Member by member: the record codec's round trip is checked with it.
+  bool operator==(const QueueingPoint&) const = default;
 };
 
 // The model's figures for one station name of the results ("lanai",
@@ -47,6 +50,7 @@ struct QueueingRunOptions {
   unsigned jobs = 1;
   const std::atomic<bool>* stop = nullptr;
   std::function<void(std::size_t done, std::size_t total)> progress;
+  SweepRanks* ranks = nullptr; // MPI ranks to spread the points over (sweep_runner.hpp)
 };
 
 QueueingSweep run_queueing_experiment(const Experiment& experiment, const QueueingRunOptions& options);

@@ -6,6 +6,7 @@
 
 #include "experiment/plots.hpp"
 #include "experiment/result_files.hpp"
+#include "experiment/sweep_record_codec.hpp"
 #include "kernel/json_text.hpp"
 #include "loader/firmware_lookup.hpp"
 #include "loader/firmware_parts.hpp"
@@ -113,7 +114,8 @@ SaturationSweep run_saturation_experiment(const Experiment& experiment,
   sweep.experiment = experiment;
   const SaturationSetup& s = experiment.saturation;
   const std::size_t count = experiment.firmwares.size() * s.sizes.size() * s.receivers.size();
-  const std::function<std::optional<SaturationRecord>(std::size_t)> point = [&](std::size_t i) {
+  // What a point is before it runs: its place in the sweep and its bound.
+  const auto blank = [&](std::size_t i) {
     const PointIndex p = point_index(s, i);
     SaturationRecord rec;
     rec.index = i;
@@ -125,10 +127,14 @@ SaturationSweep run_saturation_experiment(const Experiment& experiment,
     rec.bound_mbytes_per_s = sequential_firmware(experiment.firmwares[p.firmware].source)
                                  ? bound.serial_mbytes_per_s
                                  : bound.pipelined_mbytes_per_s;
+    return rec;
+  };
+  const std::function<std::optional<SaturationRecord>(std::size_t)> point = [&](std::size_t i) {
+    SaturationRecord rec = blank(i);
     try {
       SaturationSpec spec;
       spec.profile = experiment.profile;
-      spec.firmware = experiment.firmwares[p.firmware].source;
+      spec.firmware = experiment.firmwares[rec.firmware].source;
       spec.message_bytes = rec.message_bytes;
       spec.receivers = rec.receivers;
       spec.warmup = kernel::SimTime::from_ps(static_cast<std::int64_t>(experiment.warmup_ms * 1e9));
@@ -150,7 +156,16 @@ SaturationSweep run_saturation_experiment(const Experiment& experiment,
     }
     return std::optional<SaturationRecord>(std::move(rec));
   };
-  sweep.records = run_sweep(count, point, options);
+  SweepOptions sweep_options = options;
+  if (options.trace || options.profiler) sweep_options.leader_point = options.trace_point;
+  // A point an MPI rank took and never gave back is a failed point.
+  const auto lost = [&](std::size_t i, const std::string& why) {
+    SaturationRecord rec = blank(i);
+    rec.outcome = "error";
+    rec.detail = why;
+    return rec;
+  };
+  sweep.records = run_sweep(count, point, sweep_options, lost);
   sweep.interrupted = options.stop && options.stop->load();
   return sweep;
 }

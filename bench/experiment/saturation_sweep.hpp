@@ -30,6 +30,8 @@ struct SaturationRecord {
   bool ok() const { return outcome == "finished"; }
   // The busiest receiver's host DMA.
   double receiver_hdma_busy() const;
+  // Member by member: the record codec's round trip is checked with it.
+  bool operator==(const SaturationRecord&) const = default;
 };
 
 struct SaturationSweep {

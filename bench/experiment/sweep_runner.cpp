@@ -2,6 +2,8 @@
 // pool; the calling thread waits, reporting progress, until all are done.
 #include "experiment/sweep_runner.hpp"
 
+#include "experiment/sweep_ranks.hpp"
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
 
@@ -11,6 +13,16 @@
 #include <thread>
 
 namespace lanai::bench {
+
+bool spread_over_ranks(const SweepOptions& options) {
+  return options.ranks != nullptr && options.ranks->size() > 1;
+}
+
+SpreadSweep spread_points(std::size_t count,
+                          const std::function<std::optional<std::string>(std::size_t)>& work,
+                          const SweepOptions& options) {
+  return options.ranks->spread(count, work, options);
+}
 
 void run_indexed(std::size_t count, const std::function<void(std::size_t)>& work,
                  const SweepOptions& options) {

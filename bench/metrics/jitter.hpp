@@ -20,6 +20,8 @@ struct JitterResult {
   double theta() const;             // mean jitter / I; 0 without intervals
   double jittered_fraction() const; // jittered / intervals; 0 without intervals
   double interval_ps = 0;           // I
+  // Member by member: the record codec's round trip is checked with it.
+  bool operator==(const JitterResult&) const = default;
 };
 
 // `receipts_ps`: receipt times of one channel in message order (ascending

@@ -29,6 +29,8 @@ struct StationEstimate {
   double utilization = 0;
   double mean_queue = 0;      // waiting, not in service
   double mean_queue_ci95 = 0;
+  // Member by member: the record codec's round trip is checked with it.
+  bool operator==(const StationEstimate&) const = default;
 };
 
 // Mean service time and count of one visit's services (all of the run).
@@ -45,6 +47,8 @@ struct ServiceTally {
     total_us += us;
   }
   double mean_us() const { return count ? total_us / static_cast<double>(count) : 0.0; }
+  // Member by member: the record codec's round trip is checked with it.
+  bool operator==(const ServiceTally&) const = default;
 };
 
 class QueueMeter {

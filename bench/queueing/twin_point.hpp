@@ -48,6 +48,8 @@ struct TwinPointResult {
   double wall_seconds = 0;
   bool fast_forward = true;         // idle loops were fast-forwarded
   std::uint64_t skipped_cycles = 0; // LANai cycles fast-forward did not execute
+  // Member by member: the record codec's round trip is checked with it.
+  bool operator==(const TwinPointResult&) const = default;
 };
 
 // Cells per batch grow with the run: the measured stretch is cut into

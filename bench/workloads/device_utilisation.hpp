@@ -16,6 +16,8 @@ struct CardUtilisation {
   double hdma = 0;
   double nsdma = 0;
   double nrdma = 0;
+  // Member by member: the record codec's round trip is checked with it.
+  bool operator==(const CardUtilisation&) const = default;
 };
 
 // Snapshots every card's busy times at two instants by kernel events, so

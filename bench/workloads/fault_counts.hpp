@@ -16,6 +16,8 @@ struct LinkFaultCount {
   std::string link;
   std::uint64_t dropped = 0;
   std::uint64_t corrupted = 0;
+  // Member by member: the record codec's round trip is checked with it.
+  bool operator==(const LinkFaultCount&) const = default;
 };
 
 // Every link's counts in the fabric's link order; empty when the profile

@@ -44,6 +44,8 @@ struct SaturationResult {
   bool stopped = false;               // the stop flag ended it early
   double end_us = 0;
   std::vector<LinkFaultCount> faults; // what injected faults did (none without)
+  // Member by member: the record codec's round trip is checked with it.
+  bool operator==(const SaturationResult&) const = default;
 };
 
 // Sends outstanding per receiver's VI: enough that the card always has

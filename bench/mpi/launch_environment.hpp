@@ -1,0 +1,43 @@
+// What lanai-emu learns from its environment about an MPI launch, with or
+// without MPI built in: the rank and size mpirun gave it, the test hook
+// that makes one rank fail, and whether a terminal is behind stderr.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace lanai::bench {
+
+struct LaunchedRank {
+  int rank = 0;
+  int size = 1;
+};
+
+// The rank and size an MPI launcher put in the environment: Open MPI's
+// OMPI_COMM_WORLD_RANK/SIZE, or the PMI_RANK/SIZE of MPICH and Slurm.
+std::optional<LaunchedRank> launched_rank();
+
+// What a build without MPI says when mpirun starts it as several ranks.
+std::string no_mpi_message(int size);
+
+// LANAI_EMU_TEST_RANK_FAILURE=RANK:MODE, read by tests only: the rank fails
+// as it takes its first point. `error`: its work throws, as a bug would; the
+// rank reports the failure itself. `exit`: the process ends at once with
+// status 3, as a crash would, and mpirun ends the job.
+enum class RankFailureMode { error, exit };
+struct RankFailureHook {
+  int rank = 0;
+  RankFailureMode mode = RankFailureMode::error;
+};
+inline constexpr const char* kRankFailureVariable = "LANAI_EMU_TEST_RANK_FAILURE";
+
+// Throws std::invalid_argument with a one-line message for a bad value.
+RankFailureHook parse_rank_failure_hook(std::string_view text);
+std::optional<RankFailureHook> rank_failure_hook();
+
+// True if stderr is a terminal, or, for an MPI rank (mpirun gives ranks a
+// pipe), if the launcher's own stderr is: the progress bar is drawn then.
+bool stderr_reaches_terminal();
+
+} // namespace lanai::bench
