@@ -119,7 +119,10 @@ bool serving_rank(const MpiJob* job) { return job && !job->leader(); }
 
 std::string point_list(const std::vector<std::size_t>& points) {
   std::string out;
-  for (const std::size_t p : points) out += (out.empty() ? "" : ", ") + std::to_string(p);
+  for (const std::size_t p : points) {
+    if (!out.empty()) out += ", ";
+    out += std::to_string(p);
+  }
   return out;
 }
 
