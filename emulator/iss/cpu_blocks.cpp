@@ -58,6 +58,27 @@ std::uint32_t read_before(const std::uint8_t* p, std::uint32_t width) {
   return &block;
 }
 
+namespace {
+
+// A general memory operation's address: the computed one (Rs1 + imm, or Rs1
+// op Rs2) written back by base-updating forms, and the one accessed (the
+// computed one for offset and pre-update forms, Rs1 for post-update).
+struct MemoryAddress {
+  std::uint32_t computed;
+  std::uint32_t accessed;
+};
+
+[[gnu::always_inline]] inline MemoryAddress memory_address(const BlockOp* op, const std::uint32_t* regs,
+                                                           std::uint8_t flags) {
+  const std::uint32_t base = regs[op->rs1];
+  const std::uint32_t computed =
+      op->bits & op_rrm ? address_value(op->alu, op->bits & op_arithmetic, base, regs[op->rs2], flags)
+                        : base + op->imm;
+  return {computed, op->mode == addr_offset || op->mode == addr_pre ? computed : base};
+}
+
+} // namespace
+
 Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   // In OpKind order.
   static const void* const dispatch[] = {
@@ -240,11 +261,7 @@ op_store_word: {
   LANAI_NEXT();
 }
 op_load: {
-  const std::uint32_t base = regs[op->rs1];
-  const std::uint32_t computed =
-      op->bits & op_rrm ? address_value(op->alu, op->bits & op_arithmetic, base, regs[op->rs2], flags)
-                        : base + op->imm;
-  const std::uint32_t ea = op->mode == addr_offset || op->mode == addr_pre ? computed : base;
+  const auto [computed, ea] = memory_address(op, regs, flags);
   if (ea >= sram_bytes || (ea & (op->width - 1u))) goto stop_before;
   const std::uint32_t value = read_part(sram + ea, op->width, op->bits & op_zero_extend);
   if (op->bits & op_update) regs[op->cond] = computed;
@@ -252,11 +269,7 @@ op_load: {
   LANAI_NEXT();
 }
 op_store: {
-  const std::uint32_t base = regs[op->rs1];
-  const std::uint32_t computed =
-      op->bits & op_rrm ? address_value(op->alu, op->bits & op_arithmetic, base, regs[op->rs2], flags)
-                        : base + op->imm;
-  const std::uint32_t ea = op->mode == addr_offset || op->mode == addr_pre ? computed : base;
+  const auto [computed, ea] = memory_address(op, regs, flags);
   const std::uint32_t width = op->width;
   if (ea >= sram_bytes || (ea & (width - 1u))) goto stop_before;
   std::uint8_t* p = sram + ea;
@@ -306,11 +319,7 @@ op_branch:
   LANAI_NEXT();
 
 op_load_pc: {
-  const std::uint32_t base = regs[op->rs1];
-  const std::uint32_t computed =
-      op->bits & op_rrm ? address_value(op->alu, op->bits & op_arithmetic, base, regs[op->rs2], flags)
-                        : base + op->imm;
-  const std::uint32_t ea = op->mode == addr_offset || op->mode == addr_pre ? computed : base;
+  const auto [computed, ea] = memory_address(op, regs, flags);
   if (ea >= sram_bytes || (ea & (op->width - 1u))) goto stop_before;
   next = read_part(sram + ea, op->width, op->bits & op_zero_extend);
   if (op->bits & op_update) regs[op->cond] = computed;
