@@ -15,10 +15,11 @@ using namespace lanai::bench;
 
 namespace {
 
-// Each call a different value, none of them round.
+// Each call a different value, none of them round, and none so large that
+// a count made of it would not fit.
 double next_value() {
   static double v = 0.1;
-  v = v * 1.37 + 0.713;
+  v = std::fmod(v * 1.37 + 0.713, 1e9);
   return v;
 }
 std::uint64_t next_count() { return static_cast<std::uint64_t>(next_value() * 1000); }
