@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "nic/firmware_counters.hpp"
+#include "nic/registered_counters.hpp"
 
 namespace lanai::host {
 
