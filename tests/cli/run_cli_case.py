@@ -9,21 +9,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "harness"))
+from cases import CASES, Failure, case, check  # noqa: E402
 
 
 class Run:

@@ -13,21 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "harness"))
+from cases import CASES, Failure, case, check  # noqa: E402
 
 
 def run(args, cwd=None, timeout=600):
