@@ -83,6 +83,7 @@ void Cpu::reset(std::uint32_t entry) {
   instructions_ = 0;
   state_ = StopReason::cycle_limit;
   fault_ = {};
+  ++outside_writes_;
 }
 
 void Cpu::set_profile(PcProfile* profile) {
@@ -93,6 +94,7 @@ void Cpu::set_profile(PcProfile* profile) {
 }
 
 void Cpu::set_reg(unsigned r, std::uint32_t v) {
+  ++outside_writes_;
   r &= 31u;
   if (r == reg_pc) {
     pc_ = v;
@@ -113,6 +115,7 @@ void Cpu::write_sram(std::uint32_t addr, std::span<const std::uint8_t> data) {
     throw std::out_of_range("SRAM write outside the SRAM");
   std::copy(data.begin(), data.end(), sram_.get() + addr);
   if (data.empty()) return;
+  ++outside_writes_;
   const std::uint32_t first = addr / 4, last = (addr + static_cast<std::uint32_t>(data.size()) - 1) / 4;
   for (std::uint32_t index = first; index <= last; ++index)
     if (code_[index]) code_written(index);

@@ -139,6 +139,13 @@ private:
   // watching the branch, or skips the laps that repeat the last one.
   void watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint64_t cycle_limit,
                              std::uint64_t instruction_limit);
+  // Adds the whole laps that fit before both limits to the counts.
+  void skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions, std::uint64_t cycle_limit,
+                 std::uint64_t instruction_limit);
+  // At the start of a run inside a lap that repeated in the last one: skips
+  // the laps that fit if nothing the lap depends on changed since, else
+  // forgets the lap.
+  void resume_lap(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
 
   std::uint32_t sram_bytes_;
   ZeroedArray<std::uint8_t> sram_;
@@ -162,6 +169,10 @@ private:
   Fault fault_;
   bool fast_forward_ = default_fast_forward();
   IdleWatch watch_;
+  LapRecord lap_;
+  // Writes to memory or registers from outside the core (loaders, DMA,
+  // debuggers): a kept lap is no longer known to repeat after one.
+  std::uint64_t outside_writes_ = 0;
   PcProfile* profile_ = nullptr;
   std::uint64_t skipped_cycles_ = 0;
   std::uint64_t skipped_instructions_ = 0;

@@ -51,6 +51,7 @@ bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
   const MmioStatus status = bus_ == nullptr ? MmioStatus::unmapped
                             : is_store      ? bus_->write(ea, cycles_, *value)
                                             : bus_->read(ea, cycles_, *value);
+  if (watch_.clean() && status == MmioStatus::ok) watch_.note_read(ea, *value);
   if (status == MmioStatus::unmapped) {
     raise(FaultKind::unmapped_register, in, pc, ea, in.width, is_store);
     return false;
@@ -290,6 +291,7 @@ constexpr std::uint64_t min_block_run_cycles = 8;
 
 StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   if (state_ != StopReason::cycle_limit) return state_;
+  if (lap_.valid) resume_lap(cycle_limit, instruction_limit);
   watch_.reset();
   // A profile counts every instruction on its own: it is filled by stepping;
   // a yield requested before the run ends it after one instruction.
