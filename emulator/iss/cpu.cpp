@@ -116,7 +116,9 @@ void Cpu::write_sram(std::uint32_t addr, std::span<const std::uint8_t> data) {
   std::copy(data.begin(), data.end(), sram_.get() + addr);
   if (data.empty()) return;
   ++outside_writes_;
-  const std::uint32_t first = addr / 4, last = (addr + static_cast<std::uint32_t>(data.size()) - 1) / 4;
+  // A DMA into a buffer far from the code need not look at every word.
+  const std::uint32_t first = std::max(addr / 4, code_first_);
+  const std::uint32_t last = std::min((addr + static_cast<std::uint32_t>(data.size()) - 1) / 4, code_last_);
   for (std::uint32_t index = first; index <= last; ++index)
     if (code_[index]) code_written(index);
 }

@@ -5,6 +5,7 @@
 // must; a store into code drops what was predecoded from it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -117,6 +118,11 @@ private:
   const Block* build_block_at(std::uint32_t pc);
   // The SRAM word at `index` was written: forget what was decoded from it.
   void code_written(std::uint32_t index);
+  // Words [first, last] now hold something predecoded.
+  void note_code(std::uint32_t first, std::uint32_t last) {
+    code_first_ = std::min(code_first_, first);
+    code_last_ = std::max(code_last_, last);
+  }
   bool load(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t& out);
   bool store(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t value);
   bool mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t* value,
@@ -151,6 +157,10 @@ private:
   ZeroedArray<std::uint8_t> sram_;
   ZeroedArray<Instruction> decoded_; // meaningful where code_ says code_decoded
   ZeroedArray<std::uint8_t> code_;
+  // Every word with a non-zero code_ entry lies in [code_first_, code_last_]
+  // (empty while first > last).
+  std::uint32_t code_first_ = ~std::uint32_t{0};
+  std::uint32_t code_last_ = 0;
   BlockCache blocks_;
   CycleCosts costs_;
   bool blocks_on_;

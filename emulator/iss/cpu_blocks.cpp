@@ -55,6 +55,7 @@ std::uint32_t read_before(const std::uint8_t* p, std::uint32_t width) {
   const Block& block = blocks_.build(pc, sram_.get(), sram_bytes_, costs_);
   const std::uint32_t first = pc >> 2, words = BlockCache::words_covered(block);
   for (std::uint32_t index = first; index < first + words; ++index) code_[index] |= code_in_block;
+  if (words > 0) note_code(first, first + words - 1);
   return &block;
 }
 

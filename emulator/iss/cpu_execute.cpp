@@ -23,6 +23,7 @@ inline const Instruction& Cpu::fetch(std::uint32_t pc) {
     decoded_[index] = decode(std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 |
                              std::uint32_t(p[2]) << 8 | p[3]);
     code_[index] |= code_decoded;
+    note_code(index, index);
   }
   return decoded_[index];
 }
