@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "iss/cpu_arithmetic.hpp"
+#include "lanai/register_map.h"
 
 namespace lanai::iss {
 
@@ -109,6 +110,7 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
   const BlockOp* op;
   std::uint32_t next;       // the pc after the block: its end, or a taken branch's target
   std::uint32_t stored = 0; // the word index of the last store
+  std::uint32_t stable_address = 0; // a device register read in place
 
 #define LANAI_DISPATCH() goto* dispatch[static_cast<unsigned>(op->kind)]
 #define LANAI_NEXT() \
@@ -248,8 +250,35 @@ op_load_imm:
 
 op_load_word: {
   const std::uint32_t ea = regs[op->rs1] + op->imm;
-  if (ea >= sram_bytes || (ea & 3u)) goto stop_before; // a device register or a fault
+  if (ea >= sram_bytes || (ea & 3u)) { // a device register or a fault
+    if (ea >= LANAI_MMIO_BASE && !(ea & 3u) && bus_ != nullptr && bus_->stable_read(ea)) {
+      stable_address = ea;
+      goto stable_read;
+    }
+    goto stop_before;
+  }
   regs[op->rd] = load_be32(sram + ea);
+  LANAI_NEXT();
+}
+stable_read: {
+  // A device register read with no side effect, done here as the stepper
+  // would do it (Cpu::mmio_access): at the cycle the instruction starts,
+  // before its interlock; a refusal is left to the stepper, which reads
+  // again and faults or halts.
+  std::uint64_t at = cycles + op->start;
+  if (op == block->ops && (block->first_reads >> loaded) & 1u) at -= costs_.load_use_stall;
+  std::uint32_t value = 0;
+  if (bus_->read(stable_address, at, value) != MmioStatus::ok) goto stop_before;
+  if (watch_.clean()) watch_.note_read(stable_address, value);
+  regs[op->rd] = value;
+  // The access takes a device's time, not a load's: every later
+  // instruction starts that much later, and one may now start past the limit.
+  cycles += std::uint64_t{costs_.mmio} - costs_.load;
+  if (cycles + block->max_start >= cycle_limit) {
+    ++op;
+    if (op->kind == OpKind::end) goto op_end;
+    goto stop_before;
+  }
   LANAI_NEXT();
 }
 op_store_word: {
