@@ -35,7 +35,10 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
   }
   const IdleState state = idle_state();
   if (!repeats || !(state == watch_.state())) {
-    watch_.give_up();
+    if (repeats && watch_.may_rewatch())
+      watch_.rewatch(pc, state, cycles_, instructions_);
+    else
+      watch_.give_up();
     return;
   }
   const std::uint64_t lap_cycles = cycles_ - watch_.cycles();

@@ -75,6 +75,17 @@ public:
     stores_ = 0;
     reads_ = 0;
     clean_ = true;
+    rewatched_ = false;
+  }
+  // The lap was clean but did not end in the state it began in: the first
+  // lap of a polling loop entered from other code (its scratch registers
+  // still hold that code's values) is watched again from here once,
+  // before the branch is given up.
+  bool may_rewatch() const { return !rewatched_; }
+  void rewatch(std::uint32_t branch, const IdleState& state, std::uint64_t cycles,
+               std::uint64_t instructions) {
+    begin(branch, state, cycles, instructions);
+    rewatched_ = true;
   }
   // The watched branch did not repeat its state: the next backward branch
   // other than this one is watched instead, so an outer loop is found
@@ -156,6 +167,7 @@ private:
   std::uint32_t skips_left_ = 0;
   std::uint32_t backoff_ = 1;
   bool clean_ = false;
+  bool rewatched_ = false;
   IdleState state_;
   std::uint64_t cycles_ = 0;
   std::uint64_t instructions_ = 0;
