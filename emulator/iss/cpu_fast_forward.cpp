@@ -35,7 +35,7 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
   }
   const IdleState state = idle_state();
   if (!repeats || !(state == watch_.state())) {
-    if (repeats && watch_.may_rewatch())
+    if (repeats && watch_.reads() > 0 && watch_.may_rewatch())
       watch_.rewatch(pc, state, cycles_, instructions_);
     else
       watch_.give_up();

@@ -80,7 +80,8 @@ public:
   // The lap was clean but did not end in the state it began in: the first
   // lap of a polling loop entered from other code (its scratch registers
   // still hold that code's values) is watched again from here once,
-  // before the branch is given up.
+  // before the branch is given up. Only a lap that polled a device
+  // register is: a computing loop's state drifts every lap.
   bool may_rewatch() const { return !rewatched_; }
   void rewatch(std::uint32_t branch, const IdleState& state, std::uint64_t cycles,
                std::uint64_t instructions) {
