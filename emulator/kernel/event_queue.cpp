@@ -73,6 +73,7 @@ bool Kernel::cancel(EventId id) {
     const std::uint32_t slot = slot_of(id);
     if (slot == no_slot) return false;
     Slot& s = slots_[slot];
+    if (s.sequence == live_front_) live_front_ = 0;
     s.sequence = 0;
     s.callback = nullptr;
     free_slots_.push_back(slot);
@@ -115,7 +116,9 @@ void Kernel::pop_entry() {
 }
 
 void Kernel::drop_cancelled_front() {
+    if (!heap_.empty() && heap_.front().sequence == live_front_) return;
     while (!heap_.empty() && !entry_live(heap_.front())) pop_entry();
+    live_front_ = heap_.empty() ? 0 : heap_.front().sequence;
 }
 
 void Kernel::execute(Entry entry) {

@@ -145,6 +145,9 @@ private:
     std::deque<Slot> slots_;
     std::vector<std::uint32_t> free_slots_;
     std::size_t live_ = 0; // events due to run
+    // The sequence at the heap's root when it was last found live (0: not
+    // known), which spares a look at its slot per look at the root.
+    std::uint64_t live_front_ = 0;
     SimTime now_ = SimTime::zero();
     std::uint64_t next_sequence_ = 1;
     std::uint64_t events_executed_ = 0;
