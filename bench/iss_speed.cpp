@@ -18,7 +18,7 @@
 #include "profile/hardware_profile.hpp"
 #include "speed_report.hpp"
 
-// The native build of bench/firmware/compute_kernels.c (main renamed).
+// The native build of bench/compute_kernels/compute_kernels.c (main renamed).
 extern "C" int compute_kernels_main(void);
 extern "C" std::uint32_t bench_scale;
 

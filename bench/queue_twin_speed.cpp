@@ -12,8 +12,8 @@
 #include <limits>
 
 #include "iss/cpu.hpp"
-#include "models/qna_model_file.hpp"
-#include "models/qna_solver.hpp"
+#include "analytic/qna_model_file.hpp"
+#include "analytic/qna_solver.hpp"
 #include "profile/hardware_profile.hpp"
 #include "queueing/twin_point.hpp"
 

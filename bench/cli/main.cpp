@@ -10,7 +10,7 @@
 #include "iss/cpu.hpp"
 #include "commands/bench_commands.hpp"
 #include "launch_command.hpp"
-#include "models/model_commands.hpp"
+#include "analytic/model_commands.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"lanai-emu: emulator of a Myrinet-style programmable NIC (LANai firmware, "

@@ -14,12 +14,12 @@
 
 #include "commands/bench_commands.hpp"
 #include "commands/command_options.hpp"
-#include "experiment/plots.hpp"
-#include "experiment/sweep_runner.hpp"
+#include "sweep/plots.hpp"
+#include "sweep/sweep_runner.hpp"
 #include "loader/firmware_lookup.hpp"
 #include "loader/firmware_parts.hpp"
 #include "metrics/latency_summary.hpp"
-#include "models/pipeline_model.hpp"
+#include "analytic/pipeline_model.hpp"
 #include "workloads/card_stages.hpp"
 
 namespace lanai::bench {

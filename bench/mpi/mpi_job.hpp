@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "experiment/sweep_ranks.hpp"
+#include "sweep/sweep_ranks.hpp"
 
 namespace lanai::bench {
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "experiment/sweep_ranks.hpp"
+#include "sweep/sweep_ranks.hpp"
 #include "mpi/launch_environment.hpp"
 
 namespace lanai::bench {

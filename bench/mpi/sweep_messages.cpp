@@ -4,7 +4,7 @@
 
 #include <mpi.h>
 
-#include "experiment/record_codec.hpp"
+#include "sweep/record_codec.hpp"
 
 namespace lanai::bench::sweep_mpi {
 

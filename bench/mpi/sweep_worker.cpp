@@ -3,7 +3,7 @@
 // finishes, and say done once nothing is running and nothing more comes.
 #include <utility>
 
-#include "experiment/interrupt_flag.hpp"
+#include "sweep/interrupt_flag.hpp"
 #include "mpi/local_points.hpp"
 #include "mpi/sweep_leader.hpp"
 #include "mpi/sweep_messages.hpp"

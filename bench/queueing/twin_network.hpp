@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/qna_network.hpp"
+#include "analytic/qna_network.hpp"
 #include "profile/hardware_profile.hpp"
 
 namespace lanai::bench {

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "models/pipeline_model.hpp"
+#include "analytic/pipeline_model.hpp"
 #include "workloads/pingpong.hpp"
 
 namespace lanai::bench {

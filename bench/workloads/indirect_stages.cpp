@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "metrics/latency_summary.hpp"
-#include "models/pipeline_model.hpp"
+#include "analytic/pipeline_model.hpp"
 #include "numeric/line_fit.hpp"
 
 namespace lanai::bench {

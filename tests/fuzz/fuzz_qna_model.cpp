@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "models/qna_model_file.hpp"
-#include "models/qna_solver.hpp"
+#include "analytic/qna_model_file.hpp"
+#include "analytic/qna_solver.hpp"
 #include "toml/table_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -7,8 +7,8 @@
 #include <cmath>
 
 #include "lanai/queue_twin_abi.h"
-#include "models/qna_model_file.hpp"
-#include "models/qna_solver.hpp"
+#include "analytic/qna_model_file.hpp"
+#include "analytic/qna_solver.hpp"
 #include "profile/hardware_profile.hpp"
 #include "queueing/twin_point.hpp"
 #include "kernel/random_stream.hpp"
