@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "session.hpp"
+#include "driver/session.hpp"
 #include "workloads/pingpong.hpp"
 
 namespace lanai::bench {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "session.hpp"
+#include "driver/session.hpp"
 #include "workloads/pingpong.hpp"
 #include "workloads/via_endpoint.hpp"
 

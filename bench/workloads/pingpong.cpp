@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "metrics/latency_summary.hpp"
-#include "session.hpp"
+#include "driver/session.hpp"
 #include "workloads/via_endpoint.hpp"
 
 namespace lanai::bench {

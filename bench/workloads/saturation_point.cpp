@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "session.hpp"
+#include "driver/session.hpp"
 #include "workloads/bench_cluster.hpp"
 #include "workloads/fan_out_run.hpp"
 #include "workloads/message_pattern.hpp"

@@ -24,7 +24,7 @@
 #include <stdexcept>
 
 #include "kernel/random_stream.hpp"
-#include "session.hpp"
+#include "driver/session.hpp"
 #include "vipl_emu.h"
 #include "workloads/bench_cluster.hpp"
 #include "workloads/device_utilisation.hpp"

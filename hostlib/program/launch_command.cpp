@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "launch_options.hpp"
+#include "launch/launch_options.hpp"
 #include "program_copies.hpp"
 
 namespace lanai::vipl {

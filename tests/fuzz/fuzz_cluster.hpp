@@ -15,7 +15,7 @@
 #include "host/cluster.hpp"
 #include "loader/firmware_lookup.hpp"
 #include "machine/standalone_machine.hpp"
-#include "session.hpp"
+#include "driver/session.hpp"
 #include "vipl.h"
 
 namespace fuzz {

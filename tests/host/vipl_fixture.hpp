@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cluster_fixture.hpp"
-#include "session.hpp"
+#include "driver/session.hpp"
 #include "vipl.h"
 
 namespace host_test {

@@ -2,7 +2,7 @@
 # angled #include of a project header in firmware/, emulator/, hostlib/,
 # tools/ and bench/ must name a header on the including file's floor or a
 # lower one; hostlib and tools, which share a floor, must not include each
-# other; inside emulator/ the parts keep their own order. Prints each
+# other; inside emulator/ and hostlib/ the parts keep their own order. Prints each
 # include that runs up, with file and line, and fails if there is one.
 # stdlib only.
 #   check_floors.py SOURCE_ROOT
@@ -11,13 +11,17 @@ import re
 import sys
 
 FLOORS = {"firmware": 1, "emulator": 2, "hostlib": 3, "tools": 3, "bench": 4}
-# Inside emulator/, bottom up (parts on one level may use each other).
-EMULATOR_LEVELS = {
-    "kernel": 0,
-    "iss": 1, "loader": 1, "profile": 1,
-    "machine": 2, "wire": 2, "trace": 2, "nic": 2,
-    "host": 3,
-    "cli": 4,
+# Inside emulator/ and hostlib/, bottom up (parts on one level may use
+# each other).
+PART_LEVELS = {
+    "emulator": {
+        "kernel": 0,
+        "iss": 1, "loader": 1, "profile": 1,
+        "machine": 2, "wire": 2, "trace": 2, "nic": 2,
+        "host": 3,
+        "cli": 4,
+    },
+    "hostlib": {"include": 0, "driver": 1, "vipl": 2, "launch": 3, "program": 4, "examples": 5},
 }
 # Where each folder's own code looks for a quoted include after its own
 # directory: its top folder first, then the public include folders.
@@ -46,10 +50,12 @@ def resolve(root, source, name):
 
 
 def level(rel):
-    """(floor, emulator level) of a file; the level is None outside emulator/."""
+    """(floor, level of its part) of a file; the level is None outside the
+    folders whose parts have an order."""
     top = top_of(rel)
     floor = FLOORS.get(top)
-    sub = EMULATOR_LEVELS.get(rel.parts[1]) if top == "emulator" and len(rel.parts) > 2 else None
+    parts = PART_LEVELS.get(top, {})
+    sub = parts.get(rel.parts[1]) if len(rel.parts) > 2 else None
     return floor, sub
 
 
@@ -75,9 +81,10 @@ def problems(root):
                 elif t_floor == floor and top_of(target) != top:
                     found.append(f"{where}: {top}/ and {top_of(target)}/ share a floor "
                                  "and do not use each other")
-                elif sub is not None and t_sub is not None and t_sub > sub:
-                    found.append(f"{where}: emulator/{rel.parts[1]} stands below "
-                                 f"emulator/{target.parts[1]}")
+                elif (sub is not None and t_sub is not None and top_of(target) == top
+                      and t_sub > sub):
+                    found.append(f"{where}: {top}/{rel.parts[1]} stands below "
+                                 f"{top}/{target.parts[1]}")
     return found
 
 

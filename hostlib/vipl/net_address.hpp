@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "connection_manager.hpp"
+#include "driver/connection_manager.hpp"
 #include "vipl.h"
 
 namespace lanai::vipl {

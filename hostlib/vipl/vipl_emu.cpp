@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "host/host_cpu.hpp"
-#include "session.hpp"
+#include "driver/session.hpp"
 #include "vipl_emu.h"
 
 using namespace lanai::vipl;

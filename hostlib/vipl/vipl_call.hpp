@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "host/fiber.hpp"
-#include "session.hpp"
+#include "driver/session.hpp"
 
 namespace lanai::vipl {
 

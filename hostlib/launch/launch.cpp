@@ -25,7 +25,7 @@
 #include "profile/hardware_profile.hpp"
 
 #include "node_output.hpp"
-#include "session.hpp"
+#include "driver/session.hpp"
 
 namespace lanai::vipl {
 
