@@ -2,7 +2,7 @@
 // table for people and as JSON for scripts that track the figures.
 #include "speed_report.hpp"
 
-#include "kernel/json_text.hpp"
+#include "text/json_text.hpp"
 
 #include <fmt/format.h>
 
@@ -108,7 +108,7 @@ std::string format_json(const SpeedReport& r) {
     native += fmt::format("{}", s);
   }
   // The profile name comes from a TOML file; quote it as JSON requires.
-  const std::string name = kernel::json_string(r.profile_name);
+  const std::string name = text::json_string(r.profile_name);
   return fmt::format(
       "{{\"profile\":{},\"clock_mhz\":{},\"scale\":{},\"load_average\":{},\"runs\":[{}],"
       "\"best\":{},\"native_wall_s\":[{}],\"native_best_wall_s\":{},\"slowdown\":{},"

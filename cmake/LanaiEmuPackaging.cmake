@@ -165,7 +165,7 @@ endif()
 
 # Headers keep their folder, so the include lines used inside the tree
 # ("kernel/sim_time.hpp") work unchanged against the installed copy.
-foreach(_lanai_dir kernel iss loader profile machine wire nic host)
+foreach(_lanai_dir kernel text iss loader profile machine wire nic host)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/emulator/${_lanai_dir}/
     DESTINATION ${LANAI_EMU_INCLUDE_DIR}/${_lanai_dir}
     FILES_MATCHING PATTERN "*.hpp")

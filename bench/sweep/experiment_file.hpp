@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "sweep/experiment_firmwares.hpp"
-#include "toml/table_reader.hpp"
+#include "text/table_reader.hpp"
 #include "analytic/qna_network.hpp"
 #include "profile/hardware_profile.hpp"
 #include "queueing/twin_network.hpp"
@@ -25,9 +25,9 @@ namespace lanai::bench {
 
 // A bad experiment file or option, and the checked reading of its tables
 // (tools/toml).
-using ExperimentError = tools::InputError;
-using tools::parse_toml;
-using tools::TableReader;
+using ExperimentError = text::InputError;
+using text::parse_toml;
+using text::TableReader;
 
 // A QoS class of a jitter experiment: every channel of the class has the
 // same negotiated rate and receiver.

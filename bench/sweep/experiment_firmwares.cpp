@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "kernel/json_text.hpp"
+#include "text/json_text.hpp"
 #include "loader/firmware_lookup.hpp"
 #include "loader/object_input.hpp"
 #include "machine/standalone_machine.hpp"
@@ -33,7 +33,7 @@ std::string listed(const std::vector<std::string>& names) {
 }
 
 // A shipped firmware by name, checked against the names accepted.
-ExperimentFirmware shipped_entry(const tools::TableReader& t, std::string_view key,
+ExperimentFirmware shipped_entry(const text::TableReader& t, std::string_view key,
                                  const std::string& name, const std::vector<std::string>& known) {
   if (loader::names_firmware_folder(name))
     t.fail(key, fmt::format("\"{}\" is a path: give it as path = \"...\"", name));
@@ -45,7 +45,7 @@ ExperimentFirmware shipped_entry(const tools::TableReader& t, std::string_view k
 }
 
 // A firmware folder by path, relative to the experiment file.
-ExperimentFirmware folder_entry(const tools::TableReader& t, std::string_view key,
+ExperimentFirmware folder_entry(const text::TableReader& t, std::string_view key,
                                 const std::string& path, const fs::path& base_dir) {
   try {
     const loader::FirmwareSource found = loader::find_firmware(path, base_dir);
@@ -55,7 +55,7 @@ ExperimentFirmware folder_entry(const tools::TableReader& t, std::string_view ke
   }
 }
 
-ExperimentFirmware firmware_entry(const tools::TableReader& top, std::size_t i,
+ExperimentFirmware firmware_entry(const text::TableReader& top, std::size_t i,
                                   const toml::node& node, const fs::path& base_dir,
                                   const std::vector<std::string>& known) {
   const std::string key = fmt::format("firmwares[{}]", i + 1);
@@ -67,7 +67,7 @@ ExperimentFirmware firmware_entry(const tools::TableReader& top, std::size_t i,
   if (!table)
     top.fail(key, "must be a firmware name, a firmware folder's path, or a table "
                   "{path = \"...\", label = \"...\"}");
-  const tools::TableReader t(*table, top.source(), key);
+  const text::TableReader t(*table, top.source(), key);
   t.allow_only({"name", "path", "label"});
   if (t.has("name") == t.has("path")) t.fail("path", "give exactly one of name and path");
   ExperimentFirmware f = t.has("name")
@@ -88,7 +88,7 @@ ExperimentFirmware firmware_entry(const tools::TableReader& top, std::size_t i,
 
 } // namespace
 
-std::vector<ExperimentFirmware> read_firmwares(const tools::TableReader& top,
+std::vector<ExperimentFirmware> read_firmwares(const text::TableReader& top,
                                                const fs::path& base_dir,
                                                const std::vector<std::string>& known) {
   const toml::array* entries = top.array("firmwares");
@@ -116,7 +116,7 @@ std::vector<ExperimentFirmware> read_firmwares(const tools::TableReader& top,
   return firmwares;
 }
 
-void check_firmware_links(const tools::TableReader& top,
+void check_firmware_links(const text::TableReader& top,
                           const std::vector<ExperimentFirmware>& firmwares,
                           const profile::HardwareProfile& profile, bool names_too) {
   for (std::size_t i = 0; i < firmwares.size(); ++i) {
@@ -131,9 +131,9 @@ void check_firmware_links(const tools::TableReader& top,
 
 std::string firmware_toml(const ExperimentFirmware& firmware) {
   if (firmware.shipped && firmware.label == firmware.source)
-    return kernel::json_string(firmware.source);
+    return text::json_string(firmware.source);
   return fmt::format("{{{} = {}, label = {}}}", firmware.shipped ? "name" : "path",
-                     kernel::json_string(firmware.source), kernel::json_string(firmware.label));
+                     text::json_string(firmware.source), text::json_string(firmware.label));
 }
 
 } // namespace lanai::bench

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "profile/hardware_profile.hpp"
-#include "toml/table_reader.hpp"
+#include "text/table_reader.hpp"
 
 namespace lanai::bench {
 
@@ -26,15 +26,15 @@ struct ExperimentFirmware {
 // Reads top-level `firmwares` (required, at least one): every entry found,
 // labels plain (letters, digits, '-', '_', '.') and distinct. A shipped
 // name must be in `known` (empty: every shipped firmware found). Throws
-// tools::InputError naming the file and the entry, e.g. firmwares[3].
-std::vector<ExperimentFirmware> read_firmwares(const tools::TableReader& top,
+// text::InputError naming the file and the entry, e.g. firmwares[3].
+std::vector<ExperimentFirmware> read_firmwares(const text::TableReader& top,
                                                const std::filesystem::path& base_dir,
                                                const std::vector<std::string>& known);
 
 // Links each firmware for the profile, so a run never starts on one that
 // would fail at its first point: an unresolved symbol, an object that is
 // not a LANai object. Shipped names are linked only if `names_too`.
-void check_firmware_links(const tools::TableReader& top,
+void check_firmware_links(const text::TableReader& top,
                           const std::vector<ExperimentFirmware>& firmwares,
                           const profile::HardwareProfile& profile, bool names_too);
 

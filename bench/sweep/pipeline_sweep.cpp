@@ -8,7 +8,7 @@
 #include <future>
 
 #include "sweep/plots.hpp"
-#include "kernel/json_text.hpp"
+#include "text/json_text.hpp"
 #include "sweep/result_files.hpp"
 #include "sweep/sweep_ranks.hpp"
 #include "sweep/sweep_record_codec.hpp"
@@ -21,7 +21,7 @@ namespace lanai::bench {
 
 namespace {
 
-using kernel::json_string;
+using text::json_string;
 
 std::vector<models::PipelineStage> reference_path(const PipelineSetup& p) {
   std::vector<models::PipelineStage> out;

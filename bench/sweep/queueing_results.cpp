@@ -8,14 +8,14 @@
 #include "sweep/plots.hpp"
 #include "sweep/queueing_sweep.hpp"
 #include "sweep/result_files.hpp"
-#include "kernel/json_text.hpp"
+#include "text/json_text.hpp"
 #include "lanai/queue_twin_abi.h"
 
 namespace lanai::bench {
 
 namespace {
 
-using kernel::json_string;
+using text::json_string;
 
 std::string number(double v, int digits = 6) {
   return std::isfinite(v) ? fmt::format("{:.{}f}", v, digits) : "null";

@@ -7,13 +7,13 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "kernel/json_text.hpp"
+#include "text/json_text.hpp"
 
 namespace lanai::bench {
 
 namespace {
 
-using kernel::json_string;
+using text::json_string;
 
 // TOML basic strings take the same escapes as JSON for what appears here.
 std::string toml_string(std::string_view s) { return json_string(s); }

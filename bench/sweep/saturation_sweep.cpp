@@ -7,7 +7,7 @@
 #include "sweep/plots.hpp"
 #include "sweep/result_files.hpp"
 #include "sweep/sweep_record_codec.hpp"
-#include "kernel/json_text.hpp"
+#include "text/json_text.hpp"
 #include "loader/firmware_lookup.hpp"
 #include "loader/firmware_parts.hpp"
 #include "analytic/throughput_bound.hpp"
@@ -16,7 +16,7 @@ namespace lanai::bench {
 
 namespace {
 
-using kernel::json_string;
+using text::json_string;
 
 struct PointIndex {
   std::size_t firmware, size, receivers;

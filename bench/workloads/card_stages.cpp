@@ -6,7 +6,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "kernel/json_text.hpp"
+#include "text/json_text.hpp"
 #include "metrics/latency_summary.hpp"
 #include "numeric/line_fit.hpp"
 
@@ -38,7 +38,7 @@ std::vector<models::PipelineStage> stage_fits(std::span<const MeasuredStage> sta
 std::string stage_json(const MeasuredStage& s) {
   return fmt::format("{{\"name\":{},\"per\":\"{}\",\"g_us\":{:.4f},\"G_us_per_kb\":{:.4f},"
                      "\"max_residual_us\":{:.4f}}}",
-                     kernel::json_string(s.name), s.per_message ? "message" : "fragment", s.fit.g_us,
+                     text::json_string(s.name), s.per_message ? "message" : "fragment", s.fit.g_us,
                      s.fit.G_us_per_kb, s.max_residual_us);
 }
 

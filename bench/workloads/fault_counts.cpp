@@ -6,7 +6,7 @@
 #include <variant>
 
 #include "host/cluster.hpp"
-#include "kernel/json_text.hpp"
+#include "text/json_text.hpp"
 
 namespace lanai::bench {
 
@@ -32,7 +32,7 @@ std::string fault_counts_json(const std::vector<LinkFaultCount>& counts) {
   std::string out = "{";
   for (const LinkFaultCount& c : counts)
     out += fmt::format("{}{}: {{\"dropped\": {}, \"corrupted\": {}}}", out.size() > 1 ? ", " : "",
-                       kernel::json_string(c.link), c.dropped, c.corrupted);
+                       text::json_string(c.link), c.dropped, c.corrupted);
   return out + "}";
 }
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "kernel/json_text.hpp"
+#include "text/json_text.hpp"
 #include "cli/profile_option.hpp"
 #include "iss/disassembler.hpp"
 #include "machine/standalone_machine.hpp"
@@ -94,7 +94,7 @@ int run_exec(const ExecOptions& o) {
     fmt::print("{{\"exit_code\":{},\"instructions\":{},\"cycles\":{},\"time_us\":{},"
                "\"stop\":\"{}\",\"console\":{}}}\n",
                r.stop == machine::ExecStop::exited ? fmt::format("{}", r.exit_code) : "null",
-               r.instructions, r.cycles, time_us, stop, kernel::json_string(m.system().console(), true));
+               r.instructions, r.cycles, time_us, stop, text::json_string(m.system().console(), true));
   } else {
     if (!m.system().console().empty() && m.system().console().back() != '\n') fmt::print("\n");
     if (r.stop == machine::ExecStop::exited) fmt::print("exit code:    {}\n", r.exit_code);

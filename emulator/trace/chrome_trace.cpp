@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-#include "kernel/json_text.hpp"
+#include "text/json_text.hpp"
 
 namespace lanai::trace {
 
@@ -61,7 +61,7 @@ void write_chrome_trace(std::ostream& out, const std::vector<Event>& events) {
     std::string label = e.name;
     if (e.vi != no_label) label += fmt::format(" vi{}", e.vi);
     if (e.msg != no_label) label += fmt::format(" #{}", e.msg);
-    const std::string name = kernel::json_string(label);
+    const std::string name = text::json_string(label);
     const int tid = static_cast<int>(e.track);
     if (e.end > e.begin)
       line(fmt::format(R"({{"ph":"X","name":{},"pid":{},"tid":{},"ts":{},"dur":{},"args":{{{}}}}})",

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "toml/table_reader.hpp"
+#include "text/table_reader.hpp"
 #include "analytic/qna_model_file.hpp"
 #include "analytic/qna_solver.hpp"
 
@@ -38,7 +38,7 @@ at = "a.x"
 void refused(const std::string& text, const std::string& message) {
   CAPTURE(text);
   CHECK_THROWS_WITH_AS(parse_qna_model(text, "m.toml"), doctest::Contains(message.c_str()),
-                       lanai::tools::InputError);
+                       lanai::text::InputError);
 }
 
 } // namespace
@@ -111,5 +111,5 @@ at = "a.x"
 TEST_CASE("a missing model file is reported by name") {
   CHECK_THROWS_WITH_AS(load_qna_model("no-such-model.toml"),
                        doctest::Contains("no-such-model.toml: cannot open model file"),
-                       lanai::tools::InputError);
+                       lanai::text::InputError);
 }

@@ -8,14 +8,14 @@
 
 #include "analytic/qna_model_file.hpp"
 #include "analytic/qna_solver.hpp"
-#include "toml/table_reader.hpp"
+#include "text/table_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   lanai::models::QnaNetwork network;
   try {
     network = lanai::models::parse_qna_model(text, "fuzz.toml");
-  } catch (const lanai::tools::InputError&) {
+  } catch (const lanai::text::InputError&) {
     return 0;
   }
   try {

@@ -15,7 +15,7 @@ FLOORS = {"firmware": 1, "emulator": 2, "hostlib": 3, "tools": 3, "bench": 4}
 # each other).
 PART_LEVELS = {
     "emulator": {
-        "kernel": 0,
+        "kernel": 0, "text": 0,
         "iss": 1, "loader": 1, "profile": 1,
         "machine": 2, "wire": 2, "trace": 2, "nic": 2,
         "host": 3,

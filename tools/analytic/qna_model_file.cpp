@@ -11,13 +11,13 @@
 #include <map>
 #include <sstream>
 
-#include "toml/table_reader.hpp"
+#include "text/table_reader.hpp"
 
 namespace lanai::models {
 
 namespace {
 
-using tools::TableReader;
+using text::TableReader;
 
 double finite(const TableReader& t, std::string_view key, double v, double lo, bool lo_open) {
   if (!std::isfinite(v) || v < lo || (lo_open && v == lo))
@@ -91,7 +91,7 @@ private:
 } // namespace
 
 QnaNetwork parse_qna_model(std::string_view text, std::string_view source) {
-  const toml::table root = tools::parse_toml(text, source);
+  const toml::table root = text::parse_toml(text, source);
   const TableReader top(root, std::string(source), "");
   top.allow_only({"name", "description", "rate_per_us", "station", "service", "arrival", "route"});
   QnaNetwork net;
@@ -166,7 +166,7 @@ QnaNetwork parse_qna_model(std::string_view text, std::string_view source) {
 
 QnaNetwork load_qna_model(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw tools::InputError(fmt::format("{}: cannot open model file", file.string()));
+  if (!in) throw text::InputError(fmt::format("{}: cannot open model file", file.string()));
   std::stringstream text;
   text << in.rdbuf();
   return parse_qna_model(text.str(), file.string());

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "kernel/json_text.hpp"
+#include "text/json_text.hpp"
 
 namespace lanai::models {
 
@@ -40,7 +40,7 @@ std::string qna_table(const QnaResult& r) {
 }
 
 std::string qna_json(const QnaResult& r) {
-  using kernel::json_string;
+  using text::json_string;
   std::string out = fmt::format("{{\"model\":{},\"rate\":{},\"iterations\":{},\"stations\":{{",
                                 json_string(r.model), num(r.rate_per_us), r.iterations);
   for (std::size_t k = 0; k < r.stations.size(); ++k) {

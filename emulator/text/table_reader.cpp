@@ -1,6 +1,6 @@
 // Checked reading of TOML input tables: typed values by key, refused
 // unknown keys, and one message format for every complaint.
-#include "toml/table_reader.hpp"
+#include "text/table_reader.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <cctype>
 #include <cmath>
 
-namespace lanai::tools {
+namespace lanai::text {
 
 namespace {
 
@@ -201,4 +201,4 @@ toml::table parse_toml(std::string_view text, std::string_view source) {
   }
 }
 
-} // namespace lanai::tools
+} // namespace lanai::text

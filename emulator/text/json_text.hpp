@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace lanai::kernel {
+namespace lanai::text {
 
 inline std::string json_string(std::string_view s, bool ascii_only = false) {
   std::string out = "\"";
@@ -29,4 +29,4 @@ inline std::string json_string(std::string_view s, bool ascii_only = false) {
   return out + "\"";
 }
 
-} // namespace lanai::kernel
+} // namespace lanai::text

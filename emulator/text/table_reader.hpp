@@ -15,7 +15,7 @@
 
 #include <toml++/toml.h>
 
-namespace lanai::tools {
+namespace lanai::text {
 
 // A bad input file or option; what() is the whole one-line message.
 class InputError : public std::runtime_error {
@@ -69,4 +69,4 @@ private:
 // Parses TOML text; a syntax error becomes `source:line:column: problem`.
 toml::table parse_toml(std::string_view text, std::string_view source);
 
-} // namespace lanai::tools
+} // namespace lanai::text
