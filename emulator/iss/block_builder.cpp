@@ -173,13 +173,13 @@ std::uint32_t word_at(const std::uint8_t* p) {
 } // namespace
 
 bool block_costs_supported(const CycleCosts& c) {
-  return std::max({c.alu, c.load, c.store, c.branch_taken, c.branch_untaken, c.load_use_stall}) <=
+  return std::max({c.alu_cycles, c.load_cycles, c.store_cycles, c.branch_taken_cycles, c.branch_untaken_cycles, c.load_use_stall_cycles}) <=
          max_cost;
 }
 
 Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
                   const CycleCosts& costs, std::vector<BlockOp>& ops) {
-  const std::uint32_t class_cost[] = {costs.alu, costs.load, costs.store, costs.branch_untaken};
+  const std::uint32_t class_cost[] = {costs.alu_cycles, costs.load_cycles, costs.store_cycles, costs.branch_untaken_cycles};
   Block block;
   block.pc = pc;
   std::uint32_t start = 0, last_start = 0, loaded = 0;
@@ -187,9 +187,9 @@ Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram
     BlockOp op = translate(in, at);
     // A load into the pc always jumps, at a taken branch's cost and no interlock.
     const bool jump = loads_pc(in);
-    std::uint32_t cost = jump ? costs.branch_taken : class_cost[static_cast<int>(in.cost)];
+    std::uint32_t cost = jump ? costs.branch_taken_cycles : class_cost[static_cast<int>(in.cost)];
     if (block.count == 0) block.first_reads = jump ? 0 : interlock_reads(in);
-    else if (!jump && (interlock_reads(in) >> loaded) & 1u) cost += costs.load_use_stall;
+    else if (!jump && (interlock_reads(in) >> loaded) & 1u) cost += costs.load_use_stall_cycles;
     op.start = start;
     op.loaded_before = static_cast<std::uint8_t>(loaded);
     ops.push_back(op);
@@ -225,7 +225,7 @@ Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram
   block.cycles = start;
   block.loaded_after = loaded;
   const std::int64_t taken_extra =
-      block.delay_slots == 1 ? std::int64_t(costs.branch_taken) - costs.branch_untaken : 0;
+      block.delay_slots == 1 ? std::int64_t(costs.branch_taken_cycles) - costs.branch_untaken_cycles : 0;
   block.taken_extra = static_cast<std::uint64_t>(taken_extra);
   block.max_start = last_start + static_cast<std::uint32_t>(std::max<std::int64_t>(0, taken_extra));
   ops.push_back(BlockOp{});

@@ -58,10 +58,10 @@ Cpu::Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus* bus)
       decoded_(zeroed_array<Instruction>(sram_bytes / 4)),
       code_(zeroed_array<std::uint8_t>(sram_bytes / 4)), blocks_(sram_bytes), costs_(costs),
       blocks_on_(default_blocks() && block_costs_supported(costs)), bus_(bus) {
-  class_cost_[static_cast<int>(CostClass::alu)] = costs.alu;
-  class_cost_[static_cast<int>(CostClass::load)] = costs.load;
-  class_cost_[static_cast<int>(CostClass::store)] = costs.store;
-  class_cost_[static_cast<int>(CostClass::branch)] = costs.branch_untaken;
+  class_cost_[static_cast<int>(CostClass::alu)] = costs.alu_cycles;
+  class_cost_[static_cast<int>(CostClass::load)] = costs.load_cycles;
+  class_cost_[static_cast<int>(CostClass::store)] = costs.store_cycles;
+  class_cost_[static_cast<int>(CostClass::branch)] = costs.branch_untaken_cycles;
   for (unsigned f = 0; f < 16; ++f) {
     std::uint16_t mask = 0;
     for (unsigned cond = 0; cond < 16; ++cond)

@@ -125,7 +125,7 @@ enter:
   {
     // Inside a block, `cycles` is the cycle its first instruction starts
     // at, after an interlock with the last block's load.
-    const std::uint64_t stall = (block->first_reads >> loaded) & 1u ? costs_.load_use_stall : 0;
+    const std::uint64_t stall = (block->first_reads >> loaded) & 1u ? costs_.load_use_stall_cycles : 0;
     if (cycles + stall + block->max_start >= cycle_limit ||
         instruction_limit - instructions < block->count) {
       exit = BlockExit::near_limit;
@@ -299,7 +299,7 @@ op_branch:
     // branch as taken, its start offset as untaken.)
     const auto index = static_cast<std::uint32_t>(op - block->ops);
     const std::uint32_t at = block->pc + 4 * index;
-    const std::uint64_t after = cycles + op->start + costs_.branch_untaken;
+    const std::uint64_t after = cycles + op->start + costs_.branch_untaken_cycles;
     const WatchAction action = watch_action(at, cycle_limit, after);
     if (action == WatchAction::none) LANAI_NEXT();
     cycles_ = after;
@@ -346,7 +346,7 @@ stop_before: {
     loaded = op->loaded_before;
     last_pc = pc - 4;
   } else if ((block->first_reads >> loaded) & 1u) {
-    cycles -= costs_.load_use_stall; // the stepper adds the interlock itself
+    cycles -= costs_.load_use_stall_cycles; // the stepper adds the interlock itself
   }
   instructions += index;
   pc_ = pc;

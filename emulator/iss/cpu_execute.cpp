@@ -60,7 +60,7 @@ bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
   // that traced firmware keeps its timing.
   const bool trace_port = is_store && ea >= LANAI_TRACE_PORT_FIRST && ea <= LANAI_TRACE_PORT_LAST;
   if (!trace_port) {
-    cycles_ += costs_.mmio;
+    cycles_ += costs_.mmio_cycles;
     cycles_ -= class_cost_[static_cast<int>(in.cost)];
   }
   return true;
@@ -178,7 +178,7 @@ void Cpu::skip_predicated(const Instruction& in) {
   std::uint32_t cost = class_cost_[static_cast<int>(in.cost)];
   if (loaded_reg_ != 0) {
     if (in.rs1 == loaded_reg_ || in.rs2 == loaded_reg_ || (in.reads_rd && in.rd == loaded_reg_))
-      cost += costs_.load_use_stall;
+      cost += costs_.load_use_stall_cycles;
     loaded_reg_ = 0;
   }
   const std::uint32_t saved_npc = npc_, saved_nnpc = nnpc_;
@@ -265,7 +265,7 @@ void Cpu::skip_predicated(const Instruction& in) {
     nnpc_ = saved_nnpc;
     return false;
   }
-  cycles_ += jumped ? costs_.branch_taken : cost;
+  cycles_ += jumped ? costs_.branch_taken_cycles : cost;
   ++instructions_;
   if (profile_) profile_->add(pc, cycles_ - started);
   if (backward && fast_forward_) {

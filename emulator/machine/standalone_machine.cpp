@@ -9,7 +9,7 @@ namespace lanai::machine {
 StandaloneMachine::StandaloneMachine(const profile::HardwareProfile& profile,
                                      const loader::LinkedImage& image)
     : image_(image), clock_mhz_(profile.lanai.clock_mhz), system_(profile.lanai.sram_bytes),
-      cpu_(profile.lanai.sram_bytes, iss::CycleCosts::from_profile(profile.lanai), &system_) {
+      cpu_(profile.lanai.sram_bytes, profile.lanai, &system_) {
   cpu_.write_sram(image_.base, image_.bytes);
   cpu_.reset(image_.entry);
 }

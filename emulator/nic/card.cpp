@@ -20,7 +20,7 @@ Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
            ProtectionTable& tpt, const loader::LinkedImage& firmware)
     : kernel_(kernel), node_(node), trace_(node), image_(firmware), system_(profile.lanai.sram_bytes),
       registers_(std::make_unique<CardRegisters>(kernel, system_, node)),
-      cpu_(profile.lanai.sram_bytes, iss::CycleCosts::from_profile(profile.lanai), registers_.get()),
+      cpu_(profile.lanai.sram_bytes, profile.lanai, registers_.get()),
       core_(kernel, cpu_, kernel::Frequency::megahertz(profile.lanai.clock_mhz)),
       doorbells_(std::make_unique<DoorbellFifo>(stats, node, profile.nic)),
       hdma_(std::make_unique<HostDma>(kernel, stats, node, profile.nic, cpu_, tpt)),

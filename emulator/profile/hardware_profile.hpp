@@ -16,10 +16,9 @@ class ProfileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The LANai processor and its SRAM.
-struct LanaiParams {
-  double clock_mhz = 66.0;
-  std::uint32_t sram_bytes = 2u << 20;
+// Cycles the LANai charges per instruction class; the core takes them as
+// they are (iss::CycleCosts).
+struct InstructionCycles {
   std::uint32_t alu_cycles = 1;
   std::uint32_t load_cycles = 1;
   std::uint32_t store_cycles = 1;
@@ -27,6 +26,12 @@ struct LanaiParams {
   std::uint32_t branch_untaken_cycles = 1;
   std::uint32_t mmio_cycles = 3;
   std::uint32_t load_use_stall_cycles = 1;
+};
+
+// The LANai processor and its SRAM.
+struct LanaiParams : InstructionCycles {
+  double clock_mhz = 66.0;
+  std::uint32_t sram_bytes = 2u << 20;
 };
 
 // The Myrinet fabric: links and cut-through crossbar switches. The latency

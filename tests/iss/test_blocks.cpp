@@ -85,10 +85,10 @@ TEST_CASE("a run may end before any instruction of a block, at any cycle") {
   // A short loop with interlocks, part-word accesses and a device read;
   // every cycle limit from 1 on, fresh and in runs of that many cycles.
   lanai::iss::CycleCosts costs;
-  costs.load = 2;
-  costs.store = 3;
-  costs.load_use_stall = 2;
-  costs.mmio = 4;
+  costs.load_cycles = 2;
+  costs.store_cycles = 3;
+  costs.load_use_stall_cycles = 2;
+  costs.mmio_cycles = 4;
   const std::vector<std::uint32_t> words = {
       sli(r6, 0x800),                          // 0x00
       sli(r12, 3),                             // 0x04 laps
@@ -154,10 +154,10 @@ TEST_CASE("a load into the pc runs its two delay slots, device accesses in them 
 
 TEST_CASE("a device read inside a block sees the cycle of its own instruction") {
   lanai::iss::CycleCosts costs;
-  costs.alu = 1;
-  costs.load = 2;
-  costs.load_use_stall = 1;
-  costs.mmio = 3;
+  costs.alu_cycles = 1;
+  costs.load_cycles = 2;
+  costs.load_use_stall_cycles = 1;
+  costs.mmio_cycles = 3;
   BlockTwin twin({ri(add, r6, r0, 0x800),     // 0x00 starts at 0 (1 cycle)
                   rm(false, r7, r6, 2, 0),    // 0x04 at 1 (2)
                   ri(add, r7, r7, 1),         // 0x08 at 3 (1 + interlock 1)
@@ -186,7 +186,7 @@ TEST_CASE("wait states and a yield requested by a device mid-block land where th
 
 TEST_CASE("a load-use interlock across a taken branch and into a block's first instruction") {
   lanai::iss::CycleCosts costs;
-  costs.load_use_stall = 3;
+  costs.load_use_stall_cycles = 3;
   BlockTwin twin({sli(r6, 0x800),                  // 0x00
                   br(0, 0x10),                     // 0x04 bt 0x10
                   rm(false, r7, r6, 2, 0),         // 0x08 delay slot loads r7
@@ -204,7 +204,7 @@ TEST_CASE("a load-use interlock across a taken branch and into a block's first i
 
 TEST_CASE("a load into the pc right after a load of its base jumps without an interlock") {
   lanai::iss::CycleCosts costs;
-  costs.load_use_stall = 3;
+  costs.load_use_stall_cycles = 3;
   BlockTwin twin({sli(r6, 0x800),             // 0x00
                   br(0, 0x10),                // 0x04 bt 0x10
                   rm(false, r7, r6, 2, 0),    // 0x08 delay slot: r7 <- 0x900

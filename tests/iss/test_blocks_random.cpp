@@ -104,13 +104,13 @@ struct Generator {
 
   lanai::iss::CycleCosts costs() {
     lanai::iss::CycleCosts c;
-    c.alu = rng.uniform_u32(0, 2);
-    c.load = rng.uniform_u32(0, 3);
-    c.store = rng.uniform_u32(0, 3);
-    c.branch_taken = rng.uniform_u32(1, 4); // every loop costs cycles
-    c.branch_untaken = rng.uniform_u32(0, 3);
-    c.mmio = rng.uniform_u32(0, 5);
-    c.load_use_stall = rng.uniform_u32(0, 3);
+    c.alu_cycles = rng.uniform_u32(0, 2);
+    c.load_cycles = rng.uniform_u32(0, 3);
+    c.store_cycles = rng.uniform_u32(0, 3);
+    c.branch_taken_cycles = rng.uniform_u32(1, 4); // every loop costs cycles
+    c.branch_untaken_cycles = rng.uniform_u32(0, 3);
+    c.mmio_cycles = rng.uniform_u32(0, 5);
+    c.load_use_stall_cycles = rng.uniform_u32(0, 3);
     return c;
   }
 };

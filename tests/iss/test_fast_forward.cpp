@@ -184,8 +184,8 @@ TEST_CASE("a word changed between slices ends the skip at the right lap") {
 TEST_CASE("the skip stops short of a cycle or instruction limit inside the next lap") {
   // Limits that fall inside a lap and at its end, with costly branches.
   lanai::iss::CycleCosts costs;
-  costs.branch_taken = 3;
-  costs.load = 2;
+  costs.branch_taken_cycles = 3;
+  costs.load_cycles = 2;
   for (std::uint64_t limit = 1'000; limit < 1'012; ++limit) {
     const Snapshot plain = run(wait_for_word(), false, limit, limit, [](lanai::iss::Cpu&) {}, costs);
     const Snapshot fast = run(wait_for_word(), true, limit, limit, [](lanai::iss::Cpu&) {}, costs);

@@ -16,9 +16,9 @@ using namespace lanai::test;
 TEST_CASE("profile counts sum to the processor's cycles and instructions") {
   constexpr std::uint32_t data = 0x1000;
   lanai::iss::CycleCosts costs;
-  costs.branch_taken = 3;
-  costs.mmio = 5;
-  costs.load_use_stall = 2;
+  costs.branch_taken_cycles = 3;
+  costs.mmio_cycles = 5;
+  costs.load_use_stall_cycles = 2;
   // Ten laps of: read a device register, load a word and use it at once.
   const std::vector<std::uint32_t> words = {
       ri(add, r6, r0, 10),                                          // 0x00 r6 = 10
@@ -41,8 +41,8 @@ TEST_CASE("profile counts sum to the processor's cycles and instructions") {
   CHECK(sum(profile.cycles) == p.cpu->cycles());
   CHECK(profile.instructions[0x04 / 4] == 10);
   CHECK(profile.cycles[0x04 / 4] == 10 * 5);                  // device wait states
-  CHECK(profile.cycles[0x0c / 4] == 10 * (costs.alu + 2));    // interlock after the load
-  CHECK(profile.cycles[0x14 / 4] == 9 * 3 + costs.branch_untaken); // nine laps taken
+  CHECK(profile.cycles[0x0c / 4] == 10 * (costs.alu_cycles + 2));    // interlock after the load
+  CHECK(profile.cycles[0x14 / 4] == 9 * 3 + costs.branch_untaken_cycles); // nine laps taken
   CHECK(profile.instructions[0x20 / 4] == 0);
 }
 

@@ -169,7 +169,7 @@ TEST_CASE("dump then parse gives back every parameter") {
   SUBCASE("everything changed at once") {
     HardwareProfile p;
     p.name = "everything changed";
-    p.lanai = LanaiParams{41.5, 1u << 20, 2, 3, 4, 5, 6, 7, 8};
+    p.lanai = LanaiParams{{2, 3, 4, 5, 6, 7, 8}, 41.5, 1u << 20};
     check_equal(parse_profile(dump_profile(p), "all"), p);
   }
 
