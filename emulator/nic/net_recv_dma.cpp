@@ -17,11 +17,8 @@ namespace lanai::nic {
 
 NetRecvDma::NetRecvDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
                        const profile::NicParams& params, iss::Cpu& cpu, wire::NetworkPort& port)
-    : kernel_(kernel), cpu_(cpu), port_(port), node_(node),
-      setup_(kernel::nanoseconds(params.nrdma_setup_ns)),
-      meter_(stats, fmt::format("node{}.nrdma", node)),
-      packets_(stats.counter(fmt::format("node{}.nrdma.packets", node))),
-      bytes_(stats.counter(fmt::format("node{}.nrdma.bytes", node))) {
+    : NetworkDma(kernel, stats, node, "nrdma", kernel::nanoseconds(params.nrdma_setup_ns), cpu,
+                 port) {
   port_.set_receive_ready(false);
   port_.set_on_packet([this](wire::Packet p, bool ok) { on_packet(std::move(p), ok); });
 }

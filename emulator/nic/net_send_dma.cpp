@@ -17,11 +17,9 @@ namespace lanai::nic {
 NetSendDma::NetSendDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
                        const profile::HardwareProfile& profile, iss::Cpu& cpu,
                        wire::NetworkPort& port)
-    : kernel_(kernel), cpu_(cpu), port_(port), node_(node),
-      setup_(kernel::nanoseconds(profile.nic.nsdma_setup_ns)),
-      max_payload_(profile.wire.max_payload_bytes), meter_(stats, fmt::format("node{}.nsdma", node)),
-      packets_(stats.counter(fmt::format("node{}.nsdma.packets", node))),
-      bytes_(stats.counter(fmt::format("node{}.nsdma.bytes", node))) {
+    : NetworkDma(kernel, stats, node, "nsdma", kernel::nanoseconds(profile.nic.nsdma_setup_ns), cpu,
+                 port),
+      max_payload_(profile.wire.max_payload_bytes) {
   port_.set_on_send_complete([this](std::uint64_t id) { on_sent(id); });
 }
 
