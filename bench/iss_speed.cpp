@@ -14,9 +14,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "machine/standalone_machine.hpp"
-#include "profile/hardware_profile.hpp"
-#include "speed_report.hpp"
+#include "emulator/machine/standalone_machine.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "bench/speed_report.hpp"
 
 // The native build of bench/compute_kernels/compute_kernels.c (main renamed).
 extern "C" int compute_kernels_main(void);

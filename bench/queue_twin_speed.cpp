@@ -11,11 +11,11 @@
 #include <cstdint>
 #include <limits>
 
-#include "iss/cpu.hpp"
-#include "analytic/qna_model_file.hpp"
-#include "analytic/qna_solver.hpp"
-#include "profile/hardware_profile.hpp"
-#include "queueing/twin_point.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "tools/analytic/qna_model_file.hpp"
+#include "tools/analytic/qna_solver.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "bench/queueing/twin_point.hpp"
 
 int main(int argc, char** argv) {
   using namespace lanai;

@@ -1,8 +1,8 @@
 // Derived rates of the simulator speed benchmark and their rendering as a
 // table for people and as JSON for scripts that track the figures.
-#include "speed_report.hpp"
+#include "bench/speed_report.hpp"
 
-#include "text/json_text.hpp"
+#include "emulator/text/json_text.hpp"
 
 #include <fmt/format.h>
 

@@ -163,11 +163,12 @@ if(_lanai_installed_targets)
     DESTINATION ${LANAI_EMU_CMAKE_DIR})
 endif()
 
-# Headers keep their folder, so the include lines used inside the tree
-# ("kernel/sim_time.hpp") work unchanged against the installed copy.
+# Headers keep their path from the top of the tree, so the include lines
+# used inside it ("emulator/kernel/sim_time.hpp") work unchanged against the
+# installed copy.
 foreach(_lanai_dir kernel text iss loader profile machine wire nic host)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/emulator/${_lanai_dir}/
-    DESTINATION ${LANAI_EMU_INCLUDE_DIR}/${_lanai_dir}
+    DESTINATION ${LANAI_EMU_INCLUDE_DIR}/emulator/${_lanai_dir}
     FILES_MATCHING PATTERN "*.hpp")
 endforeach()
 # The VIPL's C headers sit at the top, so programs say #include <vipl.h>.

@@ -1,5 +1,5 @@
 // Per-cell table and summary of a calibration.
-#include "calibration/calibration_report.hpp"
+#include "bench/calibration/calibration_report.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <map>
 
-#include "calibration/latency_model.hpp"
+#include "bench/calibration/latency_model.hpp"
 
 namespace lanai::bench {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "calibration/target_table.hpp"
+#include "bench/calibration/target_table.hpp"
 
 namespace lanai::bench {
 

@@ -1,5 +1,5 @@
 // Binding fitted parameters to the hardware profile's keys.
-#include "calibration/fit_keys.hpp"
+#include "bench/calibration/fit_keys.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,7 +8,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "calibration/target_table.hpp"
+#include "bench/calibration/target_table.hpp"
 
 namespace lanai::bench {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "calibration/least_squares_fit.hpp"
-#include "profile/hardware_profile.hpp"
+#include "bench/calibration/least_squares_fit.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::bench {
 

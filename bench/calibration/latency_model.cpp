@@ -1,5 +1,5 @@
 // Running the ping-pongs of one calibration evaluation.
-#include "calibration/latency_model.hpp"
+#include "bench/calibration/latency_model.hpp"
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
@@ -10,8 +10,8 @@
 #include <future>
 #include <thread>
 
-#include "metrics/latency_summary.hpp"
-#include "workloads/pingpong.hpp"
+#include "bench/metrics/latency_summary.hpp"
+#include "bench/workloads/pingpong.hpp"
 
 namespace lanai::bench {
 

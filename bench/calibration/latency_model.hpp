@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "calibration/target_table.hpp"
-#include "profile/hardware_profile.hpp"
+#include "bench/calibration/target_table.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::bench {
 

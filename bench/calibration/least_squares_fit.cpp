@@ -3,7 +3,7 @@
 // with a relative step (the emulator's latencies move in steps of a cycle,
 // so tiny steps only see noise), projection onto the bounds, and a final
 // integer coordinate search.
-#include "calibration/least_squares_fit.hpp"
+#include "bench/calibration/least_squares_fit.hpp"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "numeric/dense_linear.hpp"
+#include "tools/numeric/dense_linear.hpp"
 
 namespace lanai::bench {
 

@@ -1,5 +1,5 @@
 // Reading the calibration target table (CSV).
-#include "calibration/target_table.hpp"
+#include "bench/calibration/target_table.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "workloads/breakdown.hpp"
+#include "bench/workloads/breakdown.hpp"
 
 namespace lanai::bench {
 

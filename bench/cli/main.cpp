@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.hpp"
-#include "iss/cpu.hpp"
-#include "commands/bench_commands.hpp"
-#include "launch_command.hpp"
-#include "analytic/model_commands.hpp"
+#include "emulator/cli/commands.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "bench/commands/bench_commands.hpp"
+#include "hostlib/program/launch_command.hpp"
+#include "tools/analytic/model_commands.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"lanai-emu: emulator of a Myrinet-style programmable NIC (LANai firmware, "

@@ -9,13 +9,13 @@
 #include <set>
 #include <string>
 
-#include "calibration/calibration_report.hpp"
-#include "calibration/fit_keys.hpp"
-#include "calibration/latency_model.hpp"
-#include "calibration/least_squares_fit.hpp"
-#include "calibration/target_table.hpp"
-#include "commands/bench_commands.hpp"
-#include "commands/command_options.hpp"
+#include "bench/calibration/calibration_report.hpp"
+#include "bench/calibration/fit_keys.hpp"
+#include "bench/calibration/latency_model.hpp"
+#include "bench/calibration/least_squares_fit.hpp"
+#include "bench/calibration/target_table.hpp"
+#include "bench/commands/bench_commands.hpp"
+#include "bench/commands/command_options.hpp"
 
 namespace lanai::bench {
 

@@ -1,4 +1,4 @@
-#include "commands/command_options.hpp"
+#include "bench/commands/command_options.hpp"
 
 #include <fmt/format.h>
 

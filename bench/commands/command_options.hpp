@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "workloads/bench_cluster.hpp"
+#include "bench/workloads/bench_cluster.hpp"
 
 namespace lanai::bench {
 

@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "commands/bench_commands.hpp"
-#include "commands/command_options.hpp"
-#include "sweep/plots.hpp"
-#include "sweep/sweep_runner.hpp"
-#include "loader/firmware_lookup.hpp"
-#include "loader/firmware_parts.hpp"
-#include "metrics/latency_summary.hpp"
-#include "analytic/pipeline_model.hpp"
-#include "workloads/card_stages.hpp"
+#include "bench/commands/bench_commands.hpp"
+#include "bench/commands/command_options.hpp"
+#include "bench/sweep/plots.hpp"
+#include "bench/sweep/sweep_runner.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "emulator/loader/firmware_parts.hpp"
+#include "bench/metrics/latency_summary.hpp"
+#include "tools/analytic/pipeline_model.hpp"
+#include "bench/workloads/card_stages.hpp"
 
 namespace lanai::bench {
 

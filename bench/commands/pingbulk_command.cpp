@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "commands/bench_commands.hpp"
-#include "commands/command_options.hpp"
-#include "loader/firmware_lookup.hpp"
-#include "workloads/pingbulk.hpp"
+#include "bench/commands/bench_commands.hpp"
+#include "bench/commands/command_options.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "bench/workloads/pingbulk.hpp"
 
 namespace lanai::bench {
 

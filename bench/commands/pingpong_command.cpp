@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "commands/bench_commands.hpp"
-#include "commands/command_options.hpp"
-#include "loader/firmware_lookup.hpp"
-#include "metrics/latency_summary.hpp"
-#include "trace/chrome_trace.hpp"
-#include "workloads/pingpong.hpp"
+#include "bench/commands/bench_commands.hpp"
+#include "bench/commands/command_options.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "bench/metrics/latency_summary.hpp"
+#include "emulator/trace/chrome_trace.hpp"
+#include "bench/workloads/pingpong.hpp"
 
 namespace lanai::bench {
 

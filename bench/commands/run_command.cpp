@@ -12,20 +12,20 @@
 #include <optional>
 #include <string>
 
-#include "commands/bench_commands.hpp"
-#include "commands/command_options.hpp"
-#include "sweep/experiment_file.hpp"
-#include "sweep/interrupt_flag.hpp"
-#include "sweep/jitter_sweep.hpp"
-#include "sweep/pipeline_sweep.hpp"
-#include "sweep/plots.hpp"
-#include "sweep/progress_bar.hpp"
-#include "sweep/queueing_sweep.hpp"
-#include "sweep/result_files.hpp"
-#include "sweep/saturation_sweep.hpp"
-#include "mpi/launch_environment.hpp"
-#include "mpi/mpi_job.hpp"
-#include "trace/chrome_trace.hpp"
+#include "bench/commands/bench_commands.hpp"
+#include "bench/commands/command_options.hpp"
+#include "bench/sweep/experiment_file.hpp"
+#include "bench/sweep/interrupt_flag.hpp"
+#include "bench/sweep/jitter_sweep.hpp"
+#include "bench/sweep/pipeline_sweep.hpp"
+#include "bench/sweep/plots.hpp"
+#include "bench/sweep/progress_bar.hpp"
+#include "bench/sweep/queueing_sweep.hpp"
+#include "bench/sweep/result_files.hpp"
+#include "bench/sweep/saturation_sweep.hpp"
+#include "bench/mpi/launch_environment.hpp"
+#include "bench/mpi/mpi_job.hpp"
+#include "emulator/trace/chrome_trace.hpp"
 
 namespace lanai::bench {
 

@@ -1,7 +1,7 @@
 // Jitter of a rate-controlled channel: how far each inter-receipt gap
 // overshoots the negotiated inter-arrival time, counted per gap and pooled
 // over the channels of one class.
-#include "metrics/jitter.hpp"
+#include "bench/metrics/jitter.hpp"
 
 #include <cmath>
 #include <stdexcept>

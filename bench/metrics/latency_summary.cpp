@@ -1,6 +1,6 @@
 // The perftest-style latency columns: order statistics by nearest rank on a
 // sorted copy of the samples, mean and population standard deviation.
-#include "metrics/latency_summary.hpp"
+#include "bench/metrics/latency_summary.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Environment variables of MPI launchers, the rank-failure test hook, and
 // the launcher's terminal found through /proc.
-#include "mpi/launch_environment.hpp"
+#include "bench/mpi/launch_environment.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 // Running a rank's points on its pool; what they give waits under a mutex
 // for the main thread, which alone talks to the other ranks.
-#include "mpi/local_points.hpp"
+#include "bench/mpi/local_points.hpp"
 
 #include <boost/asio/post.hpp>
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "mpi/launch_environment.hpp"
+#include "bench/mpi/launch_environment.hpp"
 
 namespace lanai::bench {
 

@@ -1,7 +1,7 @@
 // The MPI job proper: MPI_Init_thread (funneled: only the main thread of a
 // rank talks to the others) when mpirun started several ranks, the ranks
 // on this machine for --jobs, the collective status, and MPI_Finalize.
-#include "mpi/mpi_job.hpp"
+#include "bench/mpi/mpi_job.hpp"
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "mpi/launch_environment.hpp"
-#include "mpi/sweep_leader.hpp"
-#include "mpi/sweep_messages.hpp"
+#include "bench/mpi/launch_environment.hpp"
+#include "bench/mpi/sweep_leader.hpp"
+#include "bench/mpi/sweep_messages.hpp"
 
 namespace lanai::bench {
 

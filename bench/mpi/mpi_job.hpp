@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sweep/sweep_ranks.hpp"
+#include "bench/sweep/sweep_ranks.hpp"
 
 namespace lanai::bench {
 

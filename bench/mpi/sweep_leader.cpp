@@ -2,7 +2,7 @@
 // its own pool, answers the other ranks and gathers their records. Every
 // point is given out once, in index order, so what a point computes never
 // depends on who ran it.
-#include "mpi/sweep_leader.hpp"
+#include "bench/mpi/sweep_leader.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -11,8 +11,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "mpi/local_points.hpp"
-#include "mpi/sweep_messages.hpp"
+#include "bench/mpi/local_points.hpp"
+#include "bench/mpi/sweep_messages.hpp"
 
 namespace lanai::bench {
 

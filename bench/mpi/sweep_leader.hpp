@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "sweep/sweep_ranks.hpp"
-#include "mpi/launch_environment.hpp"
+#include "bench/sweep/sweep_ranks.hpp"
+#include "bench/mpi/launch_environment.hpp"
 
 namespace lanai::bench {
 

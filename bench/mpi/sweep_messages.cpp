@@ -1,10 +1,10 @@
 // Point-to-point messages as bytes (MPI_BYTE), probed before they are
 // received so that any length arrives whole.
-#include "mpi/sweep_messages.hpp"
+#include "bench/mpi/sweep_messages.hpp"
 
 #include <mpi.h>
 
-#include "sweep/record_codec.hpp"
+#include "bench/sweep/record_codec.hpp"
 
 namespace lanai::bench::sweep_mpi {
 

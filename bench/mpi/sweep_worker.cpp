@@ -3,10 +3,10 @@
 // finishes, and say done once nothing is running and nothing more comes.
 #include <utility>
 
-#include "sweep/interrupt_flag.hpp"
-#include "mpi/local_points.hpp"
-#include "mpi/sweep_leader.hpp"
-#include "mpi/sweep_messages.hpp"
+#include "bench/sweep/interrupt_flag.hpp"
+#include "bench/mpi/local_points.hpp"
+#include "bench/mpi/sweep_leader.hpp"
+#include "bench/mpi/sweep_messages.hpp"
 
 namespace lanai::bench {
 

@@ -1,4 +1,4 @@
-#include "queueing/queue_meter.hpp"
+#include "bench/queueing/queue_meter.hpp"
 
 #include <boost/math/distributions/students_t.hpp>
 

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "kernel/sim_time.hpp"
-#include "trace/trace_event.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/trace/trace_event.hpp"
 
 namespace lanai::bench {
 

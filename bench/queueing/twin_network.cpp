@@ -1,4 +1,4 @@
-#include "queueing/twin_network.hpp"
+#include "bench/queueing/twin_network.hpp"
 
 #include <fmt/format.h>
 
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <optional>
 
-#include "kernel/sim_time.hpp"
-#include "wire/packet.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/wire/packet.hpp"
 
 namespace lanai::bench {
 

@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "analytic/qna_network.hpp"
-#include "profile/hardware_profile.hpp"
+#include "tools/analytic/qna_network.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::bench {
 

@@ -1,4 +1,4 @@
-#include "queueing/twin_point.hpp"
+#include "bench/queueing/twin_point.hpp"
 
 #include <fmt/format.h>
 
@@ -9,10 +9,10 @@
 #include <limits>
 #include <optional>
 
-#include "host/cluster.hpp"
-#include "kernel/random_stream.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/kernel/random_stream.hpp"
 #include "lanai/queue_twin_abi.h"
-#include "machine/standalone_machine.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 namespace lanai::bench {
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "kernel/sim_time.hpp"
-#include "profile/hardware_profile.hpp"
-#include "queueing/queue_meter.hpp"
-#include "queueing/twin_network.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "bench/queueing/queue_meter.hpp"
+#include "bench/queueing/twin_network.hpp"
 
 namespace lanai::bench {
 

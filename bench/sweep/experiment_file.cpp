@@ -1,6 +1,6 @@
 // Reading and validating experiment files: the keys every kind shares, then
 // the kind's own keys through the table of kinds.
-#include "sweep/experiment_file.hpp"
+#include "bench/sweep/experiment_file.hpp"
 
 #include <fmt/format.h>
 
@@ -8,13 +8,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "sweep/load_points.hpp"
-#include "loader/firmware_lookup.hpp"
-#include "analytic/qna_model_file.hpp"
-#include "workloads/bench_cluster.hpp"
-#include "workloads/card_stages.hpp"
-#include "workloads/message_pattern.hpp"
-#include "workloads/mpeg_source.hpp"
+#include "bench/sweep/load_points.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "tools/analytic/qna_model_file.hpp"
+#include "bench/workloads/bench_cluster.hpp"
+#include "bench/workloads/card_stages.hpp"
+#include "bench/workloads/message_pattern.hpp"
+#include "bench/workloads/mpeg_source.hpp"
 
 namespace lanai::bench {
 

@@ -12,14 +12,14 @@
 #include <string_view>
 #include <vector>
 
-#include "sweep/experiment_firmwares.hpp"
-#include "text/table_reader.hpp"
-#include "analytic/qna_network.hpp"
-#include "profile/hardware_profile.hpp"
-#include "queueing/twin_network.hpp"
-#include "analytic/pipeline_model.hpp"
-#include "workloads/pingpong.hpp"
-#include "workloads/stream_point.hpp"
+#include "bench/sweep/experiment_firmwares.hpp"
+#include "emulator/text/table_reader.hpp"
+#include "tools/analytic/qna_network.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "bench/queueing/twin_network.hpp"
+#include "tools/analytic/pipeline_model.hpp"
+#include "bench/workloads/pingpong.hpp"
+#include "bench/workloads/stream_point.hpp"
 
 namespace lanai::bench {
 

@@ -1,16 +1,16 @@
 // Reading an experiment's `firmwares`: each entry found on disk (a shipped
 // name or a folder relative to the file) and labelled, labels checked
 // because they become CSV cells, plot titles and file names.
-#include "sweep/experiment_firmwares.hpp"
+#include "bench/sweep/experiment_firmwares.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "text/json_text.hpp"
-#include "loader/firmware_lookup.hpp"
-#include "loader/object_input.hpp"
-#include "machine/standalone_machine.hpp"
+#include "emulator/text/json_text.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "emulator/loader/object_input.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 namespace lanai::bench {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "profile/hardware_profile.hpp"
-#include "text/table_reader.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/text/table_reader.hpp"
 
 namespace lanai::bench {
 

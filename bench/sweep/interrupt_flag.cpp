@@ -1,6 +1,6 @@
 // The SIGINT (and SIGTERM) handler of a sweep: one lock-free atomic store,
 // the only kind of work a signal handler may do.
-#include "sweep/interrupt_flag.hpp"
+#include "bench/sweep/interrupt_flag.hpp"
 
 namespace lanai::bench {
 

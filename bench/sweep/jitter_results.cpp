@@ -1,6 +1,6 @@
 // Reducing a run's per-message times to the jitter of each QoS class and
 // the latency of the best-effort channel.
-#include "sweep/jitter_results.hpp"
+#include "bench/sweep/jitter_results.hpp"
 
 #include <stdexcept>
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "sweep/experiment_file.hpp"
-#include "sweep/load_points.hpp"
-#include "metrics/jitter.hpp"
-#include "metrics/latency_summary.hpp"
-#include "workloads/stream_point.hpp"
+#include "bench/sweep/experiment_file.hpp"
+#include "bench/sweep/load_points.hpp"
+#include "bench/metrics/jitter.hpp"
+#include "bench/metrics/latency_summary.hpp"
+#include "bench/workloads/stream_point.hpp"
 
 namespace lanai::bench {
 

@@ -1,9 +1,9 @@
 // One jitter experiment on the sweep runner.
-#include "sweep/jitter_sweep.hpp"
+#include "bench/sweep/jitter_sweep.hpp"
 
-#include "sweep/point_spec.hpp"
-#include "sweep/sweep_record_codec.hpp"
-#include "sweep/sweep_runner.hpp"
+#include "bench/sweep/point_spec.hpp"
+#include "bench/sweep/sweep_record_codec.hpp"
+#include "bench/sweep/sweep_runner.hpp"
 
 namespace lanai::bench {
 

@@ -2,14 +2,14 @@
 // sweep runner, each point one emulator run reduced to its metrics.
 #pragma once
 
-#include "host/firmware_profiler.hpp"
-#include "trace/trace_recorder.hpp"
+#include "emulator/host/firmware_profiler.hpp"
+#include "emulator/trace/trace_recorder.hpp"
 
 #include <atomic>
 #include <functional>
 
-#include "sweep/jitter_results.hpp"
-#include "sweep/sweep_runner.hpp"
+#include "bench/sweep/jitter_results.hpp"
+#include "bench/sweep/sweep_runner.hpp"
 
 namespace lanai::bench {
 

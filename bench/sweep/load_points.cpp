@@ -1,12 +1,12 @@
 // Expanding a jitter experiment's [load] table into its points.
-#include "sweep/load_points.hpp"
+#include "bench/sweep/load_points.hpp"
 
 #include <fmt/format.h>
 
 #include <numeric>
 #include <stdexcept>
 
-#include "sweep/experiment_file.hpp"
+#include "bench/sweep/experiment_file.hpp"
 
 namespace lanai::bench {
 

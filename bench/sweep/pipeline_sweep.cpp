@@ -1,4 +1,4 @@
-#include "sweep/pipeline_sweep.hpp"
+#include "bench/sweep/pipeline_sweep.hpp"
 
 #include <fmt/format.h>
 
@@ -7,15 +7,15 @@
 #include <cmath>
 #include <future>
 
-#include "sweep/plots.hpp"
-#include "text/json_text.hpp"
-#include "sweep/result_files.hpp"
-#include "sweep/sweep_ranks.hpp"
-#include "sweep/sweep_record_codec.hpp"
-#include "sweep/sweep_runner.hpp"
-#include "metrics/latency_summary.hpp"
-#include "analytic/pipeline_model.hpp"
-#include "profile/hardware_profile.hpp"
+#include "bench/sweep/plots.hpp"
+#include "emulator/text/json_text.hpp"
+#include "bench/sweep/result_files.hpp"
+#include "bench/sweep/sweep_ranks.hpp"
+#include "bench/sweep/sweep_record_codec.hpp"
+#include "bench/sweep/sweep_runner.hpp"
+#include "bench/metrics/latency_summary.hpp"
+#include "tools/analytic/pipeline_model.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::bench {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "sweep/experiment_file.hpp"
-#include "sweep/sweep_runner.hpp"
-#include "workloads/card_stages.hpp"
-#include "workloads/indirect_stages.hpp"
+#include "bench/sweep/experiment_file.hpp"
+#include "bench/sweep/sweep_runner.hpp"
+#include "bench/workloads/card_stages.hpp"
+#include "bench/workloads/indirect_stages.hpp"
 
 namespace lanai::bench {
 

@@ -1,11 +1,11 @@
 // Gnuplot data files and scripts for a jitter sweep, and running gnuplot.
-#include "sweep/plots.hpp"
+#include "bench/sweep/plots.hpp"
 
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sweep/result_files.hpp"
+#include "bench/sweep/result_files.hpp"
 
 namespace lanai::bench {
 

@@ -1,10 +1,10 @@
 // Building the emulator run of one sweep point: channel list, VBR frame
 // streams and the seeds of every random stream.
-#include "sweep/point_spec.hpp"
+#include "bench/sweep/point_spec.hpp"
 
 #include <cmath>
 
-#include "workloads/mpeg_source.hpp"
+#include "bench/workloads/mpeg_source.hpp"
 
 namespace lanai::bench {
 

@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sweep/experiment_file.hpp"
-#include "sweep/load_points.hpp"
-#include "workloads/stream_point.hpp"
+#include "bench/sweep/experiment_file.hpp"
+#include "bench/sweep/load_points.hpp"
+#include "bench/workloads/stream_point.hpp"
 
 namespace lanai::bench {
 

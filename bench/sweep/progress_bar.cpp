@@ -1,5 +1,5 @@
 // Drawing the progress line with a carriage return, on terminals only.
-#include "sweep/progress_bar.hpp"
+#include "bench/sweep/progress_bar.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -5,10 +5,10 @@
 
 #include <cmath>
 
-#include "sweep/plots.hpp"
-#include "sweep/queueing_sweep.hpp"
-#include "sweep/result_files.hpp"
-#include "text/json_text.hpp"
+#include "bench/sweep/plots.hpp"
+#include "bench/sweep/queueing_sweep.hpp"
+#include "bench/sweep/result_files.hpp"
+#include "emulator/text/json_text.hpp"
 #include "lanai/queue_twin_abi.h"
 
 namespace lanai::bench {

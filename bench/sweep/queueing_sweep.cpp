@@ -1,10 +1,10 @@
 // One queueing experiment on the sweep runner.
-#include "sweep/queueing_sweep.hpp"
+#include "bench/sweep/queueing_sweep.hpp"
 
 #include <chrono>
 
-#include "sweep/sweep_record_codec.hpp"
-#include "sweep/sweep_runner.hpp"
+#include "bench/sweep/sweep_record_codec.hpp"
+#include "bench/sweep/sweep_runner.hpp"
 
 namespace lanai::bench {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "sweep/experiment_file.hpp"
-#include "sweep/sweep_runner.hpp"
-#include "analytic/qna_solver.hpp"
-#include "queueing/twin_point.hpp"
+#include "bench/sweep/experiment_file.hpp"
+#include "bench/sweep/sweep_runner.hpp"
+#include "tools/analytic/qna_solver.hpp"
+#include "bench/queueing/twin_point.hpp"
 
 namespace lanai::bench {
 

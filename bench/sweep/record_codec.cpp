@@ -1,6 +1,6 @@
 // Fixed-width little-endian fields, read back with a bounds check on every
 // field, so a short or damaged record is an error and never a wrong value.
-#include "sweep/record_codec.hpp"
+#include "bench/sweep/record_codec.hpp"
 
 #include <bit>
 

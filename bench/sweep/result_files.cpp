@@ -1,13 +1,13 @@
 // Rendering a sweep's records as CSV, JSON and the resolved TOML. Numbers are
 // printed with fixed precision so the files are stable byte for byte.
-#include "sweep/result_files.hpp"
+#include "bench/sweep/result_files.hpp"
 
 #include <fmt/format.h>
 
 #include <fstream>
 #include <stdexcept>
 
-#include "text/json_text.hpp"
+#include "emulator/text/json_text.hpp"
 
 namespace lanai::bench {
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "sweep/jitter_results.hpp"
+#include "bench/sweep/jitter_results.hpp"
 
 namespace lanai::bench {
 

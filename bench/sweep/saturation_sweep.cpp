@@ -1,16 +1,16 @@
-#include "sweep/saturation_sweep.hpp"
+#include "bench/sweep/saturation_sweep.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "sweep/plots.hpp"
-#include "sweep/result_files.hpp"
-#include "sweep/sweep_record_codec.hpp"
-#include "text/json_text.hpp"
-#include "loader/firmware_lookup.hpp"
-#include "loader/firmware_parts.hpp"
-#include "analytic/throughput_bound.hpp"
+#include "bench/sweep/plots.hpp"
+#include "bench/sweep/result_files.hpp"
+#include "bench/sweep/sweep_record_codec.hpp"
+#include "emulator/text/json_text.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "emulator/loader/firmware_parts.hpp"
+#include "tools/analytic/throughput_bound.hpp"
 
 namespace lanai::bench {
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "sweep/experiment_file.hpp"
-#include "sweep/sweep_runner.hpp"
-#include "host/firmware_profiler.hpp"
-#include "trace/trace_recorder.hpp"
-#include "workloads/saturation_point.hpp"
+#include "bench/sweep/experiment_file.hpp"
+#include "bench/sweep/sweep_runner.hpp"
+#include "emulator/host/firmware_profiler.hpp"
+#include "emulator/trace/trace_recorder.hpp"
+#include "bench/workloads/saturation_point.hpp"
 
 namespace lanai::bench {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "sweep/sweep_runner.hpp"
+#include "bench/sweep/sweep_runner.hpp"
 
 namespace lanai::bench {
 

@@ -1,8 +1,8 @@
 // Field order here is the wire format: encoder and decoder of a record sit
 // side by side and read the fields in the same order.
-#include "sweep/sweep_record_codec.hpp"
+#include "bench/sweep/sweep_record_codec.hpp"
 
-#include "sweep/record_codec.hpp"
+#include "bench/sweep/record_codec.hpp"
 
 namespace lanai::bench {
 

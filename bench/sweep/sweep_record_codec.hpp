@@ -6,10 +6,10 @@
 #include <string>
 #include <string_view>
 
-#include "sweep/jitter_results.hpp"
-#include "sweep/pipeline_sweep.hpp"
-#include "sweep/queueing_sweep.hpp"
-#include "sweep/saturation_sweep.hpp"
+#include "bench/sweep/jitter_results.hpp"
+#include "bench/sweep/pipeline_sweep.hpp"
+#include "bench/sweep/queueing_sweep.hpp"
+#include "bench/sweep/saturation_sweep.hpp"
 
 namespace lanai::bench {
 

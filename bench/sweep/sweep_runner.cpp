@@ -1,8 +1,8 @@
 // The sweep's thread pool: points are posted in index order to a Boost.Asio
 // pool; the calling thread waits, reporting progress, until all are done.
-#include "sweep/sweep_runner.hpp"
+#include "bench/sweep/sweep_runner.hpp"
 
-#include "sweep/sweep_ranks.hpp"
+#include "bench/sweep/sweep_ranks.hpp"
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>

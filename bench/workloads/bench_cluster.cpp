@@ -1,4 +1,4 @@
-#include "workloads/bench_cluster.hpp"
+#include "bench/workloads/bench_cluster.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "machine/standalone_machine.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 namespace lanai::bench {
 

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "host/cluster.hpp"
-#include "profile/hardware_profile.hpp"
-#include "trace/trace_recorder.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/trace/trace_recorder.hpp"
 
 namespace lanai::bench {
 

@@ -1,4 +1,4 @@
-#include "workloads/breakdown.hpp"
+#include "bench/workloads/breakdown.hpp"
 
 #include <fmt/format.h>
 

@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "trace/trace_event.hpp"
+#include "emulator/trace/trace_event.hpp"
 
 namespace lanai::bench {
 

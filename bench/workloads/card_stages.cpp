@@ -1,4 +1,4 @@
-#include "workloads/card_stages.hpp"
+#include "bench/workloads/card_stages.hpp"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "text/json_text.hpp"
-#include "metrics/latency_summary.hpp"
-#include "numeric/line_fit.hpp"
+#include "emulator/text/json_text.hpp"
+#include "bench/metrics/latency_summary.hpp"
+#include "tools/numeric/line_fit.hpp"
 
 namespace lanai::bench {
 

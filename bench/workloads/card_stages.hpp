@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "analytic/pipeline_model.hpp"
-#include "workloads/pingpong.hpp"
+#include "tools/analytic/pipeline_model.hpp"
+#include "bench/workloads/pingpong.hpp"
 
 namespace lanai::bench {
 

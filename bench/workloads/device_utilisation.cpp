@@ -1,10 +1,10 @@
-#include "workloads/device_utilisation.hpp"
+#include "bench/workloads/device_utilisation.hpp"
 
 #include <stdexcept>
 
-#include "nic/host_dma.hpp"
-#include "nic/net_recv_dma.hpp"
-#include "nic/net_send_dma.hpp"
+#include "emulator/nic/host_dma.hpp"
+#include "emulator/nic/net_recv_dma.hpp"
+#include "emulator/nic/net_send_dma.hpp"
 
 namespace lanai::bench {
 

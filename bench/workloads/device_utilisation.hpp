@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "host/cluster.hpp"
-#include "kernel/sim_time.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/kernel/sim_time.hpp"
 
 namespace lanai::bench {
 

@@ -1,9 +1,9 @@
-#include "workloads/fan_out_run.hpp"
+#include "bench/workloads/fan_out_run.hpp"
 
 #include <utility>
 
-#include "driver/session.hpp"
-#include "workloads/pingpong.hpp"
+#include "hostlib/driver/session.hpp"
+#include "bench/workloads/pingpong.hpp"
 
 namespace lanai::bench {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "workloads/bench_cluster.hpp"
-#include "workloads/device_utilisation.hpp"
-#include "workloads/fault_counts.hpp"
+#include "bench/workloads/bench_cluster.hpp"
+#include "bench/workloads/device_utilisation.hpp"
+#include "bench/workloads/fault_counts.hpp"
 
 namespace lanai::bench {
 

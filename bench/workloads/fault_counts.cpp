@@ -1,12 +1,12 @@
 // Reading the links' fault counters off a finished cluster.
-#include "workloads/fault_counts.hpp"
+#include "bench/workloads/fault_counts.hpp"
 
 #include <fmt/format.h>
 
 #include <variant>
 
-#include "host/cluster.hpp"
-#include "text/json_text.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/text/json_text.hpp"
 
 namespace lanai::bench {
 

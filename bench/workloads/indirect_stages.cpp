@@ -1,4 +1,4 @@
-#include "workloads/indirect_stages.hpp"
+#include "bench/workloads/indirect_stages.hpp"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "metrics/latency_summary.hpp"
-#include "analytic/pipeline_model.hpp"
-#include "numeric/line_fit.hpp"
+#include "bench/metrics/latency_summary.hpp"
+#include "tools/analytic/pipeline_model.hpp"
+#include "tools/numeric/line_fit.hpp"
 
 namespace lanai::bench {
 

@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "workloads/pingpong.hpp"
+#include "bench/workloads/pingpong.hpp"
 
 namespace lanai::bench {
 

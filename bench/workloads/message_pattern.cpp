@@ -1,4 +1,4 @@
-#include "workloads/message_pattern.hpp"
+#include "bench/workloads/message_pattern.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -1,7 +1,7 @@
 // Video frame sizes for VBR channels: a reader for public frame-size traces
 // and a synthetic MPEG-1-like source (per-type lognormal sizes following a
 // GOP pattern) whose numbers are the same on every platform.
-#include "workloads/mpeg_source.hpp"
+#include "bench/workloads/mpeg_source.hpp"
 
 #include <array>
 #include <charconv>
@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "kernel/random_stream.hpp"
+#include "emulator/kernel/random_stream.hpp"
 
 namespace lanai::bench {
 namespace {

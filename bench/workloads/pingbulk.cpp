@@ -1,4 +1,4 @@
-#include "workloads/pingbulk.hpp"
+#include "bench/workloads/pingbulk.hpp"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "driver/session.hpp"
-#include "workloads/pingpong.hpp"
-#include "workloads/via_endpoint.hpp"
+#include "hostlib/driver/session.hpp"
+#include "bench/workloads/pingpong.hpp"
+#include "bench/workloads/via_endpoint.hpp"
 
 namespace lanai::bench {
 

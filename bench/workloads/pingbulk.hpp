@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <string>
 
-#include "host/cluster.hpp"
-#include "workloads/bench_cluster.hpp"
+#include "emulator/host/cluster.hpp"
+#include "bench/workloads/bench_cluster.hpp"
 
 namespace lanai::bench {
 

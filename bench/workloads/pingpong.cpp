@@ -1,4 +1,4 @@
-#include "workloads/pingpong.hpp"
+#include "bench/workloads/pingpong.hpp"
 
 #include <fmt/format.h>
 
@@ -7,9 +7,9 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "metrics/latency_summary.hpp"
-#include "driver/session.hpp"
-#include "workloads/via_endpoint.hpp"
+#include "bench/metrics/latency_summary.hpp"
+#include "hostlib/driver/session.hpp"
+#include "bench/workloads/via_endpoint.hpp"
 
 namespace lanai::bench {
 

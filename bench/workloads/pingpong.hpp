@@ -26,10 +26,10 @@
 #include <string_view>
 #include <vector>
 
-#include "host/cluster.hpp"
-#include "workloads/bench_cluster.hpp"
+#include "emulator/host/cluster.hpp"
+#include "bench/workloads/bench_cluster.hpp"
 #include "vipl.h"
-#include "workloads/breakdown.hpp"
+#include "bench/workloads/breakdown.hpp"
 
 namespace lanai::bench {
 

@@ -5,19 +5,19 @@
 // Run control only (never a measurement) uses the memory all nodes share in
 // this process: receivers end once every message sent has arrived, or a
 // drain time after the sender stopped.
-#include "workloads/saturation_point.hpp"
+#include "bench/workloads/saturation_point.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "driver/session.hpp"
-#include "workloads/bench_cluster.hpp"
-#include "workloads/fan_out_run.hpp"
-#include "workloads/message_pattern.hpp"
-#include "workloads/pingpong.hpp"
-#include "workloads/via_endpoint.hpp"
+#include "hostlib/driver/session.hpp"
+#include "bench/workloads/bench_cluster.hpp"
+#include "bench/workloads/fan_out_run.hpp"
+#include "bench/workloads/message_pattern.hpp"
+#include "bench/workloads/pingpong.hpp"
+#include "bench/workloads/via_endpoint.hpp"
 
 namespace lanai::bench {
 

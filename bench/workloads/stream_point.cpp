@@ -11,7 +11,7 @@
 // Run control only (never a measurement) uses the memory all nodes share
 // in this process: receivers end when every message sent is accounted for,
 // or a drain time after the sender has sent everything.
-#include "workloads/stream_point.hpp"
+#include "bench/workloads/stream_point.hpp"
 
 #include <fmt/format.h>
 
@@ -23,15 +23,15 @@
 #include <queue>
 #include <stdexcept>
 
-#include "kernel/random_stream.hpp"
-#include "driver/session.hpp"
+#include "emulator/kernel/random_stream.hpp"
+#include "hostlib/driver/session.hpp"
 #include "vipl_emu.h"
-#include "workloads/bench_cluster.hpp"
-#include "workloads/device_utilisation.hpp"
-#include "workloads/fan_out_run.hpp"
-#include "workloads/pingpong.hpp"
-#include "workloads/message_pattern.hpp"
-#include "workloads/via_endpoint.hpp"
+#include "bench/workloads/bench_cluster.hpp"
+#include "bench/workloads/device_utilisation.hpp"
+#include "bench/workloads/fan_out_run.hpp"
+#include "bench/workloads/pingpong.hpp"
+#include "bench/workloads/message_pattern.hpp"
+#include "bench/workloads/via_endpoint.hpp"
 
 namespace lanai::bench {
 

@@ -18,13 +18,13 @@
 #include <string>
 #include <vector>
 
-#include "host/cluster.hpp"
-#include "kernel/sim_time.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/kernel/sim_time.hpp"
 #include "lanai/via_abi.h"
-#include "profile/hardware_profile.hpp"
-#include "trace/trace_recorder.hpp"
-#include "workloads/device_utilisation.hpp"
-#include "workloads/fault_counts.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/trace/trace_recorder.hpp"
+#include "bench/workloads/device_utilisation.hpp"
+#include "bench/workloads/fault_counts.hpp"
 
 namespace lanai::bench {
 

@@ -1,4 +1,4 @@
-#include "workloads/via_endpoint.hpp"
+#include "bench/workloads/via_endpoint.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "host/host_cpu.hpp"
+#include "emulator/host/host_cpu.hpp"
 #include "vipl_emu.h"
 
 namespace lanai::bench {

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kernel/sim_time.hpp"
+#include "emulator/kernel/sim_time.hpp"
 #include "vipl.h"
 
 namespace lanai::bench {

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "cli/commands.hpp"
-#include "cli/profile_option.hpp"
+#include "emulator/cli/commands.hpp"
+#include "emulator/cli/profile_option.hpp"
 
 namespace lanai::cli {
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.hpp"
-#include "cli/profile_option.hpp"
-#include "iss/disassembler.hpp"
-#include "machine/standalone_machine.hpp"
+#include "emulator/cli/commands.hpp"
+#include "emulator/cli/profile_option.hpp"
+#include "emulator/iss/disassembler.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 namespace lanai::cli {
 

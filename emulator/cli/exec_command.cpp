@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.hpp"
-#include "text/json_text.hpp"
-#include "cli/profile_option.hpp"
-#include "iss/disassembler.hpp"
-#include "machine/standalone_machine.hpp"
+#include "emulator/cli/commands.hpp"
+#include "emulator/text/json_text.hpp"
+#include "emulator/cli/profile_option.hpp"
+#include "emulator/iss/disassembler.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 namespace lanai::cli {
 

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.hpp"
-#include "cli/profile_option.hpp"
-#include "loader/firmware_lookup.hpp"
-#include "loader/firmware_parts.hpp"
-#include "loader/firmware_variant.hpp"
-#include "machine/standalone_machine.hpp"
+#include "emulator/cli/commands.hpp"
+#include "emulator/cli/profile_option.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "emulator/loader/firmware_parts.hpp"
+#include "emulator/loader/firmware_variant.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 namespace lanai::cli {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "profile/hardware_profile.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::cli {
 

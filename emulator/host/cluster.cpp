@@ -2,7 +2,7 @@
 // runs out of events while cards run; the loop therefore advances virtual
 // time in fixed slices and judges progress between them: all programs done,
 // a core stopped, or nobody able to move (deadlock).
-#include "host/cluster.hpp"
+#include "emulator/host/cluster.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "nic/registered_counters.hpp"
+#include "emulator/nic/registered_counters.hpp"
 
 namespace lanai::host {
 

@@ -10,18 +10,18 @@
 #include <string>
 #include <vector>
 
-#include "host/firmware_profiler.hpp"
-#include "host/host_cpu.hpp"
-#include "iss/cpu.hpp"
-#include "kernel/event_queue.hpp"
-#include "kernel/sim_time.hpp"
-#include "kernel/statistics.hpp"
-#include "loader/firmware_linker.hpp"
-#include "nic/card.hpp"
-#include "nic/protection_table.hpp"
-#include "profile/hardware_profile.hpp"
-#include "trace/trace_recorder.hpp"
-#include "wire/topology.hpp"
+#include "emulator/host/firmware_profiler.hpp"
+#include "emulator/host/host_cpu.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/loader/firmware_linker.hpp"
+#include "emulator/nic/card.hpp"
+#include "emulator/nic/protection_table.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/trace/trace_recorder.hpp"
+#include "emulator/wire/topology.hpp"
 
 namespace lanai::host {
 

@@ -2,7 +2,7 @@
 // tracks one stack per thread, so every switch between stacks is announced to
 // it (start before, finish after), or it would misreport the other stack's
 // frames as overflows.
-#include "host/fiber.hpp"
+#include "emulator/host/fiber.hpp"
 
 #include <exception>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "host/firmware_profiler.hpp"
+#include "emulator/host/firmware_profiler.hpp"
 
 #include <cxxabi.h>
 #include <fmt/format.h>

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "iss/pc_profile.hpp"
-#include "loader/firmware_linker.hpp"
+#include "emulator/iss/pc_profile.hpp"
+#include "emulator/loader/firmware_linker.hpp"
 
 namespace lanai::host {
 

@@ -1,14 +1,14 @@
 // The host processor: runs its program on a fiber and turns the program's
 // compute and wait calls into kernel events, so host time advances only
 // where the program (or the library on its behalf) says it does.
-#include "host/host_cpu.hpp"
+#include "emulator/host/host_cpu.hpp"
 
 #include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
 
-#include "host/fiber.hpp"
+#include "emulator/host/fiber.hpp"
 
 namespace lanai::host {
 

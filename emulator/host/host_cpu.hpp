@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "kernel/event_queue.hpp"
-#include "kernel/sim_time.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/sim_time.hpp"
 
 namespace lanai::host {
 

@@ -4,11 +4,11 @@
 // address), with the cycles before it summed as the per-instruction model
 // charges them. A block ends with a branch and its delay slot, or a load
 // into the pc and its two.
-#include "iss/block_builder.hpp"
+#include "emulator/iss/block_builder.hpp"
 
 #include <algorithm>
 
-#include "iss/decoder.hpp"
+#include "emulator/iss/decoder.hpp"
 
 namespace lanai::iss {
 

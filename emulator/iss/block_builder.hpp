@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "iss/block.hpp"
-#include "iss/cycle_costs.hpp"
+#include "emulator/iss/block.hpp"
+#include "emulator/iss/cycle_costs.hpp"
 
 namespace lanai::iss {
 

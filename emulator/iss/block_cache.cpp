@@ -2,11 +2,11 @@
 // chunks, so neither moves once built, found through a per-word entry
 // table. Forgotten blocks are only unlinked; their space is reclaimed all at
 // once when it outweighs the live blocks'.
-#include "iss/block_cache.hpp"
+#include "emulator/iss/block_cache.hpp"
 
 #include <algorithm>
 
-#include "iss/block_builder.hpp"
+#include "emulator/iss/block_builder.hpp"
 
 namespace lanai::iss {
 

@@ -9,9 +9,9 @@
 #include <memory>
 #include <vector>
 
-#include "iss/block.hpp"
-#include "iss/cycle_costs.hpp"
-#include "iss/zeroed_array.hpp"
+#include "emulator/iss/block.hpp"
+#include "emulator/iss/cycle_costs.hpp"
+#include "emulator/iss/zeroed_array.hpp"
 
 namespace lanai::iss {
 

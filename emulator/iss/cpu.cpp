@@ -1,13 +1,13 @@
 // The LANai core's state and its host-side interface: construction (the
 // condition table, the costs), reset, registers and flags, and SRAM access
 // from outside, which drops what was predecoded from the words it writes.
-#include "iss/cpu.hpp"
+#include "emulator/iss/cpu.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
 
-#include "iss/cpu_arithmetic.hpp"
+#include "emulator/iss/cpu_arithmetic.hpp"
 
 #include "lanai/register_map.h"
 

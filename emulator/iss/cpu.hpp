@@ -9,15 +9,15 @@
 #include <span>
 #include <vector>
 
-#include "iss/block_builder.hpp"
-#include "iss/block_cache.hpp"
-#include "iss/cycle_costs.hpp"
-#include "iss/fault.hpp"
-#include "iss/idle_watch.hpp"
-#include "iss/instruction.hpp"
-#include "iss/mmio_bus.hpp"
-#include "iss/pc_profile.hpp"
-#include "iss/zeroed_array.hpp"
+#include "emulator/iss/block_builder.hpp"
+#include "emulator/iss/block_cache.hpp"
+#include "emulator/iss/cycle_costs.hpp"
+#include "emulator/iss/fault.hpp"
+#include "emulator/iss/idle_watch.hpp"
+#include "emulator/iss/instruction.hpp"
+#include "emulator/iss/mmio_bus.hpp"
+#include "emulator/iss/pc_profile.hpp"
+#include "emulator/iss/zeroed_array.hpp"
 
 namespace lanai::iss {
 

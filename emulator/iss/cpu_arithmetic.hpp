@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "iss/instruction.hpp"
+#include "emulator/iss/instruction.hpp"
 
 namespace lanai::iss {
 

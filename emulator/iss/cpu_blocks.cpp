@@ -6,12 +6,12 @@
 // device register, a fault, a skip by the idle watch) makes it stop before
 // that instruction with the state exactly as the reference path would have
 // it there, and the instruction is stepped.
-#include "iss/cpu.hpp"
+#include "emulator/iss/cpu.hpp"
 
 #include <bit>
 #include <cstring>
 
-#include "iss/cpu_arithmetic.hpp"
+#include "emulator/iss/cpu_arithmetic.hpp"
 
 namespace lanai::iss {
 

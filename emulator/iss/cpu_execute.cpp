@@ -5,12 +5,12 @@
 // full-word device register access through the MMIO bus. The run loop hands
 // straight runs of code to the block executor (cpu_blocks.cpp) and steps
 // what blocks leave: jumps, device accesses, faults, the ends of runs.
-#include "iss/cpu.hpp"
+#include "emulator/iss/cpu.hpp"
 
 #include <algorithm>
 
-#include "iss/cpu_arithmetic.hpp"
-#include "iss/decoder.hpp"
+#include "emulator/iss/cpu_arithmetic.hpp"
+#include "emulator/iss/decoder.hpp"
 #include "lanai/register_map.h"
 
 namespace lanai::iss {

@@ -2,7 +2,7 @@
 // at each taken backward branch, start watching it or, if the lap since the
 // last arrival changed nothing, skip every following lap that fits before
 // the run's limits.
-#include "iss/cpu.hpp"
+#include "emulator/iss/cpu.hpp"
 
 #include <algorithm>
 

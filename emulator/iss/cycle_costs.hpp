@@ -3,7 +3,7 @@
 // are.
 #pragma once
 
-#include "profile/hardware_profile.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::iss {
 

@@ -1,7 +1,7 @@
 // Decoding of Lanai instruction words (formats RI, RR, RM, RRM, BR, BRR,
 // SCC, SLS, SLI, SPLS and the special bit-counting instructions), including
 // the immediate expansions each format defines.
-#include "iss/decoder.hpp"
+#include "emulator/iss/decoder.hpp"
 
 namespace lanai::iss {
 namespace {

@@ -1,10 +1,10 @@
 // Renders decoded instructions in LLVM's Lanai assembly syntax, including
 // its aliases (mov, nop, pre/post increment shorthands, register jumps).
-#include "iss/disassembler.hpp"
+#include "emulator/iss/disassembler.hpp"
 
 #include <fmt/format.h>
 
-#include "iss/decoder.hpp"
+#include "emulator/iss/decoder.hpp"
 
 namespace lanai::iss {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "iss/instruction.hpp"
+#include "emulator/iss/instruction.hpp"
 
 namespace lanai::iss {
 

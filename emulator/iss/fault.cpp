@@ -1,9 +1,9 @@
 // Human-readable fault reports.
-#include "iss/fault.hpp"
+#include "emulator/iss/fault.hpp"
 
 #include <fmt/format.h>
 
-#include "iss/disassembler.hpp"
+#include "emulator/iss/disassembler.hpp"
 
 namespace lanai::iss {
 

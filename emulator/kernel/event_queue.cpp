@@ -1,7 +1,7 @@
 // The discrete-event scheduler: a binary heap of (time, sequence) ordered
 // entries with lazy cancellation, the recurring tasks' wakes merged with it
 // in the same order, and the run loops that advance virtual time.
-#include "kernel/event_queue.hpp"
+#include "emulator/kernel/event_queue.hpp"
 
 #include <algorithm>
 #include <stdexcept>

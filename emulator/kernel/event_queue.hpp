@@ -3,8 +3,8 @@
 // (time, insertion order) execution order is what makes runs reproducible.
 #pragma once
 
-#include "kernel/sim_time.hpp"
-#include "kernel/task_queue.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/kernel/task_queue.hpp"
 
 #include <compare>
 #include <cstddef>

@@ -2,7 +2,7 @@
 // generator and hand-written distributions with platform-independent output.
 // Built with floating-point contraction off, so that no compiler fuses a
 // multiply and an add into one differently-rounded instruction.
-#include "kernel/random_stream.hpp"
+#include "emulator/kernel/random_stream.hpp"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 // Named measurements: counter, time-weighted level and sample distribution
 // arithmetic, the registry that owns them, and its deterministic reports.
-#include "kernel/statistics.hpp"
+#include "emulator/kernel/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

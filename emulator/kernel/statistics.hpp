@@ -3,7 +3,7 @@
 // kept in one registry under dotted names such as "node0.hdma.busy".
 #pragma once
 
-#include "kernel/sim_time.hpp"
+#include "emulator/kernel/sim_time.hpp"
 
 #include <cstdint>
 #include <functional>

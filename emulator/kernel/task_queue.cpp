@@ -1,5 +1,5 @@
 // The recurring tasks' table and wake heap.
-#include "kernel/task_queue.hpp"
+#include "emulator/kernel/task_queue.hpp"
 
 #include <algorithm>
 #include <utility>

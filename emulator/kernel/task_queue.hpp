@@ -5,7 +5,7 @@
 // copy, no cancellation bookkeeping.
 #pragma once
 
-#include "kernel/sim_time.hpp"
+#include "emulator/kernel/sim_time.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Symbol names in loader messages: C++ names are demangled, since the
 // mangled form says little to whoever wrote the source.
-#include "loader/diagnostics.hpp"
+#include "emulator/loader/diagnostics.hpp"
 
 #include <cstdlib>
 #include <cxxabi.h>

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "loader/object_input.hpp"
+#include "emulator/loader/object_input.hpp"
 
 namespace lanai::loader::detail {
 

@@ -1,14 +1,14 @@
 // ELF header and section header parsing. Every field taken from the file is
 // checked against the file size in 64-bit arithmetic before it is used.
 
-#include "loader/elf_object.hpp"
+#include "emulator/loader/elf_object.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "loader/diagnostics.hpp"
-#include "loader/elf_format.hpp"
+#include "emulator/loader/diagnostics.hpp"
+#include "emulator/loader/elf_format.hpp"
 
 namespace lanai::loader {
 

@@ -3,10 +3,10 @@
 
 #include <fmt/format.h>
 
-#include "loader/diagnostics.hpp"
-#include "loader/elf_format.hpp"
-#include "loader/elf_object.hpp"
-#include "loader/relocation.hpp"
+#include "emulator/loader/diagnostics.hpp"
+#include "emulator/loader/elf_format.hpp"
+#include "emulator/loader/elf_object.hpp"
+#include "emulator/loader/relocation.hpp"
 
 namespace lanai::loader {
 

@@ -1,7 +1,7 @@
 // Drives a link: parse every object, drop duplicate COMDAT groups, resolve
 // globals, lay sections out, copy contents, then apply relocations.
 
-#include "loader/firmware_linker.hpp"
+#include "emulator/loader/firmware_linker.hpp"
 
 #include <array>
 #include <fstream>
@@ -9,12 +9,12 @@
 
 #include <fmt/format.h>
 
-#include "loader/diagnostics.hpp"
-#include "loader/elf_format.hpp"
-#include "loader/elf_object.hpp"
-#include "loader/relocator.hpp"
-#include "loader/section_layout.hpp"
-#include "loader/symbol_resolver.hpp"
+#include "emulator/loader/diagnostics.hpp"
+#include "emulator/loader/elf_format.hpp"
+#include "emulator/loader/elf_object.hpp"
+#include "emulator/loader/relocator.hpp"
+#include "emulator/loader/section_layout.hpp"
+#include "emulator/loader/symbol_resolver.hpp"
 
 namespace lanai::loader {
 namespace {

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "loader/object_input.hpp"
+#include "emulator/loader/object_input.hpp"
 
 namespace lanai::loader {
 

@@ -1,6 +1,6 @@
 // Where firmware folders are found and what their manifests list. Every
 // problem is a LoadError of one line naming the firmware or the folder.
-#include "loader/firmware_lookup.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "loader/diagnostics.hpp"
-#include "loader/object_input.hpp"
+#include "emulator/loader/diagnostics.hpp"
+#include "emulator/loader/object_input.hpp"
 
 namespace lanai::loader {
 

@@ -1,6 +1,6 @@
 // Reading and writing a firmware folder's manifests: parts.txt (the parts)
 // and objects.txt (the objects the loader links, in order).
-#include "loader/firmware_parts.hpp"
+#include "emulator/loader/firmware_parts.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "loader/diagnostics.hpp"
-#include "loader/object_input.hpp"
+#include "emulator/loader/diagnostics.hpp"
+#include "emulator/loader/object_input.hpp"
 
 namespace lanai::loader {
 

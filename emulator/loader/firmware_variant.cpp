@@ -3,7 +3,7 @@
 // strong definitions count: the weak copies of inline functions every
 // object that uses a shared header carries must not make a variant replace
 // parts it never meant to.
-#include "loader/firmware_variant.hpp"
+#include "emulator/loader/firmware_variant.hpp"
 
 #include <algorithm>
 #include <set>
@@ -11,9 +11,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "loader/diagnostics.hpp"
-#include "loader/elf_object.hpp"
-#include "loader/object_input.hpp"
+#include "emulator/loader/diagnostics.hpp"
+#include "emulator/loader/elf_object.hpp"
+#include "emulator/loader/object_input.hpp"
 
 namespace lanai::loader {
 

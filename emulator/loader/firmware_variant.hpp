@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "loader/firmware_lookup.hpp"
-#include "loader/firmware_parts.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "emulator/loader/firmware_parts.hpp"
 
 namespace lanai::loader {
 

@@ -1,7 +1,7 @@
 // Field encodings of the Lanai relocations, following the LLVM Lanai backend:
 // branch targets are absolute, and small addresses fit the 21-bit SLI/SLS form.
 
-#include "loader/relocation.hpp"
+#include "emulator/loader/relocation.hpp"
 
 #include <fmt/format.h>
 

@@ -1,13 +1,13 @@
 // Relocation values are S + A computed modulo 2^32, as the hardware would;
 // the per-type range checks catch values that do not fit their field.
 
-#include "loader/relocator.hpp"
+#include "emulator/loader/relocator.hpp"
 
 #include <fmt/format.h>
 
-#include "loader/diagnostics.hpp"
-#include "loader/elf_format.hpp"
-#include "loader/relocation.hpp"
+#include "emulator/loader/diagnostics.hpp"
+#include "emulator/loader/elf_format.hpp"
+#include "emulator/loader/relocation.hpp"
 
 namespace lanai::loader {
 namespace {

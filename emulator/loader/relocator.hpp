@@ -5,9 +5,9 @@
 #include <span>
 #include <vector>
 
-#include "loader/elf_object.hpp"
-#include "loader/firmware_linker.hpp"
-#include "loader/section_layout.hpp"
+#include "emulator/loader/elf_object.hpp"
+#include "emulator/loader/firmware_linker.hpp"
+#include "emulator/loader/section_layout.hpp"
 
 namespace lanai::loader {
 

@@ -1,7 +1,7 @@
 // Layout is computed in 64-bit arithmetic: sizes and alignments come from the
 // files, and only a layout that fits below the SRAM size is narrowed to 32 bits.
 
-#include "loader/section_layout.hpp"
+#include "emulator/loader/section_layout.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "loader/elf_format.hpp"
+#include "emulator/loader/elf_format.hpp"
 
 namespace lanai::loader {
 namespace {

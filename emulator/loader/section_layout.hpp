@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "loader/elf_object.hpp"
-#include "loader/firmware_linker.hpp"
-#include "loader/symbol_resolver.hpp"
+#include "emulator/loader/elf_object.hpp"
+#include "emulator/loader/firmware_linker.hpp"
+#include "emulator/loader/symbol_resolver.hpp"
 
 namespace lanai::loader {
 

@@ -1,11 +1,11 @@
 // Follows the usual static-linker rules so that firmware built for a GNU-style
 // toolchain (weak default handlers, -fcommon globals, C++ inline functions) links.
 
-#include "loader/symbol_resolver.hpp"
+#include "emulator/loader/symbol_resolver.hpp"
 
 #include <algorithm>
 
-#include "loader/diagnostics.hpp"
+#include "emulator/loader/diagnostics.hpp"
 
 namespace lanai::loader {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "loader/elf_object.hpp"
+#include "emulator/loader/elf_object.hpp"
 
 namespace lanai::loader {
 

@@ -1,5 +1,5 @@
 // Slice scheduling of the LANai core on the event kernel.
-#include "machine/clocked_core.hpp"
+#include "emulator/machine/clocked_core.hpp"
 
 #include <algorithm>
 

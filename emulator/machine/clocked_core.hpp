@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <functional>
 
-#include "iss/cpu.hpp"
-#include "kernel/event_queue.hpp"
-#include "kernel/sim_time.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/sim_time.hpp"
 
 namespace lanai::machine {
 

@@ -1,5 +1,5 @@
 // Loading an image into the LANai and running it to completion.
-#include "machine/standalone_machine.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 #include <fmt/format.h>
 #include <stdexcept>

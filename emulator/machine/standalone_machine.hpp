@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "iss/cpu.hpp"
-#include "kernel/event_queue.hpp"
-#include "loader/firmware_linker.hpp"
-#include "loader/firmware_lookup.hpp"
-#include "machine/clocked_core.hpp"
-#include "machine/system_registers.hpp"
-#include "profile/hardware_profile.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/loader/firmware_linker.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "emulator/machine/clocked_core.hpp"
+#include "emulator/machine/system_registers.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::machine {
 

@@ -1,5 +1,5 @@
 // Behaviour of the system register block.
-#include "machine/system_registers.hpp"
+#include "emulator/machine/system_registers.hpp"
 
 #include "lanai/register_map.h"
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "iss/mmio_bus.hpp"
+#include "emulator/iss/mmio_bus.hpp"
 
 namespace lanai::machine {
 

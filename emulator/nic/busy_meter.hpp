@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <string>
 
-#include "kernel/sim_time.hpp"
-#include "kernel/statistics.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/kernel/statistics.hpp"
 
 namespace lanai::nic {
 

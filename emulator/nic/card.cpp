@@ -1,17 +1,17 @@
 // Assembling one NIC: the LANai with its SRAM image, the register window
 // and the devices behind it, the host's PCI view of the card, and run
 // control with a readable account of how the firmware stopped.
-#include "nic/card.hpp"
+#include "emulator/nic/card.hpp"
 
 #include <fmt/format.h>
 #include <limits>
 #include <stdexcept>
 
-#include "nic/card_registers.hpp"
-#include "nic/doorbell_fifo.hpp"
-#include "nic/host_dma.hpp"
-#include "nic/net_recv_dma.hpp"
-#include "nic/net_send_dma.hpp"
+#include "emulator/nic/card_registers.hpp"
+#include "emulator/nic/doorbell_fifo.hpp"
+#include "emulator/nic/host_dma.hpp"
+#include "emulator/nic/net_recv_dma.hpp"
+#include "emulator/nic/net_send_dma.hpp"
 
 namespace lanai::nic {
 

@@ -12,19 +12,19 @@
 #include <string>
 #include <string_view>
 
-#include "iss/cpu.hpp"
-#include "iss/mmio_bus.hpp"
-#include "kernel/event_queue.hpp"
-#include "kernel/statistics.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/iss/mmio_bus.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/statistics.hpp"
 #include "lanai/via_abi.h"
-#include "loader/firmware_linker.hpp"
-#include "nic/busy_meter.hpp"
-#include "nic/card_trace.hpp"
-#include "machine/clocked_core.hpp"
-#include "machine/system_registers.hpp"
-#include "nic/protection_table.hpp"
-#include "profile/hardware_profile.hpp"
-#include "wire/network_port.hpp"
+#include "emulator/loader/firmware_linker.hpp"
+#include "emulator/nic/busy_meter.hpp"
+#include "emulator/nic/card_trace.hpp"
+#include "emulator/machine/clocked_core.hpp"
+#include "emulator/machine/system_registers.hpp"
+#include "emulator/nic/protection_table.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/wire/network_port.hpp"
 
 namespace lanai::nic {
 

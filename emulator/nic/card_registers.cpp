@@ -1,19 +1,19 @@
 // Register decoding for the card: which block an address belongs to, the
 // access time of each access, and the system registers the NIC adds (event
 // status, timer, host interrupt, node id).
-#include "nic/card_registers.hpp"
+#include "emulator/nic/card_registers.hpp"
 
 #include <algorithm>
 
 #include "lanai/register_map.h"
-#include "nic/busy_meter.hpp"
-#include "nic/card_trace.hpp"
-#include "nic/countdown_timer.hpp"
-#include "nic/doorbell_fifo.hpp"
-#include "nic/host_dma.hpp"
-#include "nic/mmio_device.hpp"
-#include "nic/net_recv_dma.hpp"
-#include "nic/net_send_dma.hpp"
+#include "emulator/nic/busy_meter.hpp"
+#include "emulator/nic/card_trace.hpp"
+#include "emulator/nic/countdown_timer.hpp"
+#include "emulator/nic/doorbell_fifo.hpp"
+#include "emulator/nic/host_dma.hpp"
+#include "emulator/nic/mmio_device.hpp"
+#include "emulator/nic/net_recv_dma.hpp"
+#include "emulator/nic/net_send_dma.hpp"
 
 namespace lanai::nic {
 

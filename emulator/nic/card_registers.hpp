@@ -9,11 +9,11 @@
 #include <memory>
 #include <string>
 
-#include "iss/cpu.hpp"
-#include "iss/mmio_bus.hpp"
-#include "kernel/event_queue.hpp"
-#include "machine/clocked_core.hpp"
-#include "machine/system_registers.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/iss/mmio_bus.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/machine/clocked_core.hpp"
+#include "emulator/machine/system_registers.hpp"
 
 namespace lanai::nic {
 

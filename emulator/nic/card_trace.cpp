@@ -1,4 +1,4 @@
-#include "nic/card_trace.hpp"
+#include "emulator/nic/card_trace.hpp"
 
 #include "lanai/via_abi.h"
 

@@ -9,8 +9,8 @@
 #include <span>
 #include <string>
 
-#include "kernel/sim_time.hpp"
-#include "trace/trace_recorder.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/trace/trace_recorder.hpp"
 
 namespace lanai::nic {
 

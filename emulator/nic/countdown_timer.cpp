@@ -1,6 +1,6 @@
 // Countdown timer behaviour: the expiry is scheduled at the virtual time of
 // the cycle it names, so the core sees it exactly when its count gets there.
-#include "nic/countdown_timer.hpp"
+#include "emulator/nic/countdown_timer.hpp"
 
 #include <algorithm>
 

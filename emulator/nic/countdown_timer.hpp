@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "kernel/event_queue.hpp"
-#include "machine/clocked_core.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/machine/clocked_core.hpp"
 
 namespace lanai::nic {
 

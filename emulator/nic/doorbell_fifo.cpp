@@ -1,6 +1,6 @@
 // Doorbell FIFO behaviour: queueing and dropping host doorbells, and the
 // pop-into-latches interface the firmware reads them through.
-#include "nic/doorbell_fifo.hpp"
+#include "emulator/nic/doorbell_fifo.hpp"
 
 #include <fmt/format.h>
 

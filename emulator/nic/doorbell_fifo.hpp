@@ -7,11 +7,11 @@
 #include <deque>
 #include <vector>
 
-#include "iss/mmio_bus.hpp"
-#include "kernel/sim_time.hpp"
-#include "kernel/statistics.hpp"
+#include "emulator/iss/mmio_bus.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/kernel/statistics.hpp"
 #include "lanai/via_abi.h"
-#include "profile/hardware_profile.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::nic {
 

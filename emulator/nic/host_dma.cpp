@@ -1,9 +1,9 @@
 // Host DMA behaviour: staging and committing requests (with the insertion
 // race of the real queue), serving them one at a time on the shared PCI
 // bus, protection checks, byte movement and the completion FIFO.
-#include "nic/host_dma.hpp"
+#include "emulator/nic/host_dma.hpp"
 
-#include "nic/card_trace.hpp"
+#include "emulator/nic/card_trace.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

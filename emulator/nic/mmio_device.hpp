@@ -8,8 +8,8 @@
 #include <concepts>
 #include <cstdint>
 
-#include "iss/mmio_bus.hpp"
-#include "kernel/sim_time.hpp"
+#include "emulator/iss/mmio_bus.hpp"
+#include "emulator/kernel/sim_time.hpp"
 
 namespace lanai::nic {
 

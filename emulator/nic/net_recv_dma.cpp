@@ -1,10 +1,10 @@
 // Network receive DMA behaviour: arming (GO at the access time), taking a
 // packet and stopping the link at once, the copy into SRAM after the
 // receive set-up time, and the DONE hand-shake with the firmware.
-#include "nic/net_recv_dma.hpp"
+#include "emulator/nic/net_recv_dma.hpp"
 
 #include "lanai/via_abi.h"
-#include "nic/card_trace.hpp"
+#include "emulator/nic/card_trace.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

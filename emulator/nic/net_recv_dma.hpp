@@ -8,14 +8,14 @@
 #include <functional>
 #include <optional>
 
-#include "iss/cpu.hpp"
-#include "iss/mmio_bus.hpp"
-#include "kernel/event_queue.hpp"
-#include "kernel/statistics.hpp"
-#include "nic/busy_meter.hpp"
-#include "nic/network_dma.hpp"
-#include "profile/hardware_profile.hpp"
-#include "wire/network_port.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/iss/mmio_bus.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/nic/busy_meter.hpp"
+#include "emulator/nic/network_dma.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/wire/network_port.hpp"
 
 namespace lanai::nic {
 

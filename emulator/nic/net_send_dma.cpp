@@ -1,9 +1,9 @@
 // Network send DMA behaviour: validating and starting a send, the start-up
 // delay before the head enters the port, and completion at the tail.
-#include "nic/net_send_dma.hpp"
+#include "emulator/nic/net_send_dma.hpp"
 
 #include "lanai/via_abi.h"
-#include "nic/card_trace.hpp"
+#include "emulator/nic/card_trace.hpp"
 
 #include <fmt/format.h>
 #include <stdexcept>

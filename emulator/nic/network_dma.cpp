@@ -1,5 +1,5 @@
 // The network DMA engines' shared state: its figures registered by name.
-#include "nic/network_dma.hpp"
+#include "emulator/nic/network_dma.hpp"
 
 #include <fmt/format.h>
 

@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "iss/cpu.hpp"
-#include "kernel/event_queue.hpp"
-#include "kernel/statistics.hpp"
-#include "nic/busy_meter.hpp"
-#include "wire/network_port.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/nic/busy_meter.hpp"
+#include "emulator/wire/network_port.hpp"
 
 namespace lanai::nic {
 

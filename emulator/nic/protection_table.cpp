@@ -1,7 +1,7 @@
 // The NIC's translation and protection table: registered host regions
 // looked up by handle. A handle packs the owning node, a slot index and the
 // slot's generation, so handles of other NICs and stale handles never match.
-#include "nic/protection_table.hpp"
+#include "emulator/nic/protection_table.hpp"
 
 #include <stdexcept>
 

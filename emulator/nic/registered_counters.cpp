@@ -1,6 +1,6 @@
 // Reading the firmware's counter table from the card's SRAM. Entries are
 // two big-endian words, the name's address and the counter's.
-#include "nic/registered_counters.hpp"
+#include "emulator/nic/registered_counters.hpp"
 
 #include "lanai/firmware_counters.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "nic/card.hpp"
+#include "emulator/nic/card.hpp"
 
 namespace lanai::nic {
 

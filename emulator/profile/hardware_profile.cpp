@@ -1,5 +1,5 @@
 // Loading, validating and printing hardware profiles (TOML via toml++).
-#include "profile/hardware_profile.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 #include <fmt/format.h>
 

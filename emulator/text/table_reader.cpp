@@ -1,6 +1,6 @@
 // Checked reading of TOML input tables: typed values by key, refused
 // unknown keys, and one message format for every complaint.
-#include "text/table_reader.hpp"
+#include "emulator/text/table_reader.hpp"
 
 #include <fmt/format.h>
 

@@ -1,11 +1,11 @@
-#include "trace/chrome_trace.hpp"
+#include "emulator/trace/chrome_trace.hpp"
 
 #include <fmt/format.h>
 
 #include <set>
 #include <string>
 
-#include "text/json_text.hpp"
+#include "emulator/text/json_text.hpp"
 
 namespace lanai::trace {
 

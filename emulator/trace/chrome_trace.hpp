@@ -8,7 +8,7 @@
 #include <ostream>
 #include <vector>
 
-#include "trace/trace_event.hpp"
+#include "emulator/trace/trace_event.hpp"
 
 namespace lanai::trace {
 

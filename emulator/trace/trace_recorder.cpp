@@ -1,4 +1,4 @@
-#include "trace/trace_recorder.hpp"
+#include "emulator/trace/trace_recorder.hpp"
 
 #include <algorithm>
 

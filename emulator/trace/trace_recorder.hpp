@@ -9,7 +9,7 @@
 #include <functional>
 #include <vector>
 
-#include "trace/trace_event.hpp"
+#include "emulator/trace/trace_event.hpp"
 
 namespace lanai::trace {
 

@@ -1,6 +1,6 @@
 // Crossbar switch behaviour: route decoding, output arbitration in a fixed
 // round-robin order, cut-through forwarding and dropping of bad routes.
-#include "wire/crossbar_switch.hpp"
+#include "emulator/wire/crossbar_switch.hpp"
 
 #include <stdexcept>
 

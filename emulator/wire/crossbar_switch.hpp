@@ -3,9 +3,9 @@
 // while its output is busy (wormhole head-of-line blocking).
 #pragma once
 
-#include "kernel/event_queue.hpp"
-#include "kernel/statistics.hpp"
-#include "wire/link.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/wire/link.hpp"
 
 #include <cstddef>
 #include <memory>

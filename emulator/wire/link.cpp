@@ -1,5 +1,5 @@
 // Link transmission: head timing at the start, release when the tail has gone.
-#include "wire/link.hpp"
+#include "emulator/wire/link.hpp"
 
 #include <stdexcept>
 

@@ -3,12 +3,12 @@
 // timed cut-through: the head arrives before the tail has been sent.
 #pragma once
 
-#include "kernel/event_queue.hpp"
-#include "kernel/sim_time.hpp"
-#include "kernel/statistics.hpp"
-#include "profile/hardware_profile.hpp"
-#include "wire/link_faults.hpp"
-#include "wire/worm.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/wire/link_faults.hpp"
+#include "emulator/wire/worm.hpp"
 
 #include <functional>
 #include <memory>

@@ -1,6 +1,6 @@
 // Drawing a link's faults: a drop first, then, for a packet that goes on, a
 // flipped bit anywhere in what the receiver checks (payload and trailer).
-#include "wire/link_faults.hpp"
+#include "emulator/wire/link_faults.hpp"
 
 #include <cmath>
 #include <string>

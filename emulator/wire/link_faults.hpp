@@ -5,11 +5,11 @@
 // while the link is down it drops everything.
 #pragma once
 
-#include "kernel/random_stream.hpp"
-#include "kernel/sim_time.hpp"
-#include "kernel/statistics.hpp"
-#include "profile/hardware_profile.hpp"
-#include "wire/packet.hpp"
+#include "emulator/kernel/random_stream.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/wire/packet.hpp"
 
 #include <string_view>
 #include <utility>

@@ -1,6 +1,6 @@
 // Network port behaviour: split-phase sends, and stop/go reception that
 // leaves unaccepted packets in the link instead of dropping them.
-#include "wire/network_port.hpp"
+#include "emulator/wire/network_port.hpp"
 
 #include <stdexcept>
 

@@ -3,10 +3,10 @@
 // has left, and arrivals taken only while the receiver is armed (GO).
 #pragma once
 
-#include "kernel/event_queue.hpp"
-#include "kernel/statistics.hpp"
-#include "wire/link.hpp"
-#include "wire/packet.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/wire/link.hpp"
+#include "emulator/wire/packet.hpp"
 
 #include <cstddef>
 #include <cstdint>

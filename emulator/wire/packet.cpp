@@ -1,6 +1,6 @@
 // Packet route consumption, the CRC-32 trailer (computed when first needed)
 // and the fault-injection hook.
-#include "wire/packet.hpp"
+#include "emulator/wire/packet.hpp"
 
 #include <array>
 #include <stdexcept>

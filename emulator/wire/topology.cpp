@@ -1,5 +1,5 @@
 // Building fabrics: creating ports, switches and links and wiring their ends.
-#include "wire/topology.hpp"
+#include "emulator/wire/topology.hpp"
 
 #include <fmt/format.h>
 

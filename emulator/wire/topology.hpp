@@ -3,12 +3,12 @@
 // with the source route from any node to any other.
 #pragma once
 
-#include "kernel/event_queue.hpp"
-#include "kernel/statistics.hpp"
-#include "profile/hardware_profile.hpp"
-#include "wire/crossbar_switch.hpp"
-#include "wire/link.hpp"
-#include "wire/network_port.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/wire/crossbar_switch.hpp"
+#include "emulator/wire/link.hpp"
+#include "emulator/wire/network_port.hpp"
 
 #include <cstddef>
 #include <cstdint>

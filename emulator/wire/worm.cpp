@@ -1,7 +1,7 @@
 // Tail timing of a packet across its hops once its head has found a taker.
-#include "wire/worm.hpp"
+#include "emulator/wire/worm.hpp"
 
-#include "wire/link.hpp"
+#include "emulator/wire/link.hpp"
 
 #include <algorithm>
 #include <stdexcept>

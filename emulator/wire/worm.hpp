@@ -3,8 +3,8 @@
 // its tail leaves each hop. Models Myrinet's cut-through with stop/go flow.
 #pragma once
 
-#include "kernel/sim_time.hpp"
-#include "wire/packet.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/wire/packet.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -1,12 +1,12 @@
 // Connection messages as kernel events. Requests that arrive before anyone
 // waits for them queue at the server in arrival order, so the outcome of a
 // run never depends on which host happened to call first.
-#include "connection_manager.hpp"
+#include "hostlib/driver/connection_manager.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "session.hpp"
+#include "hostlib/driver/session.hpp"
 
 namespace lanai::vipl {
 

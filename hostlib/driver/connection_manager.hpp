@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "driver_objects.hpp"
-#include "kernel/event_queue.hpp"
-#include "kernel/sim_time.hpp"
+#include "hostlib/driver/driver_objects.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/sim_time.hpp"
 
 namespace lanai::vipl {
 

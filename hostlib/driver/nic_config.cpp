@@ -1,7 +1,7 @@
 // Writing via_nic_config field by field. Offsets come from the shared C
 // struct: its members are all naturally aligned 32-bit words and bytes, so
 // the host compiler and the LANai compiler lay it out alike.
-#include "nic_config.hpp"
+#include "hostlib/driver/nic_config.hpp"
 
 #include <cstddef>
 #include <stdexcept>

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lanai/via_abi.h"
-#include "nic/card.hpp"
+#include "emulator/nic/card.hpp"
 
 namespace lanai::vipl {
 

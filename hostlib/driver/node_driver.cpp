@@ -2,7 +2,7 @@
 // block, host time charged for library work, and matching the NIC's writes
 // into host memory against the descriptors still posted, so completion
 // queues fill in the order the NIC completed descriptors.
-#include "node_driver.hpp"
+#include "hostlib/driver/node_driver.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "connection_manager.hpp"
-#include "session.hpp"
+#include "hostlib/driver/connection_manager.hpp"
+#include "hostlib/driver/session.hpp"
 
 namespace lanai::vipl {
 

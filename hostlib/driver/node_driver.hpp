@@ -11,13 +11,13 @@
 #include <optional>
 #include <string>
 
-#include "driver_objects.hpp"
-#include "host/host_cpu.hpp"
-#include "kernel/sim_time.hpp"
-#include "nic/card.hpp"
-#include "nic/protection_table.hpp"
-#include "nic_config.hpp"
-#include "profile/hardware_profile.hpp"
+#include "hostlib/driver/driver_objects.hpp"
+#include "emulator/host/host_cpu.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/nic/card.hpp"
+#include "emulator/nic/protection_table.hpp"
+#include "hostlib/driver/nic_config.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::vipl {
 

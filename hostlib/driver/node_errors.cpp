@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "node_driver.hpp"
+#include "hostlib/driver/node_driver.hpp"
 
 namespace lanai::vipl {
 

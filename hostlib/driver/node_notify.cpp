@@ -4,7 +4,7 @@
 // stack when the library has control (a VIPL call, a blocking wait, the end
 // of lanai_emu_compute_ns), never inside a card's event, so a handler may
 // call the VIPL. Queues are visited in handle order, so runs repeat exactly.
-#include "node_driver.hpp"
+#include "hostlib/driver/node_driver.hpp"
 
 namespace lanai::vipl {
 

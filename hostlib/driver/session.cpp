@@ -1,6 +1,6 @@
 // The session's lifetime brackets one cluster run, so every program has
 // been stopped (and unwound) before the drivers it used go away.
-#include "session.hpp"
+#include "hostlib/driver/session.hpp"
 
 #include <stdexcept>
 #include <utility>

@@ -8,9 +8,9 @@
 #include <memory>
 #include <vector>
 
-#include "connection_manager.hpp"
-#include "host/cluster.hpp"
-#include "node_driver.hpp"
+#include "hostlib/driver/connection_manager.hpp"
+#include "emulator/host/cluster.hpp"
+#include "hostlib/driver/node_driver.hpp"
 
 namespace lanai::vipl {
 

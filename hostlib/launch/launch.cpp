@@ -1,7 +1,7 @@
 // Running a host program on an emulated cluster from the command line:
 // profile and firmware first (their errors are the user's and get one
 // line), then the run, then a report of how it ended.
-#include "launch.hpp"
+#include "hostlib/launch/launch.hpp"
 
 #include <cstdio>
 #include <exception>
@@ -18,14 +18,14 @@
 
 #include <unistd.h>
 
-#include "host/cluster.hpp"
-#include "host/fiber.hpp"
-#include "launch_options.hpp"
-#include "machine/standalone_machine.hpp"
-#include "profile/hardware_profile.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/host/fiber.hpp"
+#include "hostlib/launch/launch_options.hpp"
+#include "emulator/machine/standalone_machine.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
-#include "node_output.hpp"
-#include "driver/session.hpp"
+#include "hostlib/launch/node_output.hpp"
+#include "hostlib/driver/session.hpp"
 
 namespace lanai::vipl {
 

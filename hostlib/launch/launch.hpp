@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "launch_options.hpp"
+#include "hostlib/launch/launch_options.hpp"
 
 namespace lanai::vipl {
 

@@ -5,8 +5,8 @@
 #include <exception>
 #include <vector>
 
-#include "launch.hpp"
-#include "launch_abi.h"
+#include "hostlib/launch/launch.hpp"
+#include "hostlib/launch/launch_abi.h"
 
 extern "C" __attribute__((visibility("default"))) int
 lanai_vipl_launch(int abi, int argc, char** argv, const lanai_vipl_node_program* programs,

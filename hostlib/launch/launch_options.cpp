@@ -1,6 +1,6 @@
 // Parsing the launcher's options with CLI11; every usage error becomes one
 // line on stderr and exit status 1.
-#include "launch_options.hpp"
+#include "hostlib/launch/launch_options.hpp"
 
 #include <charconv>
 #include <cstdio>
@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "iss/cpu.hpp"
+#include "emulator/iss/cpu.hpp"
 #include "lanai/via_abi.h"
 
 namespace lanai::vipl {

@@ -4,7 +4,7 @@
 // file that is emptied into the launcher's stream, line by line, whenever
 // the node stops running: lines appear in virtual-time order, and output
 // never blocks a node.
-#include "node_output.hpp"
+#include "hostlib/launch/node_output.hpp"
 
 #include <cerrno>
 #include <cstdio>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "host/host_cpu.hpp"
+#include "emulator/host/host_cpu.hpp"
 
 namespace lanai::vipl {
 

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "program_copies.hpp"
+#include "hostlib/program/program_copies.hpp"
 
 namespace lanai::vipl {
 

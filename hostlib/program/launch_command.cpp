@@ -1,7 +1,7 @@
 // The command splits its line at "--", checks the options with the same
 // parser the VIPL will use, loads one copy of the program per node and
 // hands the copies to the VIPL they are linked with, which runs them.
-#include "launch_command.hpp"
+#include "hostlib/program/launch_command.hpp"
 
 #include <cstring>
 #include <string>
@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "launch/launch_options.hpp"
-#include "program_copies.hpp"
+#include "hostlib/launch/launch_options.hpp"
+#include "hostlib/program/program_copies.hpp"
 
 namespace lanai::vipl {
 

@@ -2,7 +2,7 @@
 // makes the dynamic linker treat them as distinct objects (it shares an
 // object loaded twice from one file). Entry points are found in each
 // copy's dynamic symbols, or failing that in its symbol table.
-#include "program_copies.hpp"
+#include "hostlib/program/program_copies.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "launch/launch_abi.h"
+#include "hostlib/launch/launch_abi.h"
 
 namespace lanai::vipl {
 

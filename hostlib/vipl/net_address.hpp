@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "driver/connection_manager.hpp"
+#include "hostlib/driver/connection_manager.hpp"
 #include "vipl.h"
 
 namespace lanai::vipl {

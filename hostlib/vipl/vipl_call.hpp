@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "host/fiber.hpp"
-#include "driver/session.hpp"
+#include "emulator/host/fiber.hpp"
+#include "hostlib/driver/session.hpp"
 
 namespace lanai::vipl {
 

@@ -4,7 +4,7 @@
 // Notify hands it to a handler (node_notify.cpp).
 #include <fmt/format.h>
 
-#include "vipl_call.hpp"
+#include "hostlib/vipl/vipl_call.hpp"
 
 using namespace lanai::vipl;
 

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "net_address.hpp"
-#include "vipl_call.hpp"
+#include "hostlib/vipl/net_address.hpp"
+#include "hostlib/vipl/vipl_call.hpp"
 
 using namespace lanai::vipl;
 

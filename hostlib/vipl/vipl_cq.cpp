@@ -4,7 +4,7 @@
 // VipSendDone/VipRecvDone on the VI the entry names.
 #include <fmt/format.h>
 
-#include "vipl_call.hpp"
+#include "hostlib/vipl/vipl_call.hpp"
 
 using namespace lanai::vipl;
 

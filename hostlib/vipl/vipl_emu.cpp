@@ -2,8 +2,8 @@
 // computation and the node's place in the cluster, for host programs.
 #include <cstdio>
 
-#include "host/host_cpu.hpp"
-#include "driver/session.hpp"
+#include "emulator/host/host_cpu.hpp"
+#include "hostlib/driver/session.hpp"
 #include "vipl_emu.h"
 
 using namespace lanai::vipl;

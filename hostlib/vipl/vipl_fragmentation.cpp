@@ -2,7 +2,7 @@
 // written to its entry in the NIC's configuration block.
 #include <fmt/format.h>
 
-#include "vipl_call.hpp"
+#include "hostlib/vipl/vipl_call.hpp"
 
 using namespace lanai::vipl;
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "vipl_call.hpp"
+#include "hostlib/vipl/vipl_call.hpp"
 
 using namespace lanai::vipl;
 

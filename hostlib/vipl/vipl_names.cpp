@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "net_address.hpp"
-#include "vipl_call.hpp"
+#include "hostlib/vipl/net_address.hpp"
+#include "hostlib/vipl/vipl_call.hpp"
 
 using namespace lanai::vipl;
 

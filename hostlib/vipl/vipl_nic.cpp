@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "nic/protection_table.hpp"
-#include "vipl_call.hpp"
+#include "emulator/nic/protection_table.hpp"
+#include "hostlib/vipl/vipl_call.hpp"
 
 using namespace lanai::vipl;
 

@@ -3,7 +3,7 @@
 // the VI's state, queue room), then rings the VI's doorbell with one PCI
 // write. Everything else (data segments, lengths) the NIC checks and
 // reports in the descriptor's status.
-#include "vipl_call.hpp"
+#include "hostlib/vipl/vipl_call.hpp"
 
 using namespace lanai::vipl;
 

@@ -3,8 +3,8 @@
 // QoS tick) are written there for the firmware to read.
 #include <fmt/format.h>
 
-#include "kernel/sim_time.hpp"
-#include "vipl_call.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "hostlib/vipl/vipl_call.hpp"
 
 using namespace lanai::vipl;
 

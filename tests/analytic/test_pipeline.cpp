@@ -12,11 +12,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "analytic/pipeline_analysis.hpp"
-#include "analytic/pipeline_hierarchical.hpp"
-#include "analytic/pipeline_lp.hpp"
-#include "analytic/pipeline_model.hpp"
-#include "analytic/pipeline_ramp_up.hpp"
+#include "tools/analytic/pipeline_analysis.hpp"
+#include "tools/analytic/pipeline_hierarchical.hpp"
+#include "tools/analytic/pipeline_lp.hpp"
+#include "tools/analytic/pipeline_model.hpp"
+#include "tools/analytic/pipeline_ramp_up.hpp"
 
 using namespace lanai::models;
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include "analytic/qna_model_file.hpp"
-#include "analytic/qna_solver.hpp"
+#include "tools/analytic/qna_model_file.hpp"
+#include "tools/analytic/qna_solver.hpp"
 
 using namespace lanai::models;
 

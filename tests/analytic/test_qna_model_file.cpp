@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "text/table_reader.hpp"
-#include "analytic/qna_model_file.hpp"
-#include "analytic/qna_solver.hpp"
+#include "emulator/text/table_reader.hpp"
+#include "tools/analytic/qna_model_file.hpp"
+#include "tools/analytic/qna_solver.hpp"
 
 using namespace lanai::models;
 

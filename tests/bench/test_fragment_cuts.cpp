@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "numeric/line_fit.hpp"
-#include "workloads/card_stages.hpp"
-#include "workloads/pingpong.hpp"
+#include "tools/numeric/line_fit.hpp"
+#include "bench/workloads/card_stages.hpp"
+#include "bench/workloads/pingpong.hpp"
 
 using namespace lanai;
 

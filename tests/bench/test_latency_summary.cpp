@@ -1,6 +1,6 @@
 // Tests of the latency columns on hand-computed samples: medians of odd and
 // even counts, nearest-rank percentiles, population standard deviation.
-#include "metrics/latency_summary.hpp"
+#include "bench/metrics/latency_summary.hpp"
 
 #include <doctest/doctest.h>
 

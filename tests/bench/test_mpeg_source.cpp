@@ -1,7 +1,7 @@
 // Tests of the VBR frame sources: the frame-size trace reader on small
 // fixture files, and the synthetic MPEG source's determinism, GOP structure,
 // mean rate and clipping.
-#include "workloads/mpeg_source.hpp"
+#include "bench/workloads/mpeg_source.hpp"
 
 #include <doctest/doctest.h>
 

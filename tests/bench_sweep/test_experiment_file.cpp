@@ -1,7 +1,7 @@
 // Tests of experiment files: a valid file expands to the expected points,
 // every error names the file, the key and the problem, and the experiment
 // files shipped with the bench all parse.
-#include "sweep/experiment_file.hpp"
+#include "bench/sweep/experiment_file.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,8 +9,8 @@
 #include <fstream>
 #include <string>
 
-#include "sweep/load_points.hpp"
-#include "sweep/point_spec.hpp"
+#include "bench/sweep/load_points.hpp"
+#include "bench/sweep/point_spec.hpp"
 
 using namespace lanai::bench;
 namespace fs = std::filesystem;

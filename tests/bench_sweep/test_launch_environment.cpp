@@ -1,7 +1,7 @@
 // What lanai-emu reads from its environment about an MPI launch: the rank
 // and size (Open MPI's variables before MPICH's), the rank-failure test
 // hook and its one-line error, and what a build without MPI says.
-#include "mpi/launch_environment.hpp"
+#include "bench/mpi/launch_environment.hpp"
 
 #include <doctest/doctest.h>
 

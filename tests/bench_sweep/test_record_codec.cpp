@@ -2,8 +2,8 @@
 // them in: each comes back equal member by member, with distinct values in
 // every field so that a swapped or forgotten field shows; doubles keep
 // their exact bits; a cut, padded or damaged record is an error.
-#include "sweep/record_codec.hpp"
-#include "sweep/sweep_record_codec.hpp"
+#include "bench/sweep/record_codec.hpp"
+#include "bench/sweep/sweep_record_codec.hpp"
 
 #include <doctest/doctest.h>
 

@@ -3,8 +3,8 @@
 // through the byte encoding equal to the single-process run's, and lost
 // points become failed records naming the rank. And one rank's pool of
 // points (LocalPoints) with the failure test hook.
-#include "sweep/sweep_ranks.hpp"
-#include "mpi/local_points.hpp"
+#include "bench/sweep/sweep_ranks.hpp"
+#include "bench/mpi/local_points.hpp"
 
 #include <doctest/doctest.h>
 

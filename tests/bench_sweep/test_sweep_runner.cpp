@@ -1,7 +1,7 @@
 // Tests of the sweep runner with a fake point function: results by index
 // whatever the number of threads, and a raised stop flag keeping finished
 // points and skipping the rest.
-#include "sweep/sweep_runner.hpp"
+#include "bench/sweep/sweep_runner.hpp"
 
 #include <doctest/doctest.h>
 

@@ -2,8 +2,8 @@
 // published 1-way order, and the zero-target cells.
 #include <doctest/doctest.h>
 
-#include "calibration/calibration_report.hpp"
-#include "calibration/latency_model.hpp"
+#include "bench/calibration/calibration_report.hpp"
+#include "bench/calibration/latency_model.hpp"
 
 using namespace lanai::bench;
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "calibration/fit_keys.hpp"
-#include "calibration/target_table.hpp"
+#include "bench/calibration/fit_keys.hpp"
+#include "bench/calibration/target_table.hpp"
 
 using lanai::bench::apply_fit;
 using lanai::bench::CalibrationError;

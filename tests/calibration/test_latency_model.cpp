@@ -2,7 +2,7 @@
 // runs and do not depend on the number of worker threads.
 #include <doctest/doctest.h>
 
-#include "calibration/latency_model.hpp"
+#include "bench/calibration/latency_model.hpp"
 
 using namespace lanai::bench;
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "calibration/least_squares_fit.hpp"
+#include "bench/calibration/least_squares_fit.hpp"
 
 using lanai::bench::fit_least_squares;
 using lanai::bench::FitParameter;

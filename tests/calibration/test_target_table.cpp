@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "calibration/target_table.hpp"
+#include "bench/calibration/target_table.hpp"
 
 using lanai::bench::CalibrationError;
 using lanai::bench::parse_target_table;

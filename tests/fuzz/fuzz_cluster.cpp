@@ -1,5 +1,5 @@
 // The descriptor fuzzer's cluster and connection steps.
-#include "fuzz_cluster.hpp"
+#include "tests/fuzz/fuzz_cluster.hpp"
 
 #include <map>
 #include <vector>

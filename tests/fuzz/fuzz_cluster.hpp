@@ -12,10 +12,10 @@
 #include <memory>
 #include <string>
 
-#include "host/cluster.hpp"
-#include "loader/firmware_lookup.hpp"
-#include "machine/standalone_machine.hpp"
-#include "driver/session.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "emulator/machine/standalone_machine.hpp"
+#include "hostlib/driver/session.hpp"
 #include "vipl.h"
 
 namespace fuzz {

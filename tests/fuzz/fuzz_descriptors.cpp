@@ -12,7 +12,7 @@
 #include <cstring>
 #include <memory>
 
-#include "fuzz_cluster.hpp"
+#include "tests/fuzz/fuzz_cluster.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "loader/firmware_linker.hpp"
+#include "emulator/loader/firmware_linker.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace lanai::loader;

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "sweep/experiment_file.hpp"
+#include "bench/sweep/experiment_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::filesystem::path base = [] {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "workloads/mpeg_source.hpp"
+#include "bench/workloads/mpeg_source.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "profile/hardware_profile.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace lanai::profile;

@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "analytic/qna_model_file.hpp"
-#include "analytic/qna_solver.hpp"
-#include "text/table_reader.hpp"
+#include "tools/analytic/qna_model_file.hpp"
+#include "tools/analytic/qna_solver.hpp"
+#include "emulator/text/table_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <string>
 
-#include "host/cluster.hpp"
-#include "machine/standalone_machine.hpp"
-#include "profile/hardware_profile.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/machine/standalone_machine.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace host_test {
 

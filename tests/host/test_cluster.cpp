@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "cluster_fixture.hpp"
+#include "tests/host/cluster_fixture.hpp"
 
 using namespace lanai;
 using host::Cluster;

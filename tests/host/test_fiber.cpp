@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "host/fiber.hpp"
+#include "emulator/host/fiber.hpp"
 
 using lanai::host::Fiber;
 

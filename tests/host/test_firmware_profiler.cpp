@@ -8,8 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "cluster_fixture.hpp"
-#include "host/firmware_profiler.hpp"
+#include "tests/host/cluster_fixture.hpp"
+#include "emulator/host/firmware_profiler.hpp"
 
 using lanai::host::FirmwareProfiler;
 using lanai::host::NodeProfile;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "host/host_cpu.hpp"
-#include "kernel/event_queue.hpp"
+#include "emulator/host/host_cpu.hpp"
+#include "emulator/kernel/event_queue.hpp"
 
 using namespace lanai;
 using host::HostCpu;

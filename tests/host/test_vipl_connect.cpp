@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "vipl_fixture.hpp"
+#include "tests/host/vipl_fixture.hpp"
 
 using namespace host_test;
 

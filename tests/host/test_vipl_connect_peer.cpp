@@ -5,7 +5,7 @@
 // calls refuse what they cannot do.
 #include <doctest/doctest.h>
 
-#include "vipl_fixture.hpp"
+#include "tests/host/vipl_fixture.hpp"
 
 using namespace host_test;
 

@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include "vipl_fixture.hpp"
+#include "tests/host/vipl_fixture.hpp"
 
 using namespace host_test;
 

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "nic/doorbell_fifo.hpp"
-#include "vipl_fixture.hpp"
+#include "emulator/nic/doorbell_fifo.hpp"
+#include "tests/host/vipl_fixture.hpp"
 
 using namespace host_test;
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "cluster_fixture.hpp"
-#include "driver/session.hpp"
+#include "tests/host/cluster_fixture.hpp"
+#include "hostlib/driver/session.hpp"
 #include "vipl.h"
 
 namespace host_test {

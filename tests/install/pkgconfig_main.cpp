@@ -1,7 +1,7 @@
 // Downstream use of the installed package through pkg-config alone: compiled
 // with the flags `pkg-config --cflags --libs lanai-emu` prints.
-#include "kernel/event_queue.hpp"
-#include "kernel/statistics.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/statistics.hpp"
 
 #if __has_include("lanai/register_map.h")
 #include "lanai/register_map.h"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "iss/cpu.hpp"
+#include "emulator/iss/cpu.hpp"
 #include "lanai/register_map.h"
 
 namespace lanai::test {

@@ -1,5 +1,5 @@
 // Running llvm-mc over batches of words and parsing its answers.
-#include "llvm_mc_oracle.hpp"
+#include "tests/iss/llvm_mc_oracle.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

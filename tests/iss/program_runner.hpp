@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "iss/cpu.hpp"
-#include "machine/system_registers.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/machine/system_registers.hpp"
 
 namespace lanai::test {
 

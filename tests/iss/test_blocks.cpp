@@ -6,8 +6,8 @@
 // identical results, and gives the result worked out by hand.
 #include <doctest/doctest.h>
 
-#include "block_twin.hpp"
-#include "lanai_encoding.hpp"
+#include "tests/iss/block_twin.hpp"
+#include "tests/iss/lanai_encoding.hpp"
 
 using namespace lanai::test;
 

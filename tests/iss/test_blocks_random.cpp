@@ -7,9 +7,9 @@
 // of random lengths and of random instruction counts.
 #include <doctest/doctest.h>
 
-#include "block_twin.hpp"
-#include "kernel/random_stream.hpp"
-#include "lanai_encoding.hpp"
+#include "tests/iss/block_twin.hpp"
+#include "emulator/kernel/random_stream.hpp"
+#include "tests/iss/lanai_encoding.hpp"
 
 using namespace lanai::test;
 

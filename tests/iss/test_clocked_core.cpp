@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <functional>
 
-#include "lanai_encoding.hpp"
-#include "machine/clocked_core.hpp"
-#include "program_runner.hpp"
+#include "tests/iss/lanai_encoding.hpp"
+#include "emulator/machine/clocked_core.hpp"
+#include "tests/iss/program_runner.hpp"
 
 using namespace lanai::test;
 

@@ -5,9 +5,9 @@
 
 #include <cstdint>
 
-#include "iss/fault.hpp"
-#include "lanai_encoding.hpp"
-#include "program_runner.hpp"
+#include "emulator/iss/fault.hpp"
+#include "tests/iss/lanai_encoding.hpp"
+#include "tests/iss/program_runner.hpp"
 
 using namespace lanai::test;
 using lanai::iss::FaultKind;

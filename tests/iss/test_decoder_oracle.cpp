@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "iss/decoder.hpp"
-#include "iss/disassembler.hpp"
-#include "kernel/random_stream.hpp"
-#include "llvm_mc_oracle.hpp"
-#include "machine/standalone_machine.hpp"
+#include "emulator/iss/decoder.hpp"
+#include "emulator/iss/disassembler.hpp"
+#include "emulator/kernel/random_stream.hpp"
+#include "tests/iss/llvm_mc_oracle.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 namespace {
 

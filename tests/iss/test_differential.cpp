@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "diff_cases.h"
-#include "kernel/random_stream.hpp"
-#include "machine/standalone_machine.hpp"
+#include "emulator/kernel/random_stream.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 namespace {
 

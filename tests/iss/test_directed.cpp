@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "lanai_encoding.hpp"
-#include "program_runner.hpp"
+#include "tests/iss/lanai_encoding.hpp"
+#include "tests/iss/program_runner.hpp"
 
 using namespace lanai::test;
 using lanai::iss::StopReason;

@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernel/random_stream.hpp"
+#include "emulator/kernel/random_stream.hpp"
 #include "lanai/register_map.h"
-#include "lanai_encoding.hpp"
-#include "program_runner.hpp"
+#include "tests/iss/lanai_encoding.hpp"
+#include "tests/iss/program_runner.hpp"
 
 using namespace lanai::test;
 

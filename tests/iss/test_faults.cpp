@@ -10,10 +10,10 @@
 
 #include <lanai/register_map.h>
 
-#include "iss/cpu.hpp"
-#include "iss/fault.hpp"
-#include "lanai_encoding.hpp"
-#include "program_runner.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/iss/fault.hpp"
+#include "tests/iss/lanai_encoding.hpp"
+#include "tests/iss/program_runner.hpp"
 
 using namespace lanai::test;
 using lanai::iss::FaultKind;

@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "lanai/register_map.h"
-#include "lanai_encoding.hpp"
-#include "program_runner.hpp"
+#include "tests/iss/lanai_encoding.hpp"
+#include "tests/iss/program_runner.hpp"
 
 using namespace lanai::test;
 

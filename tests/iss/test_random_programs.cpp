@@ -6,8 +6,8 @@
 
 #include <array>
 
-#include "kernel/random_stream.hpp"
-#include "program_runner.hpp"
+#include "emulator/kernel/random_stream.hpp"
+#include "tests/iss/program_runner.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Tests of the event scheduler: (time, insertion) ordering, cancellation,
 // the run_until boundary, stop(), and rejection of scheduling in the past.
-#include "kernel/event_queue.hpp"
-#include "kernel/random_stream.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/random_stream.hpp"
 
 #include <doctest/doctest.h>
 

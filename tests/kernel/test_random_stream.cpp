@@ -1,6 +1,6 @@
 // Tests of per-component random streams: reproducibility from seed and name,
 // independence between names, pinned output bits and distribution moments.
-#include "kernel/random_stream.hpp"
+#include "emulator/kernel/random_stream.hpp"
 
 #include <doctest/doctest.h>
 

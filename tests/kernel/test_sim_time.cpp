@@ -1,6 +1,6 @@
 // Tests of virtual time and rate conversions: SimTime arithmetic, exact
 // cycle/time conversion without drift, and rounding of transfer times.
-#include "kernel/sim_time.hpp"
+#include "emulator/kernel/sim_time.hpp"
 
 #include <doctest/doctest.h>
 

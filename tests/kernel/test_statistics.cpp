@@ -1,6 +1,6 @@
 // Tests of the statistics registry: percentiles and moments on known data, a
 // hand-computed time-weighted average, naming rules and report formats.
-#include "kernel/statistics.hpp"
+#include "emulator/kernel/statistics.hpp"
 
 #include <doctest/doctest.h>
 

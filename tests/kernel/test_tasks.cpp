@@ -1,8 +1,8 @@
 // Tests of the kernel's recurring tasks: a wake runs exactly where an event
 // scheduled at the same moment would, in every run loop; misuse is refused
 // with an error that names the task; removal withdraws a pending wake.
-#include "kernel/event_queue.hpp"
-#include "kernel/random_stream.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/random_stream.hpp"
 
 #include <doctest/doctest.h>
 

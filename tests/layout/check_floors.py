@@ -1,7 +1,8 @@
 # Checks the source tree's floors (docs/architecture.md): every quoted or
 # angled #include of a project header in firmware/, emulator/, hostlib/,
 # tools/ and bench/ must name a header on the including file's floor or a
-# lower one; hostlib and tools, which share a floor, must not include each
+# lower one, and outside firmware/ by its path from the top of the tree
+# (the ABI headers and the VIPL's C API aside); hostlib and tools, which share a floor, must not include each
 # other; inside emulator/ and hostlib/ the parts keep their own order. Prints each
 # include that runs up, with file and line, and fails if there is one.
 # stdlib only.
@@ -59,6 +60,11 @@ def level(rel):
     return floor, sub
 
 
+def public(rel):
+    """The ABI headers and the VIPL's C API, included by their own names."""
+    return rel.parts[:2] in (("firmware", "include"), ("hostlib", "include"))
+
+
 def problems(root):
     found = []
     for top in FLOORS:
@@ -76,6 +82,9 @@ def problems(root):
                     continue
                 t_floor, t_sub = level(target)
                 where = f"{rel}:{number}: includes {target}"
+                if (top != "firmware" and m.group(1) == '"' and not public(target)
+                        and m.group(2) != str(target)):
+                    found.append(f"{where} as \"{m.group(2)}\": a path starts with its top folder")
                 if t_floor > floor:
                     found.append(f"{where}, on a higher floor")
                 elif t_floor == floor and top_of(target) != top:

@@ -1,7 +1,7 @@
 // Independent of the loader's parser on purpose: the tests check the loader
 // against a second reading of the same bytes.
 
-#include "object_view.hpp"
+#include "tests/loader/object_view.hpp"
 
 #include <cstring>
 #include <stdexcept>

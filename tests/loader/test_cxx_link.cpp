@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include "test_support.hpp"
+#include "tests/loader/test_support.hpp"
 
 namespace lanai::loader::test {
 namespace {

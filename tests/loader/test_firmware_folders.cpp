@@ -8,10 +8,10 @@
 
 #include <doctest/doctest.h>
 
-#include "loader/firmware_lookup.hpp"
-#include "loader/firmware_parts.hpp"
-#include "loader/firmware_variant.hpp"
-#include "loader/object_input.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "emulator/loader/firmware_parts.hpp"
+#include "emulator/loader/firmware_variant.hpp"
+#include "emulator/loader/object_input.hpp"
 
 namespace {
 

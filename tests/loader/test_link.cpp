@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "test_support.hpp"
+#include "tests/loader/test_support.hpp"
 
 namespace lanai::loader::test {
 namespace {

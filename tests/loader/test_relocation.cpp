@@ -3,8 +3,8 @@
 
 #include <doctest/doctest.h>
 
-#include "loader/relocation.hpp"
-#include "test_support.hpp"
+#include "emulator/loader/relocation.hpp"
+#include "tests/loader/test_support.hpp"
 
 namespace lanai::loader::test {
 

@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "test_support.hpp"
+#include "tests/loader/test_support.hpp"
 
 namespace lanai::loader::test {
 namespace {

@@ -1,6 +1,6 @@
 // Objects are read once and cached: the robustness tests link them thousands of times.
 
-#include "test_support.hpp"
+#include "tests/loader/test_support.hpp"
 
 #include <map>
 #include <string>

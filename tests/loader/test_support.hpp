@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "loader/firmware_linker.hpp"
-#include "object_view.hpp"
+#include "emulator/loader/firmware_linker.hpp"
+#include "tests/loader/object_view.hpp"
 
 namespace lanai::loader::test {
 

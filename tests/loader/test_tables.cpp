@@ -5,8 +5,8 @@
 
 #include <doctest/doctest.h>
 
-#include "loader/section_layout.hpp"
-#include "test_support.hpp"
+#include "emulator/loader/section_layout.hpp"
+#include "tests/loader/test_support.hpp"
 
 namespace {
 

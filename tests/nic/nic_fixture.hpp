@@ -10,15 +10,15 @@
 #include <memory>
 #include <vector>
 
-#include "../iss/lanai_encoding.hpp"
-#include "kernel/event_queue.hpp"
-#include "kernel/statistics.hpp"
+#include "tests/iss/lanai_encoding.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/statistics.hpp"
 #include "lanai/register_map.h"
-#include "loader/firmware_linker.hpp"
-#include "nic/card.hpp"
-#include "nic/protection_table.hpp"
-#include "profile/hardware_profile.hpp"
-#include "wire/topology.hpp"
+#include "emulator/loader/firmware_linker.hpp"
+#include "emulator/nic/card.hpp"
+#include "emulator/nic/protection_table.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/wire/topology.hpp"
 
 namespace nic_test {
 

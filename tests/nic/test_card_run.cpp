@@ -1,7 +1,7 @@
 // The card with its core running hand-encoded firmware: console and exit,
 // a fault report naming the instruction, and a timer wait that only ends on
 // time if a register write ends the core's slice.
-#include "nic_fixture.hpp"
+#include "tests/nic/nic_fixture.hpp"
 
 #include <stdexcept>
 

@@ -1,7 +1,7 @@
 // The doorbell FIFO through its registers: arrival order across VIs, the
 // latches, overflow counting with its sticky bit, and per-VI queues.
-#include "nic_fixture.hpp"
-#include "nic/doorbell_fifo.hpp"
+#include "tests/nic/nic_fixture.hpp"
+#include "emulator/nic/doorbell_fifo.hpp"
 
 using namespace nic_test;
 using lanai::profile::default_profile;

@@ -1,8 +1,8 @@
 // Host DMA through its registers: split-phase start and completion, service
 // time = setup + bytes at the PCI rate, completions in service order, the
 // insertion race, request ids and the refusals that change nothing.
-#include "nic_fixture.hpp"
-#include "nic/host_dma.hpp"
+#include "tests/nic/nic_fixture.hpp"
+#include "emulator/nic/host_dma.hpp"
 
 #include <numeric>
 

@@ -1,8 +1,8 @@
 // Host DMA protection: a request whose handle, tag or bounds fail the check,
 // or a remote write (RDMA write) or read (RDMA read) to a region not open to it, completes
 // after the setup time with its PROT status and moves no byte.
-#include "nic_fixture.hpp"
-#include "nic/host_dma.hpp"
+#include "tests/nic/nic_fixture.hpp"
+#include "emulator/nic/host_dma.hpp"
 
 using namespace nic_test;
 using lanai::kernel::microseconds;

@@ -1,9 +1,9 @@
 // Network send and receive DMA between two cards: exact bytes and source
 // node, the start-up and receive set-up times, refusals, truncation, bad
 // checksums, and stop/go backpressure while the receiver is not armed.
-#include "nic_fixture.hpp"
-#include "nic/net_recv_dma.hpp"
-#include "nic/net_send_dma.hpp"
+#include "tests/nic/nic_fixture.hpp"
+#include "emulator/nic/net_recv_dma.hpp"
+#include "emulator/nic/net_send_dma.hpp"
 
 using namespace nic_test;
 using lanai::kernel::microseconds;

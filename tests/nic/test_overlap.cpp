@@ -1,10 +1,10 @@
 // HDMA/NSDMA overlap: the level is 1 exactly while both busy levels are 1,
 // its picosecond total is the length of the finished overlap periods, and
 // on a card it follows the two engines' own busy levels to the picosecond.
-#include "nic_fixture.hpp"
-#include "nic/busy_meter.hpp"
-#include "nic/host_dma.hpp"
-#include "nic/net_send_dma.hpp"
+#include "tests/nic/nic_fixture.hpp"
+#include "emulator/nic/busy_meter.hpp"
+#include "emulator/nic/host_dma.hpp"
+#include "emulator/nic/net_send_dma.hpp"
 
 using namespace nic_test;
 using lanai::kernel::nanoseconds;

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "nic/protection_table.hpp"
+#include "emulator/nic/protection_table.hpp"
 
 using lanai::nic::Access;
 using lanai::nic::ProtectionCheck;

@@ -1,7 +1,7 @@
 // The system registers the NIC adds: event status composed from the
 // devices, the countdown timer in core cycles, host interrupts delivered by
 // an event, the node number, and faults for addresses with no register.
-#include "nic_fixture.hpp"
+#include "tests/nic/nic_fixture.hpp"
 
 using namespace nic_test;
 using lanai::iss::MmioStatus;

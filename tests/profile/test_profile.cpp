@@ -1,7 +1,7 @@
 // Tests of hardware profiles through parse_profile, load_profile and
 // dump_profile: defaults, overrides, dump/parse round trips of every
 // parameter, each error path's message, and the shipped benchmark profiles.
-#include "profile/hardware_profile.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 #include <doctest/doctest.h>
 

@@ -20,7 +20,7 @@
 #include <vipl.h>
 #include <vipl_emu.h>
 
-#include "../vipl/vipl_test_util.h"
+#include "tests/vipl/vipl_test_util.h"
 
 enum { CHANNELS = 4, BEST_EFFORT = 3, SIZE = 4096, DEPTH = 8, RECV_DEPTH = 16, SLOT = SIZE + 128 };
 

@@ -7,11 +7,11 @@
 #include <cmath>
 
 #include "lanai/queue_twin_abi.h"
-#include "analytic/qna_model_file.hpp"
-#include "analytic/qna_solver.hpp"
-#include "profile/hardware_profile.hpp"
-#include "queueing/twin_point.hpp"
-#include "kernel/random_stream.hpp"
+#include "tools/analytic/qna_model_file.hpp"
+#include "tools/analytic/qna_solver.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "bench/queueing/twin_point.hpp"
+#include "emulator/kernel/random_stream.hpp"
 
 using namespace lanai;
 using namespace lanai::bench;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <vipl.h>
 
-#include "vipl_test_util.h"
+#include "tests/vipl/vipl_test_util.h"
 
 #define PAGE 4096
 #define PAGES 16

@@ -1,6 +1,6 @@
 // Stop/go flow control: a receiver that is not ready holds packets in the
 // fabric and delays their senders; nothing is lost or reordered.
-#include "wire_fixture.hpp"
+#include "tests/wire/wire_fixture.hpp"
 
 #include <doctest/doctest.h>
 

@@ -3,7 +3,7 @@
 // check sees, links down for windows of time, per-link counts, the same
 // faults on every run with the same seed, and a fabric without faults
 // exactly as it was.
-#include "wire_fixture.hpp"
+#include "tests/wire/wire_fixture.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Tests of the packet format: CRC-32 check values, route consumption,
 // wire size at each hop, and corruption being caught by the trailer.
-#include "wire/packet.hpp"
+#include "emulator/wire/packet.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
 // The network port's split-phase contract, routing errors, corruption in
 // flight, and determinism of random traffic.
-#include "wire_fixture.hpp"
+#include "tests/wire/wire_fixture.hpp"
 
-#include "kernel/random_stream.hpp"
+#include "emulator/kernel/random_stream.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // Timing of the fabric against closed-form expectations from the profile:
 // one packet through one switch, contention for one output, head-of-line
 // blocking, multi-hop routes and sustained throughput.
-#include "wire_fixture.hpp"
+#include "tests/wire/wire_fixture.hpp"
 
 #include <doctest/doctest.h>
 

@@ -3,10 +3,10 @@
 // logged with its virtual time.
 #pragma once
 
-#include "kernel/event_queue.hpp"
-#include "kernel/statistics.hpp"
-#include "profile/hardware_profile.hpp"
-#include "wire/topology.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/wire/topology.hpp"
 
 #include <doctest/doctest.h>
 

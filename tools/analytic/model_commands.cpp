@@ -1,4 +1,4 @@
-#include "analytic/model_commands.hpp"
+#include "tools/analytic/model_commands.hpp"
 
 #include <fmt/format.h>
 
@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "analytic/pipeline_analysis.hpp"
-#include "analytic/pipeline_report.hpp"
-#include "analytic/qna_model_file.hpp"
-#include "analytic/qna_report.hpp"
+#include "tools/analytic/pipeline_analysis.hpp"
+#include "tools/analytic/pipeline_report.hpp"
+#include "tools/analytic/qna_model_file.hpp"
+#include "tools/analytic/qna_report.hpp"
 
 namespace lanai::models {
 

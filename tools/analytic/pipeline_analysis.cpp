@@ -1,12 +1,12 @@
 // One packet on one path through every part of the pipeline model.
-#include "analytic/pipeline_analysis.hpp"
+#include "tools/analytic/pipeline_analysis.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "analytic/pipeline_lp.hpp"
+#include "tools/analytic/pipeline_lp.hpp"
 
 namespace lanai::models {
 

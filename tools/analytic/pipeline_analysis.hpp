@@ -8,9 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include "analytic/pipeline_hierarchical.hpp"
-#include "analytic/pipeline_model.hpp"
-#include "analytic/pipeline_ramp_up.hpp"
+#include "tools/analytic/pipeline_hierarchical.hpp"
+#include "tools/analytic/pipeline_model.hpp"
+#include "tools/analytic/pipeline_ramp_up.hpp"
 
 namespace lanai::models {
 

@@ -1,6 +1,6 @@
 // Two-level fragmentation: small fragments through the stages in front of a
 // dominant stage, reassembled into large ones for it and the stages after it.
-#include "analytic/pipeline_hierarchical.hpp"
+#include "tools/analytic/pipeline_hierarchical.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // The per-k linear program of the store-and-forward pipeline, built and
 // solved with GLPK's simplex. Sizes are carried in KB so that the matrix's
 // coefficients are the stage table's G values.
-#include "analytic/pipeline_lp.hpp"
+#include "tools/analytic/pipeline_lp.hpp"
 
 #include <fmt/format.h>
 #include <glpk.h>

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "analytic/pipeline_model.hpp"
+#include "tools/analytic/pipeline_model.hpp"
 
 namespace lanai::models {
 

@@ -1,6 +1,6 @@
 // The store-and-forward pipeline's timing recurrence, its bottleneck, and
 // the fixed-size theorem over the pieces on which the bottleneck is constant.
-#include "analytic/pipeline_model.hpp"
+#include "tools/analytic/pipeline_model.hpp"
 
 #include <fmt/format.h>
 

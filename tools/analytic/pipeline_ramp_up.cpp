@@ -1,6 +1,6 @@
 // Ramp-up fragment sizes from the no-bubble recurrence, and the search over
 // the fragment count on the two-stage reduction of a longer pipeline.
-#include "analytic/pipeline_ramp_up.hpp"
+#include "tools/analytic/pipeline_ramp_up.hpp"
 
 namespace lanai::models {
 

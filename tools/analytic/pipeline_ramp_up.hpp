@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "analytic/pipeline_model.hpp"
+#include "tools/analytic/pipeline_model.hpp"
 
 namespace lanai::models {
 

@@ -1,5 +1,5 @@
 // Text and JSON forms of a PipelineAnalysis.
-#include "analytic/pipeline_report.hpp"
+#include "tools/analytic/pipeline_report.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "analytic/pipeline_analysis.hpp"
+#include "tools/analytic/pipeline_analysis.hpp"
 
 namespace lanai::models {
 

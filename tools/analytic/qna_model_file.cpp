@@ -1,7 +1,7 @@
 // A QNA model file into a QnaNetwork. Visits are named "station.class"; a
 // route's `to` may also be "out" (jobs leave), which is what the probability
 // left over after a visit's routes means anyway.
-#include "analytic/qna_model_file.hpp"
+#include "tools/analytic/qna_model_file.hpp"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include <map>
 #include <sstream>
 
-#include "text/table_reader.hpp"
+#include "emulator/text/table_reader.hpp"
 
 namespace lanai::models {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "analytic/qna_network.hpp"
+#include "tools/analytic/qna_network.hpp"
 
 namespace lanai::models {
 

@@ -1,8 +1,8 @@
-#include "analytic/qna_report.hpp"
+#include "tools/analytic/qna_report.hpp"
 
 #include <fmt/format.h>
 
-#include "text/json_text.hpp"
+#include "emulator/text/json_text.hpp"
 
 namespace lanai::models {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "analytic/qna_solver.hpp"
+#include "tools/analytic/qna_solver.hpp"
 
 namespace lanai::models {
 

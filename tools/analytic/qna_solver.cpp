@@ -1,6 +1,6 @@
 // Whitt's QNA, the three steps of the method, in the visit form of
 // qna_network.hpp (a class switch is a route between visits).
-#include "analytic/qna_solver.hpp"
+#include "tools/analytic/qna_solver.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <map>
 
-#include "numeric/dense_linear.hpp"
+#include "tools/numeric/dense_linear.hpp"
 
 namespace lanai::models {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analytic/qna_network.hpp"
+#include "tools/analytic/qna_network.hpp"
 
 namespace lanai::models {
 

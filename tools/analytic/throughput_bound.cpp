@@ -1,4 +1,4 @@
-#include "analytic/throughput_bound.hpp"
+#include "tools/analytic/throughput_bound.hpp"
 
 #include <algorithm>
 

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "profile/hardware_profile.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::models {
 

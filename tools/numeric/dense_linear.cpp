@@ -1,4 +1,4 @@
-#include "numeric/dense_linear.hpp"
+#include "tools/numeric/dense_linear.hpp"
 
 #include <cmath>
 #include <utility>

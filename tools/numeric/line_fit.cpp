@@ -1,4 +1,4 @@
-#include "numeric/line_fit.hpp"
+#include "tools/numeric/line_fit.hpp"
 
 #include <algorithm>
 #include <cmath>

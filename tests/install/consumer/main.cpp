@@ -1,6 +1,6 @@
 // Downstream use of the installed kernel library: schedules two events out of
 // time order and checks that the kernel runs them in time order.
-#include "kernel/event_queue.hpp"
+#include "emulator/kernel/event_queue.hpp"
 
 #include <cstdio>
 #include <vector>

@@ -1,4 +1,5 @@
-// Keeps to the floors: everything below bench.
-#include "analytic/model.hpp"
+// Keeps to the floors (everything below bench), but names one header
+// without its top folder.
+#include "tools/analytic/model.hpp"
 #include "kernel/clock.hpp"
 #include "vipl.h"

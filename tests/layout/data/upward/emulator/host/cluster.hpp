@@ -1,3 +1,3 @@
 // Keeps to the floors: its own part's level and below, and the ABI.
-#include "kernel/clock.hpp"
+#include "emulator/kernel/clock.hpp"
 #include <lanai/register_map.h>

@@ -1,4 +1,4 @@
 // Reaches up a floor (bench) and up the emulator's own order (host).
-#include "sweep/point.hpp"
-#include "host/cluster.hpp"
+#include "bench/sweep/point.hpp"
+#include "emulator/host/cluster.hpp"
 #include <vector>

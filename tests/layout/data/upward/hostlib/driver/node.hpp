@@ -1,2 +1,2 @@
 // Reaches up hostlib's own order (launch stands on the driver).
-#include "launch/run.hpp"
+#include "hostlib/launch/run.hpp"

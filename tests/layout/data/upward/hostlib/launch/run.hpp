@@ -1,2 +1,2 @@
 // Keeps to the order: the driver below it.
-#include "driver/node.hpp"
+#include "hostlib/driver/node.hpp"
