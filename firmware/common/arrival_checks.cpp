@@ -13,6 +13,17 @@ namespace via {
 namespace {
 
 uint32_t expected_sequence[VIA_MAX_VI];
+// The VI's epoch + 1 its numbers count from (0: none seen yet).
+uint32_t sequence_epoch[VIA_MAX_VI];
+
+// A VI the host has flushed since its last message starts from 0 again.
+[[gnu::always_inline]] inline void restart_on_new_epoch(uint32_t vi) {
+  const uint32_t epoch = vi_config(vi).epoch + 1u;
+  if (sequence_epoch[vi] != epoch) {
+    sequence_epoch[vi] = epoch;
+    expected_sequence[vi] = 0u;
+  }
+}
 
 } // namespace
 
@@ -37,6 +48,36 @@ void note_sequence(uint32_t vi, uint32_t sequence) {
   if (sequence != expected_sequence[vi])
     count(via_sequence_gaps);
   expected_sequence[vi] = sequence + 1u;
+}
+
+InSequence judge_sequence(uint32_t vi, uint32_t sequence) {
+  restart_on_new_epoch(vi);
+  const uint32_t expected = expected_sequence[vi];
+  if (sequence == expected)
+    return InSequence::next;
+  if (static_cast<int32_t>(sequence - expected) < 0) {
+    count(via_duplicates_dropped);
+    return InSequence::duplicate;
+  }
+  count(via_out_of_sequence_dropped);
+  return InSequence::ahead;
+}
+
+void take_sequence(uint32_t vi, uint32_t sequence) { expected_sequence[vi] = sequence + 1u; }
+
+uint32_t last_sequence(uint32_t vi) { return expected_sequence[vi] - 1u; }
+
+bool take_unreliable(uint32_t vi, uint32_t sequence) {
+  restart_on_new_epoch(vi);
+  const uint32_t expected = expected_sequence[vi];
+  if (static_cast<int32_t>(sequence - expected) < 0) {
+    count(via_duplicates_dropped);
+    return false;
+  }
+  if (sequence != expected)
+    count(via_sequence_gaps);
+  expected_sequence[vi] = sequence + 1u;
+  return true;
 }
 
 void no_receive_posted(uint32_t vi) {

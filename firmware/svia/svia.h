@@ -13,6 +13,7 @@
 #include "common/devices.h"
 #include "common/packet.h"
 #include "common/ready_list.h"
+#include "common/sram_placement.h"
 
 namespace svia {
 
@@ -132,6 +133,48 @@ void send_ack(const via::Ack& ack);
 inline bool ack_room() { return acks_queued < kAcksQueued; }
 inline bool acks_waiting() { return acks_queued != 0u; }
 void send_next_ack();
+
+// --- The send window (svia_retransmit.cpp) ----------------------------------
+
+// A reliable VI's packets stay in their send buffers until acknowledged, and
+// are sent again, oldest first, when the oldest has waited the profile's
+// retransmission timeout.
+constexpr uint32_t kWindow = 4u;
+VIA_LARGE_DATA extern via::SendBuffer window_buffers[kWindow];
+extern uint32_t window_current; // the buffer the next message is gathered into
+extern uint32_t window_free;    // free buffers, the current one included
+inline via::SendBuffer& send_buffer() { return window_buffers[window_current]; }
+void start_window();
+// The packet framed in the current buffer has left on reliable VI `vi`: it
+// is kept, and the next message takes another buffer.
+void keep_sent(uint32_t vi, const via::OutgoingPacket& framed);
+// An acknowledgement from `peer` ((node << 16) | VI): the VI's kept packets
+// numbered up to `sequence` (`exact`: that one alone) are let go; true if
+// any was.
+bool settle_sent(uint32_t vi, uint32_t peer, uint32_t sequence, bool exact);
+// Resends what has waited too long, breaking the VIs past the retry limit;
+// lets go of packets of VIs the host has flushed since.
+void check_retransmissions();
+// Room to start a send: a completion to hold and a buffer to keep.
+inline uint32_t send_room() { return held_free < window_free ? held_free : window_free; }
+// The VI broke: its sends waiting for an answer complete with `errors`.
+void fail_held(uint32_t vi, uint32_t errors);
+
+// --- Reliable Delivery's acknowledgements (svia_delayed_acks.cpp) ----------
+
+// A Reliable Delivery message was taken: its acknowledgement waits until
+// kAckEvery messages (all VIs together) wait for one, or the first has
+// waited a quarter of the retransmission timeout, and then goes as one
+// cumulative acknowledgement (send_ack), so that a ping-pong pays for one
+// in kAckEvery round trips. A stream may fill its sender's window and wait
+// a round trip for the acknowledgement.
+constexpr uint32_t kAckEvery = kWindow;
+void delay_ack(uint32_t vi, const via_packet_header& header);
+// The VI's waiting acknowledgement is answered otherwise (a duplicate's
+// acknowledgement covers it).
+void settle_delayed(uint32_t vi);
+// Queues the acknowledgements that have waited long enough.
+void send_delayed_acks();
 
 // --- The two engines --------------------------------------------------------
 

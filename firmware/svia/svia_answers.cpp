@@ -100,6 +100,17 @@ void hold_completion(uint32_t vi, const HeldCompletion& held) {
   complete_front(vi);
 }
 
+void fail_held(uint32_t vi, uint32_t errors) {
+  for (uint32_t at = held_first[vi]; at != 0u; at = entries[at - 1u].next) {
+    Entry& entry = entries[at - 1u];
+    if (!entry.completion.waits || entry.answered)
+      continue;
+    entry.answered = true;
+    entry.completion.status |= errors;
+  }
+  complete_front(vi);
+}
+
 void ack_arrived(const via_packet_header& ack) {
   const uint32_t vi = ack.dst_vi;
   count(svia_acks_received);
@@ -112,7 +123,8 @@ void ack_arrived(const via_packet_header& ack) {
   const bool exact = (ack.flags & VIA_ACK_F_EXACT) != 0u;
   // A later acknowledgement stands for every earlier one; an exact one for
   // its message alone.
-  bool matched = false;
+  // The packets it settles no longer need keeping.
+  bool matched = settle_sent(vi, peer, ack.sequence, exact);
   for (uint32_t at = held_first[vi]; at != 0u; at = entries[at - 1u].next) {
     Entry& entry = entries[at - 1u];
     HeldCompletion& held = entry.completion;

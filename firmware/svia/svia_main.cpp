@@ -44,12 +44,16 @@ namespace {
     }
     // A send may have to hold its completion (Reliable Reception): with no
     // room for it, sends wait for acknowledgements to come in.
-    if ((next_chosen || !ready_to_send.empty()) && held_room() != 0u && next_send(vi, posted)) {
+    // And a reliable VI's packet stays in its buffer until acknowledged:
+    // with none free, sends wait for acknowledgements (or resends).
+    if ((next_chosen || !ready_to_send.empty()) && send_room() != 0u && next_send(vi, posted)) {
       send_message(vi, posted);
       via::trace_state(nullptr);
     } else {
       // Also starts an acknowledgement that waits.
       collect_completions();
+      check_retransmissions();
+      send_delayed_acks();
     }
   }
 }
@@ -68,5 +72,6 @@ extern "C" int main() {
   svia::start_doorbells();
   svia::start_receiving();
   svia::start_answers();
+  svia::start_window();
   svia::serve_forever();
 }

@@ -70,8 +70,8 @@ bool chosen_send(uint32_t& vi, via::PostedDescriptor& posted) {
 
 void choose_next_send() {
   // The chosen send will be started at once: it needs room to hold its
-  // completion besides the one of the send that chooses it.
-  if (!next_chosen && !ready_to_send.empty() && held_room() >= 2u)
+  // completion, and a buffer, besides the ones of the send that chooses it.
+  if (!next_chosen && !ready_to_send.empty() && send_room() >= 2u)
     next_chosen = via::next_round_robin(ready_to_send, send_ring, chosen_vi, chosen);
 }
 

@@ -77,9 +77,11 @@ uint32_t fill(uint32_t vi, const via::Descriptor& descriptor, const via::Receive
 }
 
 // Tells a sender waiting for word of its message (a Reliable Reception
-// sender, an RDMA read's initiator) that it failed here with `errors`.
+// sender, an RDMA read's initiator, a sender keeping the packet) that it
+// failed here with `errors`.
 void refuse(const via_packet_header& header, uint32_t errors) {
-  if ((header.flags & (VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RDMA_READ)) == 0u ||
+  if ((header.flags & (VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RDMA_READ |
+                       VIA_PACKET_F_RELIABLE)) == 0u ||
       !via::vi_valid(header.dst_vi))
     return;
   send_ack({header.src_node, header.src_vi, header.dst_vi, header.sequence, errors,
@@ -120,6 +122,24 @@ void refuse(const via_packet_header& header, uint32_t errors) {
   complete_descriptor(vi, posted, immediate, placed, status);
 }
 
+// A reliable VI's message is taken only in sequence: a duplicate (its
+// sender resent it, its acknowledgement lost) is acknowledged again and
+// dropped, one past a gap dropped unanswered (its sender goes back to the
+// one lost). True if it is the next one, to be taken.
+bool in_sequence(uint32_t vi, const via_packet_header& header) {
+  const via::InSequence verdict = via::judge_sequence(vi, header.sequence);
+  if (verdict == via::InSequence::next) {
+    via::take_sequence(vi, header.sequence);
+    return true;
+  }
+  if (verdict == via::InSequence::duplicate) {
+    settle_delayed(vi);
+    send_ack({header.src_node, header.src_vi, vi, via::last_sequence(vi), 0u, 0u});
+    send_next_ack();
+  }
+  return false;
+}
+
 // A message for a VI that asks for more than a plain one: an RDMA read
 // request (refused: SVIA serves none, but a peer running other firmware
 // may ask), an RDMA write, or a message whose sender wants an
@@ -129,8 +149,14 @@ void refuse(const via_packet_header& header, uint32_t errors) {
   const uint32_t flags = packet.header.flags;
   if (!ack_room())
     return false;
-  via::note_sequence(vi, packet.header.sequence);
-  via::trace_tag(vi, packet.header.sequence);
+  const uint32_t sequence = packet.header.sequence;
+  via::trace_tag(vi, sequence);
+  if ((flags & VIA_PACKET_F_RELIABLE) != 0u) {
+    if (!in_sequence(vi, packet.header))
+      return true;
+  } else if (!via::take_unreliable(vi, sequence)) {
+    return true;
+  }
   if ((flags & VIA_PACKET_F_RDMA_READ) != 0u) {
     count(svia_rdma_reads_refused);
     refuse(packet.header, VIP_STATUS_RDMA_PROT_ERROR);
@@ -139,8 +165,13 @@ void refuse(const via_packet_header& header, uint32_t errors) {
   } else {
     deliver_message(vi, packet);
   }
-  // The acknowledgement leaves now if the network send DMA is idle.
-  if (acks_waiting())
+  // A Reliable Delivery sender's acknowledgement is no hurry (it only lets
+  // the sender free the packet it keeps): it leaves, merged with later
+  // ones, when the main loop finds the network send DMA idle. Any other
+  // leaves now if the network send DMA is idle.
+  if ((flags & (VIA_PACKET_F_RELIABLE | VIA_PACKET_F_ACK_WANTED)) == VIA_PACKET_F_RELIABLE)
+    delay_ack(vi, packet.header);
+  else if (acks_waiting())
     send_next_ack();
   return true;
 }
@@ -190,11 +221,13 @@ bool deliver_arrival(const Arrival& arrival) {
       send_next_ack();
     return true;
   }
-  constexpr uint32_t kMarked =
-      VIA_PACKET_F_RDMA_READ | VIA_PACKET_F_RDMA_WRITE | VIA_PACKET_F_ACK_WANTED;
+  constexpr uint32_t kMarked = VIA_PACKET_F_RDMA_READ | VIA_PACKET_F_RDMA_WRITE |
+                               VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RELIABLE;
   if ((packet.header.flags & kMarked) != 0u)
     return deliver_marked(vi, packet);
-  via::note_sequence(vi, packet.header.sequence);
+  // An unreliable VI's message: lost ones are skipped, never taken twice.
+  if (!via::take_unreliable(vi, packet.header.sequence))
+    return true;
   via::trace_tag(vi, packet.header.sequence);
   deliver_message(vi, packet);
   return true;

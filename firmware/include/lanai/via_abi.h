@@ -187,6 +187,13 @@ typedef struct {
  * gave it up part way: the initiator's descriptor completes with
  * VIP_STATUS_RDMA_PROT_ERROR. */
 #define VIA_PACKET_F_RDMA_READ_DATA 0x0040u
+/* Sent on a Reliable Delivery or Reliable Reception VI by firmware that
+ * retransmits (SVIA): the receiving card takes the VI's messages strictly
+ * in sequence, drops duplicates and packets past a gap, and acknowledges
+ * what it took (at once under VIA_PACKET_F_ACK_WANTED, else when its
+ * network send DMA is next idle), so that the sender can free, or resend,
+ * what it keeps. */
+#define VIA_PACKET_F_RELIABLE 0x0080u
 
 /* --- Acknowledgements ----------------------------------------------------
  * A VIA_PACKET_ACK packet is the header alone (length 0, no payload), sent
@@ -233,6 +240,8 @@ typedef struct {
 #define VIA_INTR_BAD_PACKET 3u      /* a damaged or unroutable packet was dropped */
 #define VIA_INTR_RDMAW_PROT 4u      /* an RDMA write to this VI failed its protection checks */
 #define VIA_INTR_RDMAR_PROT 5u      /* an RDMA read on this VI was refused by its target */
+#define VIA_INTR_CONN_LOST 6u       /* the peer stayed unreachable past the retry limit: the
+                                       VI is broken, its sends on the card failed */
 
 /* --- Configuration block in SRAM ----------------------------------------
  * Firmware defines `via_nic_config` (C linkage); the driver finds it by
@@ -303,6 +312,12 @@ typedef struct {
   uint8_t route_len[VIA_MAX_NODES];             /* 0: unreachable (or self) */
   uint8_t route[VIA_MAX_NODES][VIA_MAX_ROUTE];  /* first hop first */
   via_vi_config vi[VIA_MAX_VI];
+  /* Firmware that retransmits (the hardware profile's nic.retransmit_*):
+   * LANai cycles a reliable packet waits for its acknowledgement before it
+   * is sent again, and how many times in a row it is sent again unanswered
+   * before its VI breaks (VIA_INTR_CONN_LOST). */
+  uint32_t retransmit_cycles;
+  uint32_t retry_limit;
 } via_nic_config_block;
 #define VIA_CONFIG_MAGIC 0x56494131u /* "VIA1" */
 #define VIA_CONFIG_SYMBOL "via_nic_config"
