@@ -168,7 +168,7 @@ void fail_held(uint32_t vi, uint32_t errors);
 // cumulative acknowledgement (send_ack), so that a ping-pong pays for one
 // in kAckEvery round trips. A stream may fill its sender's window and wait
 // a round trip for the acknowledgement.
-constexpr uint32_t kAckEvery = kWindow;
+constexpr uint32_t kAckEvery = kWindow - 1u;
 void delay_ack(uint32_t vi, const via_packet_header& header);
 // The VI's waiting acknowledgement is answered otherwise (a duplicate's
 // acknowledgement covers it).
