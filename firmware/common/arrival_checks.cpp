@@ -4,17 +4,24 @@
 
 #include <lanai/via_abi.h>
 
+#include "common/ack_packet.h"
 #include "common/devices.h"
 #include "common/vi_table.h"
 #include "common/via_counters.h"
 
 namespace via {
 
-namespace {
+namespace sequence_table {
 
 uint32_t expected_sequence[VIA_MAX_VI];
-// The VI's epoch + 1 its numbers count from (0: none seen yet).
 uint32_t sequence_epoch[VIA_MAX_VI];
+
+} // namespace sequence_table
+
+namespace {
+
+using sequence_table::expected_sequence;
+using sequence_table::sequence_epoch;
 
 // A VI the host has flushed since its last message starts from 0 again.
 [[gnu::always_inline]] inline void restart_on_new_epoch(uint32_t vi) {
@@ -25,7 +32,25 @@ uint32_t sequence_epoch[VIA_MAX_VI];
   }
 }
 
+// Each VI's outcome codes (VIA_ACK_OUTCOME_*, the newest in the low bits)
+// and the message the newest is of.
+uint32_t outcomes[VIA_MAX_VI];
+uint32_t outcome_sequence[VIA_MAX_VI];
+
 } // namespace
+
+uint32_t outcomes_as_of(uint32_t vi, uint32_t sequence) {
+  const uint32_t ahead = sequence - outcome_sequence[vi];
+  return ahead < VIA_ACK_OUTCOMES ? outcomes[vi] << (2u * ahead) : 0u;
+}
+
+uint32_t note_outcome(uint32_t vi, uint32_t sequence, uint32_t status) {
+  // Earlier messages not noted (a new connection's, say) count as taken.
+  const uint32_t word = outcomes_as_of(vi, sequence) & ~3u;
+  outcomes[vi] = word | outcome_code(status);
+  outcome_sequence[vi] = sequence;
+  return outcomes[vi];
+}
 
 PacketCheck check_packet(const ReceiveBuffer& buffer, uint32_t payload_bytes, uint32_t source,
                          uint32_t damage) {

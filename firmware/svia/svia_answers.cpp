@@ -9,6 +9,7 @@
 // acknowledgement left could wait for a peer stopped the same way.
 #include <lanai/via_abi.h>
 
+#include "common/arrival_checks.h"
 #include "common/sram_placement.h"
 #include "common/vi_table.h"
 #include "svia.h"
@@ -124,7 +125,9 @@ void ack_arrived(const via_packet_header& ack) {
   // A later acknowledgement stands for every earlier one; an exact one for
   // its message alone.
   // The packets it settles no longer need keeping.
-  bool matched = settle_sent(vi, peer, ack.sequence, exact);
+  volatile via_vi_config& config = via::vi_config(vi);
+  bool matched = peer == (config.remote_node << 16 | config.remote_vi) &&
+                 settle_sent(vi, ack.sequence, exact);
   for (uint32_t at = held_first[vi]; at != 0u; at = entries[at - 1u].next) {
     Entry& entry = entries[at - 1u];
     HeldCompletion& held = entry.completion;
@@ -133,13 +136,31 @@ void ack_arrived(const via_packet_header& ack) {
     if (exact ? held.sequence != ack.sequence : !via::sequence_at_most(held.sequence, ack.sequence))
       continue;
     entry.answered = true;
+    // A cumulative acknowledgement repeats the outcomes of the messages
+    // before its own, in case theirs was lost.
     if (held.sequence == ack.sequence)
       held.status |= ack.immediate;
+    else if (!exact)
+      held.status |= via::acked_status(ack.sequence, ack.offset, held.sequence);
     matched = true;
   }
   if (!matched)
     count(svia_stray_acks);
   complete_front(vi);
+}
+
+void take_acknowledgement(uint32_t vi, uint32_t sequence) {
+  const Arrival& arrival = *pending_arrival();
+  const via_packet_header& ack = arrival.buffer->header;
+  if (ack.kind != VIA_PACKET_ACK || !via::vi_valid(ack.dst_vi) || completions_held(ack.dst_vi) ||
+      via::check_packet(*arrival.buffer, arrival.payload_bytes, arrival.source, arrival.damage) !=
+          via::PacketCheck::ack)
+    return;
+  via::trace_state("ack:arrival");
+  ack_arrived(ack);
+  release_arrival();
+  via::trace_state("send:gather_data");
+  via::trace_tag(vi, sequence);
 }
 
 void send_ack(const via::Ack& ack) {
@@ -153,6 +174,7 @@ void send_ack(const via::Ack& ack) {
           queued.vi == ack.vi) {
         queued.sequence = ack.sequence;
         queued.status = ack.status;
+        queued.outcomes = ack.outcomes;
         return;
       }
     }

@@ -85,7 +85,7 @@ void refuse(const via_packet_header& header, uint32_t errors) {
       !via::vi_valid(header.dst_vi))
     return;
   send_ack({header.src_node, header.src_vi, header.dst_vi, header.sequence, errors,
-            VIA_ACK_F_EXACT});
+            VIA_ACK_F_EXACT, 0u});
 }
 
 // A message for a receive: the VI's oldest posted receive is fetched, the
@@ -133,8 +133,13 @@ bool in_sequence(uint32_t vi, const via_packet_header& header) {
     return true;
   }
   if (verdict == via::InSequence::duplicate) {
+    // With the outcomes of the messages before: a failure reported by an
+    // acknowledgement that was lost is reported again.
+    const uint32_t last = via::last_sequence(vi);
+    const uint32_t outcomes = via::outcomes_as_of(vi, last);
     settle_delayed(vi);
-    send_ack({header.src_node, header.src_vi, vi, via::last_sequence(vi), 0u, 0u});
+    send_ack({header.src_node, header.src_vi, vi, last, via::outcome_status(outcomes), 0u,
+              outcomes});
     send_next_ack();
   }
   return false;
@@ -159,6 +164,7 @@ bool in_sequence(uint32_t vi, const via_packet_header& header) {
   }
   if ((flags & VIA_PACKET_F_RDMA_READ) != 0u) {
     count(svia_rdma_reads_refused);
+    (void)via::note_outcome(vi, sequence, VIP_STATUS_RDMA_PROT_ERROR);
     refuse(packet.header, VIP_STATUS_RDMA_PROT_ERROR);
   } else if ((flags & VIA_PACKET_F_RDMA_WRITE) != 0u) {
     deliver_rdma_write(vi, packet);
@@ -166,12 +172,12 @@ bool in_sequence(uint32_t vi, const via_packet_header& header) {
     deliver_message(vi, packet);
   }
   // A Reliable Delivery sender's acknowledgement is no hurry (it only lets
-  // the sender free the packet it keeps): it leaves, merged with later
-  // ones, when the main loop finds the network send DMA idle. Any other
-  // leaves now if the network send DMA is idle.
+  // the sender free the packet it keeps) unless the sender asks: it waits
+  // to be merged with later ones. Any other leaves now if the network send
+  // DMA is idle.
   if ((flags & (VIA_PACKET_F_RELIABLE | VIA_PACKET_F_ACK_WANTED)) == VIA_PACKET_F_RELIABLE)
     delay_ack(vi, packet.header);
-  else if (acks_waiting())
+  if (acks_waiting())
     send_next_ack();
   return true;
 }
@@ -199,8 +205,9 @@ bool in_sequence(uint32_t vi, const via_packet_header& header) {
 } // namespace
 
 void send_acknowledgement(const via_packet_header& header, uint32_t errors) {
-  send_ack({header.src_node, header.src_vi, header.dst_vi, header.sequence,
-            via::sender_status(errors), 0u});
+  const uint32_t status = via::sender_status(errors);
+  send_ack({header.src_node, header.src_vi, header.dst_vi, header.sequence, status, 0u,
+            via::note_outcome(header.dst_vi, header.sequence, status)});
 }
 
 bool deliver_arrival(const Arrival& arrival) {
@@ -223,7 +230,19 @@ bool deliver_arrival(const Arrival& arrival) {
   }
   constexpr uint32_t kMarked = VIA_PACKET_F_RDMA_READ | VIA_PACKET_F_RDMA_WRITE |
                                VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RELIABLE;
-  if ((packet.header.flags & kMarked) != 0u)
+  const uint32_t marks = packet.header.flags & kMarked;
+  // A Reliable Delivery message, the one expected next: taken as a plain
+  // one, its acknowledgement delayed. Anything else reliable (a resend, a
+  // message past a gap) is judged out of line.
+  if (marks == VIA_PACKET_F_RELIABLE && via::take_if_next(vi, packet.header.sequence)) {
+    via::trace_tag(vi, packet.header.sequence);
+    deliver_message(vi, packet);
+    delay_ack(vi, packet.header);
+    if (acks_waiting())
+      send_next_ack();
+    return true;
+  }
+  if (marks != 0u)
     return deliver_marked(vi, packet);
   // An unreliable VI's message: lost ones are skipped, never taken twice.
   if (!via::take_unreliable(vi, packet.header.sequence))

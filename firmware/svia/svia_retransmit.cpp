@@ -1,191 +1,137 @@
-// The send window: a packet of a Reliable Delivery or Reliable Reception VI
-// stays in the send buffer it left from until the receiving card
-// acknowledges it, and a VI whose oldest kept packet has waited the
-// profile's retransmission timeout sends all its kept packets again, oldest
-// first (go-back-N: the receiver takes a VI's messages only in sequence).
-// After the retry limit of unanswered resends in a row the VI breaks, as
-// VIA says of a lost connection. Keeping the buffer, rather than reading
-// the data again from host memory, is what lets a Reliable Delivery send
-// complete when its packet has left: the host may reuse its buffer then.
+// Retransmission: when a reliable VI's oldest packet kept in the send
+// window has waited the profile's retransmission timeout for its
+// acknowledgement, the VI goes back and sends all its kept packets again,
+// oldest first (go-back-N: the receiving card takes a VI's messages only in
+// sequence), each asking to be acknowledged at once. After the retry limit
+// of unanswered go-backs in a row the VI breaks, as VIA says of a lost
+// connection. The timeout is noticed when the countdown timer fires
+// (svia_deadlines.cpp); the resends go one at a time, each when the
+// network send DMA is idle, from the main loop, which takes arrivals in
+// between: a card that sent a burst without taking packets in could wait
+// forever on a peer doing the same.
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
-#include "common/ack_packet.h"
 #include "common/nic_config.h"
 #include "common/sram_placement.h"
 #include "common/vi_table.h"
 #include "svia.h"
 #include "svia_counters.h"
+#include "svia_window.h"
 
 namespace svia {
 
-VIA_ZEROED_AT_LOAD via::SendBuffer window_buffers[kWindow]{};
-uint32_t window_current;
-uint32_t window_free;
-
 namespace {
 
-constexpr uint32_t kNone = 0xFFFFFFFFu;
+using window::at;
 
-// What a kept buffer holds besides the packet itself.
-struct Kept {
-  bool kept;
-  uint8_t vi;
-  uint32_t epoch;    // the VI's epoch when it left: a flushed VI's are let go
-  uint32_t peer;     // (node << 16) | VI its acknowledgement comes from
-  uint32_t sequence;
-  uint32_t sent_at;  // LANai cycle it last left
-  via::OutgoingPacket framed;
+enum class Resend : uint8_t {
+  idle,    // nothing to send again
+  sending, // the VI's kept packets go again, one per pass of the main loop
 };
+Resend state = Resend::idle;
+uint32_t resend_vi;
+uint32_t resend_at; // the window position the next resend looks from
 
-Kept kept[kWindow];
-uint8_t free_buffers[kWindow];
-uint32_t kept_count;
-// Resends of each VI in a row with no acknowledgement between them.
+// Go-backs of each VI in a row with no acknowledgement between them.
 uint32_t retries[VIA_MAX_VI];
-// The cycle at which the oldest kept packet times out (while any is kept):
-// until then the main loop's look costs one clock read.
-uint32_t next_due;
 
-uint32_t now() { return lanai_mmio_read(LANAI_REG_CYCLE_LO); }
-
-// The next message is gathered into the buffer freed last (the top of the
-// free stack); it changes only between sends.
-void release(uint32_t b) {
-  kept[b].kept = false;
-  --kept_count;
-  free_buffers[window_free++] = static_cast<uint8_t>(b);
-  window_current = b;
-}
-
-// The VI's kept packet with the lowest number after `after` (kNone: any),
-// or kNone.
-// Out of line, as are the two below: inlined together they send clang-14's
-// LANai back end into a loop, and they run only on a timeout.
-[[gnu::noinline]] uint32_t oldest_of(uint32_t vi, uint32_t after) {
-  uint32_t pick = kNone;
-  for (uint32_t b = 0u; b < kWindow; ++b) {
-    const Kept& entry = kept[b];
-    if (!entry.kept || entry.vi != vi)
-      continue;
-    if (after != kNone && via::sequence_at_most(entry.sequence, kept[after].sequence))
-      continue;
-    if (pick == kNone || via::sequence_at_most(entry.sequence, kept[pick].sequence))
-      pick = b;
-  }
-  return pick;
+// The packet's header, where it waits in the window's SRAM.
+via_packet_header& header_of(const window::Kept& entry) {
+  return reinterpret_cast<via::SendBuffer*>(window_ring + entry.offset)->header;
 }
 
 // The peer stayed silent past the retry limit: the VI breaks, its kept
 // packets are let go, its sends waiting for an answer fail, and the host
 // hears of it.
-[[gnu::noinline]] void lose_connection(uint32_t vi) {
+void lose_connection(uint32_t vi) {
   count(svia_connections_lost);
-  for (uint32_t b = 0u; b < kWindow; ++b)
-    if (kept[b].kept && kept[b].vi == vi)
-      release(b);
+  for (uint32_t p = window::oldest; p != window::newest_end; ++p)
+    if (at(p).waiting && at(p).vi == vi)
+      window::let_go(p);
   retries[vi] = 0u;
   via::vi_break(vi);
   fail_held(vi, VIP_STATUS_TRANSPORT_ERROR);
   via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_CONN_LOST, vi));
 }
 
-// Sends every kept packet of the VI again, oldest first.
-[[gnu::noinline]] void go_back(uint32_t vi) {
+// The VI's oldest kept packet timed out: it goes back to it, or breaks.
+void go_back(uint32_t vi) {
   count(svia_retransmit_timeouts);
   if (++retries[vi] > via::nic_config().retry_limit) {
+    if (state == Resend::sending && resend_vi == vi)
+      state = Resend::idle;
     lose_connection(vi);
     return;
   }
-  for (uint32_t b = oldest_of(vi, kNone); b != kNone; b = oldest_of(vi, b)) {
-    Kept& entry = kept[b];
-    via::trace_state("send:retransmit");
-    via::trace_tag(vi, entry.sequence);
-    if (start_packet(entry.framed) == 0u) {
-      count(svia_retransmissions);
-      finish_packet();
-    }
-    entry.sent_at = now();
-  }
-  via::trace_state(nullptr);
+  state = Resend::sending;
+  resend_vi = vi;
+  resend_at = window::oldest;
 }
 
 } // namespace
 
-void start_window() {
-  window_free = 0u;
-  kept_count = 0u;
-  for (uint32_t b = kWindow; b-- > 0u;) {
-    kept[b].kept = false;
-    free_buffers[window_free++] = static_cast<uint8_t>(b);
-  }
-  // The current buffer is the top of the free stack, counted as free.
-  window_current = free_buffers[window_free - 1u];
-}
+void window::peer_answered(uint32_t vi) { retries[vi] = 0u; }
 
-void keep_sent(uint32_t vi, const via::OutgoingPacket& framed) {
-  const uint32_t b = window_current;
-  Kept& entry = kept[b];
-  volatile via_vi_config& config = via::vi_config(vi);
-  entry.kept = true;
-  entry.vi = static_cast<uint8_t>(vi);
-  entry.epoch = config.epoch;
-  entry.peer = config.remote_node << 16 | config.remote_vi;
-  entry.sequence = window_buffers[b].header.sequence;
-  entry.sent_at = now();
-  entry.framed = framed;
-  if (kept_count == 0u)
-    next_due = entry.sent_at + via::nic_config().retransmit_cycles;
-  ++kept_count;
-  --window_free;
-  if (window_free != 0u)
-    window_current = free_buffers[window_free - 1u];
-}
+bool resending() { return state == Resend::sending; }
 
-bool settle_sent(uint32_t vi, uint32_t peer, uint32_t sequence, bool exact) {
-  bool settled = false;
-  for (uint32_t b = 0u; b < kWindow; ++b) {
-    const Kept& entry = kept[b];
-    if (!entry.kept || entry.vi != vi || entry.peer != peer)
+void resend_next() {
+  if (via::nsdma_busy())
+    return;
+  if (static_cast<int32_t>(resend_at - window::oldest) < 0)
+    resend_at = window::oldest;
+  for (; resend_at != window::newest_end; ++resend_at) {
+    window::Kept& entry = at(resend_at);
+    if (!entry.waiting || entry.vi != resend_vi)
       continue;
-    if (exact ? entry.sequence != sequence : !via::sequence_at_most(entry.sequence, sequence))
-      continue;
-    release(b);
-    settled = true;
+    via::trace_state("send:retransmit");
+    via::trace_tag(resend_vi, entry.sequence);
+    header_of(entry).flags |= VIA_PACKET_F_ACK_NOW;
+    if (start_packet(window::framed(entry)) == 0u)
+      count(svia_retransmissions);
+    entry.sent_at = cycle_now();
+    ++resend_at;
+    via::trace_state(nullptr);
+    return;
   }
-  if (settled)
-    retries[vi] = 0u;
-  return settled;
+  // Done: another VI that timed out meanwhile goes back next.
+  state = Resend::idle;
+  set_deadline(Deadline::retransmit, cycle_now());
 }
 
 void check_retransmissions() {
-  if (kept_count == 0u || static_cast<int32_t>(now() - next_due) < 0)
-    return;
   const uint32_t timeout = via::nic_config().retransmit_cycles;
-  for (uint32_t b = 0u; b < kWindow; ++b) {
-    const Kept& entry = kept[b];
-    if (!entry.kept)
+  const uint32_t now = cycle_now();
+  for (uint32_t p = window::oldest; p != window::newest_end; ++p) {
+    window::Kept& entry = at(p);
+    if (!entry.waiting)
       continue;
-    const uint32_t vi = entry.vi;
     // Flushed by the host since (disconnected, destroyed): nobody waits.
-    if (entry.epoch != via::vi_config(vi).epoch || !via::vi_connected(vi)) {
-      release(b);
+    if (entry.epoch != via::vi_config(entry.vi).epoch || !via::vi_connected(entry.vi)) {
+      window::let_go(p);
       continue;
     }
-    if (now() - entry.sent_at >= timeout)
-      go_back(vi);
+    // One VI goes back at a time, from its oldest packet (a VI's come
+    // first in the window in the order of their numbers); the others
+    // that are due wait for it to finish.
+    if (state == Resend::idle && now - entry.sent_at >= timeout)
+      go_back(entry.vi);
   }
-  const uint32_t at = now();
-  uint32_t soonest = timeout;
-  for (uint32_t b = 0u; b < kWindow; ++b) {
-    if (!kept[b].kept)
+  window::reclaim();
+  // The timer again for the packet due first, but for those that wait
+  // for the VI going back to finish (it sets the timer when it has).
+  bool any = false;
+  uint32_t first = 0u;
+  for (uint32_t p = window::oldest; p != window::newest_end; ++p) {
+    const window::Kept& entry = at(p);
+    if (!entry.waiting || (state != Resend::idle && now - entry.sent_at >= timeout))
       continue;
-    const uint32_t waited = at - kept[b].sent_at;
-    const uint32_t left = waited >= timeout ? 0u : timeout - waited;
-    if (left < soonest)
-      soonest = left;
+    if (!any || static_cast<int32_t>(entry.sent_at - first) < 0)
+      first = entry.sent_at;
+    any = true;
   }
-  next_due = at + soonest;
+  if (any)
+    set_deadline(Deadline::retransmit, first + timeout);
 }
 
 } // namespace svia

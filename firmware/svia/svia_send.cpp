@@ -26,6 +26,15 @@ uint32_t next_sequence[VIA_MAX_VI];
 // connection) numbers from 0 again, as its peer's card expects.
 uint32_t sequence_epoch[VIA_MAX_VI];
 
+// Set while a packet leaves: its completion is held (it waits for an
+// acknowledgement, or completions of its VI are held already).
+bool completion_held;
+// The header's flags and number, which stay readable once the packet is
+// kept and send_buffer() names the next one's place.
+uint32_t sent_flags;
+uint32_t sent_sequence;
+uint32_t sent_epoch;
+
 // Queues the fetch of the chosen next send's descriptor right behind the
 // completion just queued, so the host DMA goes straight on to it.
 void fetch_chosen() {
@@ -80,12 +89,15 @@ void write_header(uint32_t vi, const via::Descriptor& descriptor) {
                 "the marks are the descriptor's and the VI's bits shifted");
   volatile via_vi_config& config = via::in_register(&via::vi_config(vi));
   const uint32_t reliability = config.reliability;
-  const uint32_t marks =
-      descriptor.remote.length << 3 | (reliability & VIP_SERVICE_RELIABLE_RECEPTION) << 2 |
-      ((reliability & (VIP_SERVICE_RELIABLE_DELIVERY | VIP_SERVICE_RELIABLE_RECEPTION)) != 0u
-           ? VIA_PACKET_F_RELIABLE
-           : 0u);
+  uint32_t marks =
+      descriptor.remote.length << 3 | (reliability & VIP_SERVICE_RELIABLE_RECEPTION) << 2;
+  if ((reliability & (VIP_SERVICE_RELIABLE_DELIVERY | VIP_SERVICE_RELIABLE_RECEPTION)) != 0u)
+    marks |= VIA_PACKET_F_RELIABLE | ack_now_mark();
   const bool immediate = (descriptor.control & VIP_CONTROL_IMMEDIATE) != 0u;
+  if (sequence_epoch[vi] != sent_epoch + 1u) {
+    sequence_epoch[vi] = sent_epoch + 1u;
+    next_sequence[vi] = 0u;
+  }
   via_packet_header& header = send_buffer().header;
   header.kind = VIA_PACKET_DATA;
   header.src_node = static_cast<uint16_t>(this_node);
@@ -98,6 +110,8 @@ void write_header(uint32_t vi, const via::Descriptor& descriptor) {
   header.sequence = next_sequence[vi];
   header.offset = 0u;
   header.message = descriptor.length; // SVIA sends every message whole
+  sent_flags = header.flags;
+  sent_sequence = header.sequence;
 }
 
 // The completion status of a descriptor (before errors): done, and the
@@ -117,13 +131,6 @@ uint32_t done_status(const via::Descriptor& descriptor) {
   packet.length += via::kRdmaTrailerBytes;
 }
 
-// Set while a packet leaves: its completion is held (it waits for an
-// acknowledgement, or completions of its VI are held already).
-bool completion_held;
-// The packet that left, if it is to be kept until acknowledged.
-bool sent_reliable;
-via::OutgoingPacket sent_packet;
-
 // Everything after a valid descriptor: 0 once the packet has left, or the
 // error bits of the step that failed (nothing is sent then). The
 // completion is staged while the packet leaves.
@@ -140,6 +147,10 @@ uint32_t transmit(uint32_t vi, const via::Descriptor& descriptor) {
   via::OutgoingPacket packet = via::frame_packet(send_buffer(), route, descriptor.length);
   if (descriptor.has_remote())
     add_trailer(descriptor, packet);
+  // An acknowledgement that came in is taken while the data comes in, so
+  // that a stream does not stop for it.
+  if (arrival_filled != kNoBuffer)
+    take_acknowledgement(vi, next_sequence[vi]);
   const uint32_t gathered = finish_gather(ids, queued, refused);
   if (gathered != 0u)
     return gathered;
@@ -152,10 +163,12 @@ uint32_t transmit(uint32_t vi, const via::Descriptor& descriptor) {
     // (A descriptor sent has op send, or RDMA write with remote.length 1.)
     prepare_completion(descriptor.immediate, descriptor.length,
                        VIP_STATUS_DONE | descriptor.remote.length << 17);
-    completion_held = (send_buffer().header.flags & VIA_PACKET_F_ACK_WANTED) != 0u ||
+    completion_held = (sent_flags & VIA_PACKET_F_ACK_WANTED) != 0u ||
                       held_free != kHeldCompletions;
-    sent_reliable = (send_buffer().header.flags & VIA_PACKET_F_RELIABLE) != 0u;
-    sent_packet = packet;
+    // A reliable VI's packet is kept until acknowledged; the next message
+    // goes behind it.
+    if ((sent_flags & VIA_PACKET_F_RELIABLE) != 0u)
+      keep_sent(vi, sent_epoch, sent_sequence, packet);
     choose_next_send();
     finish_packet();
   }
@@ -173,11 +186,10 @@ uint32_t transmit(uint32_t vi, const via::Descriptor& descriptor) {
     count(svia_sends_failed);
     prepare_completion(descriptor.immediate, descriptor.length, done_status(descriptor) | errors);
   }
-  const bool waits =
-      errors == 0u && (send_buffer().header.flags & VIA_PACKET_F_ACK_WANTED) != 0u;
+  const bool waits = errors == 0u && (sent_flags & VIA_PACKET_F_ACK_WANTED) != 0u;
   if (waits || completions_held(vi))
     hold_completion(vi, {posted, descriptor.immediate, descriptor.length,
-                         done_status(descriptor) | errors, send_buffer().header.sequence, waits});
+                         done_status(descriptor) | errors, sent_sequence, waits});
   else
     write_completion(vi, posted);
 }
@@ -199,11 +211,8 @@ void send_message(uint32_t vi, const via::PostedDescriptor& posted, uint32_t fet
     count(via_stale_descriptors);
     return;
   }
-  if (sequence_epoch[vi] != posted.epoch + 1u) {
-    sequence_epoch[vi] = posted.epoch + 1u;
-    next_sequence[vi] = 0u;
-  }
-  sent_reliable = false;
+  sent_epoch = posted.epoch;
+  sent_flags = 0u;
   uint32_t errors = via::check_send(vi, descriptor, via::kRdmaWriteOp);
   if (errors == 0u)
     errors = transmit(vi, descriptor);
@@ -213,9 +222,6 @@ void send_message(uint32_t vi, const via::PostedDescriptor& posted, uint32_t fet
     finish_unusual(vi, posted, descriptor, errors);
   else
     write_completion(vi, posted); // staged while the packet left
-  // Kept until acknowledged; the next message takes another buffer.
-  if (sent_reliable)
-    keep_sent(vi, sent_packet);
   fetch_chosen();
 }
 

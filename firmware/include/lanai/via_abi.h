@@ -189,11 +189,16 @@ typedef struct {
 #define VIA_PACKET_F_RDMA_READ_DATA 0x0040u
 /* Sent on a Reliable Delivery or Reliable Reception VI by firmware that
  * retransmits (SVIA): the receiving card takes the VI's messages strictly
- * in sequence, drops duplicates and packets past a gap, and acknowledges
- * what it took (at once under VIA_PACKET_F_ACK_WANTED, else when its
- * network send DMA is next idle), so that the sender can free, or resend,
- * what it keeps. */
+ * in sequence, drops duplicates (acknowledging them again at once) and
+ * packets past a gap, and acknowledges what it took (at once under
+ * VIA_PACKET_F_ACK_WANTED or VIA_PACKET_F_ACK_NOW, else within a quarter of
+ * the retransmission timeout, several messages in one), so that the sender can
+ * free, or resend, what it keeps. */
 #define VIA_PACKET_F_RELIABLE 0x0080u
+/* With VIA_PACKET_F_RELIABLE: the sender's window of packets kept for
+ * resending is filling (or the packet is resent): the receiving card
+ * acknowledges what it has taken at once rather than later. */
+#define VIA_PACKET_F_ACK_NOW 0x0100u
 
 /* --- Acknowledgements ----------------------------------------------------
  * A VIA_PACKET_ACK packet is the header alone (length 0, no payload), sent
@@ -206,7 +211,12 @@ typedef struct {
  *   immediate         the outcome of message `sequence`: 0, its data is in
  *                     host memory; else the VIP_STATUS_* error bits its
  *                     send descriptor completes with
- *   flags             VIA_ACK_F_EXACT or 0; offset and message are 0.
+ *   flags             VIA_ACK_F_EXACT or 0; message is 0.
+ *   offset            cumulative acks: the outcomes of the sixteen messages
+ *                     up to `sequence`, two bits each (VIA_ACK_OUTCOME_*),
+ *                     message `sequence - i` in bits 2i+1..2i, so that a
+ *                     sender whose earlier ack was lost still learns that
+ *                     a Reliable Reception message failed; 0 otherwise.
  * Reliable Reception messages (VIA_PACKET_F_ACK_WANTED) are acknowledged
  * in their VI's order once their data (or their failure) is settled, so a
  * later ack stands for the earlier ones and a card may merge acks not yet
@@ -217,6 +227,11 @@ typedef struct {
  * per-VI sequence, the cumulative ack is what a retransmitting protocol
  * would also use (a sender keeps what is not yet acknowledged). */
 #define VIA_ACK_F_EXACT 0x0001u
+#define VIA_ACK_OUTCOME_OK 0u           /* data in host memory */
+#define VIA_ACK_OUTCOME_REMOTE_DESC 1u  /* VIP_STATUS_REMOTE_DESC_ERROR */
+#define VIA_ACK_OUTCOME_RDMA_PROT 2u    /* VIP_STATUS_RDMA_PROT_ERROR */
+#define VIA_ACK_OUTCOME_TRANSPORT 3u    /* VIP_STATUS_TRANSPORT_ERROR */
+#define VIA_ACK_OUTCOMES 16u            /* messages an ack's outcomes cover */
 
 /* Trails the payload of every fragment of an RDMA write; big endian. */
 /* An RDMA read request carries the same trailer (its only payload), naming
