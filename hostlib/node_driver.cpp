@@ -137,6 +137,10 @@ bool NodeDriver::block(const std::function<bool()>& ready, std::optional<kernel:
     const bool woke = host_.wait(
         [&] { return (!delivering_ && (!errors_.empty() || notification_ready())) || ready(); },
         deadline, what, poll);
+    // What the wait was for comes first: an error raised after it (the
+    // peer disconnecting once its last message is here) goes to the
+    // program at its next call, after it has taken that message.
+    if (ready()) return true;
     deliver_errors();
     deliver_notifications();
     if (ready()) return true;
