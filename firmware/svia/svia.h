@@ -181,8 +181,12 @@ bool settle_sent(uint32_t vi, uint32_t sequence, bool exact);
 void check_retransmissions();
 // While a VI goes back: resend_next() sends its next kept packet if the
 // network send DMA is idle, without waiting for it to leave.
-bool resending();
+extern bool resending_;
+inline bool resending() { return resending_; }
 void resend_next();
+// The VI's peer reported a gap (VIA_ACK_F_GAP): it goes back at once, if
+// no VI is going back already (the timeout then sees to it).
+void go_back_now(uint32_t vi);
 // The VI broke: its sends waiting for an answer complete with `errors`.
 void fail_held(uint32_t vi, uint32_t errors);
 

@@ -144,8 +144,11 @@ void ack_arrived(const via_packet_header& ack) {
       held.status |= via::acked_status(ack.sequence, ack.offset, held.sequence);
     matched = true;
   }
-  if (!matched)
+  if (!matched && (ack.flags & VIA_ACK_F_GAP) == 0u)
     count(svia_stray_acks);
+  // The message after the acknowledged one was lost: resend from it now.
+  if ((ack.flags & VIA_ACK_F_GAP) != 0u && peer == (config.remote_node << 16 | config.remote_vi))
+    go_back_now(vi);
   complete_front(vi);
 }
 
@@ -165,8 +168,8 @@ void take_acknowledgement(uint32_t vi, uint32_t sequence) {
 
 void send_ack(const via::Ack& ack) {
   // A cumulative acknowledgement absorbs into its VI's newest one not yet
-  // sent, unless that one reports a failure the sender must see.
-  if ((ack.flags & VIA_ACK_F_EXACT) == 0u) {
+  // sent, unless either says more (a failure, a gap).
+  if (ack.flags == 0u) {
     const uint32_t at = newest_ack[ack.from_vi];
     if (at != kNone && at - acks_head < acks_tail - acks_head) {
       via::Ack& queued = acks[at % kAcks];

@@ -75,9 +75,9 @@ void choose_next_send() {
   // The chosen send will be started at once: it needs room to hold its
   // completion besides the one of the send that chooses it, and room in
   // the send window behind it (kept already if it is to be). Not when the
-  // timer has fired: the main loop sees to the deadline first.
+  // timer has fired or a VI goes back: the main loop sees to those first.
   if (!next_chosen && !ready_to_send.empty() && held_room() >= 2u && window_at != kNoBuffer &&
-      (via::event_status() & LANAI_EV_TIMER) == 0u)
+      (via::event_status() & LANAI_EV_TIMER) == 0u && !resending())
     next_chosen = via::next_round_robin(ready_to_send, send_ring, chosen_vi, chosen);
 }
 

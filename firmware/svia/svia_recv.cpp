@@ -122,10 +122,15 @@ void refuse(const via_packet_header& header, uint32_t errors) {
   complete_descriptor(vi, posted, immediate, placed, status);
 }
 
+// Each VI's next number expected (+1; 0: none) when a message past a gap
+// was last reported to its sender.
+uint32_t gap_reported[VIA_MAX_VI];
+
 // A reliable VI's message is taken only in sequence: a duplicate (its
 // sender resent it, its acknowledgement lost) is acknowledged again and
-// dropped, one past a gap dropped unanswered (its sender goes back to the
-// one lost). True if it is the next one, to be taken.
+// dropped; one past a gap is dropped, and the first past each gap is
+// answered by an acknowledgement saying so (VIA_ACK_F_GAP), on which the
+// sender goes back at once. True if it is the next one, to be taken.
 bool in_sequence(uint32_t vi, const via_packet_header& header) {
   const via::InSequence verdict = via::judge_sequence(vi, header.sequence);
   if (verdict == via::InSequence::next) {
@@ -140,6 +145,14 @@ bool in_sequence(uint32_t vi, const via_packet_header& header) {
     settle_delayed(vi);
     send_ack({header.src_node, header.src_vi, vi, last, via::outcome_status(outcomes), 0u,
               outcomes});
+    send_next_ack();
+  } else if (gap_reported[vi] != via::last_sequence(vi) + 2u) {
+    const uint32_t last = via::last_sequence(vi);
+    const uint32_t outcomes = via::outcomes_as_of(vi, last);
+    gap_reported[vi] = last + 2u;
+    settle_delayed(vi);
+    send_ack({header.src_node, header.src_vi, vi, last, via::outcome_status(outcomes),
+              VIA_ACK_F_GAP, outcomes});
     send_next_ack();
   }
   return false;

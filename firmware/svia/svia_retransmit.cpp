@@ -1,9 +1,10 @@
 // Retransmission: when a reliable VI's oldest packet kept in the send
 // window has waited the profile's retransmission timeout for its
-// acknowledgement, the VI goes back and sends all its kept packets again,
-// oldest first (go-back-N: the receiving card takes a VI's messages only in
-// sequence), each asking to be acknowledged at once. After the retry limit
-// of unanswered go-backs in a row the VI breaks, as VIA says of a lost
+// acknowledgement, or its receiver reports a gap (VIA_ACK_F_GAP), the VI
+// goes back and sends all its kept packets again, oldest first (go-back-N:
+// the receiving card takes a VI's messages only in sequence), each asking
+// to be acknowledged at once. After the retry limit of go-backs on a
+// timeout in a row, unanswered, the VI breaks, as VIA says of a lost
 // connection. The timeout is noticed when the countdown timer fires
 // (svia_deadlines.cpp); the resends go one at a time, each when the
 // network send DMA is idle, from the main loop, which takes arrivals in
@@ -30,6 +31,12 @@ enum class Resend : uint8_t {
   sending, // the VI's kept packets go again, one per pass of the main loop
 };
 Resend state = Resend::idle;
+
+// The engine's state as the main loop reads it, in one load.
+void enter(Resend next) {
+  state = next;
+  resending_ = next == Resend::sending;
+}
 uint32_t resend_vi;
 uint32_t resend_at; // the window position the next resend looks from
 
@@ -60,30 +67,51 @@ void go_back(uint32_t vi) {
   count(svia_retransmit_timeouts);
   if (++retries[vi] > via::nic_config().retry_limit) {
     if (state == Resend::sending && resend_vi == vi)
-      state = Resend::idle;
+      enter(Resend::idle);
     lose_connection(vi);
     return;
   }
-  state = Resend::sending;
+  enter(Resend::sending);
   resend_vi = vi;
   resend_at = window::oldest;
 }
 
 } // namespace
 
+bool resending_;
+
 void window::peer_answered(uint32_t vi) { retries[vi] = 0u; }
 
-bool resending() { return state == Resend::sending; }
+void go_back_now(uint32_t vi) {
+  if (state != Resend::idle)
+    return;
+  const uint32_t epoch = via::vi_config(vi).epoch;
+  for (uint32_t p = window::oldest; p != window::newest_end; ++p) {
+    if (at(p).waiting && at(p).vi == vi && at(p).epoch == epoch) {
+      enter(Resend::sending);
+      resend_vi = vi;
+      resend_at = p;
+      return;
+    }
+  }
+}
+
 
 void resend_next() {
   if (via::nsdma_busy())
     return;
   if (static_cast<int32_t>(resend_at - window::oldest) < 0)
     resend_at = window::oldest;
+  const uint32_t epoch = via::vi_config(resend_vi).epoch;
   for (; resend_at != window::newest_end; ++resend_at) {
     window::Kept& entry = at(resend_at);
     if (!entry.waiting || entry.vi != resend_vi)
       continue;
+    // Left from an earlier connection of the VI: its peer must not see it.
+    if (entry.epoch != epoch) {
+      window::let_go(resend_at);
+      continue;
+    }
     via::trace_state("send:retransmit");
     via::trace_tag(resend_vi, entry.sequence);
     header_of(entry).flags |= VIA_PACKET_F_ACK_NOW;
@@ -95,7 +123,7 @@ void resend_next() {
     return;
   }
   // Done: another VI that timed out meanwhile goes back next.
-  state = Resend::idle;
+  enter(Resend::idle);
   set_deadline(Deadline::retransmit, cycle_now());
 }
 

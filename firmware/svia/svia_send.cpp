@@ -94,10 +94,6 @@ void write_header(uint32_t vi, const via::Descriptor& descriptor) {
   if ((reliability & (VIP_SERVICE_RELIABLE_DELIVERY | VIP_SERVICE_RELIABLE_RECEPTION)) != 0u)
     marks |= VIA_PACKET_F_RELIABLE | ack_now_mark();
   const bool immediate = (descriptor.control & VIP_CONTROL_IMMEDIATE) != 0u;
-  if (sequence_epoch[vi] != sent_epoch + 1u) {
-    sequence_epoch[vi] = sent_epoch + 1u;
-    next_sequence[vi] = 0u;
-  }
   via_packet_header& header = send_buffer().header;
   header.kind = VIA_PACKET_DATA;
   header.src_node = static_cast<uint16_t>(this_node);
@@ -204,6 +200,15 @@ void send_message(uint32_t vi, const via::PostedDescriptor& posted, uint32_t fet
   via::Descriptor descriptor;
   if (fetch_id == 0u)
     fetch_id = start_descriptor_fetch(vi, posted);
+  // While the descriptor comes in: a VI flushed since its last send (a new
+  // connection) numbers its messages from 0 again, as its peer expects (a
+  // descriptor posted before the flush is dropped below).
+  sent_epoch = posted.epoch;
+  sent_flags = 0u;
+  if (sequence_epoch[vi] != posted.epoch + 1u && posted.epoch == via::vi_config(vi).epoch) {
+    sequence_epoch[vi] = posted.epoch + 1u;
+    next_sequence[vi] = 0u;
+  }
   if (!finish_descriptor_fetch(fetch_id, vi, descriptor))
     return;
   // Chosen ahead, it may have been flushed since: the host has completed it.
@@ -211,8 +216,6 @@ void send_message(uint32_t vi, const via::PostedDescriptor& posted, uint32_t fet
     count(via_stale_descriptors);
     return;
   }
-  sent_epoch = posted.epoch;
-  sent_flags = 0u;
   uint32_t errors = via::check_send(vi, descriptor, via::kRdmaWriteOp);
   if (errors == 0u)
     errors = transmit(vi, descriptor);

@@ -111,10 +111,16 @@ void keep_sent(uint32_t vi, uint32_t epoch, uint32_t sequence, const via::Outgoi
 
 bool settle_sent(uint32_t vi, uint32_t sequence, bool exact) {
   bool settled = false;
+  const uint32_t epoch = via::vi_config(vi).epoch;
   for (uint32_t p = window::oldest; p != window::newest_end; ++p) {
     window::Kept& entry = at(p);
     if (!entry.waiting || entry.vi != vi)
       continue;
+    // Left from an earlier connection of the VI: nobody waits for it.
+    if (entry.epoch != epoch) {
+      entry.waiting = false;
+      continue;
+    }
     // A VI's packets are kept in the order of their numbers.
     if (!via::sequence_at_most(entry.sequence, sequence))
       break;

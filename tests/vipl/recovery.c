@@ -142,7 +142,12 @@ static int stale_ack(struct node *n) {
         fprintf(stderr, "node1: message %d of the new connection never came\n", i - 1);
         return 30;
       }
-      VT_CHECK(d == desc(n, i) && errors_of(d) == 0 && intact(n, i, i - 1, 512));
+      if (d != desc(n, i) || errors_of(d) != 0 || !intact(n, i, i - 1, 512)) {
+        fprintf(stderr, "node1: message %d: status 0x%x, length %u, %s\n", i - 1,
+                (unsigned)d->CS.Status, (unsigned)d->CS.Length,
+                d != desc(n, i) ? "another receive" : "damaged or another message");
+        return 31;
+      }
     }
     fill(n, 4, 9, 8);
     VT_CHECK(vt_post(n->vi, desc(n, 4), buf(n, 4), 8, n->mh, 0) == VIP_SUCCESS);

@@ -227,6 +227,10 @@ typedef struct {
  * per-VI sequence, the cumulative ack is what a retransmitting protocol
  * would also use (a sender keeps what is not yet acknowledged). */
 #define VIA_ACK_F_EXACT 0x0001u
+/* With a cumulative ack: a message past a gap arrived (the one after
+ * `sequence` was lost), so the sender need not wait for its timeout to go
+ * back. Sent once per gap. */
+#define VIA_ACK_F_GAP 0x0002u
 #define VIA_ACK_OUTCOME_OK 0u           /* data in host memory */
 #define VIA_ACK_OUTCOME_REMOTE_DESC 1u  /* VIP_STATUS_REMOTE_DESC_ERROR */
 #define VIA_ACK_OUTCOME_RDMA_PROT 2u    /* VIP_STATUS_RDMA_PROT_ERROR */
