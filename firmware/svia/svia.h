@@ -133,6 +133,8 @@ void ack_arrived(const via_packet_header& ack);
 // settles no held completion (that needs no host DMA), while the send of
 // message `sequence` of `vi` gathers its data.
 void take_acknowledgement(uint32_t vi, uint32_t sequence);
+// The same, anywhere the host DMA is not being waited for; true if it did.
+bool take_waiting_ack();
 // Queues an acknowledgement (needs ack_room()); send_next_ack() starts the
 // oldest when the network send DMA is idle.
 void send_ack(const via::Ack& ack);

@@ -152,16 +152,24 @@ void ack_arrived(const via_packet_header& ack) {
   complete_front(vi);
 }
 
-void take_acknowledgement(uint32_t vi, uint32_t sequence) {
-  const Arrival& arrival = *pending_arrival();
-  const via_packet_header& ack = arrival.buffer->header;
+bool take_waiting_ack() {
+  const Arrival* arrival = pending_arrival();
+  if (arrival == nullptr)
+    return false;
+  const via_packet_header& ack = arrival->buffer->header;
   if (ack.kind != VIA_PACKET_ACK || !via::vi_valid(ack.dst_vi) || completions_held(ack.dst_vi) ||
-      via::check_packet(*arrival.buffer, arrival.payload_bytes, arrival.source, arrival.damage) !=
-          via::PacketCheck::ack)
-    return;
+      via::check_packet(*arrival->buffer, arrival->payload_bytes, arrival->source,
+                        arrival->damage) != via::PacketCheck::ack)
+    return false;
   via::trace_state("ack:arrival");
   ack_arrived(ack);
   release_arrival();
+  return true;
+}
+
+void take_acknowledgement(uint32_t vi, uint32_t sequence) {
+  if (!take_waiting_ack())
+    return;
   via::trace_state("send:gather_data");
   via::trace_tag(vi, sequence);
 }

@@ -59,6 +59,9 @@ void deadline_reached() {
   // waits for something.
   set_[0] = set_[1] = false;
   lanai_mmio_write(LANAI_REG_TIMER, 0u);
+  // An acknowledgement already in may settle the packet that is due (one
+  // that came while a packet left, say): a resend is then not needed.
+  (void)take_waiting_ack();
   check_retransmissions();
   send_delayed_acks();
   if (acks_waiting())
