@@ -60,8 +60,10 @@ Breakdown ping_breakdown(std::span<const Event> events, const MessageBuffers& se
   const auto nsdma = on(events, sender.node, Track::nsdma);
   const auto recv_hdma = on(events, receiver.node, Track::hdma);
   std::vector<kernel::SimTime> arrivals, in_sram;
+  // Data packets only: acknowledgements (a reliable VI's, which the card
+  // sends back, header only and unlabelled) are not messages.
   for (const Event* e : on(events, receiver.node, Track::nrdma))
-    if (e->peer == trace::no_label || e->peer == sender.node) {
+    if (e->msg != trace::no_label && e->peer == sender.node) {
       arrivals.push_back(e->begin);
       in_sram.push_back(e->end);
     }
@@ -87,7 +89,7 @@ Breakdown ping_breakdown(std::span<const Event> events, const MessageBuffers& se
     if (status.empty()) missing("send status write", k);
     const Event* packet = nullptr;
     for (const Event* e : nsdma)
-      if (e->begin >= d0 && e->begin < d1) {
+      if (e->begin >= d0 && e->begin < d1 && e->msg != trace::no_label) {
         packet = e;
         break;
       }

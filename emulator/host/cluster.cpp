@@ -1,7 +1,9 @@
 // The cluster's run loop. LANai firmware polls forever, so the kernel never
 // runs out of events while cards run; the loop therefore advances virtual
 // time in fixed slices and judges progress between them: all programs done,
-// a core stopped, or nobody able to move (deadlock).
+// a core stopped, or nobody able to move (deadlock): every program blocked
+// with no deadline, no card's countdown timer running, and no progress for
+// a whole window.
 #include "emulator/host/cluster.hpp"
 
 #include <algorithm>
@@ -154,7 +156,12 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
     const bool all_blocked = std::all_of(hosts_.begin(), hosts_.end(), [](const auto& host) {
       return host->state() == HostState::finished || host->waiting_without_deadline();
     });
-    if (!all_blocked) {
+    // A card whose firmware set its countdown timer will act when it
+    // fires (resend a packet nobody acknowledged, say), however long the
+    // programs wait for that.
+    const bool timers_pending = std::any_of(cards_.begin(), cards_.end(),
+                                            [](const auto& card) { return card->timer_running(); });
+    if (!all_blocked || timers_pending) {
       quiet = false;
       continue;
     }

@@ -34,8 +34,9 @@ struct ClusterConfig {
   // Firmware of each node (size == nodes).
   std::vector<loader::LinkedImage> firmware;
   std::uint64_t seed = 1;
-  // All programs blocked with no deadline and no device activity for this
-  // long: the run is declared deadlocked.
+  // All programs blocked with no deadline, no card's countdown timer
+  // running and no device activity for this long: the run is declared
+  // deadlocked.
   kernel::SimTime deadlock_window = kernel::milliseconds(2);
   // Stop (as a failure) when virtual time passes this; 0 means no limit.
   kernel::SimTime time_limit{};

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "emulator/nic/card_registers.hpp"
+#include "emulator/nic/countdown_timer.hpp"
 #include "emulator/nic/doorbell_fifo.hpp"
 #include "emulator/nic/host_dma.hpp"
 #include "emulator/nic/net_recv_dma.hpp"
@@ -126,6 +127,8 @@ std::uint64_t Card::activity() const {
   return doorbells_->activity() + hdma_->activity() + nsdma_->activity() + nrdma_->activity() +
          registers_->activity();
 }
+
+bool Card::timer_running() const { return registers_->timer().running(); }
 
 bool Card::devices_idle() const {
   return doorbells_->waiting() == 0 && hdma_->idle() && !nsdma_->busy() && nrdma_->idle();

@@ -81,6 +81,9 @@ public:
   std::uint64_t activity() const;
   // No doorbell waiting, no DMA queued or in flight, no packet held.
   bool devices_idle() const;
+  // The countdown timer is counting: the firmware has asked to be woken
+  // later (a retransmission or an acknowledgement it will send).
+  bool timer_running() const;
   const std::string& console() const;
 
   iss::Cpu& cpu() { return cpu_; }

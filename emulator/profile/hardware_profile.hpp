@@ -55,6 +55,11 @@ struct NicParams {
   double pci_mbytes_per_s = 130.0;          // host DMA data rate, both directions share it
   std::uint32_t nsdma_setup_ns = 200;       // network send DMA start-up
   std::uint32_t nrdma_setup_ns = 200;       // network receive DMA: tail to SRAM done
+  // Firmware that retransmits (SVIA) resends a reliable VI's packets not
+  // acknowledged within the timeout, and breaks the VI after this many
+  // resends in a row with no answer.
+  std::uint32_t retransmit_timeout_us = 2000; // wait for an acknowledgement before resending
+  std::uint32_t retry_limit = 8;              // unanswered resends before the VI breaks
 };
 
 // The host: what each library call costs its CPU, and the PCI writes it

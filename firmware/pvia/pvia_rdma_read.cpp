@@ -58,7 +58,7 @@ bool take_read_request(uint32_t vi, const Arrival& arrival) {
     refusal = VIP_STATUS_LENGTH_ERROR;
   if (refusal != 0u) {
     const via::Ack ack{header.src_node, header.src_vi, vi, header.sequence, refusal,
-                       VIA_ACK_F_EXACT};
+                       VIA_ACK_F_EXACT, 0u};
     if (!send_ack(ack, via::stamp_now()))
       return false;
     count(pvia_rdma_reads_refused);

@@ -480,7 +480,8 @@ bool take_read_data(uint32_t vi, const Arrival& arrival) {
   if (header.offset == 0u && via::vi_valid(header.dst_vi) &&
       (header.flags & (VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RDMA_READ)) != 0u) {
     const via::Ack refusal{header.src_node, header.src_vi,        header.dst_vi,
-                           header.sequence, VIP_STATUS_TRANSPORT_ERROR, VIA_ACK_F_EXACT};
+                           header.sequence, VIP_STATUS_TRANSPORT_ERROR, VIA_ACK_F_EXACT,
+                           0u};
     if (!send_ack(refusal, via::stamp_now())) {
       count(pvia_arrival_stalls);
       return false;

@@ -63,7 +63,7 @@ bool acknowledge(uint32_t r) {
   // A receive whose descriptor could not be read dropped the message.
   const uint32_t errors = record.errors | (record.silent ? VIP_STATUS_REMOTE_DESC_ERROR : 0u);
   const via::Ack ack{record.src_node, record.src_vi, record.vi, record.sequence,
-                     via::sender_status(errors), 0u};
+                     via::sender_status(errors), 0u, 0u};
   return send_ack(ack, record.stamp);
 }
 

@@ -13,8 +13,11 @@
 #include "common/devices.h"
 #include "common/packet.h"
 #include "common/ready_list.h"
+#include "common/sram_placement.h"
 
 namespace svia {
+
+constexpr uint32_t kNoBuffer = 0xFFFFFFFFu;
 
 // This card's node number, read from the hardware once at start-up.
 extern uint32_t this_node;
@@ -126,12 +129,96 @@ void hold_completion(uint32_t vi, const HeldCompletion& held);
 // An acknowledgement arrived: the completions it settles are written, in
 // their VI's order.
 void ack_arrived(const via_packet_header& ack);
+// Takes the packet waiting for delivery if it is an acknowledgement that
+// settles no held completion (that needs no host DMA), while the send of
+// message `sequence` of `vi` gathers its data.
+void take_acknowledgement(uint32_t vi, uint32_t sequence);
+// The same, anywhere the host DMA is not being waited for; true if it did.
+bool take_waiting_ack();
 // Queues an acknowledgement (needs ack_room()); send_next_ack() starts the
 // oldest when the network send DMA is idle.
 void send_ack(const via::Ack& ack);
 inline bool ack_room() { return acks_queued < kAcksQueued; }
 inline bool acks_waiting() { return acks_queued != 0u; }
 void send_next_ack();
+
+// --- The send window (svia_send_window.cpp, svia_retransmit.cpp) ----------
+
+// A reliable VI's packets stay in the window's SRAM until acknowledged, and
+// are sent again, oldest first, when the oldest has waited the profile's
+// retransmission timeout. The next message is gathered at window_at
+// (kNoBuffer: no room until acknowledgements come).
+VIA_LARGE_DATA extern uint8_t window_ring[];
+extern uint32_t window_at;
+inline via::SendBuffer& send_buffer() {
+  return *reinterpret_cast<via::SendBuffer*>(window_ring + window_at);
+}
+void start_window();
+// Room to start a send: a completion to hold and room in the window.
+inline bool send_room() { return held_free != 0u && window_at != kNoBuffer; }
+// VIA_PACKET_F_ACK_NOW for the next reliable packet if the window is half
+// full and no packet has asked for an acknowledgement since the last
+// came; else 0. Set while the next should ask, until one does; and while
+// one has, until an acknowledgement comes.
+extern bool ack_wanted;
+extern bool ack_asked;
+inline uint32_t ack_now_mark() {
+  if (!ack_wanted)
+    return 0u;
+  ack_wanted = false;
+  ack_asked = true;
+  return VIA_PACKET_F_ACK_NOW;
+}
+// The reliable packet framed at window_at, message `sequence` of VI `vi`
+// in its `epoch`, is leaving: it is kept, and the next message goes behind
+// it.
+void keep_sent(uint32_t vi, uint32_t epoch, uint32_t sequence, const via::OutgoingPacket& framed);
+// An acknowledgement for `vi` from its peer: the VI's kept packets
+// numbered up to `sequence` (`exact`: that one alone) are let go; true if
+// any was.
+bool settle_sent(uint32_t vi, uint32_t sequence, bool exact);
+// Finds the VIs whose oldest kept packet has waited too long: each goes
+// back to resend them (or breaks past the retry limit); lets go of packets
+// of VIs the host has flushed since.
+void check_retransmissions();
+// While a VI goes back: resend_next() sends its next kept packet if the
+// network send DMA is idle, without waiting for it to leave.
+extern bool resending_;
+inline bool resending() { return resending_; }
+void resend_next();
+// The VI's peer reported a gap (VIA_ACK_F_GAP): it goes back at once, if
+// no VI is going back already (the timeout then sees to it).
+void go_back_now(uint32_t vi);
+// The VI broke: its sends waiting for an answer complete with `errors`.
+void fail_held(uint32_t vi, uint32_t errors);
+
+// --- Deadlines (svia_deadlines.cpp) -----------------------------------------
+
+uint32_t cycle_now();
+enum class Deadline : uint8_t { retransmit, ack };
+// The countdown timer fires at LANai cycle `cycle` for `which` (or earlier,
+// for the other), until cleared.
+void set_deadline(Deadline which, uint32_t cycle);
+void clear_deadline(Deadline which);
+// The timer fired (LANAI_EV_TIMER): retransmissions and delayed
+// acknowledgements that are due go, and the timer is armed again for the
+// next.
+void deadline_reached();
+
+// --- Reliable Delivery's acknowledgements (svia_delayed_acks.cpp) ----------
+
+// A Reliable Delivery message was taken: its acknowledgement waits until the
+// sender asks for one (VIA_PACKET_F_ACK_NOW: its window is filling), or the
+// first message waiting has waited a quarter of the retransmission timeout, and
+// then goes as one cumulative acknowledgement per VI (send_ack). Without
+// faults a ping-pong or a light stream pays for an acknowledgement about
+// once per quarter timeout, a stream once per half window.
+void delay_ack(uint32_t vi, const via_packet_header& header);
+// The VI's waiting acknowledgement is answered otherwise (a duplicate's
+// acknowledgement covers it).
+void settle_delayed(uint32_t vi);
+// Queues the acknowledgements that have waited long enough.
+void send_delayed_acks();
 
 // --- The two engines --------------------------------------------------------
 
@@ -154,7 +241,6 @@ void deliver_rdma_write(uint32_t vi, const via::ReceiveBuffer& packet);
 // --- What the main loop reads in place (svia_main.cpp) ---------------------
 // So that a pass of the main loop with nothing to do calls nothing.
 
-constexpr uint32_t kNoBuffer = 0xFFFFFFFFu;
 // svia_queues.cpp: the VIs with sends waiting, in round-robin order, and
 // whether the next send is chosen already.
 extern via::ReadyList ready_to_send;

@@ -9,6 +9,7 @@
 // acknowledgement left could wait for a peer stopped the same way.
 #include <lanai/via_abi.h>
 
+#include "common/arrival_checks.h"
 #include "common/sram_placement.h"
 #include "common/vi_table.h"
 #include "svia.h"
@@ -100,6 +101,17 @@ void hold_completion(uint32_t vi, const HeldCompletion& held) {
   complete_front(vi);
 }
 
+void fail_held(uint32_t vi, uint32_t errors) {
+  for (uint32_t at = held_first[vi]; at != 0u; at = entries[at - 1u].next) {
+    Entry& entry = entries[at - 1u];
+    if (!entry.completion.waits || entry.answered)
+      continue;
+    entry.answered = true;
+    entry.completion.status |= errors;
+  }
+  complete_front(vi);
+}
+
 void ack_arrived(const via_packet_header& ack) {
   const uint32_t vi = ack.dst_vi;
   count(svia_acks_received);
@@ -112,7 +124,10 @@ void ack_arrived(const via_packet_header& ack) {
   const bool exact = (ack.flags & VIA_ACK_F_EXACT) != 0u;
   // A later acknowledgement stands for every earlier one; an exact one for
   // its message alone.
-  bool matched = false;
+  // The packets it settles no longer need keeping.
+  volatile via_vi_config& config = via::vi_config(vi);
+  bool matched = peer == (config.remote_node << 16 | config.remote_vi) &&
+                 settle_sent(vi, ack.sequence, exact);
   for (uint32_t at = held_first[vi]; at != 0u; at = entries[at - 1u].next) {
     Entry& entry = entries[at - 1u];
     HeldCompletion& held = entry.completion;
@@ -121,19 +136,48 @@ void ack_arrived(const via_packet_header& ack) {
     if (exact ? held.sequence != ack.sequence : !via::sequence_at_most(held.sequence, ack.sequence))
       continue;
     entry.answered = true;
+    // A cumulative acknowledgement repeats the outcomes of the messages
+    // before its own, in case theirs was lost.
     if (held.sequence == ack.sequence)
       held.status |= ack.immediate;
+    else if (!exact)
+      held.status |= via::acked_status(ack.sequence, ack.offset, held.sequence);
     matched = true;
   }
-  if (!matched)
+  if (!matched && (ack.flags & VIA_ACK_F_GAP) == 0u)
     count(svia_stray_acks);
+  // The message after the acknowledged one was lost: resend from it now.
+  if ((ack.flags & VIA_ACK_F_GAP) != 0u && peer == (config.remote_node << 16 | config.remote_vi))
+    go_back_now(vi);
   complete_front(vi);
+}
+
+bool take_waiting_ack() {
+  const Arrival* arrival = pending_arrival();
+  if (arrival == nullptr)
+    return false;
+  const via_packet_header& ack = arrival->buffer->header;
+  if (ack.kind != VIA_PACKET_ACK || !via::vi_valid(ack.dst_vi) || completions_held(ack.dst_vi) ||
+      via::check_packet(*arrival->buffer, arrival->payload_bytes, arrival->source,
+                        arrival->damage) != via::PacketCheck::ack)
+    return false;
+  via::trace_state("ack:arrival");
+  ack_arrived(ack);
+  release_arrival();
+  return true;
+}
+
+void take_acknowledgement(uint32_t vi, uint32_t sequence) {
+  if (!take_waiting_ack())
+    return;
+  via::trace_state("send:gather_data");
+  via::trace_tag(vi, sequence);
 }
 
 void send_ack(const via::Ack& ack) {
   // A cumulative acknowledgement absorbs into its VI's newest one not yet
-  // sent, unless that one reports a failure the sender must see.
-  if ((ack.flags & VIA_ACK_F_EXACT) == 0u) {
+  // sent, unless either says more (a failure, a gap).
+  if (ack.flags == 0u) {
     const uint32_t at = newest_ack[ack.from_vi];
     if (at != kNone && at - acks_head < acks_tail - acks_head) {
       via::Ack& queued = acks[at % kAcks];
@@ -141,6 +185,7 @@ void send_ack(const via::Ack& ack) {
           queued.vi == ack.vi) {
         queued.sequence = ack.sequence;
         queued.status = ack.status;
+        queued.outcomes = ack.outcomes;
         return;
       }
     }

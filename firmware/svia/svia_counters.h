@@ -24,7 +24,10 @@ extern volatile uint32_t svia_rdma_reads_refused;   // RDMA read requests (SVIA 
 extern volatile uint32_t svia_acks_sent;
 extern volatile uint32_t svia_acks_unroutable;      // acknowledgements for a node without a route: dropped
 extern volatile uint32_t svia_acks_received;
-extern volatile uint32_t svia_stray_acks;           // acknowledgements no completion was waiting for
+extern volatile uint32_t svia_stray_acks;           // acknowledgements nothing sent was waiting for
+extern volatile uint32_t svia_retransmissions;      // packets sent again for want of an acknowledgement
+extern volatile uint32_t svia_retransmit_timeouts;  // times a VI went back to its oldest unacknowledged packet
+extern volatile uint32_t svia_connections_lost;     // VIs broken at the retry limit
 }
 
 // The shared code's counters (common/via_counters.h) are counted the same way.

@@ -1,6 +1,9 @@
 // The work the host has posted: doorbells drained from the card's doorbell
 // queues into per-VI send and receive rings, and the round-robin choice of
 // which VI's send goes next (the mechanics are common/doorbells.h).
+#include <lanai/register_map.h>
+
+#include "common/devices.h"
 #include "common/doorbells.h"
 #include "common/sram_placement.h"
 #include "svia.h"
@@ -70,8 +73,11 @@ bool chosen_send(uint32_t& vi, via::PostedDescriptor& posted) {
 
 void choose_next_send() {
   // The chosen send will be started at once: it needs room to hold its
-  // completion besides the one of the send that chooses it.
-  if (!next_chosen && !ready_to_send.empty() && held_room() >= 2u)
+  // completion besides the one of the send that chooses it, and room in
+  // the send window behind it (kept already if it is to be). Not when the
+  // timer has fired or a VI goes back: the main loop sees to those first.
+  if (!next_chosen && !ready_to_send.empty() && held_room() >= 2u && window_at != kNoBuffer &&
+      (via::event_status() & LANAI_EV_TIMER) == 0u && !resending())
     next_chosen = via::next_round_robin(ready_to_send, send_ring, chosen_vi, chosen);
 }
 

@@ -77,13 +77,15 @@ uint32_t fill(uint32_t vi, const via::Descriptor& descriptor, const via::Receive
 }
 
 // Tells a sender waiting for word of its message (a Reliable Reception
-// sender, an RDMA read's initiator) that it failed here with `errors`.
+// sender, an RDMA read's initiator, a sender keeping the packet) that it
+// failed here with `errors`.
 void refuse(const via_packet_header& header, uint32_t errors) {
-  if ((header.flags & (VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RDMA_READ)) == 0u ||
+  if ((header.flags & (VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RDMA_READ |
+                       VIA_PACKET_F_RELIABLE)) == 0u ||
       !via::vi_valid(header.dst_vi))
     return;
   send_ack({header.src_node, header.src_vi, header.dst_vi, header.sequence, errors,
-            VIA_ACK_F_EXACT});
+            VIA_ACK_F_EXACT, 0u});
 }
 
 // A message for a receive: the VI's oldest posted receive is fetched, the
@@ -120,6 +122,42 @@ void refuse(const via_packet_header& header, uint32_t errors) {
   complete_descriptor(vi, posted, immediate, placed, status);
 }
 
+// Each VI's next number expected (+1; 0: none) when a message past a gap
+// was last reported to its sender.
+uint32_t gap_reported[VIA_MAX_VI];
+
+// A reliable VI's message is taken only in sequence: a duplicate (its
+// sender resent it, its acknowledgement lost) is acknowledged again and
+// dropped; one past a gap is dropped, and the first past each gap is
+// answered by an acknowledgement saying so (VIA_ACK_F_GAP), on which the
+// sender goes back at once. True if it is the next one, to be taken.
+bool in_sequence(uint32_t vi, const via_packet_header& header) {
+  const via::InSequence verdict = via::judge_sequence(vi, header.sequence);
+  if (verdict == via::InSequence::next) {
+    via::take_sequence(vi, header.sequence);
+    return true;
+  }
+  if (verdict == via::InSequence::duplicate) {
+    // With the outcomes of the messages before: a failure reported by an
+    // acknowledgement that was lost is reported again.
+    const uint32_t last = via::last_sequence(vi);
+    const uint32_t outcomes = via::outcomes_as_of(vi, last);
+    settle_delayed(vi);
+    send_ack({header.src_node, header.src_vi, vi, last, via::outcome_status(outcomes), 0u,
+              outcomes});
+    send_next_ack();
+  } else if (gap_reported[vi] != via::last_sequence(vi) + 2u) {
+    const uint32_t last = via::last_sequence(vi);
+    const uint32_t outcomes = via::outcomes_as_of(vi, last);
+    gap_reported[vi] = last + 2u;
+    settle_delayed(vi);
+    send_ack({header.src_node, header.src_vi, vi, last, via::outcome_status(outcomes),
+              VIA_ACK_F_GAP, outcomes});
+    send_next_ack();
+  }
+  return false;
+}
+
 // A message for a VI that asks for more than a plain one: an RDMA read
 // request (refused: SVIA serves none, but a peer running other firmware
 // may ask), an RDMA write, or a message whose sender wants an
@@ -129,17 +167,29 @@ void refuse(const via_packet_header& header, uint32_t errors) {
   const uint32_t flags = packet.header.flags;
   if (!ack_room())
     return false;
-  via::note_sequence(vi, packet.header.sequence);
-  via::trace_tag(vi, packet.header.sequence);
+  const uint32_t sequence = packet.header.sequence;
+  via::trace_tag(vi, sequence);
+  if ((flags & VIA_PACKET_F_RELIABLE) != 0u) {
+    if (!in_sequence(vi, packet.header))
+      return true;
+  } else if (!via::take_unreliable(vi, sequence)) {
+    return true;
+  }
   if ((flags & VIA_PACKET_F_RDMA_READ) != 0u) {
     count(svia_rdma_reads_refused);
+    (void)via::note_outcome(vi, sequence, VIP_STATUS_RDMA_PROT_ERROR);
     refuse(packet.header, VIP_STATUS_RDMA_PROT_ERROR);
   } else if ((flags & VIA_PACKET_F_RDMA_WRITE) != 0u) {
     deliver_rdma_write(vi, packet);
   } else {
     deliver_message(vi, packet);
   }
-  // The acknowledgement leaves now if the network send DMA is idle.
+  // A Reliable Delivery sender's acknowledgement is no hurry (it only lets
+  // the sender free the packet it keeps) unless the sender asks: it waits
+  // to be merged with later ones. Any other leaves now if the network send
+  // DMA is idle.
+  if ((flags & (VIA_PACKET_F_RELIABLE | VIA_PACKET_F_ACK_WANTED)) == VIA_PACKET_F_RELIABLE)
+    delay_ack(vi, packet.header);
   if (acks_waiting())
     send_next_ack();
   return true;
@@ -168,8 +218,9 @@ void refuse(const via_packet_header& header, uint32_t errors) {
 } // namespace
 
 void send_acknowledgement(const via_packet_header& header, uint32_t errors) {
-  send_ack({header.src_node, header.src_vi, header.dst_vi, header.sequence,
-            via::sender_status(errors), 0u});
+  const uint32_t status = via::sender_status(errors);
+  send_ack({header.src_node, header.src_vi, header.dst_vi, header.sequence, status, 0u,
+            via::note_outcome(header.dst_vi, header.sequence, status)});
 }
 
 bool deliver_arrival(const Arrival& arrival) {
@@ -190,11 +241,25 @@ bool deliver_arrival(const Arrival& arrival) {
       send_next_ack();
     return true;
   }
-  constexpr uint32_t kMarked =
-      VIA_PACKET_F_RDMA_READ | VIA_PACKET_F_RDMA_WRITE | VIA_PACKET_F_ACK_WANTED;
-  if ((packet.header.flags & kMarked) != 0u)
+  constexpr uint32_t kMarked = VIA_PACKET_F_RDMA_READ | VIA_PACKET_F_RDMA_WRITE |
+                               VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RELIABLE;
+  const uint32_t marks = packet.header.flags & kMarked;
+  // A Reliable Delivery message, the one expected next: taken as a plain
+  // one, its acknowledgement delayed. Anything else reliable (a resend, a
+  // message past a gap) is judged out of line.
+  if (marks == VIA_PACKET_F_RELIABLE && via::take_if_next(vi, packet.header.sequence)) {
+    via::trace_tag(vi, packet.header.sequence);
+    deliver_message(vi, packet);
+    delay_ack(vi, packet.header);
+    if (acks_waiting())
+      send_next_ack();
+    return true;
+  }
+  if (marks != 0u)
     return deliver_marked(vi, packet);
-  via::note_sequence(vi, packet.header.sequence);
+  // An unreliable VI's message: lost ones are skipped, never taken twice.
+  if (!via::take_unreliable(vi, packet.header.sequence))
+    return true;
   via::trace_tag(vi, packet.header.sequence);
   deliver_message(vi, packet);
   return true;

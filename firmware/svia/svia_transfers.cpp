@@ -23,18 +23,24 @@ uint32_t status_vi;
 
 // What the core does while it busy-waits on a data transfer or a packet:
 // it takes a finished packet off the receive DMA, and a doorbell, if one
-// waits, into its ring. A short wait (a descriptor or a completion) only
-// polls its device: it would end while the doorbell is being filed.
-void while_waiting(bool long_wait) {
-  if (!long_wait)
-    return;
-  poll_arrivals();
-  const uint32_t events = via::event_status();
+// waits, into its ring, as the event word `events` shows them. A lap that
+// finds nothing is short, so the end of the wait is seen soon after it
+// comes.
+void take_in(uint32_t events) {
+  if (receive_dma_armed == kNoBuffer || (events & LANAI_EV_NRDMA_DONE) != 0u)
+    poll_arrivals();
   if ((events & (LANAI_EV_DOORBELL | LANAI_EV_DOORBELL_OVERFLOW)) != 0u) {
     via::trace_working();
     take_doorbell(events);
     via::trace_waiting();
   }
+}
+
+// A short wait (a descriptor or a completion) only polls its device: it
+// would end while the doorbell is being filed.
+void while_waiting(bool long_wait) {
+  if (long_wait)
+    take_in(via::event_status());
 }
 
 // A completion write finished: the host hears by interrupt if it failed.
@@ -108,8 +114,11 @@ uint32_t start_packet(const via::OutgoingPacket& packet) {
 
 void finish_packet() {
   via::trace_waiting();
-  while (via::nsdma_busy())
-    while_waiting(true);
+  // One read of the event word a lap tells both whether the packet has
+  // left and what else there is to take in.
+  for (uint32_t events = via::event_status(); (events & LANAI_EV_NSDMA_IDLE) == 0u;
+       events = via::event_status())
+    take_in(events);
   via::trace_working();
 }
 

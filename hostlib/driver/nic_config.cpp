@@ -16,7 +16,8 @@ static_assert(sizeof(via_vi_config) == 64, "via_vi_config is sixteen words");
 NicConfig::NicConfig(nic::Card& card) : card_(card), base_(card.symbol(VIA_CONFIG_SYMBOL)) {}
 
 void NicConfig::write_network(std::uint32_t node, std::uint32_t clock_khz,
-                              const std::vector<std::vector<std::uint8_t>>& routes) {
+                              const std::vector<std::vector<std::uint8_t>>& routes,
+                              std::uint32_t retransmit_cycles, std::uint32_t retry_limit) {
   if (routes.size() > VIA_MAX_NODES)
     throw std::invalid_argument(
         fmt::format("{} nodes: a VIA NIC routes to at most {}", routes.size(), VIA_MAX_NODES));
@@ -25,6 +26,9 @@ void NicConfig::write_network(std::uint32_t node, std::uint32_t clock_khz,
   card_.write_sram_word(base_ + offsetof(via_nic_config_block, nodes),
                         static_cast<std::uint32_t>(routes.size()));
   card_.write_sram_word(base_ + offsetof(via_nic_config_block, clock_khz), clock_khz);
+  card_.write_sram_word(base_ + offsetof(via_nic_config_block, retransmit_cycles),
+                        retransmit_cycles);
+  card_.write_sram_word(base_ + offsetof(via_nic_config_block, retry_limit), retry_limit);
 
   std::vector<std::uint8_t> lengths(VIA_MAX_NODES, 0);
   std::vector<std::uint8_t> route_bytes(VIA_MAX_NODES * VIA_MAX_ROUTE, 0);

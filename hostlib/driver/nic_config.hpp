@@ -21,14 +21,17 @@ public:
   // the header, route lengths and routes, and every VI entry.
   static constexpr std::uint32_t vi_words = sizeof(via_vi_config) / 4;
   static constexpr std::uint32_t network_words =
-      4 + (VIA_MAX_NODES + VIA_MAX_NODES * VIA_MAX_ROUTE) / 4 + VIA_MAX_VI * vi_words;
+      6 + (VIA_MAX_NODES + VIA_MAX_NODES * VIA_MAX_ROUTE) / 4 + VIA_MAX_VI * vi_words;
 
   // Everything but the VIs' own settings, every VI free; the magic word
   // goes last so firmware polling it never sees half a configuration.
   // routes[n] is the route to node n (empty for this node).
-  // clock_khz tells firmware that measures time the LANai's clock.
+  // clock_khz tells firmware that measures time the LANai's clock;
+  // firmware that retransmits resends after `retransmit_cycles` and breaks
+  // a VI after `retry_limit` unanswered resends.
   void write_network(std::uint32_t node, std::uint32_t clock_khz,
-                     const std::vector<std::vector<std::uint8_t>>& routes);
+                     const std::vector<std::vector<std::uint8_t>>& routes,
+                     std::uint32_t retransmit_cycles, std::uint32_t retry_limit);
   // The VI's settings, then its state, so the state always describes a
   // complete entry.
   void write_vi(std::uint32_t slot, const via_vi_config& vi);

@@ -73,7 +73,9 @@ bool NodeDriver::configure_nic() {
   config_.emplace(card_);
   const auto clock_khz =
       static_cast<std::uint32_t>(std::llround(profile().lanai.clock_mhz * 1000.0));
-  config_->write_network(node_, clock_khz, routes);
+  const auto retransmit_cycles = static_cast<std::uint32_t>(std::min<double>(
+      0xFFFFFFFFu, std::llround(profile().nic.retransmit_timeout_us * profile().lanai.clock_mhz)));
+  config_->write_network(node_, clock_khz, routes, retransmit_cycles, profile().nic.retry_limit);
   return true;
 }
 
@@ -135,6 +137,10 @@ bool NodeDriver::block(const std::function<bool()>& ready, std::optional<kernel:
     const bool woke = host_.wait(
         [&] { return (!delivering_ && (!errors_.empty() || notification_ready())) || ready(); },
         deadline, what, poll);
+    // What the wait was for comes first: an error raised after it (the
+    // peer disconnecting once its last message is here) goes to the
+    // program at its next call, after it has taken that message.
+    if (ready()) return true;
     deliver_errors();
     deliver_notifications();
     if (ready()) return true;
@@ -198,7 +204,7 @@ void NodeDriver::count_message(ViObject& vi, bool receive, const VIP_DESCRIPTOR&
   if (!(status & VIP_STATUS_ERROR_MASK) && !rdma_silent) ++vi.messages_out;
 }
 
-void NodeDriver::flush(ViObject& vi) {
+void NodeDriver::flush(ViObject& vi, std::uint32_t error) {
   config_->advance_epoch(vi.slot);
   for (const bool receive : {false, true}) {
     for (VIP_DESCRIPTOR* descriptor : vi.queue(receive).posted) {
@@ -208,7 +214,7 @@ void NodeDriver::flush(ViObject& vi) {
         completed(it->second, *descriptor);
         continue;
       }
-      write_status(descriptor, VIP_STATUS_DONE | VIP_STATUS_DESC_FLUSHED_ERROR |
+      write_status(descriptor, VIP_STATUS_DONE | error |
                                    (receive ? VIP_STATUS_OP_RECEIVE : VIP_STATUS_OP_SEND));
       completed(it->second, *descriptor);
     }

@@ -87,8 +87,8 @@ public:
   bool tracked(const VIP_DESCRIPTOR* descriptor) const;
   void untrack(const VIP_DESCRIPTOR* descriptor);
   // Completes every descriptor of the VI the NIC has not completed, as
-  // flushed, in posting order.
-  void flush(ViObject& vi);
+  // flushed (or with `error`, VIP_STATUS_* bits), in posting order.
+  void flush(ViObject& vi, std::uint32_t error = VIP_STATUS_DESC_FLUSHED_ERROR);
   // Detaches a VI from its CQs and forgets its descriptors.
   void release(ViObject& vi);
 

@@ -84,6 +84,16 @@ void NodeDriver::on_interrupt(std::uint32_t word) {
     error.code = VIP_ERROR_RDMAR_PROT;
     if (vi && reliable(*vi) && vi->state == VIP_STATE_CONNECTED) vi->state = VIP_STATE_ERROR;
     break;
+  case VIA_INTR_CONN_LOST:
+    // The card gave up on the peer (retry limit): as VIA says of a lost
+    // connection, the VI is broken and what is still posted on it
+    // completes with a transport error.
+    error.code = VIP_ERROR_CONN_LOST;
+    if (vi && vi->state == VIP_STATE_CONNECTED) {
+      vi->state = VIP_STATE_ERROR;
+      flush(*vi, VIP_STATUS_TRANSPORT_ERROR);
+    }
+    break;
   default: error.code = VIP_ERROR_CATASTROPHIC; break;
   }
   raise(error);

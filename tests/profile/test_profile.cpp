@@ -97,7 +97,7 @@ TEST_CASE("the parameter table describes each parameter once") {
     CHECK(!info.description.empty());
     CHECK((info.real == nullptr) != (info.integer == nullptr)); // exactly one member
   }
-  CHECK(keys.size() == 32);
+  CHECK(keys.size() == 34);
   REQUIRE(param("lanai.clock_mhz") != nullptr);
   auto probe = default_profile();
   CHECK(param("lanai.clock_mhz")->real(probe) == &probe.lanai.clock_mhz);

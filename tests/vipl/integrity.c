@@ -4,7 +4,9 @@
  * offset), so the receiver checks each byte and the per-VI order without
  * being told what was sent. After each round the receiver acknowledges on
  * every VI, so no message ever finds its receive queue empty.
- * Run: ./vipl_integrity --nodes 2 -- [VIS] [ROUNDS] [DEPTH] */
+ * LEVEL is the VIs' reliability: rd (Reliable Delivery, the default) or rr
+ * (Reliable Reception).
+ * Run: ./vipl_integrity --nodes 2 -- [VIS] [ROUNDS] [DEPTH] [LEVEL] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +69,9 @@ static VIP_DESCRIPTOR *wait_for(VIP_VI_HANDLE vi, int recv) {
 int via_main(int argc, char **argv) {
   int nvis = argc > 1 ? atoi(argv[1]) : 8, rounds = argc > 2 ? atoi(argv[2]) : 3;
   int depth = argc > 3 ? atoi(argv[3]) : 4;
+  VIP_RELIABILITY_LEVEL level = VIP_SERVICE_RELIABLE_DELIVERY;
+  if (argc > 4 && strcmp(argv[4], "rr") == 0) level = VIP_SERVICE_RELIABLE_RECEPTION;
+  else if (argc > 4 && strcmp(argv[4], "rd") != 0) return 64;
   if (nvis < 1 || nvis > MAX_VIS || depth < 1 || depth > MAX_DEPTH || rounds < 1) return 64;
   int me = lanai_emu_node(), sender = me % 2 == 0, peer = sender ? me + 1 : me - 1;
   if (peer >= lanai_emu_nodes()) return 0; /* an odd node out has no partner */
@@ -86,7 +91,7 @@ int via_main(int argc, char **argv) {
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
   if (VipRegisterMem(n->nic, mem, bytes, &mattrs, &n->mh) != VIP_SUCCESS) return 11;
 
-  VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, MAX_SIZE, NULL, ptag, VIP_FALSE,
+  VIP_VI_ATTRIBUTES attrs = {level, MAX_SIZE, NULL, ptag, VIP_FALSE,
                              VIP_FALSE};
   for (int v = 0; v < nvis; v++) {
     if (VipCreateVi(n->nic, &attrs, NULL, NULL, &n->vis[v]) != VIP_SUCCESS) return 13;

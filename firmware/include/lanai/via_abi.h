@@ -187,6 +187,18 @@ typedef struct {
  * gave it up part way: the initiator's descriptor completes with
  * VIP_STATUS_RDMA_PROT_ERROR. */
 #define VIA_PACKET_F_RDMA_READ_DATA 0x0040u
+/* Sent on a Reliable Delivery or Reliable Reception VI by firmware that
+ * retransmits (SVIA): the receiving card takes the VI's messages strictly
+ * in sequence, drops duplicates (acknowledging them again at once) and
+ * packets past a gap, and acknowledges what it took (at once under
+ * VIA_PACKET_F_ACK_WANTED or VIA_PACKET_F_ACK_NOW, else within a quarter of
+ * the retransmission timeout, several messages in one), so that the sender can
+ * free, or resend, what it keeps. */
+#define VIA_PACKET_F_RELIABLE 0x0080u
+/* With VIA_PACKET_F_RELIABLE: the sender's window of packets kept for
+ * resending is filling (or the packet is resent): the receiving card
+ * acknowledges what it has taken at once rather than later. */
+#define VIA_PACKET_F_ACK_NOW 0x0100u
 
 /* --- Acknowledgements ----------------------------------------------------
  * A VIA_PACKET_ACK packet is the header alone (length 0, no payload), sent
@@ -199,7 +211,12 @@ typedef struct {
  *   immediate         the outcome of message `sequence`: 0, its data is in
  *                     host memory; else the VIP_STATUS_* error bits its
  *                     send descriptor completes with
- *   flags             VIA_ACK_F_EXACT or 0; offset and message are 0.
+ *   flags             VIA_ACK_F_EXACT or 0; message is 0.
+ *   offset            cumulative acks: the outcomes of the sixteen messages
+ *                     up to `sequence`, two bits each (VIA_ACK_OUTCOME_*),
+ *                     message `sequence - i` in bits 2i+1..2i, so that a
+ *                     sender whose earlier ack was lost still learns that
+ *                     a Reliable Reception message failed; 0 otherwise.
  * Reliable Reception messages (VIA_PACKET_F_ACK_WANTED) are acknowledged
  * in their VI's order once their data (or their failure) is settled, so a
  * later ack stands for the earlier ones and a card may merge acks not yet
@@ -210,6 +227,15 @@ typedef struct {
  * per-VI sequence, the cumulative ack is what a retransmitting protocol
  * would also use (a sender keeps what is not yet acknowledged). */
 #define VIA_ACK_F_EXACT 0x0001u
+/* With a cumulative ack: a message past a gap arrived (the one after
+ * `sequence` was lost), so the sender need not wait for its timeout to go
+ * back. Sent once per gap. */
+#define VIA_ACK_F_GAP 0x0002u
+#define VIA_ACK_OUTCOME_OK 0u           /* data in host memory */
+#define VIA_ACK_OUTCOME_REMOTE_DESC 1u  /* VIP_STATUS_REMOTE_DESC_ERROR */
+#define VIA_ACK_OUTCOME_RDMA_PROT 2u    /* VIP_STATUS_RDMA_PROT_ERROR */
+#define VIA_ACK_OUTCOME_TRANSPORT 3u    /* VIP_STATUS_TRANSPORT_ERROR */
+#define VIA_ACK_OUTCOMES 16u            /* messages an ack's outcomes cover */
 
 /* Trails the payload of every fragment of an RDMA write; big endian. */
 /* An RDMA read request carries the same trailer (its only payload), naming
@@ -233,6 +259,8 @@ typedef struct {
 #define VIA_INTR_BAD_PACKET 3u      /* a damaged or unroutable packet was dropped */
 #define VIA_INTR_RDMAW_PROT 4u      /* an RDMA write to this VI failed its protection checks */
 #define VIA_INTR_RDMAR_PROT 5u      /* an RDMA read on this VI was refused by its target */
+#define VIA_INTR_CONN_LOST 6u       /* the peer stayed unreachable past the retry limit: the
+                                       VI is broken, its sends on the card failed */
 
 /* --- Configuration block in SRAM ----------------------------------------
  * Firmware defines `via_nic_config` (C linkage); the driver finds it by
@@ -303,6 +331,12 @@ typedef struct {
   uint8_t route_len[VIA_MAX_NODES];             /* 0: unreachable (or self) */
   uint8_t route[VIA_MAX_NODES][VIA_MAX_ROUTE];  /* first hop first */
   via_vi_config vi[VIA_MAX_VI];
+  /* Firmware that retransmits (the hardware profile's nic.retransmit_*):
+   * LANai cycles a reliable packet waits for its acknowledgement before it
+   * is sent again, and how many times in a row it is sent again unanswered
+   * before its VI breaks (VIA_INTR_CONN_LOST). */
+  uint32_t retransmit_cycles;
+  uint32_t retry_limit;
 } via_nic_config_block;
 #define VIA_CONFIG_MAGIC 0x56494131u /* "VIA1" */
 #define VIA_CONFIG_SYMBOL "via_nic_config"
