@@ -33,20 +33,20 @@ using text::TableReader;
 // same negotiated rate and receiver.
 struct TrafficClass {
   std::string name;
-  Traffic traffic = Traffic::cbr;  // cbr or vbr
-  double rate_mbytes_per_s = 0;    // negotiated rate, MB = 10^6 bytes
+  Traffic traffic = Traffic::cbr; // cbr or vbr
+  double rate_mbytes_per_s = 0;   // negotiated rate, MB = 10^6 bytes
   std::uint32_t receiver = 1;
-  std::uint32_t message_bytes = 0; // CBR: every message's size
-  double frame_rate = 0;           // VBR: frames (messages) per second
-  std::string gop;                 // VBR without a trace: the synthetic GOP pattern
-  std::filesystem::path trace;     // VBR: frame-size trace (absolute), empty: synthetic
+  std::uint32_t message_bytes = 0;         // CBR: every message's size
+  double frame_rate = 0;                   // VBR: frames (messages) per second
+  std::string gop;                         // VBR without a trace: the synthetic GOP pattern
+  std::filesystem::path trace;             // VBR: frame-size trace (absolute), empty: synthetic
   std::vector<std::uint32_t> trace_frames; // the trace's frame sizes
   // The negotiated inter-arrival time I, in picoseconds.
   double interval_ps() const;
 };
 
 struct BestEffortChannel {
-  double rate_mbytes_per_s = 0;    // mean rate; gaps are exponential
+  double rate_mbytes_per_s = 0; // mean rate; gaps are exponential
   std::uint32_t message_bytes = 0;
   std::uint32_t receiver = 1;
 };
@@ -65,7 +65,7 @@ struct LoadSweep {
 };
 
 struct JitterSetup {
-  std::uint32_t receivers = 1;     // nodes 1..receivers receive, node 0 sends
+  std::uint32_t receivers = 1; // nodes 1..receivers receive, node 0 sends
   // Every channel's VIs: VIP_SERVICE_RELIABLE_DELIVERY ("delivery", the
   // default) or VIP_SERVICE_RELIABLE_RECEPTION ("reception").
   std::uint32_t reliability = 2;
@@ -79,11 +79,11 @@ struct JitterSetup {
 // rate; each point measures until the stopping queue's 95% interval is
 // within target_ci_percent of its mean, or for duration_ms at most.
 struct QueueingSetup {
-  std::filesystem::path model_file;       // absolute
+  std::filesystem::path model_file; // absolute
   models::QnaNetwork model;
   TwinServices services;
   TwinTransfers transfers;
-  std::vector<std::string> variants;      // "cyclic", "pooled"
+  std::vector<std::string> variants; // "cyclic", "pooled"
   std::vector<double> rates_per_us;
   double min_duration_ms = 200;
   std::size_t batches = 20;
@@ -103,12 +103,12 @@ struct ReferenceStage {
 // the emulated path's own stages (measured by the direct method on whole
 // messages of fit_sizes).
 struct PipelineSetup {
-  std::vector<std::uint32_t> packets;     // bytes
-  std::vector<std::uint32_t> fragments;   // the counts k tried, ascending
-  std::uint32_t iterations = 3;           // timed round trips per point
+  std::vector<std::uint32_t> packets;   // bytes
+  std::vector<std::uint32_t> fragments; // the counts k tried, ascending
+  std::uint32_t iterations = 3;         // timed round trips per point
   HostCopy send_copy, recv_copy;
-  std::vector<ReferenceStage> reference;  // sender first
-  std::vector<std::uint32_t> fit_sizes;   // default: default_fit_sizes(largest packet)
+  std::vector<ReferenceStage> reference; // sender first
+  std::vector<std::uint32_t> fit_sizes;  // default: default_fit_sizes(largest packet)
 };
 
 // One sender sending equal messages back to back to 1..4 receivers: the
@@ -120,20 +120,20 @@ struct SaturationSetup {
 };
 
 struct Experiment {
-  std::filesystem::path file;      // as given
-  std::string name;                // default: the file's stem
+  std::filesystem::path file; // as given
+  std::string name;           // default: the file's stem
   std::string description;
-  std::string kind;                // a name in experiment_kinds()
+  std::string kind; // a name in experiment_kinds()
   std::vector<ExperimentFirmware> firmwares;
-  std::string profile_source;      // as written in the file; empty: built-in default
+  std::string profile_source; // as written in the file; empty: built-in default
   profile::HardwareProfile profile;
   std::uint64_t seed = 1;
   double warmup_ms = 2.0;
   double duration_ms = 30.0;
-  JitterSetup jitter;              // kind "jitter"
-  QueueingSetup queueing;          // kind "queueing"
-  PipelineSetup pipeline;          // kind "pipeline"
-  SaturationSetup saturation;      // kind "saturation"
+  JitterSetup jitter;         // kind "jitter"
+  QueueingSetup queueing;     // kind "queueing"
+  PipelineSetup pipeline;     // kind "pipeline"
+  SaturationSetup saturation; // kind "saturation"
 };
 
 struct ParseOptions {
@@ -148,19 +148,19 @@ struct ParseOptions {
 struct ExperimentKind {
   std::string_view name;
   std::string_view description;
-  void (*read)(const TableReader& top, const std::filesystem::path& base_dir,
-               Experiment& experiment);
+  void (*read)(const TableReader &top, const std::filesystem::path &base_dir,
+               Experiment &experiment);
   // The kind's keys at the top level, besides the common ones.
   std::vector<std::string_view> top_level_keys;
 };
 
-const std::vector<ExperimentKind>& experiment_kinds();
+const std::vector<ExperimentKind> &experiment_kinds();
 
 // Parses and validates an experiment; relative paths inside it (profile,
 // traces) are relative to `base_dir`. Throws ExperimentError.
-Experiment parse_experiment(std::string_view text, const std::filesystem::path& source,
-                            const std::filesystem::path& base_dir,
-                            const ParseOptions& options = {});
-Experiment load_experiment(const std::filesystem::path& file, const ParseOptions& options = {});
+Experiment parse_experiment(std::string_view text, const std::filesystem::path &source,
+                            const std::filesystem::path &base_dir,
+                            const ParseOptions &options = {});
+Experiment load_experiment(const std::filesystem::path &file, const ParseOptions &options = {});
 
 } // namespace lanai::bench

@@ -35,10 +35,11 @@ InterruptFlag::InterruptFlag(bool also_sigterm) : also_sigterm_(also_sigterm) {
 
 InterruptFlag::~InterruptFlag() {
   sigaction(SIGINT, &previous_, nullptr);
-  if (also_sigterm_) sigaction(SIGTERM, &previous_term_, nullptr);
+  if (also_sigterm_)
+    sigaction(SIGTERM, &previous_term_, nullptr);
 }
 
-const std::atomic<bool>& InterruptFlag::flag() const { return interrupted; }
+const std::atomic<bool> &InterruptFlag::flag() const { return interrupted; }
 
 void raise_interrupt() { interrupted.store(true); }
 

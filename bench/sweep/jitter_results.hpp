@@ -19,21 +19,21 @@ namespace lanai::bench {
 
 struct ClassMetrics {
   std::uint32_t channels = 0;
-  JitterResult jitter;           // pooled over the class's channels
-  std::uint64_t messages = 0;    // sent in the measured stretch
+  JitterResult jitter;        // pooled over the class's channels
+  std::uint64_t messages = 0; // sent in the measured stretch
   std::uint64_t lost = 0;
   std::uint64_t corrupted = 0;
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const ClassMetrics&) const = default;
+  bool operator==(const ClassMetrics &) const = default;
 };
 
 struct BestEffortMetrics {
-  LatencySummary latency_us;     // receipt - send of each received message
+  LatencySummary latency_us; // receipt - send of each received message
   std::uint64_t messages = 0;
   std::uint64_t lost = 0;
   std::uint64_t corrupted = 0;
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const BestEffortMetrics&) const = default;
+  bool operator==(const BestEffortMetrics &) const = default;
 };
 
 enum class PointStatus : std::uint8_t { ok, failed };
@@ -44,21 +44,21 @@ struct PointRecord {
   std::size_t load = 0;
   double total_mbytes_per_s = 0;
   PointStatus status = PointStatus::ok;
-  std::string outcome;           // "finished", "deadlock", "firmware_stop", "time_limit", "error"
-  std::string detail;            // why it failed
-  double end_us = 0;             // virtual time at the end of the run
-  std::vector<ClassMetrics> classes;  // per class, in the classes' order
+  std::string outcome; // "finished", "deadlock", "firmware_stop", "time_limit", "error"
+  std::string detail;  // why it failed
+  double end_us = 0;   // virtual time at the end of the run
+  std::vector<ClassMetrics> classes; // per class, in the classes' order
   std::optional<BestEffortMetrics> best_effort;
   // How busy the engines were over the measured stretch: the sender's card,
   // and each receiver's (nodes 1..receivers).
   CardUtilisation sender;
   std::vector<CardUtilisation> receivers;
   std::vector<LinkFaultCount> faults; // per link, when the profile injects faults
-  double receiver_hdma_busy() const; // the busiest receiver's host DMA
+  double receiver_hdma_busy() const;  // the busiest receiver's host DMA
   std::uint64_t lost() const;
   std::uint64_t corrupted() const;
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const PointRecord&) const = default;
+  bool operator==(const PointRecord &) const = default;
 };
 
 // A whole sweep as the result files see it: records by point index
@@ -68,7 +68,7 @@ struct JitterSweep {
   std::vector<LoadPoint> loads;
   std::vector<std::optional<PointRecord>> records;
   bool interrupted = false;
-  bool quick = false;            // durations were divided for a smoke run
+  bool quick = false; // durations were divided for a smoke run
   std::size_t kept() const;
   std::size_t failed() const;
   // The firmware's knee: the first total load (in load order) at which some
@@ -84,7 +84,7 @@ std::string outcome_name(host::RunOutcome outcome);
 // The metrics of one finished run. Lost messages (received_ps < 0) are left
 // out of the jitter and latency figures and counted instead. A run that did
 // not finish gives a failed record without figures.
-PointRecord jitter_record(const Experiment& experiment, const LoadPoint& load,
-                          const StreamPointResult& result);
+PointRecord jitter_record(const Experiment &experiment, const LoadPoint &load,
+                          const StreamPointResult &result);
 
 } // namespace lanai::bench

@@ -7,7 +7,7 @@
 
 namespace lanai::bench {
 
-JitterSweep run_jitter_experiment(const Experiment& experiment, const JitterRunOptions& options) {
+JitterSweep run_jitter_experiment(const Experiment &experiment, const JitterRunOptions &options) {
   JitterSweep sweep;
   sweep.experiment = experiment;
   sweep.loads = load_points(experiment.jitter);
@@ -16,7 +16,7 @@ JitterSweep run_jitter_experiment(const Experiment& experiment, const JitterRunO
 
   const std::function<std::optional<PointRecord>(std::size_t)> point = [&](std::size_t i) {
     const SweepPoint p = sweep_point(i, per_firmware);
-    const LoadPoint& load = sweep.loads[p.load];
+    const LoadPoint &load = sweep.loads[p.load];
     PointRecord record;
     try {
       StreamPointSpec spec = point_spec(experiment, load, p);
@@ -25,10 +25,12 @@ JitterSweep run_jitter_experiment(const Experiment& experiment, const JitterRunO
         spec.profiler = options.profiler;
       }
       const StreamPointResult result = run_stream_point(spec, options.stop);
-      if (result.stopped) return std::optional<PointRecord>{};
+      if (result.stopped)
+        return std::optional<PointRecord>{};
       record = jitter_record(experiment, load, result);
-    } catch (const std::exception& e) {
-      if (options.stop && options.stop->load()) return std::optional<PointRecord>{};
+    } catch (const std::exception &e) {
+      if (options.stop && options.stop->load())
+        return std::optional<PointRecord>{};
       record = PointRecord{};
       record.total_mbytes_per_s = load.total_mbytes_per_s;
       record.status = PointStatus::failed;
@@ -46,9 +48,10 @@ JitterSweep run_jitter_experiment(const Experiment& experiment, const JitterRunO
   sweep_options.stop = options.stop;
   sweep_options.progress = options.progress;
   sweep_options.ranks = options.ranks;
-  if (options.trace || options.profiler) sweep_options.leader_point = options.trace_point;
+  if (options.trace || options.profiler)
+    sweep_options.leader_point = options.trace_point;
   // A point an MPI rank took and never gave back is a failed point.
-  const auto lost = [&](std::size_t i, const std::string& why) {
+  const auto lost = [&](std::size_t i, const std::string &why) {
     const SweepPoint p = sweep_point(i, per_firmware);
     PointRecord record;
     record.index = i;

@@ -12,7 +12,7 @@ namespace lanai::bench {
 
 namespace {
 
-double total_load(const JitterSetup& setup, const std::vector<std::uint32_t>& channels) {
+double total_load(const JitterSetup &setup, const std::vector<std::uint32_t> &channels) {
   double total = setup.best_effort ? setup.best_effort->rate_mbytes_per_s : 0.0;
   for (std::size_t c = 0; c < channels.size(); ++c)
     total += channels[c] * setup.classes[c].rate_mbytes_per_s;
@@ -25,9 +25,10 @@ std::uint32_t LoadPoint::qos_channels() const {
   return std::accumulate(channels.begin(), channels.end(), std::uint32_t{0});
 }
 
-std::vector<LoadPoint> load_points(const JitterSetup& setup) {
+std::vector<LoadPoint> load_points(const JitterSetup &setup) {
   std::vector<LoadPoint> points;
-  if (setup.load.add_order.empty() || setup.classes.empty()) return points;
+  if (setup.load.add_order.empty() || setup.classes.empty())
+    return points;
   std::vector<std::uint32_t> channels(setup.classes.size(), 0);
   std::uint32_t added = 0;
   auto add_one = [&] {
@@ -76,11 +77,11 @@ std::vector<LoadPoint> load_points(const JitterSetup& setup) {
       }
       if (added == 0)
         throw std::invalid_argument(fmt::format(
-            "{:g} MB/s leaves no room for a QoS channel above the {:g} MB/s of best effort",
-            target, base));
+            "{:g} MB/s leaves no room for a QoS channel above the {:g} MB/s of best effort", target,
+            base));
       if (!points.empty() && points.back().channels == channels)
-        throw std::invalid_argument(fmt::format(
-            "{:g} MB/s gives the same channels as the total before it", target));
+        throw std::invalid_argument(
+            fmt::format("{:g} MB/s gives the same channels as the total before it", target));
       push();
     }
     return points;
@@ -89,7 +90,8 @@ std::vector<LoadPoint> load_points(const JitterSetup& setup) {
     // Each entry is independent: the first `target` channels of the order.
     std::fill(channels.begin(), channels.end(), 0);
     added = 0;
-    while (added < target) add_one();
+    while (added < target)
+      add_one();
     push();
   }
   return points;

@@ -16,8 +16,8 @@ inline constexpr std::uint32_t max_channels_per_point = 1000;
 inline constexpr std::size_t max_load_points = 1000;
 
 struct LoadPoint {
-  std::vector<std::uint32_t> channels;  // per class, in the classes' order
-  double total_mbytes_per_s = 0;        // QoS channels' rates + best-effort mean
+  std::vector<std::uint32_t> channels; // per class, in the classes' order
+  double total_mbytes_per_s = 0;       // QoS channels' rates + best-effort mean
   std::uint32_t qos_channels() const;
 };
 
@@ -25,6 +25,6 @@ struct LoadPoint {
 // the sweep would have more than max_load_points points or a point more
 // than max_channels_per_point channels, or (totals) if a total leaves room
 // for no channel or gives the same channels as the one before.
-std::vector<LoadPoint> load_points(const JitterSetup& setup);
+std::vector<LoadPoint> load_points(const JitterSetup &setup);
 
 } // namespace lanai::bench

@@ -34,14 +34,14 @@ struct PipelinePoint {
 struct PipelineOutcome {
   std::optional<double> emulated_us; // empty: not run (interrupted) or failed
   std::string failure;
-  bool operator==(const PipelineOutcome&) const = default;
+  bool operator==(const PipelineOutcome &) const = default;
 };
 
 // The best fragment count of one packet on one firmware, by each measure.
 struct PipelineBest {
   std::size_t firmware = 0;
   std::uint32_t packet = 0;
-  std::uint32_t emulated_k = 0;  // 0: no point emulated
+  std::uint32_t emulated_k = 0; // 0: no point emulated
   double emulated_us = 0;
   std::uint32_t measured_model_k = 1;
   double measured_model_us = 0;
@@ -51,7 +51,7 @@ struct PipelineBest {
   std::uint32_t reference_k = 1;
   double reference_us = 0;
   std::int64_t reference_theorem_k = 1;
-  double median_abs_error_pct = 0;  // direct-method model against the emulator
+  double median_abs_error_pct = 0;   // direct-method model against the emulator
   double indirect_abs_error_pct = 0; // indirect-method model against the emulator (median)
 };
 
@@ -61,7 +61,7 @@ struct PipelineSweep {
   // the card's message path), measured.
   std::vector<std::vector<MeasuredStage>> stages;
   std::vector<IndirectStages> indirect; // per firmware
-  std::vector<PipelinePoint> points; // firmware-major, then packet, then k
+  std::vector<PipelinePoint> points;    // firmware-major, then packet, then k
   bool interrupted = false;
   double wall_seconds = 0;
   std::size_t failed() const;
@@ -72,15 +72,16 @@ struct PipelineSweep {
 using PipelineRunOptions = SweepOptions;
 
 // Throws std::runtime_error if the direct method's runs fail.
-PipelineSweep run_pipeline_experiment(const Experiment& experiment, const PipelineRunOptions& options);
+PipelineSweep run_pipeline_experiment(const Experiment &experiment,
+                                      const PipelineRunOptions &options);
 
 // results.csv (firmware,packet_bytes,fragments,emulated_us,measured_model_us,
 // indirect_model_us,reference_model_us), summary.json (stages, points, best counts),
 // experiment.toml and profile.toml; the plot pipeline.png.
-void write_pipeline_files(const std::filesystem::path& dir, const PipelineSweep& sweep);
-std::string pipeline_table(const PipelineSweep& sweep);
-std::vector<std::filesystem::path> render_pipeline_plots(const std::filesystem::path& dir,
-                                                         const PipelineSweep& sweep,
-                                                         std::string& warning);
+void write_pipeline_files(const std::filesystem::path &dir, const PipelineSweep &sweep);
+std::string pipeline_table(const PipelineSweep &sweep);
+std::vector<std::filesystem::path> render_pipeline_plots(const std::filesystem::path &dir,
+                                                         const PipelineSweep &sweep,
+                                                         std::string &warning);
 
 } // namespace lanai::bench

@@ -21,14 +21,14 @@ std::uint64_t derive_seed(std::uint64_t parent, std::uint64_t stream);
 // A point of the sweep; points are numbered firmware-major.
 struct SweepPoint {
   std::size_t index = 0;
-  std::size_t firmware = 0;  // into Experiment::firmwares
-  std::size_t load = 0;      // into the load points
+  std::size_t firmware = 0; // into Experiment::firmwares
+  std::size_t load = 0;     // into the load points
 };
 SweepPoint sweep_point(std::size_t index, std::size_t load_points);
 
 // The run of one point. Channels come class by class in the classes' order
 // (N channels of a class are N VIs), the best-effort channel last.
-StreamPointSpec point_spec(const Experiment& experiment, const LoadPoint& load,
-                           const SweepPoint& point);
+StreamPointSpec point_spec(const Experiment &experiment, const LoadPoint &load,
+                           const SweepPoint &point);
 
 } // namespace lanai::bench

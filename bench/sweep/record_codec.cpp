@@ -7,11 +7,13 @@
 namespace lanai::bench {
 
 void RecordWriter::u32(std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
+  for (int i = 0; i < 4; ++i)
+    u8(static_cast<std::uint8_t>(v >> (8 * i)));
 }
 
 void RecordWriter::u64(std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
+  for (int i = 0; i < 8; ++i)
+    u8(static_cast<std::uint8_t>(v >> (8 * i)));
 }
 
 void RecordWriter::f64(double v) { u64(std::bit_cast<std::uint64_t>(v)); }
@@ -35,14 +37,16 @@ std::uint8_t RecordReader::u8() {
 std::uint32_t RecordReader::u32() {
   need(4);
   std::uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(u8()) << (8 * i);
+  for (int i = 0; i < 4; ++i)
+    v |= static_cast<std::uint32_t>(u8()) << (8 * i);
   return v;
 }
 
 std::uint64_t RecordReader::u64() {
   need(8);
   std::uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(u8()) << (8 * i);
+  for (int i = 0; i < 8; ++i)
+    v |= static_cast<std::uint64_t>(u8()) << (8 * i);
   return v;
 }
 
@@ -50,7 +54,8 @@ double RecordReader::f64() { return std::bit_cast<double>(u64()); }
 
 bool RecordReader::boolean() {
   const std::uint8_t v = u8();
-  if (v > 1) throw RecordError("record holds " + std::to_string(v) + " where a flag belongs");
+  if (v > 1)
+    throw RecordError("record holds " + std::to_string(v) + " where a flag belongs");
   return v == 1;
 }
 

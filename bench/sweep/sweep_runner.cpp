@@ -14,26 +14,27 @@
 
 namespace lanai::bench {
 
-bool spread_over_ranks(const SweepOptions& options) {
+bool spread_over_ranks(const SweepOptions &options) {
   return options.ranks != nullptr && options.ranks->size() > 1;
 }
 
 SpreadSweep spread_points(std::size_t count,
-                          const std::function<std::optional<std::string>(std::size_t)>& work,
-                          const SweepOptions& options) {
+                          const std::function<std::optional<std::string>(std::size_t)> &work,
+                          const SweepOptions &options) {
   return options.ranks->spread(count, work, options);
 }
 
-void run_indexed(std::size_t count, const std::function<void(std::size_t)>& work,
-                 const SweepOptions& options) {
+void run_indexed(std::size_t count, const std::function<void(std::size_t)> &work,
+                 const SweepOptions &options) {
   unsigned jobs = options.jobs != 0 ? options.jobs : std::thread::hardware_concurrency();
-  if (jobs == 0) jobs = 1;
+  if (jobs == 0)
+    jobs = 1;
   const auto stopped = [&] { return options.stop && options.stop->load(); };
 
   std::mutex m;
   std::condition_variable changed;
-  std::size_t done = 0;      // points finished or skipped
-  std::size_t finished = 0;  // points that ran to their end
+  std::size_t done = 0;     // points finished or skipped
+  std::size_t finished = 0; // points that ran to their end
   std::exception_ptr failure;
 
   boost::asio::thread_pool pool(jobs);
@@ -51,8 +52,10 @@ void run_indexed(std::size_t count, const std::function<void(std::size_t)>& work
       }
       const std::lock_guard lock(m);
       ++done;
-      if (ran) ++finished;
-      if (error && !failure) failure = error;
+      if (ran)
+        ++finished;
+      if (error && !failure)
+        failure = error;
       changed.notify_all();
     });
   }
@@ -71,10 +74,12 @@ void run_indexed(std::size_t count, const std::function<void(std::size_t)>& work
   }
   lock.unlock();
   pool.join();
-  if (options.progress && reported != finished) options.progress(finished, count);
+  if (options.progress && reported != finished)
+    options.progress(finished, count);
   // A point function is expected to report its own failures as results;
   // anything it throws is a bug worth surfacing.
-  if (failure) std::rethrow_exception(failure);
+  if (failure)
+    std::rethrow_exception(failure);
 }
 
 } // namespace lanai::bench

@@ -25,12 +25,14 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
     watch_.begin(pc, idle_state(), cycles_, instructions_);
     return;
   }
-  if (action != WatchAction::check) return;
+  if (action != WatchAction::check)
+    return;
   bool repeats = watch_.clean() && cycles_ > watch_.cycles();
   for (int i = 0; repeats && i < watch_.stores(); ++i) {
-    const IdleWatch::Store& store = watch_.store(i);
+    const IdleWatch::Store &store = watch_.store(i);
     std::uint32_t now = 0;
-    for (std::uint32_t b = 0; b < store.width; ++b) now = now << 8 | sram_[store.address + b];
+    for (std::uint32_t b = 0; b < store.width; ++b)
+      now = now << 8 | sram_[store.address + b];
     repeats = now == store.before;
   }
   const IdleState state = idle_state();

@@ -19,7 +19,7 @@ struct IdleState {
   std::uint32_t pc = 0, npc = 0, nnpc = 0, loaded_reg = 0;
   std::uint8_t flags = 0;
 
-  friend bool operator==(const IdleState&, const IdleState&) = default;
+  friend bool operator==(const IdleState &, const IdleState &) = default;
 };
 
 class IdleWatch {
@@ -54,7 +54,7 @@ public:
   void taint() { clean_ = false; }
 
   // Starts watching `branch` from `state`, at the given counts.
-  void begin(std::uint32_t branch, const IdleState& state, std::uint64_t cycles,
+  void begin(std::uint32_t branch, const IdleState &state, std::uint64_t cycles,
              std::uint64_t instructions) {
     branch_ = branch;
     skip_branch_ = none;
@@ -72,14 +72,17 @@ public:
   void give_up() {
     skip_branch_ = branch_;
     skips_left_ = backoff_;
-    if (backoff_ < max_backoff) backoff_ *= 2;
+    if (backoff_ < max_backoff)
+      backoff_ *= 2;
     branch_ = none;
     clean_ = false;
   }
   // Whether to start watching the backward branch at `branch` now.
   bool wants(std::uint32_t branch) {
-    if (branch_ != none) return false;
-    if (branch != skip_branch_) return true;
+    if (branch_ != none)
+      return false;
+    if (branch != skip_branch_)
+      return true;
     if (skips_left_ > 0) {
       --skips_left_;
       return false;
@@ -91,7 +94,8 @@ public:
   // `before`; false once more stores were made than can be checked.
   bool note_store(std::uint32_t address, std::uint32_t width, std::uint32_t before) {
     for (int i = 0; i < stores_; ++i)
-      if (stores_at_[i].address == address && stores_at_[i].width == width) return true;
+      if (stores_at_[i].address == address && stores_at_[i].width == width)
+        return true;
     if (stores_ == max_stores) {
       clean_ = false;
       return false;
@@ -100,9 +104,9 @@ public:
     return true;
   }
   int stores() const { return stores_; }
-  const Store& store(int i) const { return stores_at_[i]; }
+  const Store &store(int i) const { return stores_at_[i]; }
 
-  const IdleState& state() const { return state_; }
+  const IdleState &state() const { return state_; }
   std::uint64_t cycles() const { return cycles_; }
   std::uint64_t instructions() const { return instructions_; }
 

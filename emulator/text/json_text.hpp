@@ -16,14 +16,26 @@ inline std::string json_string(std::string_view s, bool ascii_only = false) {
   for (const char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
     switch (c) {
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '\n': out += "\\n"; break;
-    case '\t': out += "\\t"; break;
-    case '\r': out += "\\r"; break;
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
     default:
-      if (c < 0x20 || c == 0x7F || (ascii_only && c >= 0x80)) out += fmt::format("\\u{:04x}", c);
-      else out += ch;
+      if (c < 0x20 || c == 0x7F || (ascii_only && c >= 0x80))
+        out += fmt::format("\\u{:04x}", c);
+      else
+        out += ch;
     }
   }
   return out + "\"";

@@ -13,10 +13,10 @@ namespace lanai::vipl {
 static_assert(offsetof(via_nic_config_block, vi) % 4 == 0, "VI entries must be word aligned");
 static_assert(sizeof(via_vi_config) == 64, "via_vi_config is sixteen words");
 
-NicConfig::NicConfig(nic::Card& card) : card_(card), base_(card.symbol(VIA_CONFIG_SYMBOL)) {}
+NicConfig::NicConfig(nic::Card &card) : card_(card), base_(card.symbol(VIA_CONFIG_SYMBOL)) {}
 
 void NicConfig::write_network(std::uint32_t node, std::uint32_t clock_khz,
-                              const std::vector<std::vector<std::uint8_t>>& routes,
+                              const std::vector<std::vector<std::uint8_t>> &routes,
                               std::uint32_t retransmit_cycles, std::uint32_t retry_limit) {
   if (routes.size() > VIA_MAX_NODES)
     throw std::invalid_argument(
@@ -34,8 +34,9 @@ void NicConfig::write_network(std::uint32_t node, std::uint32_t clock_khz,
   std::vector<std::uint8_t> route_bytes(VIA_MAX_NODES * VIA_MAX_ROUTE, 0);
   for (std::size_t n = 0; n < routes.size(); ++n) {
     if (routes[n].size() > VIA_MAX_ROUTE)
-      throw std::invalid_argument(fmt::format("route from node {} to node {} has {} hops; at most {}",
-                                              node, n, routes[n].size(), VIA_MAX_ROUTE));
+      throw std::invalid_argument(
+          fmt::format("route from node {} to node {} has {} hops; at most {}", node, n,
+                      routes[n].size(), VIA_MAX_ROUTE));
     lengths[n] = static_cast<std::uint8_t>(routes[n].size());
     for (std::size_t hop = 0; hop < routes[n].size(); ++hop)
       route_bytes[n * VIA_MAX_ROUTE + hop] = routes[n][hop];
@@ -46,13 +47,15 @@ void NicConfig::write_network(std::uint32_t node, std::uint32_t clock_khz,
   via_vi_config free_vi{};
   free_vi.state = VIA_VI_FREE;
   free_vi.vtick_lo = free_vi.vtick_hi = 0xFFFFFFFFu;
-  for (std::uint32_t slot = 0; slot < VIA_MAX_VI; ++slot) write_vi(slot, free_vi);
+  for (std::uint32_t slot = 0; slot < VIA_MAX_VI; ++slot)
+    write_vi(slot, free_vi);
 
   card_.write_sram_word(base_ + offsetof(via_nic_config_block, magic), VIA_CONFIG_MAGIC);
 }
 
 std::uint32_t NicConfig::vi_field(std::uint32_t slot, std::size_t offset) const {
-  if (slot >= VIA_MAX_VI) throw std::out_of_range(fmt::format("VI {} out of range", slot));
+  if (slot >= VIA_MAX_VI)
+    throw std::out_of_range(fmt::format("VI {} out of range", slot));
   return static_cast<std::uint32_t>(base_ + offsetof(via_nic_config_block, vi) +
                                     slot * sizeof(via_vi_config) + offset);
 }
@@ -62,7 +65,7 @@ void NicConfig::advance_epoch(std::uint32_t slot) {
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, epoch)), epochs_[slot]);
 }
 
-void NicConfig::write_vi(std::uint32_t slot, const via_vi_config& vi) {
+void NicConfig::write_vi(std::uint32_t slot, const via_vi_config &vi) {
   // A slot's new life starts a new epoch: nothing of its last one survives.
   advance_epoch(slot);
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, ptag)), vi.ptag);
@@ -77,7 +80,7 @@ void NicConfig::write_vi(std::uint32_t slot, const via_vi_config& vi) {
   write_vi_state(slot, vi.state);
 }
 
-void NicConfig::write_vi_fragmentation(std::uint32_t slot, const via_vi_config& vi) {
+void NicConfig::write_vi_fragmentation(std::uint32_t slot, const via_vi_config &vi) {
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, frag_policy)), vi.frag_policy);
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, frag_bytes)), vi.frag_bytes);
   for (std::size_t i = 0; i < 4; ++i)

@@ -16,29 +16,28 @@
 
 namespace lanai::vipl {
 
-std::uint64_t status_address(const VIP_DESCRIPTOR* descriptor) {
+std::uint64_t status_address(const VIP_DESCRIPTOR *descriptor) {
   return reinterpret_cast<std::uintptr_t>(&descriptor->CS.Status);
 }
 
-std::uint32_t read_status(const VIP_DESCRIPTOR* descriptor) {
+std::uint32_t read_status(const VIP_DESCRIPTOR *descriptor) {
   // The NIC writes host memory behind the program's back.
-  return *reinterpret_cast<const volatile VIP_UINT32*>(&descriptor->CS.Status);
+  return *reinterpret_cast<const volatile VIP_UINT32 *>(&descriptor->CS.Status);
 }
 
 namespace {
 
-void write_status(VIP_DESCRIPTOR* descriptor, std::uint32_t status) {
-  *reinterpret_cast<volatile VIP_UINT32*>(&descriptor->CS.Status) = status;
+void write_status(VIP_DESCRIPTOR *descriptor, std::uint32_t status) {
+  *reinterpret_cast<volatile VIP_UINT32 *>(&descriptor->CS.Status) = status;
 }
 
 } // namespace
 
-NodeDriver::NodeDriver(Session& session, std::uint32_t node)
+NodeDriver::NodeDriver(Session &session, std::uint32_t node)
     : nics(node, foreign_handle_), ptags(node, foreign_handle_), vis(node, foreign_handle_),
       cqs(node, foreign_handle_), conns(node, foreign_handle_), session_(session), node_(node),
-      host_(session.cluster().host(node)),
-      card_(session.cluster().card(node)), protection_(session.cluster().protection(node)),
-      profile_(session.cluster().profile()) {
+      host_(session.cluster().host(node)), card_(session.cluster().card(node)),
+      protection_(session.cluster().protection(node)), profile_(session.cluster().profile()) {
   address_ = {static_cast<std::uint8_t>(node >> 8), static_cast<std::uint8_t>(node)};
   card_.set_on_host_write(
       [this](std::uint64_t address, std::uint32_t length) { on_host_write(address, length); });
@@ -46,7 +45,7 @@ NodeDriver::NodeDriver(Session& session, std::uint32_t node)
 }
 
 NodeDriver::~NodeDriver() {
-  host::HostCpu* host = &host_;
+  host::HostCpu *host = &host_;
   card_.set_on_host_write([host](std::uint64_t, std::uint32_t) { host->notify(); });
   card_.set_on_host_interrupt(nullptr);
 }
@@ -62,12 +61,16 @@ Token NodeDriver::mint(HandleKind kind) {
 long NodeDriver::take_foreign_handle() { return std::exchange(foreign_handle_, -1); }
 
 bool NodeDriver::configure_nic() {
-  if (config_) return true;
-  if (!card_.has_symbol(VIA_CONFIG_SYMBOL)) return false;
+  if (config_)
+    return true;
+  if (!card_.has_symbol(VIA_CONFIG_SYMBOL))
+    return false;
   std::vector<std::vector<std::uint8_t>> routes;
   for (std::size_t n = 0; n < nodes(); ++n) {
-    if (n == node_) routes.emplace_back();
-    else routes.push_back(session_.cluster().network().route(node_, n));
+    if (n == node_)
+      routes.emplace_back();
+    else
+      routes.push_back(session_.cluster().network().route(node_, n));
   }
   charge(NicConfig::network_words * costs().pio_write_ns);
   config_.emplace(card_);
@@ -80,30 +83,33 @@ bool NodeDriver::configure_nic() {
 }
 
 std::uint32_t NodeDriver::firmware_features() const {
-  if (!card_.has_symbol(VIA_FEATURES_SYMBOL)) return 0;
+  if (!card_.has_symbol(VIA_FEATURES_SYMBOL))
+    return 0;
   return card_.read_sram_word(card_.symbol(VIA_FEATURES_SYMBOL));
 }
 
-void NodeDriver::fill_fragmentation(const ViObject& vi, via_vi_config& entry) {
+void NodeDriver::fill_fragmentation(const ViObject &vi, via_vi_config &entry) {
   entry.frag_policy = vi.fragmentation.policy;
   // Unfragmented, every message is within the smallest fragment.
   entry.frag_bytes =
       vi.fragmentation.policy == VIA_FRAG_NONE ? 0xFFFFFFFFu : vi.fragmentation.bytes;
-  for (std::size_t i = 0; i < 4; ++i) entry.frag_param[i] = vi.fragmentation.param[i];
+  for (std::size_t i = 0; i < 4; ++i)
+    entry.frag_param[i] = vi.fragmentation.param[i];
 }
 
-void NodeDriver::write_fragmentation(const ViObject& vi) {
+void NodeDriver::write_fragmentation(const ViObject &vi) {
   via_vi_config entry{};
   fill_fragmentation(vi, entry);
   charge(NicConfig::fragmentation_words * costs().pio_write_ns);
   config_->write_vi_fragmentation(vi.slot, entry);
 }
 
-void NodeDriver::write_vi(const ViObject& vi, std::uint32_t state) {
+void NodeDriver::write_vi(const ViObject &vi, std::uint32_t state) {
   via_vi_config entry{};
   entry.state = state;
   entry.ptag = 0;
-  if (const PtagObject* ptag = ptags.find(vi.attributes.Ptag)) entry.ptag = ptag->number;
+  if (const PtagObject *ptag = ptags.find(vi.attributes.Ptag))
+    entry.ptag = ptag->number;
   entry.reliability = static_cast<std::uint32_t>(vi.attributes.ReliabilityLevel);
   entry.access = (vi.attributes.EnableRdmaWrite ? VIA_ACCESS_RDMA_WRITE : 0u) |
                  (vi.attributes.EnableRdmaRead ? VIA_ACCESS_RDMA_READ : 0u);
@@ -118,19 +124,21 @@ void NodeDriver::write_vi(const ViObject& vi, std::uint32_t state) {
 }
 
 void NodeDriver::charge(std::uint32_t ns) {
-  if (ns == 0 || host::HostCpu::current() != &host_) return;
+  if (ns == 0 || host::HostCpu::current() != &host_)
+    return;
   host_.compute(kernel::nanoseconds(ns));
 }
 
 std::optional<kernel::SimTime> NodeDriver::deadline_after(VIP_ULONG timeout_ms) const {
   constexpr VIP_ULONG longest_ms = 1'000'000'000;
-  if (timeout_ms == VIP_INFINITE || timeout_ms >= longest_ms) return std::nullopt;
+  if (timeout_ms == VIP_INFINITE || timeout_ms >= longest_ms)
+    return std::nullopt;
   return session_.cluster().kernel().now() +
          kernel::milliseconds(static_cast<std::int64_t>(timeout_ms));
 }
 
-bool NodeDriver::block(const std::function<bool()>& ready, std::optional<kernel::SimTime> deadline,
-                       const std::string& what) {
+bool NodeDriver::block(const std::function<bool()> &ready, std::optional<kernel::SimTime> deadline,
+                       const std::string &what) {
   const kernel::SimTime poll = kernel::nanoseconds(costs().poll_ns);
   for (;;) {
     // Inside an error callback, further errors wait for the next call.
@@ -140,23 +148,26 @@ bool NodeDriver::block(const std::function<bool()>& ready, std::optional<kernel:
     // What the wait was for comes first: an error raised after it (the
     // peer disconnecting once its last message is here) goes to the
     // program at its next call, after it has taken that message.
-    if (ready()) return true;
+    if (ready())
+      return true;
     deliver_errors();
     deliver_notifications();
-    if (ready()) return true;
-    if (!woke) return false;
+    if (ready())
+      return true;
+    if (!woke)
+      return false;
   }
 }
 
-void NodeDriver::track(const ViObject& vi, bool receive, VIP_DESCRIPTOR* descriptor) {
+void NodeDriver::track(const ViObject &vi, bool receive, VIP_DESCRIPTOR *descriptor) {
   tracked_[status_address(descriptor)] = Tracked{vi.token, receive, false};
 }
 
-bool NodeDriver::tracked(const VIP_DESCRIPTOR* descriptor) const {
+bool NodeDriver::tracked(const VIP_DESCRIPTOR *descriptor) const {
   return tracked_.contains(status_address(descriptor));
 }
 
-void NodeDriver::untrack(const VIP_DESCRIPTOR* descriptor) {
+void NodeDriver::untrack(const VIP_DESCRIPTOR *descriptor) {
   tracked_.erase(status_address(descriptor));
 }
 
@@ -165,23 +176,26 @@ void NodeDriver::on_host_write(std::uint64_t address, std::uint32_t length) {
   const std::uint64_t first = address >= 3 ? address - 3 : 0;
   const std::uint64_t end = address + length;
   for (auto it = tracked_.lower_bound(first); it != tracked_.end() && it->first < end; ++it) {
-    if (it->second.reported) continue;
-    const auto* status = reinterpret_cast<const volatile VIP_UINT32*>(it->first);
+    if (it->second.reported)
+      continue;
+    const auto *status = reinterpret_cast<const volatile VIP_UINT32 *>(it->first);
     if (*status & VIP_STATUS_DONE)
-      completed(it->second, *reinterpret_cast<const VIP_DESCRIPTOR*>(
+      completed(it->second, *reinterpret_cast<const VIP_DESCRIPTOR *>(
                                 it->first - offsetof(VIP_DESCRIPTOR, CS.Status)));
   }
   host_.notify();
 }
 
-void NodeDriver::completed(Tracked& entry, const VIP_DESCRIPTOR& descriptor) {
+void NodeDriver::completed(Tracked &entry, const VIP_DESCRIPTOR &descriptor) {
   entry.reported = true;
-  ViObject* vi = vis.find_token(entry.vi);
-  if (!vi) return;
+  ViObject *vi = vis.find_token(entry.vi);
+  if (!vi)
+    return;
   count_message(*vi, entry.receive, descriptor);
   const Token cq_token = vi->queue(entry.receive).cq;
-  CqObject* cq = cqs.find_token(cq_token);
-  if (!cq) return;
+  CqObject *cq = cqs.find_token(cq_token);
+  if (!cq)
+    return;
   if (cq->entries.size() >= cq->capacity) {
     raise(PendingError{cq->nic, vi->token, cq->token, VIP_RESOURCE_CQ, VIP_ERROR_CATASTROPHIC});
     return;
@@ -189,27 +203,30 @@ void NodeDriver::completed(Tracked& entry, const VIP_DESCRIPTOR& descriptor) {
   cq->entries.emplace_back(vi->token, entry.receive);
 }
 
-void NodeDriver::count_message(ViObject& vi, bool receive, const VIP_DESCRIPTOR& descriptor) {
+void NodeDriver::count_message(ViObject &vi, bool receive, const VIP_DESCRIPTOR &descriptor) {
   const VIP_UINT32 status = read_status(&descriptor);
   if (receive) {
-    if (!(status & VIP_STATUS_DESC_FLUSHED_ERROR)) ++vi.messages_in;
+    if (!(status & VIP_STATUS_DESC_FLUSHED_ERROR))
+      ++vi.messages_in;
     return;
   }
   // A send that failed may have put nothing on the wire; an RDMA write
   // without immediate data, and an RDMA read, consume no receive at the peer.
   const VIP_UINT16 op = descriptor.CS.Control & VIP_CONTROL_OP_MASK;
-  const bool rdma_silent = op == VIP_CONTROL_OP_RDMAREAD ||
-                           (op == VIP_CONTROL_OP_RDMAWRITE &&
-                            !(descriptor.CS.Control & VIP_CONTROL_IMMEDIATE));
-  if (!(status & VIP_STATUS_ERROR_MASK) && !rdma_silent) ++vi.messages_out;
+  const bool rdma_silent =
+      op == VIP_CONTROL_OP_RDMAREAD ||
+      (op == VIP_CONTROL_OP_RDMAWRITE && !(descriptor.CS.Control & VIP_CONTROL_IMMEDIATE));
+  if (!(status & VIP_STATUS_ERROR_MASK) && !rdma_silent)
+    ++vi.messages_out;
 }
 
-void NodeDriver::flush(ViObject& vi, std::uint32_t error) {
+void NodeDriver::flush(ViObject &vi, std::uint32_t error) {
   config_->advance_epoch(vi.slot);
   for (const bool receive : {false, true}) {
-    for (VIP_DESCRIPTOR* descriptor : vi.queue(receive).posted) {
+    for (VIP_DESCRIPTOR *descriptor : vi.queue(receive).posted) {
       const auto it = tracked_.find(status_address(descriptor));
-      if (it == tracked_.end() || it->second.reported) continue;
+      if (it == tracked_.end() || it->second.reported)
+        continue;
       if (read_status(descriptor) & VIP_STATUS_DONE) {
         completed(it->second, *descriptor);
         continue;
@@ -223,14 +240,15 @@ void NodeDriver::flush(ViObject& vi, std::uint32_t error) {
 }
 
 bool NodeDriver::reserve(bool incoming, std::uint64_t rate) {
-  if (rate == 0) return true;
-  std::uint64_t& held = incoming ? rx_reserved_ : tx_reserved_;
+  if (rate == 0)
+    return true;
+  std::uint64_t &held = incoming ? rx_reserved_ : tx_reserved_;
   const double fraction = profile_.host.admission_fraction;
   const double link = profile_.wire.link_mbytes_per_s * 1e6;
   if (fraction > 0.0 && static_cast<double>(held) + static_cast<double>(rate) > fraction * link) {
-    last_error_ = fmt::format("node{} {} link: {} B/s reserved + {} B/s requested > {:g} x {:.0f} B/s",
-                              node_, incoming ? "incoming" : "outgoing", held, rate, fraction,
-                              link);
+    last_error_ =
+        fmt::format("node{} {} link: {} B/s reserved + {} B/s requested > {:g} x {:.0f} B/s", node_,
+                    incoming ? "incoming" : "outgoing", held, rate, fraction, link);
     return false;
   }
   held += rate;
@@ -238,30 +256,32 @@ bool NodeDriver::reserve(bool incoming, std::uint64_t rate) {
 }
 
 void NodeDriver::unreserve(bool incoming, std::uint64_t rate) {
-  std::uint64_t& held = incoming ? rx_reserved_ : tx_reserved_;
+  std::uint64_t &held = incoming ? rx_reserved_ : tx_reserved_;
   held -= std::min(held, rate);
 }
 
-void NodeDriver::release_incoming(ViObject& vi) {
+void NodeDriver::release_incoming(ViObject &vi) {
   unreserve(true, vi.rx_reserved);
   vi.rx_reserved = 0;
 }
 
-void NodeDriver::release(ViObject& vi) {
+void NodeDriver::release(ViObject &vi) {
   release_incoming(vi);
   unreserve(false, vi.tx_reserved);
   vi.tx_reserved = 0;
   for (const bool receive : {false, true}) {
-    PostedQueue& queue = vi.queue(receive);
-    for (VIP_DESCRIPTOR* descriptor : queue.posted) untrack(descriptor);
+    PostedQueue &queue = vi.queue(receive);
+    for (VIP_DESCRIPTOR *descriptor : queue.posted)
+      untrack(descriptor);
     queue.posted.clear();
-    if (CqObject* cq = cqs.find_token(queue.cq)) --cq->attached;
+    if (CqObject *cq = cqs.find_token(queue.cq))
+      --cq->attached;
     queue.cq = 0;
   }
 }
 
-bool NodeDriver::accept_delivered(ConnectRequest& request) {
-  ViObject* vi = vis.find_token(request.client.vi);
+bool NodeDriver::accept_delivered(ConnectRequest &request) {
+  ViObject *vi = vis.find_token(request.client.vi);
   if (!vi || vi->state != VIP_STATE_CONNECT_PENDING || !vi->pending ||
       vi->pending->id != request.id)
     return false;
@@ -279,10 +299,10 @@ bool NodeDriver::accept_delivered(ConnectRequest& request) {
   return true;
 }
 
-void NodeDriver::peer_matched(const std::shared_ptr<ConnectRequest>& mine,
-                              const std::shared_ptr<ConnectRequest>& theirs) {
-  ConnectionManager& manager = session_.connections();
-  ViObject* vi = vis.find_token(mine->client.vi);
+void NodeDriver::peer_matched(const std::shared_ptr<ConnectRequest> &mine,
+                              const std::shared_ptr<ConnectRequest> &theirs) {
+  ConnectionManager &manager = session_.connections();
+  ViObject *vi = vis.find_token(mine->client.vi);
   if (!vi || vi->state != VIP_STATE_CONNECT_PENDING || vi->pending != mine) {
     mine->state = RequestState::cancelled;
     manager.reject(theirs);
@@ -318,11 +338,12 @@ void NodeDriver::peer_matched(const std::shared_ptr<ConnectRequest>& mine,
 
 bool NodeDriver::remote_disconnect(std::uint32_t slot, std::uint32_t from_node,
                                    std::uint32_t from_slot, std::uint64_t messages) {
-  ViObject* vi = slot < VIA_MAX_VI ? vis.find_token(slots[slot]) : nullptr;
+  ViObject *vi = slot < VIA_MAX_VI ? vis.find_token(slots[slot]) : nullptr;
   if (!vi || (vi->state != VIP_STATE_CONNECTED && vi->state != VIP_STATE_ERROR) ||
       vi->remote_node != from_node || vi->remote_slot != from_slot || vi->peer_gone)
     return true;
-  if (vi->messages_in < messages) return false;
+  if (vi->messages_in < messages)
+    return false;
   vi->state = VIP_STATE_ERROR;
   vi->peer_gone = true;
   release_incoming(*vi);
@@ -332,7 +353,7 @@ bool NodeDriver::remote_disconnect(std::uint32_t slot, std::uint32_t from_node,
   return true;
 }
 
-void NodeDriver::disconnect(ViObject& vi) {
+void NodeDriver::disconnect(ViObject &vi) {
   const std::uint32_t peer_node = vi.remote_node;
   const std::uint32_t peer_slot = vi.remote_slot;
   const bool tell_peer = !vi.peer_gone;
@@ -346,7 +367,7 @@ void NodeDriver::disconnect(ViObject& vi) {
     session_.connections().disconnect(node_, vi.slot, peer_node, peer_slot, vi.messages_out);
 }
 
-void NodeDriver::set_peer(ViObject& vi, std::uint32_t remote_node, std::uint32_t remote_slot) {
+void NodeDriver::set_peer(ViObject &vi, std::uint32_t remote_node, std::uint32_t remote_slot) {
   vi.state = VIP_STATE_CONNECTED;
   vi.remote_node = remote_node;
   vi.remote_slot = remote_slot;

@@ -10,54 +10,62 @@ namespace lanai::vipl {
 
 namespace {
 
-bool head_done(const PostedQueue& queue) {
+bool head_done(const PostedQueue &queue) {
   return !queue.posted.empty() && (read_status(queue.posted.front()) & VIP_STATUS_DONE) != 0;
 }
 
 } // namespace
 
 bool NodeDriver::notification_ready() const {
-  if (!notifications_armed_) return false;
-  for (const auto& [token, vi] : vis)
+  if (!notifications_armed_)
+    return false;
+  for (const auto &[token, vi] : vis)
     for (const bool receive : {false, true}) {
-      const PostedQueue& queue = vi->queue(receive);
-      if (queue.notify && head_done(queue)) return true;
+      const PostedQueue &queue = vi->queue(receive);
+      if (queue.notify && head_done(queue))
+        return true;
     }
-  for (const auto& [token, cq] : cqs)
-    if (cq->notify && !cq->entries.empty()) return true;
+  for (const auto &[token, cq] : cqs)
+    if (cq->notify && !cq->entries.empty())
+      return true;
   return false;
 }
 
 void NodeDriver::deliver_notifications() {
-  if (!notifications_armed_ || !may_deliver()) return;
+  if (!notifications_armed_ || !may_deliver())
+    return;
   const Delivering guard(delivering_);
   // A handler may create, destroy or re-arm anything: after each one the
   // search starts over.
   for (bool ran = true; ran;) {
     ran = false;
     bool armed = false;
-    for (const auto& [token, vi] : vis) {
+    for (const auto &[token, vi] : vis) {
       for (const bool receive : {false, true}) {
-        PostedQueue& queue = vi->queue(receive);
+        PostedQueue &queue = vi->queue(receive);
         armed = armed || queue.notify;
-        if (!queue.notify || !head_done(queue)) continue;
+        if (!queue.notify || !head_done(queue))
+          continue;
         const VIP_DESCRIPTOR_NOTIFY handler = queue.notify;
         VIP_PVOID context = queue.notify_context;
         queue.notify = nullptr;
         queue.notify_context = nullptr;
-        VIP_DESCRIPTOR* descriptor = queue.posted.front();
+        VIP_DESCRIPTOR *descriptor = queue.posted.front();
         queue.posted.pop_front();
         untrack(descriptor);
         handler(context, handle_of(vi->nic), descriptor);
         ran = true;
         break;
       }
-      if (ran) break;
+      if (ran)
+        break;
     }
-    if (ran) continue;
-    for (const auto& [token, cq] : cqs) {
+    if (ran)
+      continue;
+    for (const auto &[token, cq] : cqs) {
       armed = armed || cq->notify;
-      if (!cq->notify || cq->entries.empty()) continue;
+      if (!cq->notify || cq->entries.empty())
+        continue;
       const VIP_CQ_NOTIFY handler = cq->notify;
       VIP_PVOID context = cq->notify_context;
       cq->notify = nullptr;
@@ -68,7 +76,8 @@ void NodeDriver::deliver_notifications() {
       ran = true;
       break;
     }
-    if (!ran && !armed) notifications_armed_ = false;
+    if (!ran && !armed)
+      notifications_armed_ = false;
   }
 }
 

@@ -10,28 +10,30 @@
 namespace lanai::vipl {
 
 namespace {
-thread_local Session* active_session = nullptr;
+thread_local Session *active_session = nullptr;
 } // namespace
 
-Session::Session(host::Cluster& cluster)
+Session::Session(host::Cluster &cluster)
     : cluster_(cluster), connections_(*this), outer_(active_session) {
   if (cluster.size() > VIA_MAX_NODES)
-    throw std::invalid_argument(fmt::format("{} nodes: the VIA NIC routes to at most {}",
-                                            cluster.size(), VIA_MAX_NODES));
+    throw std::invalid_argument(
+        fmt::format("{} nodes: the VIA NIC routes to at most {}", cluster.size(), VIA_MAX_NODES));
   for (std::size_t node = 0; node < cluster.size(); ++node)
     drivers_.push_back(std::make_unique<NodeDriver>(*this, static_cast<std::uint32_t>(node)));
   active_session = this;
 }
 
 Session::~Session() {
-  for (std::size_t node = 0; node < cluster_.size(); ++node) cluster_.host(node).stop_program();
+  for (std::size_t node = 0; node < cluster_.size(); ++node)
+    cluster_.host(node).stop_program();
   active_session = outer_;
 }
 
-Session* Session::active() { return active_session; }
+Session *Session::active() { return active_session; }
 
 void Session::warn_foreign_handle(std::uint32_t node, long owner) {
-  if (warned_foreign_) return;
+  if (warned_foreign_)
+    return;
   warned_foreign_ = true;
   fmt::print(stderr,
              "node{}: a VIPL call was given a handle of node{}; every node runs via_main in one "
@@ -39,14 +41,15 @@ void Session::warn_foreign_handle(std::uint32_t node, long owner) {
              node, owner);
 }
 
-NodeDriver* Session::current_driver() {
-  host::HostCpu* host = host::HostCpu::current();
-  if (!active_session || !host || host->node() >= active_session->drivers_.size()) return nullptr;
-  NodeDriver& driver = *active_session->drivers_[host->node()];
+NodeDriver *Session::current_driver() {
+  host::HostCpu *host = host::HostCpu::current();
+  if (!active_session || !host || host->node() >= active_session->drivers_.size())
+    return nullptr;
+  NodeDriver &driver = *active_session->drivers_[host->node()];
   return &driver.host() == host ? &driver : nullptr;
 }
 
-host::RunReport run_programs(host::Cluster& cluster, std::vector<std::function<int()>> programs) {
+host::RunReport run_programs(host::Cluster &cluster, std::vector<std::function<int()>> programs) {
   Session session(cluster);
   return cluster.run(std::move(programs));
 }

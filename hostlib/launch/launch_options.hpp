@@ -11,10 +11,10 @@
 namespace lanai::vipl {
 
 struct LaunchOptions {
-  std::string program;                // argv[0], as via_main sees it
+  std::string program; // argv[0], as via_main sees it
   std::size_t nodes = 2;
-  std::size_t switches = 1;           // crossbar switches in a chain
-  std::string profile_file;           // empty: the built-in defaults
+  std::size_t switches = 1; // crossbar switches in a chain
+  std::string profile_file; // empty: the built-in defaults
   // Per node: a shipped firmware's name, a firmware folder's path (with a
   // '/'), or "@A.o,B.o,..." for the user's own objects (linked with the
   // runtime).
@@ -28,7 +28,7 @@ struct LaunchOptions {
   // launcher's default. A non-empty output_dir means per-node files.
   std::string output;
   std::string output_dir;
-  std::size_t stack_kib = 0;          // each program's stack; 0: the launcher's default
+  std::size_t stack_kib = 0; // each program's stack; 0: the launcher's default
 };
 
 // How the command line describes itself: the name its messages start with
@@ -41,7 +41,7 @@ struct LaunchText {
 
 // The object files of a per-node firmware entry "@A.o,B.o" (empty for a
 // firmware name).
-std::vector<std::string> firmware_image_files(const std::string& entry);
+std::vector<std::string> firmware_image_files(const std::string &entry);
 
 // Either options to run with, or the exit status to return at once (help
 // printed: 0; a usage error printed as one line "<prog>: ...": 1).
@@ -50,9 +50,9 @@ struct ParsedLaunch {
   int exit_status = 0;
 };
 
-ParsedLaunch parse_launch_options(int argc, char** argv, const LaunchText& text = {});
+ParsedLaunch parse_launch_options(int argc, char **argv, const LaunchText &text = {});
 
 // The name messages start with: argv[0] without its directories.
-std::string program_name(const char* argv0);
+std::string program_name(const char *argv0);
 
 } // namespace lanai::vipl

@@ -22,21 +22,23 @@ namespace lanai::vipl {
 
 namespace {
 
-[[noreturn]] void output_failure(const std::string& what) {
+[[noreturn]] void output_failure(const std::string &what) {
   throw std::runtime_error(fmt::format("{}: {}", what, std::strerror(errno)));
 }
 
 int duplicate_descriptor(int fd) {
   const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
-  if (copy < 0) output_failure(fmt::format("cannot duplicate descriptor {}", fd));
+  if (copy < 0)
+    output_failure(fmt::format("cannot duplicate descriptor {}", fd));
   return copy;
 }
 
-void write_fully(int fd, const char* data, std::size_t size) {
+void write_fully(int fd, const char *data, std::size_t size) {
   while (size > 0) {
     const ssize_t written = ::write(fd, data, size);
     if (written < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR)
+        continue;
       return; // the launcher's stream is gone; nothing better to do
     }
     data += written;
@@ -44,22 +46,24 @@ void write_fully(int fd, const char* data, std::size_t size) {
   }
 }
 
-int open_node_stream(const std::filesystem::path& dir, std::uint32_t node, const char* kind) {
+int open_node_stream(const std::filesystem::path &dir, std::uint32_t node, const char *kind) {
   if (dir.empty()) {
     const std::string name = fmt::format("node{}.{}", node, kind);
     const int fd = ::memfd_create(name.c_str(), MFD_CLOEXEC);
-    if (fd < 0) output_failure(fmt::format("cannot create the buffer of {}", name));
+    if (fd < 0)
+      output_failure(fmt::format("cannot create the buffer of {}", name));
     return fd;
   }
   const std::filesystem::path file = dir / fmt::format("node{}.{}", node, kind);
   const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) output_failure(fmt::format("cannot write {}", file.string()));
+  if (fd < 0)
+    output_failure(fmt::format("cannot write {}", file.string()));
   return fd;
 }
 
 } // namespace
 
-NodeOutput::NodeOutput(std::size_t nodes, const std::filesystem::path& dir)
+NodeOutput::NodeOutput(std::size_t nodes, const std::filesystem::path &dir)
     : prefixed_(dir.empty()) {
   if (!dir.empty()) {
     std::error_code error;
@@ -78,10 +82,12 @@ NodeOutput::NodeOutput(std::size_t nodes, const std::filesystem::path& dir)
     launcher_out_ = duplicate_descriptor(1);
     launcher_err_ = duplicate_descriptor(2);
   } catch (...) {
-    for (auto* streams : {&out_, &err_})
-      for (Stream& stream : *streams)
-        if (stream.fd >= 0) ::close(stream.fd);
-    if (launcher_out_ >= 0) ::close(launcher_out_);
+    for (auto *streams : {&out_, &err_})
+      for (Stream &stream : *streams)
+        if (stream.fd >= 0)
+          ::close(stream.fd);
+    if (launcher_out_ >= 0)
+      ::close(launcher_out_);
     throw;
   }
   outer_ = host::HostCpu::set_switch_observer(this);
@@ -118,21 +124,24 @@ void NodeOutput::left(std::uint32_t node) {
   }
 }
 
-void NodeOutput::drain(Stream& stream, std::uint32_t node, int to, bool finish) {
+void NodeOutput::drain(Stream &stream, std::uint32_t node, int to, bool finish) {
   struct stat about {};
-  if (::fstat(stream.fd, &about) != 0) return;
+  if (::fstat(stream.fd, &about) != 0)
+    return;
   const auto size = static_cast<std::size_t>(about.st_size);
   if (size > 0) {
     std::string bytes(size, '\0');
     std::size_t got = 0;
     while (got < size) {
       const ssize_t n = ::pread(stream.fd, bytes.data() + got, size - got, static_cast<off_t>(got));
-      if (n <= 0) break;
+      if (n <= 0)
+        break;
       got += static_cast<std::size_t>(n);
     }
     bytes.resize(got);
     // Emptied for the node's next turn: it writes from the start again.
-    if (::ftruncate(stream.fd, 0) == 0) ::lseek(stream.fd, 0, SEEK_SET);
+    if (::ftruncate(stream.fd, 0) == 0)
+      ::lseek(stream.fd, 0, SEEK_SET);
     stream.partial += bytes;
   }
   const std::string prefix = fmt::format("[node{}] ", node);

@@ -21,36 +21,43 @@ namespace {
 // devices, Giganet cLAN's first adapter).
 bool is_device_name(std::string_view name) {
   for (const std::string_view known : {"nic0", "/dev/via_eth0", "/dev/via_lo", "/dev/clanvi0"})
-    if (name == known) return true;
+    if (name == known)
+      return true;
   return false;
 }
 
 // Everything opened through one NIC handle, released in reverse order of
 // dependence: connections, VIs, completion queues, memory, tags.
-void close_nic(NodeDriver& d, Token nic) {
+void close_nic(NodeDriver &d, Token nic) {
   std::vector<Token> doomed;
-  for (const auto& [token, conn] : d.conns)
-    if (conn->nic == nic) doomed.push_back(token);
+  for (const auto &[token, conn] : d.conns)
+    if (conn->nic == nic)
+      doomed.push_back(token);
   for (const Token token : doomed) {
     d.session().connections().reject(d.conns.find_token(token)->request);
     d.conns.erase(token);
   }
   doomed.clear();
-  for (const auto& [token, vi] : d.vis)
-    if (vi->nic == nic) doomed.push_back(token);
+  for (const auto &[token, vi] : d.vis)
+    if (vi->nic == nic)
+      doomed.push_back(token);
   for (const Token token : doomed) {
-    ViObject& vi = *d.vis.find_token(token);
-    if (vi.pending) d.session().connections().cancel(vi.pending);
-    if (vi.state == VIP_STATE_CONNECTED || vi.state == VIP_STATE_ERROR) d.disconnect(vi);
+    ViObject &vi = *d.vis.find_token(token);
+    if (vi.pending)
+      d.session().connections().cancel(vi.pending);
+    if (vi.state == VIP_STATE_CONNECTED || vi.state == VIP_STATE_ERROR)
+      d.disconnect(vi);
     d.release(vi);
     d.write_vi(vi, VIA_VI_FREE);
     d.slots[vi.slot] = 0;
     d.vis.erase(token);
   }
   doomed.clear();
-  for (const auto& [token, cq] : d.cqs)
-    if (cq->nic == nic) doomed.push_back(token);
-  for (const Token token : doomed) d.cqs.erase(token);
+  for (const auto &[token, cq] : d.cqs)
+    if (cq->nic == nic)
+      doomed.push_back(token);
+  for (const Token token : doomed)
+    d.cqs.erase(token);
   for (auto it = d.regions.begin(); it != d.regions.end();) {
     if (it->second.nic != nic) {
       ++it;
@@ -60,38 +67,45 @@ void close_nic(NodeDriver& d, Token nic) {
     it = d.regions.erase(it);
   }
   doomed.clear();
-  for (const auto& [token, ptag] : d.ptags)
-    if (ptag->nic == nic) doomed.push_back(token);
-  for (const Token token : doomed) d.ptags.erase(token);
+  for (const auto &[token, ptag] : d.ptags)
+    if (ptag->nic == nic)
+      doomed.push_back(token);
+  for (const Token token : doomed)
+    d.ptags.erase(token);
   d.nics.erase(nic);
 }
 
 } // namespace
 
-VIP_RETURN VipOpenNic(const VIP_CHAR* DeviceName, VIP_NIC_HANDLE* NicHandle) {
-  return vipl_call([&](NodeDriver& d) {
-    if (!DeviceName || !NicHandle) return VIP_INVALID_PARAMETER;
-    if (!is_device_name(DeviceName)) return VIP_INVALID_PARAMETER;
+VIP_RETURN VipOpenNic(const VIP_CHAR *DeviceName, VIP_NIC_HANDLE *NicHandle) {
+  return vipl_call([&](NodeDriver &d) {
+    if (!DeviceName || !NicHandle)
+      return VIP_INVALID_PARAMETER;
+    if (!is_device_name(DeviceName))
+      return VIP_INVALID_PARAMETER;
     // Firmware without a VIA configuration block is no VIA provider.
-    if (!d.configure_nic()) return VIP_ERROR_RESOURCE;
-    const NicObject& nic = d.nics.add(d.mint(HandleKind::nic));
+    if (!d.configure_nic())
+      return VIP_ERROR_RESOURCE;
+    const NicObject &nic = d.nics.add(d.mint(HandleKind::nic));
     *NicHandle = handle_of(nic.token);
     return VIP_SUCCESS;
   });
 }
 
 VIP_RETURN VipCloseNic(VIP_NIC_HANDLE NicHandle) {
-  return vipl_call([&](NodeDriver& d) {
-    const NicObject* nic = d.nics.find(NicHandle);
-    if (!nic) return VIP_INVALID_PARAMETER;
+  return vipl_call([&](NodeDriver &d) {
+    const NicObject *nic = d.nics.find(NicHandle);
+    if (!nic)
+      return VIP_INVALID_PARAMETER;
     close_nic(d, nic->token);
     return VIP_SUCCESS;
   });
 }
 
-VIP_RETURN VipQueryNic(VIP_NIC_HANDLE NicHandle, VIP_NIC_ATTRIBUTES* Attrs) {
-  return vipl_call([&](NodeDriver& d) {
-    if (!d.nics.find(NicHandle) || !Attrs) return VIP_INVALID_PARAMETER;
+VIP_RETURN VipQueryNic(VIP_NIC_HANDLE NicHandle, VIP_NIC_ATTRIBUTES *Attrs) {
+  return vipl_call([&](NodeDriver &d) {
+    if (!d.nics.find(NicHandle) || !Attrs)
+      return VIP_INVALID_PARAMETER;
     VIP_NIC_ATTRIBUTES a{};
     std::strncpy(a.Name, "nic0", sizeof a.Name - 1);
     a.HardwareVersion = 7; // a LANai 7 class card
@@ -125,9 +139,10 @@ VIP_RETURN VipQueryNic(VIP_NIC_HANDLE NicHandle, VIP_NIC_ATTRIBUTES* Attrs) {
 
 VIP_RETURN VipErrorCallback(VIP_NIC_HANDLE NicHandle, VIP_PVOID Context,
                             VIP_ERROR_HANDLER Handler) {
-  return vipl_call([&](NodeDriver& d) {
-    NicObject* nic = d.nics.find(NicHandle);
-    if (!nic) return VIP_INVALID_PARAMETER;
+  return vipl_call([&](NodeDriver &d) {
+    NicObject *nic = d.nics.find(NicHandle);
+    if (!nic)
+      return VIP_INVALID_PARAMETER;
     nic->handler = Handler;
     nic->context = Context;
     return VIP_SUCCESS;
@@ -136,16 +151,18 @@ VIP_RETURN VipErrorCallback(VIP_NIC_HANDLE NicHandle, VIP_PVOID Context,
 
 VIP_RETURN VipQuerySystemManagementInfo(VIP_NIC_HANDLE NicHandle, VIP_ULONG InfoType,
                                         VIP_PVOID SysManInfo) {
-  return vipl_call([&](NodeDriver& d) {
-    if (!d.nics.find(NicHandle) || !SysManInfo) return VIP_INVALID_PARAMETER;
-    if (InfoType != LANAI_EMU_SMI_NIC_COUNTERS) return VIP_ERROR_NOT_SUPPORTED;
-    const auto& stats = d.session().cluster().stats();
+  return vipl_call([&](NodeDriver &d) {
+    if (!d.nics.find(NicHandle) || !SysManInfo)
+      return VIP_INVALID_PARAMETER;
+    if (InfoType != LANAI_EMU_SMI_NIC_COUNTERS)
+      return VIP_ERROR_NOT_SUPPORTED;
+    const auto &stats = d.session().cluster().stats();
     const auto counter = [&](std::string_view name) -> std::uint64_t {
-      const auto* stat = stats.find(fmt::format("node{}.{}", d.node(), name));
-      const auto* c = stat ? std::get_if<lanai::kernel::Counter>(stat) : nullptr;
+      const auto *stat = stats.find(fmt::format("node{}.{}", d.node(), name));
+      const auto *c = stat ? std::get_if<lanai::kernel::Counter>(stat) : nullptr;
       return c ? c->value() : 0;
     };
-    auto& out = *static_cast<LANAI_EMU_NIC_COUNTERS*>(SysManInfo);
+    auto &out = *static_cast<LANAI_EMU_NIC_COUNTERS *>(SysManInfo);
     out.doorbells_rung = counter("doorbell.rung");
     out.doorbell_overflows = counter("doorbell.overflows");
     out.hdma_requests = counter("hdma.requests");

@@ -11,7 +11,7 @@ using namespace lanai::vipl;
 namespace {
 
 struct ViSettings {
-  const PtagObject* ptag = nullptr;
+  const PtagObject *ptag = nullptr;
   bool qos = false;
   VIP_QOS_REQUEST request{};
   std::uint64_t vtick = ~std::uint64_t{0};
@@ -24,19 +24,21 @@ bool one_service_level(VIP_RELIABILITY_LEVEL level) {
 
 // VirtualClock's tick: the ideal time between two MTU-sized packets at the
 // requested rate, in LANai cycles, rounded up so the rate is never exceeded.
-std::uint64_t vtick_cycles(const lanai::profile::HardwareProfile& profile, VIP_ULONG mtu,
+std::uint64_t vtick_cycles(const lanai::profile::HardwareProfile &profile, VIP_ULONG mtu,
                            VIP_ULONG bytes_per_second) {
   const auto clock = lanai::kernel::Frequency::megahertz(profile.lanai.clock_mhz).hz();
   const auto product = static_cast<lanai::kernel::detail::Uint128>(mtu) * clock;
   return static_cast<std::uint64_t>((product + bytes_per_second - 1) / bytes_per_second);
 }
 
-VIP_RETURN check_attributes(NodeDriver& d, Token nic, const VIP_VI_ATTRIBUTES& a,
-                            ViSettings& out) {
-  if (!one_service_level(a.ReliabilityLevel)) return VIP_INVALID_RELIABILITY_LEVEL;
-  if (a.MaxTransferSize == 0 || a.MaxTransferSize > VIA_MAX_TRANSFER) return VIP_INVALID_MTU;
+VIP_RETURN check_attributes(NodeDriver &d, Token nic, const VIP_VI_ATTRIBUTES &a, ViSettings &out) {
+  if (!one_service_level(a.ReliabilityLevel))
+    return VIP_INVALID_RELIABILITY_LEVEL;
+  if (a.MaxTransferSize == 0 || a.MaxTransferSize > VIA_MAX_TRANSFER)
+    return VIP_INVALID_MTU;
   out.ptag = d.ptags.find(a.Ptag);
-  if (!out.ptag || out.ptag->nic != nic) return VIP_INVALID_PTAG;
+  if (!out.ptag || out.ptag->nic != nic)
+    return VIP_INVALID_PTAG;
   if (a.EnableRdmaRead) {
     if ((d.firmware_features() & VIA_FEATURE_RDMA_READ) == 0) {
       d.set_last_error(fmt::format("node{}: the firmware does not do RDMA reads", d.node()));
@@ -55,8 +57,8 @@ VIP_RETURN check_attributes(NodeDriver& d, Token nic, const VIP_VI_ATTRIBUTES& a
   if (a.QoS && a.QoS->BandwidthBytesPerSec != 0) {
     const double link = d.profile().wire.link_mbytes_per_s * 1e6;
     if (static_cast<double>(a.QoS->BandwidthBytesPerSec) > link) {
-      d.set_last_error(fmt::format("node{}: {} B/s requested > link bandwidth {:.0f} B/s",
-                                   d.node(), a.QoS->BandwidthBytesPerSec, link));
+      d.set_last_error(fmt::format("node{}: {} B/s requested > link bandwidth {:.0f} B/s", d.node(),
+                                   a.QoS->BandwidthBytesPerSec, link));
       return VIP_INVALID_QOS;
     }
     out.qos = true;
@@ -66,7 +68,7 @@ VIP_RETURN check_attributes(NodeDriver& d, Token nic, const VIP_VI_ATTRIBUTES& a
   return VIP_SUCCESS;
 }
 
-void apply(ViObject& vi, const VIP_VI_ATTRIBUTES& a, const ViSettings& settings) {
+void apply(ViObject &vi, const VIP_VI_ATTRIBUTES &a, const ViSettings &settings) {
   vi.attributes = a;
   vi.attributes.EnableRdmaRead = a.EnableRdmaRead ? VIP_TRUE : VIP_FALSE;
   vi.attributes.EnableRdmaWrite = a.EnableRdmaWrite ? VIP_TRUE : VIP_FALSE;
@@ -75,35 +77,41 @@ void apply(ViObject& vi, const VIP_VI_ATTRIBUTES& a, const ViSettings& settings)
   vi.vtick = settings.vtick;
 }
 
-const CqObject* cq_of(NodeDriver& d, Token nic, VIP_CQ_HANDLE handle) {
-  const CqObject* cq = d.cqs.find(handle);
+const CqObject *cq_of(NodeDriver &d, Token nic, VIP_CQ_HANDLE handle) {
+  const CqObject *cq = d.cqs.find(handle);
   return cq && cq->nic == nic ? cq : nullptr;
 }
 
 } // namespace
 
-VIP_RETURN VipCreateVi(VIP_NIC_HANDLE NicHandle, VIP_VI_ATTRIBUTES* ViAttribs,
+VIP_RETURN VipCreateVi(VIP_NIC_HANDLE NicHandle, VIP_VI_ATTRIBUTES *ViAttribs,
                        VIP_CQ_HANDLE SendCQHandle, VIP_CQ_HANDLE RecvCQHandle,
-                       VIP_VI_HANDLE* ViHandle) {
-  return vipl_call([&](NodeDriver& d) {
-    const NicObject* nic = d.nics.find(NicHandle);
-    if (!nic || !ViAttribs || !ViHandle) return VIP_INVALID_PARAMETER;
+                       VIP_VI_HANDLE *ViHandle) {
+  return vipl_call([&](NodeDriver &d) {
+    const NicObject *nic = d.nics.find(NicHandle);
+    if (!nic || !ViAttribs || !ViHandle)
+      return VIP_INVALID_PARAMETER;
     ViSettings settings;
     if (const VIP_RETURN r = check_attributes(d, nic->token, *ViAttribs, settings);
         r != VIP_SUCCESS)
       return r;
-    const CqObject* send_cq = cq_of(d, nic->token, SendCQHandle);
-    const CqObject* recv_cq = cq_of(d, nic->token, RecvCQHandle);
-    if ((SendCQHandle && !send_cq) || (RecvCQHandle && !recv_cq)) return VIP_INVALID_PARAMETER;
+    const CqObject *send_cq = cq_of(d, nic->token, SendCQHandle);
+    const CqObject *recv_cq = cq_of(d, nic->token, RecvCQHandle);
+    if ((SendCQHandle && !send_cq) || (RecvCQHandle && !recv_cq))
+      return VIP_INVALID_PARAMETER;
     std::uint32_t slot = 0;
-    while (slot < VIA_MAX_VI && d.slots[slot] != 0) ++slot;
-    if (slot == VIA_MAX_VI) return VIP_ERROR_RESOURCE;
+    while (slot < VIA_MAX_VI && d.slots[slot] != 0)
+      ++slot;
+    if (slot == VIA_MAX_VI)
+      return VIP_ERROR_RESOURCE;
     // Admission control: only this node's outgoing link is known here.
     const std::uint64_t rate = settings.qos ? settings.request.BandwidthBytesPerSec : 0;
-    if (d.admission_on() && !d.reserve(false, rate)) return VIP_INVALID_QOS;
+    if (d.admission_on() && !d.reserve(false, rate))
+      return VIP_INVALID_QOS;
 
-    ViObject& vi = d.vis.add(d.mint(HandleKind::vi));
-    if (d.admission_on()) vi.tx_reserved = rate;
+    ViObject &vi = d.vis.add(d.mint(HandleKind::vi));
+    if (d.admission_on())
+      vi.tx_reserved = rate;
     vi.nic = nic->token;
     vi.slot = slot;
     apply(vi, *ViAttribs, settings);
@@ -123,9 +131,10 @@ VIP_RETURN VipCreateVi(VIP_NIC_HANDLE NicHandle, VIP_VI_ATTRIBUTES* ViAttribs,
 }
 
 VIP_RETURN VipDestroyVi(VIP_VI_HANDLE ViHandle) {
-  return vipl_call([&](NodeDriver& d) {
-    ViObject* vi = d.vis.find(ViHandle);
-    if (!vi) return VIP_INVALID_PARAMETER;
+  return vipl_call([&](NodeDriver &d) {
+    ViObject *vi = d.vis.find(ViHandle);
+    if (!vi)
+      return VIP_INVALID_PARAMETER;
     if (vi->state != VIP_STATE_IDLE || !vi->send.posted.empty() || !vi->recv.posted.empty())
       return VIP_INVALID_STATE;
     d.release(*vi);
@@ -137,10 +146,10 @@ VIP_RETURN VipDestroyVi(VIP_VI_HANDLE ViHandle) {
   });
 }
 
-VIP_RETURN VipQueryVi(VIP_VI_HANDLE ViHandle, VIP_VI_STATE* State, VIP_VI_ATTRIBUTES* Attrs,
-                      VIP_BOOLEAN* SendQueueEmpty, VIP_BOOLEAN* RecvQueueEmpty) {
-  return vipl_call([&](NodeDriver& d) {
-    const ViObject* vi = d.vis.find(ViHandle);
+VIP_RETURN VipQueryVi(VIP_VI_HANDLE ViHandle, VIP_VI_STATE *State, VIP_VI_ATTRIBUTES *Attrs,
+                      VIP_BOOLEAN *SendQueueEmpty, VIP_BOOLEAN *RecvQueueEmpty) {
+  return vipl_call([&](NodeDriver &d) {
+    const ViObject *vi = d.vis.find(ViHandle);
     if (!vi || !State || !Attrs || !SendQueueEmpty || !RecvQueueEmpty)
       return VIP_INVALID_PARAMETER;
     *State = vi->state;
@@ -151,12 +160,14 @@ VIP_RETURN VipQueryVi(VIP_VI_HANDLE ViHandle, VIP_VI_STATE* State, VIP_VI_ATTRIB
   });
 }
 
-VIP_RETURN VipSetViAttributes(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES* Attrs) {
-  return vipl_call([&](NodeDriver& d) {
-    ViObject* vi = d.vis.find(ViHandle);
-    if (!vi || !Attrs) return VIP_INVALID_PARAMETER;
+VIP_RETURN VipSetViAttributes(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *Attrs) {
+  return vipl_call([&](NodeDriver &d) {
+    ViObject *vi = d.vis.find(ViHandle);
+    if (!vi || !Attrs)
+      return VIP_INVALID_PARAMETER;
     // The peer agreed to the attributes the VI was connected with.
-    if (vi->state != VIP_STATE_IDLE) return VIP_INVALID_STATE;
+    if (vi->state != VIP_STATE_IDLE)
+      return VIP_INVALID_STATE;
     ViSettings settings;
     if (const VIP_RETURN r = check_attributes(d, vi->nic, *Attrs, settings); r != VIP_SUCCESS)
       return r;

@@ -35,7 +35,7 @@ scov = 1.0
 at = "a.x"
 )";
 
-void refused(const std::string& text, const std::string& message) {
+void refused(const std::string &text, const std::string &message) {
   CAPTURE(text);
   CHECK_THROWS_WITH_AS(parse_qna_model(text, "m.toml"), doctest::Contains(message.c_str()),
                        lanai::text::InputError);
@@ -53,7 +53,8 @@ probability = 0.5
 from = "a.x"
 to = "out"
 probability = 0.5
-)", "m.toml");
+)",
+                                       "m.toml");
   CHECK(n.name == "m");
   REQUIRE(n.stations.size() == 2);
   CHECK(n.stations[1].servers == 2);
@@ -83,8 +84,10 @@ TEST_CASE("mistakes in a model file name the file, the key and the problem") {
 rate_per_us = 0
 [[station]]
 name = "a"
-)", "m.toml: rate_per_us: must be > 0 (got 0)");
-  refused(kStations + "[[station]]\nname = \"a\"\n", "m.toml: station[3].name: duplicate station \"a\"");
+)",
+          "m.toml: rate_per_us: must be > 0 (got 0)");
+  refused(kStations + "[[station]]\nname = \"a\"\n",
+          "m.toml: station[3].name: duplicate station \"a\"");
   refused("name = \"m\"\nrate_per_us = 0.1\n", "m.toml: station: missing");
   refused("name = \"m\"\nrate_per_us = [\n", "m.toml:");
 }
@@ -103,7 +106,8 @@ mean_us = 1.0
 idle_of = "a"
 [[arrival]]
 at = "a.x"
-)", "m.toml");
+)",
+                                       "m.toml");
   CHECK_THROWS_WITH_AS(solve_qna(n), doctest::Contains("whose own service is scaled too"),
                        QnaError);
 }

@@ -25,11 +25,11 @@ fs::path scratch() {
   return dir;
 }
 
-Experiment parse(const std::string& text, const std::string& name = "test.toml") {
+Experiment parse(const std::string &text, const std::string &name = "test.toml") {
   return parse_experiment(text, name, scratch(), firmwares);
 }
 
-const char* const highload = R"(
+const char *const highload = R"(
 name = "cbr-highload"
 kind = "jitter"
 firmwares = ["svia", "pvia", "qosvia"]
@@ -63,17 +63,18 @@ max_total_MBps = 160.0
 
 // The same file with one line replaced (or a line put first when `from` is
 // empty).
-std::string with(std::string text, const std::string& from, const std::string& to) {
-  if (from.empty()) return to + "\n" + text;  // a top-level key
+std::string with(std::string text, const std::string &from, const std::string &to) {
+  if (from.empty())
+    return to + "\n" + text; // a top-level key
   const auto at = text.find(from);
   REQUIRE(at != std::string::npos);
   return text.replace(at, from.size(), to);
 }
 
-std::string error_of(const std::string& text) {
+std::string error_of(const std::string &text) {
   try {
     parse(text);
-  } catch (const ExperimentError& e) {
+  } catch (const ExperimentError &e) {
     return e.what();
   }
   return "(no error)";
@@ -112,7 +113,8 @@ TEST_CASE("a channels list gives one point per entry, filled in the add order") 
 }
 
 TEST_CASE("a list of totals gives one point per total, filled in the add order under it") {
-  const Experiment e = parse(with(highload, "max_total_MBps = 160.0", "totals_MBps = [35, 45, 65, 85.5]"));
+  const Experiment e =
+      parse(with(highload, "max_total_MBps = 160.0", "totals_MBps = [35, 45, 65, 85.5]"));
   const auto points = load_points(e.jitter);
   REQUIRE(points.size() == 4);
   // 2, 8 and 32 MB/s classes over 33 MB/s of best effort.
@@ -135,7 +137,8 @@ TEST_CASE("a list of totals gives one point per total, filled in the add order u
   CHECK(sweep.back().channels[2] >= 3);
   const std::string f = "test.toml: ";
   CHECK(error_of(with(highload, "max_total_MBps = 160.0", "totals_MBps = [34]")) ==
-        f + "load.totals_MBps: 34 MB/s leaves no room for a QoS channel above the 33 MB/s of best effort");
+        f + "load.totals_MBps: 34 MB/s leaves no room for a QoS channel above the 33 MB/s of best "
+            "effort");
   CHECK(error_of(with(highload, "max_total_MBps = 160.0", "totals_MBps = [35, 36]")) ==
         f + "load.totals_MBps: 36 MB/s gives the same channels as the total before it");
   CHECK(error_of(with(highload, "max_total_MBps = 160.0", "totals_MBps = [45, 35]")) ==
@@ -159,7 +162,7 @@ TEST_CASE("a point's spec has one channel per VI, best effort last, seeds shared
   CHECK(b.firmware == "pvia");
   CHECK(a.seed == b.seed);
   CHECK(a.seed != point_spec(e, points[5], sweep_point(5, points.size())).seed);
-  REQUIRE(a.channels.size() == 6);  // 2 + 2 + 1 QoS channels and best effort
+  REQUIRE(a.channels.size() == 6); // 2 + 2 + 1 QoS channels and best effort
   CHECK(a.channels[0].class_name == "2MBps");
   CHECK(a.channels[4].class_name == "32MBps");
   CHECK(a.channels[5].class_name == "BE");
@@ -195,9 +198,7 @@ trace = "frames.txt"
 [load]
 channels = [4]
 )";
-  {
-    std::ofstream(scratch() / "frames.txt") << "# bytes per frame\n100\n200\n300\n400\n500\n";
-  }
+  { std::ofstream(scratch() / "frames.txt") << "# bytes per frame\n100\n200\n300\n400\n500\n"; }
   const Experiment e = parse(vbr);
   CHECK(e.name == "test");
   CHECK(e.jitter.classes[0].interval_ps() == doctest::Approx(1e12 / 24));
@@ -209,7 +210,7 @@ channels = [4]
   CHECK(s.channels[0].frames != s.channels[1].frames);
   CHECK(s.channels[2].frames.size() == 5);
   CHECK(s.channels[2].frames[0] == 100);
-  CHECK(s.channels[3].frames[0] != 100);  // another offset into the trace
+  CHECK(s.channels[3].frames[0] != 100); // another offset into the trace
 }
 
 TEST_CASE("every error names the file, the key and the problem") {
@@ -221,14 +222,15 @@ TEST_CASE("every error names the file, the key and the problem") {
   CHECK(error_of(highload + std::string("colour = \"blue\"\n")) == f + "load.colour: unknown key");
   CHECK(error_of(with(highload, "receivers = 4", "recievers = 4")) ==
         f + "recievers: unknown key (did you mean 'receivers'?)");
-  CHECK(error_of(with(highload, "message_bytes = 4096\nreceiver = 1", "message_bytes = \"4K\"\nreceiver = 1")) ==
+  CHECK(error_of(with(highload, "message_bytes = 4096\nreceiver = 1",
+                      "message_bytes = \"4K\"\nreceiver = 1")) ==
         f + "class[1].message_bytes: must be an integer (got a string)");
   CHECK(error_of(with(highload, "name = \"8MBps\"\n", "")) ==
         f + "class[2].name: missing (a string is required)");
   CHECK(error_of(with(highload, "firmwares = [\"svia\", \"pvia\", \"qosvia\"]",
                       "firmwares = [\"svia\", \"gm\"]")) ==
         f + "firmwares[2]: unknown firmware \"gm\" (known: svia, pvia, qosvia, nic-send-twin; or "
-                "a firmware folder's path, containing '/')");
+            "a firmware folder's path, containing '/')");
   CHECK(error_of(with(highload, "add_order = [\"2MBps\", \"8MBps\", \"32MBps\"]",
                       "add_order = [\"2MBps\", \"16MBps\"]")) ==
         f + "load.add_order[2]: unknown class \"16MBps\" (classes: 2MBps, 8MBps, 32MBps)");
@@ -236,7 +238,8 @@ TEST_CASE("every error names the file, the key and the problem") {
         f + "best_effort.receiver: must be in 1..4 (got 5)");
   CHECK(error_of(with(highload, "receiver = 3", "receiver = 0")) ==
         f + "class[3].receiver: must be in 1..4 (got 0)");
-  CHECK(error_of(with(highload, "max_total_MBps = 160.0", "max_total_MBps = 160.0\nchannels = [3]")) ==
+  CHECK(error_of(
+            with(highload, "max_total_MBps = 160.0", "max_total_MBps = 160.0\nchannels = [3]")) ==
         f + "load.channels: give exactly one of max_total_MBps, channels and totals_MBps");
   CHECK(error_of(with(highload, "max_total_MBps = 160.0", "")) ==
         f + "load.max_total_MBps: give exactly one of max_total_MBps, channels and totals_MBps");
@@ -252,15 +255,17 @@ TEST_CASE("every error names the file, the key and the problem") {
   CHECK(error_of(with(highload, "", "seed = -3")) == f + "seed: must be >= 0 (got -3)");
   CHECK(error_of(with(highload, "", "reliability = \"unreliable\"")) ==
         f + "reliability: \"unreliable\" is neither \"delivery\" nor \"reception\"");
-  CHECK(error_of(with(highload, "", "profile = \"no-such-profile.toml\"")).starts_with(f + "profile: "));
+  CHECK(error_of(with(highload, "", "profile = \"no-such-profile.toml\""))
+            .starts_with(f + "profile: "));
   CHECK(error_of(with(highload, "", "profile = \"no-such-profile\"")).starts_with(f + "profile: "));
   CHECK(error_of(with(highload, "max_total_MBps = 160.0", "max_total_MBps = 1e9")) ==
         f + "load.max_total_MBps: a point would have more than 1000 channels");
   CHECK(error_of(with(highload, "max_total_MBps = 160.0", "channels = [3, 0]")) ==
         f + "load.channels[2]: must be in 1..1000 (got 0)");
   // A VBR class with an unreadable trace.
-  const std::string vbr_class = with(highload, "traffic = \"cbr\"\nrate_MBps = 2.0\nmessage_bytes = 4096",
-                                     "traffic = \"vbr\"\nrate_MBps = 2.0\nframe_rate = 24.0\ntrace = \"missing.txt\"");
+  const std::string vbr_class =
+      with(highload, "traffic = \"cbr\"\nrate_MBps = 2.0\nmessage_bytes = 4096",
+           "traffic = \"vbr\"\nrate_MBps = 2.0\nframe_rate = 24.0\ntrace = \"missing.txt\"");
   CHECK(error_of(vbr_class).starts_with(f + "class[1].trace: "));
   CHECK(error_of(with(highload, "traffic = \"cbr\"\nrate_MBps = 2.0",
                       "traffic = \"vbr\"\nrate_MBps = 2.0\nframe_rate = 24.0")) ==
@@ -270,7 +275,8 @@ TEST_CASE("every error names the file, the key and the problem") {
 TEST_CASE("queueing experiments: the twin's keys and the model it runs are checked") {
   const std::string model = (fs::path(BENCH_MODELS_DIR) / "nic-send.toml").string();
   const std::string queueing = "kind = \"queueing\"\nfirmwares = [\"nic-send-twin\"]\n"
-                               "model = \"" + model + "\"\nrates_per_us = [0.005, 0.011]\n";
+                               "model = \"" +
+                               model + "\"\nrates_per_us = [0.005, 0.011]\n";
   const Experiment e = parse(queueing);
   CHECK(e.queueing.variants == std::vector<std::string>{"cyclic", "pooled"});
   CHECK(e.queueing.rates_per_us == std::vector<double>{0.005, 0.011});
@@ -281,8 +287,9 @@ TEST_CASE("queueing experiments: the twin's keys and the model it runs are check
         f + "variants[2]: unknown variant \"random\" (known: cyclic, pooled)");
   CHECK(error_of(with(queueing, "rates_per_us = [0.005, 0.011]", "rates_per_us = [0.005, -1]")) ==
         f + "rates_per_us[2]: must be > 0 and at most 10 per us (got -1)");
-  CHECK(error_of(with(queueing, "rates_per_us = [0.005, 0.011]", "rates_per_us = [0.005, \"x\"]")) ==
-        f + "rates_per_us[2]: must be a number (got a string)");
+  CHECK(
+      error_of(with(queueing, "rates_per_us = [0.005, 0.011]", "rates_per_us = [0.005, \"x\"]")) ==
+      f + "rates_per_us[2]: must be a number (got a string)");
   CHECK(error_of(with(queueing, "", "batches = 1")) == f + "batches: must be in 2..1000 (got 1)");
   CHECK(error_of(with(queueing, "", "min_duration_ms = 50000")) ==
         f + "min_duration_ms: must be > 0 and at most duration_ms (30) (got 50000)");
@@ -297,10 +304,11 @@ TEST_CASE("queueing experiments: the twin's keys and the model it runs are check
 }
 
 TEST_CASE("pipeline experiments: packets, fragment counts, host work and reference stages") {
-  const std::string pipeline = "kind = \"pipeline\"\nfirmwares = [\"pvia\"]\n"
-                               "packets = [4096, 8192]\nfragments = [1, 2, 4]\n"
-                               "[send_copy]\ng_us = 7.2\nG_us_per_kb = 7.2\n"
-                               "[[reference_stage]]\nname = \"dma\"\ng_us = 5.2\nG_us_per_kb = 24.9\n";
+  const std::string pipeline =
+      "kind = \"pipeline\"\nfirmwares = [\"pvia\"]\n"
+      "packets = [4096, 8192]\nfragments = [1, 2, 4]\n"
+      "[send_copy]\ng_us = 7.2\nG_us_per_kb = 7.2\n"
+      "[[reference_stage]]\nname = \"dma\"\ng_us = 5.2\nG_us_per_kb = 24.9\n";
   const Experiment e = parse(pipeline);
   CHECK(e.pipeline.packets == std::vector<std::uint32_t>{4096, 8192});
   CHECK(e.pipeline.fragments == std::vector<std::uint32_t>{1, 2, 4});
@@ -321,17 +329,18 @@ TEST_CASE("pipeline experiments: packets, fragment counts, host work and referen
         f + "fragments: 4 fragments of the 2-byte packet: at most one per byte");
   CHECK(error_of(with(pipeline, "G_us_per_kb = 7.2", "G_us_per_kb = -1")) ==
         f + "send_copy.G_us_per_kb: must be in 0..1e6 (got -1)");
-  CHECK(error_of(with(pipeline, "g_us = 7.2", "g = 7.2")) ==
-        f + "send_copy.g: unknown key");
+  CHECK(error_of(with(pipeline, "g_us = 7.2", "g = 7.2")) == f + "send_copy.g: unknown key");
   CHECK(error_of(with(pipeline, "name = \"dma\"\n", "")) ==
         f + "reference_stage[1].name: missing (a string is required)");
   CHECK(error_of(with(pipeline, "g_us = 5.2", "g_us = -5.2")) ==
         f + "reference_stage[1].g_us: must be >= 0 (got -5.2)");
-  CHECK(error_of(with(pipeline, "[[reference_stage]]\nname = \"dma\"\ng_us = 5.2\nG_us_per_kb = 24.9\n", "")) ==
-        f + "reference_stage: missing (at least one [[reference_stage]] is required)");
+  CHECK(error_of(with(
+            pipeline, "[[reference_stage]]\nname = \"dma\"\ng_us = 5.2\nG_us_per_kb = 24.9\n",
+            "")) == f + "reference_stage: missing (at least one [[reference_stage]] is required)");
   CHECK(error_of(with(pipeline, "", "fit_sizes = [4096]")) ==
         f + "fit_sizes: the direct method needs at least two sizes");
-  CHECK(error_of(with(pipeline, "", "iterations = 0")) == f + "iterations: must be in 1..1000 (got 0)");
+  CHECK(error_of(with(pipeline, "", "iterations = 0")) ==
+        f + "iterations: must be in 1..1000 (got 0)");
 }
 
 TEST_CASE("saturation experiments: message sizes and receiver counts") {
@@ -367,7 +376,8 @@ TEST_CASE("firmwares: shipped names, folders by path, labels") {
   const Experiment e = parse(with(highload, list,
                                   "firmwares = [\"svia\", {path = \"" + root +
                                       "/pvia/\", label = \"p2\"}, {name = \"qosvia\", label = "
-                                      "\"vc\"}, \"" + root + "/qosvia-sfq\"]"));
+                                      "\"vc\"}, \"" +
+                                      root + "/qosvia-sfq\"]"));
   REQUIRE(e.firmwares.size() == 4);
   CHECK(e.firmwares[0].label == "svia");
   CHECK(e.firmwares[0].shipped);
@@ -376,7 +386,7 @@ TEST_CASE("firmwares: shipped names, folders by path, labels") {
   CHECK_FALSE(e.firmwares[1].shipped);
   CHECK(e.firmwares[2].label == "vc");
   CHECK(e.firmwares[2].source == "qosvia");
-  CHECK(e.firmwares[3].label == "qosvia-sfq");  // the folder's own name
+  CHECK(e.firmwares[3].label == "qosvia-sfq"); // the folder's own name
   CHECK(firmware_toml(e.firmwares[0]) == "\"svia\"");
   CHECK(firmware_toml(e.firmwares[1]) == "{path = \"" + root + "/pvia\", label = \"p2\"}");
   CHECK(firmware_toml(e.firmwares[2]) == "{name = \"qosvia\", label = \"vc\"}");
@@ -394,7 +404,7 @@ TEST_CASE("firmwares: every bad entry names its place") {
   const std::string f = "test.toml: ";
   const std::string root = BENCH_FIRMWARE_ROOT;
   const std::string list = "firmwares = [\"svia\", \"pvia\", \"qosvia\"]";
-  auto bad = [&](const std::string& entries) {
+  auto bad = [&](const std::string &entries) {
     return error_of(with(highload, list, "firmwares = [" + entries + "]"));
   };
   CHECK(bad("\"pvia\", \"" + root + "/pvia\"") ==
@@ -427,26 +437,33 @@ TEST_CASE("a missing experiment file is reported with its name") {
   try {
     load_experiment(scratch() / "absent.toml", firmwares);
     FAIL("no error");
-  } catch (const ExperimentError& e) {
-    CHECK(std::string(e.what()).find("absent.toml: cannot open experiment file") != std::string::npos);
+  } catch (const ExperimentError &e) {
+    CHECK(std::string(e.what()).find("absent.toml: cannot open experiment file") !=
+          std::string::npos);
   }
 }
 
 TEST_CASE("the shipped experiment files parse") {
   ParseOptions all{{"svia", "pvia", "qosvia", "qosvia-sfq", "qosvia-fcfs", "nic-send-twin"}};
   std::size_t files = 0;
-  for (const auto& entry : fs::directory_iterator(BENCH_EXPERIMENTS_DIR)) {
-    if (entry.path().extension() != ".toml") continue;
+  for (const auto &entry : fs::directory_iterator(BENCH_EXPERIMENTS_DIR)) {
+    if (entry.path().extension() != ".toml")
+      continue;
     CAPTURE(entry.path().string());
     const Experiment e = load_experiment(entry.path(), all);
-    if (e.kind == "jitter") CHECK(!load_points(e.jitter).empty());
-    else if (e.kind == "pipeline") CHECK(!e.pipeline.reference.empty());
-    else if (e.kind == "saturation") CHECK(!e.saturation.sizes.empty());
-    else CHECK(!e.queueing.rates_per_us.empty());
+    if (e.kind == "jitter")
+      CHECK(!load_points(e.jitter).empty());
+    else if (e.kind == "pipeline")
+      CHECK(!e.pipeline.reference.empty());
+    else if (e.kind == "saturation")
+      CHECK(!e.saturation.sizes.empty());
+    else
+      CHECK(!e.queueing.rates_per_us.empty());
     ++files;
   }
   CHECK(files >= 3);
-  const Experiment testbed = load_experiment(fs::path(BENCH_EXPERIMENTS_DIR) / "cbr-testbed.toml", all);
+  const Experiment testbed =
+      load_experiment(fs::path(BENCH_EXPERIMENTS_DIR) / "cbr-testbed.toml", all);
   const auto points = load_points(testbed.jitter);
   REQUIRE(points.size() == 5);
   CHECK(points[4].channels == std::vector<std::uint32_t>{5, 5, 5});

@@ -26,7 +26,8 @@ std::uint64_t next_count() { return static_cast<std::uint64_t>(next_value() * 10
 
 CardUtilisation card() { return {next_value(), next_value(), next_value(), next_value()}; }
 
-template <class T> T round_trip(const T& record) {
+template <class T>
+T round_trip(const T &record) {
   T back;
   decode_record(encode_record(record), back);
   return back;
@@ -35,7 +36,8 @@ template <class T> T round_trip(const T& record) {
 PointRecord jitter_record() {
   PointRecord r;
   r.index = 17, r.firmware = 2, r.load = 5, r.total_mbytes_per_s = next_value();
-  r.status = PointStatus::failed, r.outcome = "deadlock", r.detail = "node 1: waits\nnode 2: \"waits\"";
+  r.status = PointStatus::failed, r.outcome = "deadlock",
+  r.detail = "node 1: waits\nnode 2: \"waits\"";
   r.end_us = next_value();
   for (int c = 0; c < 3; ++c) {
     ClassMetrics m;
@@ -45,13 +47,14 @@ PointRecord jitter_record() {
     r.classes.push_back(m);
   }
   BestEffortMetrics be;
-  be.latency_us = {next_count(), next_value(), next_value(), next_value(), next_value(),
-                   next_value(), next_value()};
+  be.latency_us = {next_count(), next_value(), next_value(), next_value(),
+                   next_value(), next_value(), next_value()};
   be.messages = next_count(), be.lost = next_count(), be.corrupted = next_count();
   r.best_effort = be;
   r.sender = card();
   r.receivers = {card(), card(), card()};
-  r.faults = {{"node0-switch0", next_count(), next_count()}, {"switch0-node1", next_count(), next_count()}};
+  r.faults = {{"node0-switch0", next_count(), next_count()},
+              {"switch0-node1", next_count(), next_count()}};
   return r;
 }
 
@@ -72,7 +75,8 @@ TEST_CASE("a saturation record comes back equal") {
   s.bound_mbytes_per_s = next_value(), s.outcome = "failed", s.detail = "time limit";
   s.result.throughput_mbytes_per_s = next_value();
   s.result.messages = next_count(), s.result.sent = next_count(), s.result.lost = next_count();
-  s.result.corrupted = next_count(), s.result.sender = card(), s.result.receivers = {card(), card()};
+  s.result.corrupted = next_count(), s.result.sender = card(),
+  s.result.receivers = {card(), card()};
   s.result.outcome = lanai::host::RunOutcome::time_limit, s.result.detail = "limit";
   s.result.stopped = true, s.result.end_us = next_value();
   s.result.faults = {{"a", 1, 2}};
@@ -85,10 +89,12 @@ TEST_CASE("a queueing point comes back equal") {
   q.twin.status = TwinStatus::failed, q.twin.detail = "x";
   q.twin.stations = {{"lanai", next_value(), next_value(), next_value()},
                      {"hdma", next_value(), next_value(), next_value()}};
-  for (ServiceTally& s : q.twin.services) s = {next_count(), next_value(), next_value(), next_value()};
+  for (ServiceTally &s : q.twin.services)
+    s = {next_count(), next_value(), next_value(), next_value()};
   q.twin.measured_ms = next_value(), q.twin.precision = next_value(), q.twin.precision_met = true;
   q.twin.messages = next_count(), q.twin.virtual_seconds = next_value();
-  q.twin.wall_seconds = next_value(), q.twin.fast_forward = false, q.twin.skipped_cycles = next_count();
+  q.twin.wall_seconds = next_value(), q.twin.fast_forward = false,
+  q.twin.skipped_cycles = next_count();
   CHECK(round_trip(q) == q);
 }
 
@@ -123,10 +129,12 @@ TEST_CASE("a record cut short, with bytes past its end, or with a bad value is r
   PointRecord back;
   for (const std::size_t cut : {std::size_t{0}, std::size_t{7}, bytes.size() / 2, bytes.size() - 1})
     CHECK_THROWS_AS(decode_record(std::string_view(bytes).substr(0, cut), back), RecordError);
-  CHECK_THROWS_WITH_AS(decode_record(bytes + "x", back), "record has 1 bytes past its end", RecordError);
+  CHECK_THROWS_WITH_AS(decode_record(bytes + "x", back), "record has 1 bytes past its end",
+                       RecordError);
   std::string bad_status = bytes;
   bad_status[32] = 7; // the status byte after index, firmware, load and the load's rate
-  CHECK_THROWS_WITH_AS(decode_record(bad_status, back), "record holds 7 as a point status", RecordError);
+  CHECK_THROWS_WITH_AS(decode_record(bad_status, back), "record holds 7 as a point status",
+                       RecordError);
   // A count larger than the bytes left could hold is refused before any
   // allocation.
   RecordWriter w;

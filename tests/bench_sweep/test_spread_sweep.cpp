@@ -20,14 +20,14 @@ struct Squares {
   std::size_t index = 0;
   std::uint64_t square = 0;
   std::string note;
-  bool operator==(const Squares&) const = default;
+  bool operator==(const Squares &) const = default;
 };
 
-std::string encode_record(const Squares& s) {
+std::string encode_record(const Squares &s) {
   return std::to_string(s.index) + " " + std::to_string(s.square) + " " + s.note;
 }
 
-void decode_record(std::string_view bytes, Squares& s) {
+void decode_record(std::string_view bytes, Squares &s) {
   const std::string text(bytes);
   const std::size_t a = text.find(' '), b = text.find(' ', a + 1);
   s.index = std::stoull(text.substr(0, a));
@@ -45,16 +45,19 @@ public:
   int rank() const override { return 0; }
   int size() const override { return 3; }
   SpreadSweep spread(std::size_t count,
-                     const std::function<std::optional<std::string>(std::size_t)>& work,
-                     const SweepOptions&) override {
+                     const std::function<std::optional<std::string>(std::size_t)> &work,
+                     const SweepOptions &) override {
     SpreadSweep out;
     out.records.resize(count);
     RankLoss loss{2, "rank 2 on here failed: gone", {}};
     for (std::size_t i = 0; i < count; ++i) {
-      if (lost_.count(i)) loss.points.push_back(i);
-      else out.records[i] = work(i);
+      if (lost_.count(i))
+        loss.points.push_back(i);
+      else
+        out.records[i] = work(i);
     }
-    if (!loss.points.empty()) out.losses.push_back(loss);
+    if (!loss.points.empty())
+      out.losses.push_back(loss);
     return out;
   }
 
@@ -63,7 +66,8 @@ private:
 };
 
 std::optional<Squares> square(std::size_t i) {
-  if (i == 4) return std::nullopt; // a point that discards its result
+  if (i == 4)
+    return std::nullopt; // a point that discards its result
   return Squares{i, static_cast<std::uint64_t>(i) * i, "ok"};
 }
 
@@ -85,7 +89,7 @@ TEST_CASE("points a rank lost become failed records naming it; without a rule th
   FakeRanks ranks({3, 7});
   SweepOptions options;
   options.ranks = &ranks;
-  const auto failed = [](std::size_t i, const std::string& why) { return Squares{i, 0, why}; };
+  const auto failed = [](std::size_t i, const std::string &why) { return Squares{i, 0, why}; };
   const auto results = run_sweep(10, point, options, failed);
   CHECK(results[2] == square(2));
   CHECK(!results[4].has_value());
@@ -98,24 +102,30 @@ TEST_CASE("points a rank lost become failed records naming it; without a rule th
 
 TEST_CASE("one rank's pool runs what it is given and gives back each record") {
   const LocalPoints::Work work = [](std::size_t i) -> std::optional<std::string> {
-    if (i == 5) return std::nullopt;
+    if (i == 5)
+      return std::nullopt;
     return std::to_string(i * 10);
   };
   LocalPoints local(2, work, nullptr, std::nullopt);
-  for (std::size_t i = 0; i < 8; ++i) local.post(i);
+  for (std::size_t i = 0; i < 8; ++i)
+    local.post(i);
   local.join();
   CHECK(local.in_flight() == 0);
   auto finished = local.take_finished();
   REQUIRE(finished.size() == 8);
-  std::sort(finished.begin(), finished.end(), [](const auto& a, const auto& b) { return a.point < b.point; });
+  std::sort(finished.begin(), finished.end(),
+            [](const auto &a, const auto &b) { return a.point < b.point; });
   for (std::size_t i = 0; i < 8; ++i) {
     CHECK(!finished[i].failure);
-    CHECK(finished[i].record == (i == 5 ? std::nullopt : std::optional<std::string>(std::to_string(i * 10))));
+    CHECK(finished[i].record ==
+          (i == 5 ? std::nullopt : std::optional<std::string>(std::to_string(i * 10))));
   }
 }
 
 TEST_CASE("the failure hook makes a rank's first point throw, once; a raised stop skips points") {
-  const LocalPoints::Work work = [](std::size_t i) -> std::optional<std::string> { return std::to_string(i); };
+  const LocalPoints::Work work = [](std::size_t i) -> std::optional<std::string> {
+    return std::to_string(i);
+  };
   {
     LocalPoints local(1, work, nullptr, RankFailureMode::error);
     local.post(0);

@@ -36,7 +36,8 @@ TEST_CASE("results are stored by index, the same with one thread or two") {
   const auto b = run_sweep(40, point, two);
   CHECK(a == b);
   CHECK(last_done == 40);
-  for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i] == fake_point(i));
+  for (std::size_t i = 0; i < a.size(); ++i)
+    CHECK(a[i] == fake_point(i));
 }
 
 TEST_CASE("a raised stop flag keeps the finished points and skips the queued ones") {
@@ -45,14 +46,18 @@ TEST_CASE("a raised stop flag keeps the finished points and skips the queued one
   options.jobs = 1;
   options.stop = &stop;
   const std::function<std::optional<int>(std::size_t)> point = [&](std::size_t i) {
-    if (i == 3) stop.store(true);  // as if Ctrl-C came during point 3
+    if (i == 3)
+      stop.store(true); // as if Ctrl-C came during point 3
     // A running point that sees the flag discards its result.
-    if (stop.load()) return std::optional<int>{};
+    if (stop.load())
+      return std::optional<int>{};
     return std::optional<int>(static_cast<int>(i));
   };
   const auto results = run_sweep(10, point, options);
-  for (std::size_t i = 0; i < 3; ++i) CHECK(results[i] == static_cast<int>(i));
-  for (std::size_t i = 3; i < 10; ++i) CHECK(!results[i].has_value());
+  for (std::size_t i = 0; i < 3; ++i)
+    CHECK(results[i] == static_cast<int>(i));
+  for (std::size_t i = 3; i < 10; ++i)
+    CHECK(!results[i].has_value());
 }
 
 TEST_CASE("an exception from a point reaches the caller after the others finish") {
@@ -61,7 +66,8 @@ TEST_CASE("an exception from a point reaches the caller after the others finish"
   std::atomic<int> ran{0};
   const std::function<std::optional<int>(std::size_t)> point = [&](std::size_t i) {
     ++ran;
-    if (i == 1) throw std::runtime_error("bad point");
+    if (i == 1)
+      throw std::runtime_error("bad point");
     return std::optional<int>(1);
   };
   CHECK_THROWS_WITH(run_sweep(6, point, options), "bad point");

@@ -41,24 +41,25 @@ struct node {
 static VIP_DESCRIPTOR *desc(struct node *n, int i) {
   return (VIP_DESCRIPTOR *)(n->mem + (size_t)i * (SLOT + 128));
 }
-static unsigned char *buf(struct node *n, int i) {
-  return n->mem + (size_t)i * (SLOT + 128) + 64;
-}
+static unsigned char *buf(struct node *n, int i) { return n->mem + (size_t)i * (SLOT + 128) + 64; }
 static unsigned char pattern(int message, VIP_UINT32 offset) {
   return (unsigned char)(message * 29 + offset * 7 + (offset >> 8));
 }
 static void fill(struct node *n, int slot, int message, VIP_UINT32 bytes) {
-  for (VIP_UINT32 o = 0; o < bytes; o++) buf(n, slot)[o] = pattern(message, o);
+  for (VIP_UINT32 o = 0; o < bytes; o++)
+    buf(n, slot)[o] = pattern(message, o);
 }
 static int intact(struct node *n, int slot, int message, VIP_UINT32 bytes) {
   for (VIP_UINT32 o = 0; o < bytes; o++)
-    if (buf(n, slot)[o] != pattern(message, o)) return 0;
+    if (buf(n, slot)[o] != pattern(message, o))
+      return 0;
   return 1;
 }
 static unsigned long long now_us(void) { return (unsigned long long)(lanai_emu_now_ns() / 1000); }
 static void sleep_until_us(unsigned long long us) {
   unsigned long long at = now_us();
-  if (at < us) lanai_emu_sleep_ns((us - at) * 1000ull);
+  if (at < us)
+    lanai_emu_sleep_ns((us - at) * 1000ull);
 }
 
 static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *e) {
@@ -70,12 +71,14 @@ static int open_vi(struct node *n, VIP_RELIABILITY_LEVEL level) {
   VIP_PROTECTION_HANDLE ptag;
   if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS || VipCreatePtag(n->nic, &ptag) != VIP_SUCCESS)
     return 1;
-  if (VipErrorCallback(n->nic, n, on_error) != VIP_SUCCESS) return 1;
+  if (VipErrorCallback(n->nic, n, on_error) != VIP_SUCCESS)
+    return 1;
   size_t bytes = (size_t)SLOTS * (SLOT + 128);
   n->mem = aligned_alloc(64, bytes);
   memset(n->mem, 0, bytes);
   VIP_MEM_ATTRIBUTES ma = {ptag, VIP_FALSE, VIP_FALSE};
-  if (VipRegisterMem(n->nic, n->mem, bytes, &ma, &n->mh) != VIP_SUCCESS) return 1;
+  if (VipRegisterMem(n->nic, n->mem, bytes, &ma, &n->mh) != VIP_SUCCESS)
+    return 1;
   VIP_VI_ATTRIBUTES va = {level, SLOT, NULL, ptag, VIP_FALSE, VIP_FALSE};
   return VipCreateVi(n->nic, &va, NULL, NULL, &n->vi) != VIP_SUCCESS;
 }
@@ -201,20 +204,25 @@ static int timer_wait(struct node *n) {
 }
 
 int via_main(int argc, char **argv) {
-  if (argc != 2) return 64;
+  if (argc != 2)
+    return 64;
   struct node *n = calloc(1, sizeof *n);
   n->me = lanai_emu_node();
-  if (n->me > 1) return 0;
+  if (n->me > 1)
+    return 0;
   if (strcmp(argv[1], "error-ack-lost") == 0) {
-    if (open_vi(n, VIP_SERVICE_RELIABLE_RECEPTION)) return 10;
+    if (open_vi(n, VIP_SERVICE_RELIABLE_RECEPTION))
+      return 10;
     return error_ack_lost(n);
   }
   if (strcmp(argv[1], "stale-ack") == 0) {
-    if (open_vi(n, VIP_SERVICE_RELIABLE_DELIVERY)) return 10;
+    if (open_vi(n, VIP_SERVICE_RELIABLE_DELIVERY))
+      return 10;
     return stale_ack(n);
   }
   if (strcmp(argv[1], "timer-wait") == 0) {
-    if (open_vi(n, VIP_SERVICE_RELIABLE_DELIVERY)) return 10;
+    if (open_vi(n, VIP_SERVICE_RELIABLE_DELIVERY))
+      return 10;
     return timer_wait(n);
   }
   return 64;

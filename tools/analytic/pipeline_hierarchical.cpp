@@ -13,7 +13,8 @@ std::optional<std::size_t> dominant_stage(std::span<const PipelineStage> stages,
   check_pipeline(stages, bytes);
   const std::size_t b = bottleneck_stage(stages, bytes);
   const double others = compound_stage(stages).G_us_per_kb - stages[b].G_us_per_kb;
-  if (b == 0 || stages[b].G_us_per_kb < 2.0 * others) return std::nullopt;
+  if (b == 0 || stages[b].G_us_per_kb < 2.0 * others)
+    return std::nullopt;
   return b;
 }
 
@@ -38,14 +39,16 @@ double hierarchical_latency_us(std::span<const PipelineStage> stages, double byt
 std::optional<HierarchicalPlan> hierarchical_plan(std::span<const PipelineStage> stages,
                                                   double bytes, std::int64_t max_k) {
   const std::optional<std::size_t> b = dominant_stage(stages, bytes);
-  if (!b) return std::nullopt;
+  if (!b)
+    return std::nullopt;
   HierarchicalPlan best;
   best.dominant = *b;
   bool have = false;
   const std::int64_t limit = fragment_count_limit(bytes, max_k);
   for (std::int64_t small = 1; small <= limit; ++small)
     for (std::int64_t large = 1; large <= small; ++large) {
-      if (small % large != 0) continue;
+      if (small % large != 0)
+        continue;
       const double us = hierarchical_latency_us(stages, bytes, *b, small, large);
       if (!have || us < best.us) {
         have = true;

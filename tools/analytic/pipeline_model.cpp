@@ -16,7 +16,8 @@ namespace {
 double other_G_per_byte(std::span<const PipelineStage> stages, std::size_t b) {
   double sum = 0.0;
   for (std::size_t j = 0; j < stages.size(); ++j)
-    if (j != b) sum += stages[j].G_us_per_kb;
+    if (j != b)
+      sum += stages[j].G_us_per_kb;
   return sum / kPipelineBytesPerKb;
 }
 
@@ -27,9 +28,11 @@ std::vector<double> bottleneck_cuts(std::span<const PipelineStage> stages, doubl
   for (std::size_t a = 0; a < stages.size(); ++a)
     for (std::size_t b = a + 1; b < stages.size(); ++b) {
       const double dG = (stages[a].G_us_per_kb - stages[b].G_us_per_kb) / kPipelineBytesPerKb;
-      if (dG == 0.0) continue;
+      if (dG == 0.0)
+        continue;
       const double x = (stages[b].g_us - stages[a].g_us) / dG;
-      if (x > lo && x < hi) cuts.push_back(x);
+      if (x > lo && x < hi)
+        cuts.push_back(x);
     }
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
@@ -38,14 +41,15 @@ std::vector<double> bottleneck_cuts(std::span<const PipelineStage> stages, doubl
 
 } // namespace
 
-double stage_time_us(const PipelineStage& stage, double bytes) {
+double stage_time_us(const PipelineStage &stage, double bytes) {
   return stage.g_us + bytes * stage.G_us_per_kb / kPipelineBytesPerKb;
 }
 
 void check_pipeline(std::span<const PipelineStage> stages, double bytes) {
-  if (stages.empty()) throw std::invalid_argument("a pipeline needs at least one stage");
+  if (stages.empty())
+    throw std::invalid_argument("a pipeline needs at least one stage");
   for (std::size_t j = 0; j < stages.size(); ++j) {
-    const PipelineStage& s = stages[j];
+    const PipelineStage &s = stages[j];
     if (!std::isfinite(s.g_us) || s.g_us < 0.0)
       throw std::invalid_argument(
           fmt::format("stage {}: overhead g must be a number >= 0 us (got {})", j, s.g_us));
@@ -96,7 +100,8 @@ double pipeline_latency_us(std::span<const PipelineStage> stages,
 std::size_t bottleneck_stage(std::span<const PipelineStage> stages, double fragment_bytes) {
   std::size_t b = 0;
   for (std::size_t j = 1; j < stages.size(); ++j)
-    if (stage_time_us(stages[j], fragment_bytes) > stage_time_us(stages[b], fragment_bytes)) b = j;
+    if (stage_time_us(stages[j], fragment_bytes) > stage_time_us(stages[b], fragment_bytes))
+      b = j;
   return b;
 }
 
@@ -106,7 +111,8 @@ std::size_t bottleneck_for_count(std::span<const PipelineStage> stages, double b
 }
 
 std::vector<double> equal_fragments(double bytes, std::int64_t k) {
-  if (k < 1) throw std::invalid_argument(fmt::format("fragment count must be >= 1 (got {})", k));
+  if (k < 1)
+    throw std::invalid_argument(fmt::format("fragment count must be >= 1 (got {})", k));
   return std::vector<double>(static_cast<std::size_t>(k), bytes / static_cast<double>(k));
 }
 
@@ -118,14 +124,16 @@ double fixed_closed_form_us(std::span<const PipelineStage> stages, double bytes,
                             std::size_t b) {
   double other_g = 0.0;
   for (std::size_t j = 0; j < stages.size(); ++j)
-    if (j != b) other_g += stages[j].g_us;
+    if (j != b)
+      other_g += stages[j].g_us;
   const double kd = static_cast<double>(k);
   return kd * stages[b].g_us + bytes / kd * other_G_per_byte(stages, b) +
          (other_g + bytes * stages[b].G_us_per_kb / kPipelineBytesPerKb);
 }
 
 double fixed_closed_form_k(std::span<const PipelineStage> stages, double bytes, std::size_t b) {
-  if (stages[b].g_us == 0.0) return INFINITY;
+  if (stages[b].g_us == 0.0)
+    return INFINITY;
   return std::sqrt(bytes * other_G_per_byte(stages, b) / stages[b].g_us);
 }
 
@@ -164,7 +172,7 @@ FixedSizeChoice fixed_size_theorem(std::span<const PipelineStage> stages, double
 
 PipelineStage compound_stage(std::span<const PipelineStage> stages) {
   PipelineStage sum;
-  for (const PipelineStage& s : stages) {
+  for (const PipelineStage &s : stages) {
     sum.g_us += s.g_us;
     sum.G_us_per_kb += s.G_us_per_kb;
   }
@@ -173,7 +181,8 @@ PipelineStage compound_stage(std::span<const PipelineStage> stages) {
 
 double pipeline_lower_bound_us(std::span<const PipelineStage> stages, double bytes) {
   double max_G = 0.0;
-  for (const PipelineStage& s : stages) max_G = std::max(max_G, s.G_us_per_kb);
+  for (const PipelineStage &s : stages)
+    max_G = std::max(max_G, s.G_us_per_kb);
   return compound_stage(stages).g_us + bytes * max_G / kPipelineBytesPerKb;
 }
 

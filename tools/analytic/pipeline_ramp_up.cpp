@@ -4,13 +4,16 @@
 
 namespace lanai::models {
 
-std::optional<std::vector<double>> ramp_up_fragments(const PipelineStage& first,
-                                                     const PipelineStage& second, double bytes,
+std::optional<std::vector<double>> ramp_up_fragments(const PipelineStage &first,
+                                                     const PipelineStage &second, double bytes,
                                                      std::int64_t k) {
-  if (k < 1) return std::nullopt;
-  if (k == 1) return std::vector<double>{bytes};
+  if (k < 1)
+    return std::nullopt;
+  if (k == 1)
+    return std::vector<double>{bytes};
   const double G0 = first.G_us_per_kb / kPipelineBytesPerKb;
-  if (G0 <= 0.0) return std::nullopt;
+  if (G0 <= 0.0)
+    return std::nullopt;
   const double step = (second.g_us - first.g_us) / G0;
   const double ratio = second.G_us_per_kb / first.G_us_per_kb;
   // x_i = p_i x_0 + q_i; the sizes add up to P x_0 + Q = bytes.
@@ -28,7 +31,8 @@ std::optional<std::vector<double>> ramp_up_fragments(const PipelineStage& first,
   std::vector<double> sizes(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) {
     sizes[i] = p[i] * x0 + q[i];
-    if (!(sizes[i] > 0.0)) return std::nullopt;
+    if (!(sizes[i] > 0.0))
+      return std::nullopt;
   }
   return sizes;
 }
@@ -45,7 +49,8 @@ RampUpPlan ramp_up_plan(std::span<const PipelineStage> stages, double bytes, std
   for (std::int64_t k = 1; k <= limit; ++k) {
     const std::optional<std::vector<double>> sizes =
         ramp_up_fragments(plan.first, plan.second, bytes, k);
-    if (!sizes) continue;
+    if (!sizes)
+      continue;
     const double us = pipeline_latency_us(stages, *sizes);
     if (!have || us < plan.us) {
       have = true;

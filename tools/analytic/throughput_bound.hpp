@@ -15,14 +15,14 @@
 namespace lanai::models {
 
 struct ThroughputBound {
-  double host_dma_us = 0;       // host DMA time per message (either card)
-  double network_us = 0;        // network send DMA time per message
+  double host_dma_us = 0;            // host DMA time per message (either card)
+  double network_us = 0;             // network send DMA time per message
   double pipelined_mbytes_per_s = 0; // message bytes / max(host DMA, network)
   double serial_mbytes_per_s = 0;    // message bytes / (host DMA + network)
 };
 
 // `route_bytes`: the source route's length (one per switch on the path).
-ThroughputBound throughput_bound(const profile::HardwareProfile& profile,
+ThroughputBound throughput_bound(const profile::HardwareProfile &profile,
                                  std::uint32_t message_bytes, std::uint32_t route_bytes = 1);
 
 } // namespace lanai::models
