@@ -14,11 +14,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "machine/standalone_machine.hpp"
-#include "profile/hardware_profile.hpp"
-#include "speed_report.hpp"
+#include "emulator/machine/standalone_machine.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "bench/speed_report.hpp"
 
-// The native build of bench/firmware/compute_kernels.c (main renamed).
+// The native build of bench/compute_kernels/compute_kernels.c (main renamed).
 extern "C" int compute_kernels_main(void);
 extern "C" std::uint32_t bench_scale;
 
@@ -47,11 +47,12 @@ double cpu_seconds_since(std::clock_t start) {
 
 std::optional<double> load_average() {
   double load[1];
-  if (getloadavg(load, 1) != 1) return std::nullopt;
+  if (getloadavg(load, 1) != 1)
+    return std::nullopt;
   return load[0];
 }
 
-int run_benchmark(const Options& o) {
+int run_benchmark(const Options &o) {
   const auto profile =
       o.profile.empty() ? profile::default_profile() : profile::load_profile(o.profile);
   const auto objects = machine::objects_in_manifest(BENCH_FIRMWARE_DIR);
@@ -62,8 +63,9 @@ int run_benchmark(const Options& o) {
   // Both builds start from the same initialised value, so the native one
   // tells the firmware's default; quick is a hundredth of it.
   const std::uint32_t full_scale = bench_scale;
-  const std::uint32_t scale =
-      o.quick ? std::max<std::uint32_t>(1, full_scale / 100) : o.scale ? o.scale : full_scale;
+  const std::uint32_t scale = o.quick   ? std::max<std::uint32_t>(1, full_scale / 100)
+                              : o.scale ? o.scale
+                                        : full_scale;
   // A guard against a runaway program: each round needs about 4.4 M cycles.
   const std::uint64_t max_cycles = 100'000'000ull * scale;
 
@@ -77,7 +79,8 @@ int run_benchmark(const Options& o) {
     // as a newly loaded firmware would; only run() is timed.
     machine::StandaloneMachine m(profile, image);
     m.cpu().write_word(m.symbol("bench_scale"), scale);
-    if (o.no_blocks) m.cpu().set_blocks(false);
+    if (o.no_blocks)
+      m.cpu().set_blocks(false);
     const auto start = std::chrono::steady_clock::now();
     const std::clock_t cpu_start = std::clock();
     const auto r = m.run(max_cycles);
@@ -90,8 +93,8 @@ int run_benchmark(const Options& o) {
     }
     const auto checksum = static_cast<std::uint32_t>(r.exit_code);
     if (i > 0 && checksum != report.emulated_checksum) {
-      fmt::print(stderr, "bench_iss_speed: run {} gave checksum 0x{:08x}, run 1 0x{:08x}\n",
-                 i + 1, checksum, report.emulated_checksum);
+      fmt::print(stderr, "bench_iss_speed: run {} gave checksum 0x{:08x}, run 1 0x{:08x}\n", i + 1,
+                 checksum, report.emulated_checksum);
       return 1;
     }
     report.emulated_checksum = checksum;
@@ -108,7 +111,7 @@ int run_benchmark(const Options& o) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   CLI::App app{"Measures the LANai instruction-set simulator's speed on compute-heavy "
                "firmware against the same program run natively"};
   Options o;
@@ -121,15 +124,16 @@ int main(int argc, char** argv) {
   app.add_flag("--json", o.json, "print one JSON object instead of the table");
   app.add_flag("--no-blocks", o.no_blocks,
                "step every instruction instead of running predecoded blocks (the reference path)");
-  app.add_option("--profile", o.profile, "hardware profile (TOML); its clock sets the "
+  app.add_option("--profile", o.profile,
+                 "hardware profile (TOML); its clock sets the "
                  "real-time ratio")
       ->check(CLI::ExistingFile);
   try {
     app.parse(argc, argv);
     return run_benchmark(o);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::ParseError &e) {
     return app.exit(e);
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     fmt::print(stderr, "bench_iss_speed: {}\n", e.what());
     return 2;
   }

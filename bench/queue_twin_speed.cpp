@@ -11,13 +11,13 @@
 #include <cstdint>
 #include <limits>
 
-#include "iss/cpu.hpp"
-#include "models/qna_model_file.hpp"
-#include "models/qna_solver.hpp"
-#include "profile/hardware_profile.hpp"
-#include "queueing/twin_point.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "tools/analytic/qna_model_file.hpp"
+#include "tools/analytic/qna_solver.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "bench/queueing/twin_point.hpp"
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   using namespace lanai;
   CLI::App app{"Queueing-twin speed: wall time to a +-5% interval on the host DMA queue"};
   std::string model_file = BENCH_NIC_SEND_MODEL;
@@ -71,11 +71,13 @@ int main(int argc, char** argv) {
     model.rate_per_us = rate;
     const models::QnaResult qna = models::solve_qna(model);
     double qna_hdma = 0;
-    for (const auto& s : qna.stations)
-      if (s.name == "hdma") qna_hdma = s.queue;
-    const bench::StationEstimate* hdma = nullptr;
-    for (const auto& s : r.stations)
-      if (s.station == "hdma") hdma = &s;
+    for (const auto &s : qna.stations)
+      if (s.name == "hdma")
+        qna_hdma = s.queue;
+    const bench::StationEstimate *hdma = nullptr;
+    for (const auto &s : r.stations)
+      if (s.station == "hdma")
+        hdma = &s;
     if (!hdma) {
       fmt::print(stderr, "queue_twin_speed: the model has no host DMA station\n");
       return 1;
@@ -87,16 +89,16 @@ int main(int argc, char** argv) {
                  "\"qna_hdma_mean_queue\": {:.4f}, \"fast_forward\": {}, "
                  "\"skipped_cycles\": {}}}\n",
                  r.wall_seconds, r.messages, r.virtual_seconds,
-                 static_cast<double>(r.messages) / r.wall_seconds, rate, pooled,
-                 hdma->mean_queue, hdma->mean_queue_ci95, qna_hdma, r.fast_forward,
-                 r.skipped_cycles);
+                 static_cast<double>(r.messages) / r.wall_seconds, rate, pooled, hdma->mean_queue,
+                 hdma->mean_queue_ci95, qna_hdma, r.fast_forward, r.skipped_cycles);
       return 0;
     }
-    fmt::print("queueing twin at {} per us ({}), profile '{}'\n", rate, pooled ? "pooled" : "cyclic",
-               spec.profile.name);
-    fmt::print("host DMA: utilisation {:.4f}, mean queue {:.3f} +- {:.3f} (95%, {:.1f}%); QNA {:.3f}\n",
-               hdma->utilization, hdma->mean_queue, hdma->mean_queue_ci95,
-               100 * hdma->mean_queue_ci95 / hdma->mean_queue, qna_hdma);
+    fmt::print("queueing twin at {} per us ({}), profile '{}'\n", rate,
+               pooled ? "pooled" : "cyclic", spec.profile.name);
+    fmt::print(
+        "host DMA: utilisation {:.4f}, mean queue {:.3f} +- {:.3f} (95%, {:.1f}%); QNA {:.3f}\n",
+        hdma->utilization, hdma->mean_queue, hdma->mean_queue_ci95,
+        100 * hdma->mean_queue_ci95 / hdma->mean_queue, qna_hdma);
     if (doorbells != 0)
       fmt::print("doorbells: {} rung, as asked\n", r.messages);
     else
@@ -109,7 +111,7 @@ int main(int argc, char** argv) {
                static_cast<double>(r.messages) / r.wall_seconds);
     fmt::print("fast-forward: {}, {} idle LANai cycles skipped\n", r.fast_forward ? "on" : "off",
                r.skipped_cycles);
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     fmt::print(stderr, "queue_twin_speed: {}\n", e.what());
     return 1;
   }

@@ -21,8 +21,8 @@ struct EmulatedRun {
 
 struct SpeedReport {
   std::string profile_name;
-  double clock_mhz = 0.0;       // the profile's LANai clock
-  std::uint32_t scale = 0;      // rounds of each kernel the firmware ran
+  double clock_mhz = 0.0;             // the profile's LANai clock
+  std::uint32_t scale = 0;            // rounds of each kernel the firmware ran
   std::optional<double> load_average; // host's 1-minute load, when known
   std::vector<EmulatedRun> runs;
   std::vector<double> native_wall_s; // the same program compiled for the host
@@ -31,21 +31,21 @@ struct SpeedReport {
 };
 
 // Emulated instructions (millions) per wall second.
-double minstr_per_s(const EmulatedRun& run);
+double minstr_per_s(const EmulatedRun &run);
 // Emulated cycles (millions) per wall second: the emulation's MHz.
-double mcycles_per_s(const EmulatedRun& run);
+double mcycles_per_s(const EmulatedRun &run);
 // How many times faster than a real LANai at clock_mhz (below 1: slower).
-double realtime_ratio(const EmulatedRun& run, double clock_mhz);
+double realtime_ratio(const EmulatedRun &run, double clock_mhz);
 
 // The run with the highest instruction rate; the report must have runs.
-const EmulatedRun& best_run(const SpeedReport& report);
-double best_native_wall_s(const SpeedReport& report);
+const EmulatedRun &best_run(const SpeedReport &report);
+double best_native_wall_s(const SpeedReport &report);
 // Best emulated wall time over best native wall time.
-double slowdown(const SpeedReport& report);
-bool goal_met(const SpeedReport& report);
-bool checksums_match(const SpeedReport& report);
+double slowdown(const SpeedReport &report);
+bool goal_met(const SpeedReport &report);
+bool checksums_match(const SpeedReport &report);
 
-std::string format_table(const SpeedReport& report);
-std::string format_json(const SpeedReport& report);
+std::string format_table(const SpeedReport &report);
+std::string format_json(const SpeedReport &report);
 
 } // namespace lanai::bench

@@ -163,26 +163,21 @@ if(_lanai_installed_targets)
     DESTINATION ${LANAI_EMU_CMAKE_DIR})
 endif()
 
-# Headers keep their folder, so the include lines used inside the tree
-# ("kernel/sim_time.hpp") work unchanged against the installed copy.
-foreach(_lanai_dir kernel iss loader profile machine wire nic host)
-  if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/emulator/${_lanai_dir})
-    install(DIRECTORY ${PROJECT_SOURCE_DIR}/emulator/${_lanai_dir}/
-      DESTINATION ${LANAI_EMU_INCLUDE_DIR}/${_lanai_dir}
-      FILES_MATCHING PATTERN "*.hpp")
-  endif()
+# Headers keep their path from the top of the tree, so the include lines
+# used inside it ("emulator/kernel/sim_time.hpp") work unchanged against the
+# installed copy.
+foreach(_lanai_dir kernel text iss loader profile machine wire nic host)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/emulator/${_lanai_dir}/
+    DESTINATION ${LANAI_EMU_INCLUDE_DIR}/emulator/${_lanai_dir}
+    FILES_MATCHING PATTERN "*.hpp")
 endforeach()
 # The VIPL's C headers sit at the top, so programs say #include <vipl.h>.
-if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/hostlib/include)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/hostlib/include/
-    DESTINATION ${LANAI_EMU_INCLUDE_DIR}
-    FILES_MATCHING PATTERN "*.h")
-endif()
-if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/firmware/include/lanai)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/firmware/include/lanai/
-    DESTINATION ${LANAI_EMU_INCLUDE_DIR}/lanai
-    FILES_MATCHING PATTERN "*.h")
-endif()
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/hostlib/include/
+  DESTINATION ${LANAI_EMU_INCLUDE_DIR}
+  FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/firmware/include/lanai/
+  DESTINATION ${LANAI_EMU_INCLUDE_DIR}/lanai
+  FILES_MATCHING PATTERN "*.h")
 # The VIA firmware's headers, included as "common/<file>.h" by variants
 # (each says whether it is stable or internal; docs/firmware-variants.md).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/firmware/common/

@@ -8,7 +8,7 @@ function(lanai_emu_library name)
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
   target_compile_features(${target} PUBLIC cxx_std_20)
   target_include_directories(${target} PUBLIC
-    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/emulator>
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/firmware/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/lanai-emu>)
 endfunction()

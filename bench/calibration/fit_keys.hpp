@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "calibration/least_squares_fit.hpp"
-#include "profile/hardware_profile.hpp"
+#include "bench/calibration/least_squares_fit.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::bench {
 
@@ -17,11 +17,12 @@ namespace lanai::bench {
 // narrow its range with "=LO:HI" (intersected with the table's range).
 // Integer keys are fitted on integers. Throws CalibrationError for an
 // unknown key (listing the valid ones), a repeated key or a bad range.
-std::vector<FitParameter> parse_fit_keys(std::string_view list, const profile::HardwareProfile& base);
+std::vector<FitParameter> parse_fit_keys(std::string_view list,
+                                         const profile::HardwareProfile &base);
 
 // `base` with the fitted keys set to `values` (integers rounded).
-profile::HardwareProfile apply_fit(const profile::HardwareProfile& base,
-                                   const std::vector<FitParameter>& keys,
-                                   const std::vector<double>& values);
+profile::HardwareProfile apply_fit(const profile::HardwareProfile &base,
+                                   const std::vector<FitParameter> &keys,
+                                   const std::vector<double> &values);
 
 } // namespace lanai::bench

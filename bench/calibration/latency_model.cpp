@@ -1,5 +1,5 @@
 // Running the ping-pongs of one calibration evaluation.
-#include "calibration/latency_model.hpp"
+#include "bench/calibration/latency_model.hpp"
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
@@ -10,8 +10,8 @@
 #include <future>
 #include <thread>
 
-#include "metrics/latency_summary.hpp"
-#include "workloads/pingpong.hpp"
+#include "bench/metrics/latency_summary.hpp"
+#include "bench/workloads/pingpong.hpp"
 
 namespace lanai::bench {
 
@@ -35,12 +35,13 @@ struct LatencyModel::Pool {
 
 LatencyModel::LatencyModel(std::vector<TargetCell> cells, ModelOptions options)
     : cells_(std::move(cells)), options_(options) {
-  for (const TargetCell& c : cells_) {
+  for (const TargetCell &c : cells_) {
     const bool breakdown = !is_one_way(c.quantity);
-    auto it = std::find_if(runs_.begin(), runs_.end(), [&](const Run& r) {
+    auto it = std::find_if(runs_.begin(), runs_.end(), [&](const Run &r) {
       return r.firmware == c.firmware && r.size == c.size && r.breakdown == breakdown;
     });
-    if (it == runs_.end()) it = runs_.insert(runs_.end(), Run{c.firmware, c.size, breakdown});
+    if (it == runs_.end())
+      it = runs_.insert(runs_.end(), Run{c.firmware, c.size, breakdown});
     cell_run_.push_back(static_cast<std::size_t>(it - runs_.begin()));
   }
   unsigned threads = options_.threads ? options_.threads : std::thread::hardware_concurrency();
@@ -49,13 +50,13 @@ LatencyModel::LatencyModel(std::vector<TargetCell> cells, ModelOptions options)
 
 LatencyModel::~LatencyModel() = default;
 
-std::vector<double> LatencyModel::evaluate(const profile::HardwareProfile& profile) {
+std::vector<double> LatencyModel::evaluate(const profile::HardwareProfile &profile) {
   struct Outcome {
     double median_us = 0;
     Breakdown breakdown;
   };
   std::vector<std::future<Outcome>> futures;
-  for (const Run& run : runs_) {
+  for (const Run &run : runs_) {
     auto task = std::make_shared<std::packaged_task<Outcome()>>([this, &profile, run] {
       PingPongSpec spec;
       spec.setup.profile = profile;
@@ -73,7 +74,8 @@ std::vector<double> LatencyModel::evaluate(const profile::HardwareProfile& profi
                         run.size, receive_posting_name(run.receives()), r.failure));
       Outcome out;
       out.median_us = summarize(r.one_way_us).median;
-      if (r.breakdown) out.breakdown = *r.breakdown;
+      if (r.breakdown)
+        out.breakdown = *r.breakdown;
       return out;
     });
     futures.push_back(task->get_future());
@@ -82,21 +84,24 @@ std::vector<double> LatencyModel::evaluate(const profile::HardwareProfile& profi
   // Wait for all before rethrowing, so no task outlives `profile`.
   std::vector<Outcome> outcomes;
   std::exception_ptr failure;
-  for (auto& f : futures) {
+  for (auto &f : futures) {
     try {
       outcomes.push_back(f.get());
     } catch (...) {
-      if (!failure) failure = std::current_exception();
+      if (!failure)
+        failure = std::current_exception();
       outcomes.emplace_back();
     }
   }
-  if (failure) std::rethrow_exception(failure);
+  if (failure)
+    std::rethrow_exception(failure);
   std::vector<double> values;
   values.reserve(cells_.size());
   for (std::size_t i = 0; i < cells_.size(); ++i) {
-    const Outcome& o = outcomes[cell_run_[i]];
-    values.push_back(is_one_way(cells_[i].quantity) ? o.median_us
-                                                     : breakdown_value(o.breakdown, cells_[i].quantity));
+    const Outcome &o = outcomes[cell_run_[i]];
+    values.push_back(is_one_way(cells_[i].quantity)
+                         ? o.median_us
+                         : breakdown_value(o.breakdown, cells_[i].quantity));
   }
   return values;
 }

@@ -10,37 +10,37 @@
 #include <string>
 #include <vector>
 
-#include "calibration/target_table.hpp"
-#include "profile/hardware_profile.hpp"
+#include "bench/calibration/target_table.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::bench {
 
 struct ModelOptions {
-  std::uint32_t iters = 50;  // timed round trips per ping-pong
+  std::uint32_t iters = 50; // timed round trips per ping-pong
   std::uint32_t warmup = 1;
   std::uint64_t seed = 1;
-  unsigned threads = 0;      // 0: std::thread::hardware_concurrency()
+  unsigned threads = 0; // 0: std::thread::hardware_concurrency()
 };
 
 class LatencyModel {
 public:
   LatencyModel(std::vector<TargetCell> cells, ModelOptions options);
   ~LatencyModel();
-  LatencyModel(const LatencyModel&) = delete;
-  LatencyModel& operator=(const LatencyModel&) = delete;
+  LatencyModel(const LatencyModel &) = delete;
+  LatencyModel &operator=(const LatencyModel &) = delete;
 
-  const std::vector<TargetCell>& cells() const { return cells_; }
+  const std::vector<TargetCell> &cells() const { return cells_; }
   // The model value of every cell, in the table's order. Throws
   // CalibrationError naming the firmware and size if a run fails, and the
   // cluster's error for an unknown firmware.
-  std::vector<double> evaluate(const profile::HardwareProfile& profile);
+  std::vector<double> evaluate(const profile::HardwareProfile &profile);
 
 private:
   struct Run;
   std::vector<TargetCell> cells_;
   ModelOptions options_;
-  std::vector<Run> runs_;               // one per (firmware, size, breakdown or not)
-  std::vector<std::size_t> cell_run_;   // cell -> index in runs_
+  std::vector<Run> runs_;             // one per (firmware, size, breakdown or not)
+  std::vector<std::size_t> cell_run_; // cell -> index in runs_
   struct Pool;
   std::unique_ptr<Pool> pool_;
 };

@@ -3,7 +3,7 @@
 // with a relative step (the emulator's latencies move in steps of a cycle,
 // so tiny steps only see noise), projection onto the bounds, and a final
 // integer coordinate search.
-#include "calibration/least_squares_fit.hpp"
+#include "bench/calibration/least_squares_fit.hpp"
 
 #include <fmt/format.h>
 
@@ -12,50 +12,56 @@
 #include <map>
 #include <stdexcept>
 
-#include "numeric/dense_linear.hpp"
+#include "tools/numeric/dense_linear.hpp"
 
 namespace lanai::bench {
 
 namespace {
 
-double sum_of_squares(const std::vector<double>& r) {
+double sum_of_squares(const std::vector<double> &r) {
   double s = 0;
-  for (const double v : r) s += v * v;
+  for (const double v : r)
+    s += v * v;
   return s;
 }
 
 class Problem {
 public:
-  Problem(const std::vector<FitParameter>& p, const ResidualFunction& f) : params_(p), f_(f) {}
+  Problem(const std::vector<FitParameter> &p, const ResidualFunction &f) : params_(p), f_(f) {}
 
   std::vector<double> clamp(std::vector<double> x) const {
-    for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::clamp(x[j], params_[j].lower, params_[j].upper);
+    for (std::size_t j = 0; j < x.size(); ++j)
+      x[j] = std::clamp(x[j], params_[j].lower, params_[j].upper);
     return x;
   }
   // The point the model is run at: within bounds, integers rounded.
-  std::vector<double> evaluated_point(const std::vector<double>& x) const {
+  std::vector<double> evaluated_point(const std::vector<double> &x) const {
     std::vector<double> e = clamp(x);
     for (std::size_t j = 0; j < e.size(); ++j)
       if (params_[j].integer)
-        e[j] = std::clamp(std::round(e[j]), std::ceil(params_[j].lower), std::floor(params_[j].upper));
+        e[j] =
+            std::clamp(std::round(e[j]), std::ceil(params_[j].lower), std::floor(params_[j].upper));
     return e;
   }
-  const std::vector<double>& residuals(const std::vector<double>& x) {
+  const std::vector<double> &residuals(const std::vector<double> &x) {
     const std::vector<double> e = evaluated_point(x);
     auto it = cache_.find(e);
-    if (it != cache_.end()) return it->second;
+    if (it != cache_.end())
+      return it->second;
     std::vector<double> r = f_(e);
     ++evaluations_;
-    if (size_ == 0) size_ = r.size();
+    if (size_ == 0)
+      size_ = r.size();
     if (r.size() != size_ || r.empty())
-      throw std::invalid_argument("least-squares fit: the model returned a different number of residuals");
+      throw std::invalid_argument(
+          "least-squares fit: the model returned a different number of residuals");
     return cache_.emplace(e, std::move(r)).first->second;
   }
   int evaluations() const { return evaluations_; }
 
 private:
-  const std::vector<FitParameter>& params_;
-  const ResidualFunction& f_;
+  const std::vector<FitParameter> &params_;
+  const ResidualFunction &f_;
   std::map<std::vector<double>, std::vector<double>> cache_;
   std::size_t size_ = 0;
   int evaluations_ = 0;
@@ -64,44 +70,52 @@ private:
 // Hands each round's outcome to the caller's observer, if any.
 class Reporter {
 public:
-  Reporter(const FitOptions& options, const Problem& problem) : options_(options), problem_(problem) {}
-  void operator()(const char* phase, int round, const std::vector<double>& x, double cost,
+  Reporter(const FitOptions &options, const Problem &problem)
+      : options_(options), problem_(problem) {}
+  void operator()(const char *phase, int round, const std::vector<double> &x, double cost,
                   double damping) const {
-    if (options_.on_round) options_.on_round({phase, round, problem_.evaluated_point(x), cost, damping});
+    if (options_.on_round)
+      options_.on_round({phase, round, problem_.evaluated_point(x), cost, damping});
   }
 
 private:
-  const FitOptions& options_;
-  const Problem& problem_;
+  const FitOptions &options_;
+  const Problem &problem_;
 };
 
-void check_ranges(const std::vector<FitParameter>& parameters) {
-  if (parameters.empty()) throw std::invalid_argument("least-squares fit: no parameters to fit");
-  for (const FitParameter& p : parameters)
+void check_ranges(const std::vector<FitParameter> &parameters) {
+  if (parameters.empty())
+    throw std::invalid_argument("least-squares fit: no parameters to fit");
+  for (const FitParameter &p : parameters)
     if (!(p.lower <= p.upper) || (p.integer && std::ceil(p.lower) > std::floor(p.upper)))
-      throw std::invalid_argument(
-          fmt::format("least-squares fit: {} has an empty range [{}, {}]", p.name, p.lower, p.upper));
+      throw std::invalid_argument(fmt::format("least-squares fit: {} has an empty range [{}, {}]",
+                                              p.name, p.lower, p.upper));
 }
 
 // Forward-difference Jacobian, one row per parameter; backwards at an upper
 // bound, and a zero row for a parameter pinned between its bounds.
-std::vector<std::vector<double>> jacobian(Problem& problem, const std::vector<FitParameter>& parameters,
-                                          const std::vector<double>& x, const std::vector<double>& r,
-                                          const FitOptions& options) {
+std::vector<std::vector<double>> jacobian(Problem &problem,
+                                          const std::vector<FitParameter> &parameters,
+                                          const std::vector<double> &x,
+                                          const std::vector<double> &r, const FitOptions &options) {
   const std::size_t n = parameters.size();
   std::vector<std::vector<double>> jac(n);
   for (std::size_t j = 0; j < n; ++j) {
-    const FitParameter& p = parameters[j];
+    const FitParameter &p = parameters[j];
     double h = options.relative_step * std::max(std::abs(x[j]), 1e-3 * (p.upper - p.lower));
-    if (p.integer) h = std::max(1.0, std::round(h));
-    if (x[j] + h > p.upper) h = -h;
+    if (p.integer)
+      h = std::max(1.0, std::round(h));
+    if (x[j] + h > p.upper)
+      h = -h;
     std::vector<double> xh = x;
     xh[j] += h;
     const double actual = problem.evaluated_point(xh)[j] - problem.evaluated_point(x)[j];
     jac[j].assign(r.size(), 0.0);
-    if (actual == 0) continue; // pinned between bounds
-    const std::vector<double>& rh = problem.residuals(xh);
-    for (std::size_t i = 0; i < r.size(); ++i) jac[j][i] = (rh[i] - r[i]) / actual;
+    if (actual == 0)
+      continue; // pinned between bounds
+    const std::vector<double> &rh = problem.residuals(xh);
+    for (std::size_t i = 0; i < r.size(); ++i)
+      jac[j][i] = (rh[i] - r[i]) / actual;
   }
   return jac;
 }
@@ -112,15 +126,17 @@ struct NormalEquations {
   std::vector<double> g;
 };
 
-NormalEquations normal_equations(const std::vector<std::vector<double>>& jac,
-                                 const std::vector<double>& r) {
+NormalEquations normal_equations(const std::vector<std::vector<double>> &jac,
+                                 const std::vector<double> &r) {
   const std::size_t n = jac.size();
   NormalEquations eq{std::vector<std::vector<double>>(n, std::vector<double>(n, 0.0)),
                      std::vector<double>(n, 0.0)};
   for (std::size_t j = 0; j < n; ++j) {
     for (std::size_t k = 0; k < n; ++k)
-      for (std::size_t i = 0; i < r.size(); ++i) eq.a[j][k] += jac[j][i] * jac[k][i];
-    for (std::size_t i = 0; i < r.size(); ++i) eq.g[j] -= jac[j][i] * r[i];
+      for (std::size_t i = 0; i < r.size(); ++i)
+        eq.a[j][k] += jac[j][i] * jac[k][i];
+    for (std::size_t i = 0; i < r.size(); ++i)
+      eq.g[j] -= jac[j][i] * r[i];
   }
   return eq;
 }
@@ -137,21 +153,23 @@ enum class Step { accepted, converged, rejected };
 
 // Up to ten damped steps from the state, the damping raised after each
 // that fails to lower the cost and lowered after one that does.
-Step damped_step(Problem& problem, const NormalEquations& eq, double max_diag,
-                 const FitOptions& options, FitState& s) {
+Step damped_step(Problem &problem, const NormalEquations &eq, double max_diag,
+                 const FitOptions &options, FitState &s) {
   const std::size_t n = eq.g.size();
   for (int attempt = 0; attempt < 10; ++attempt) {
     std::vector<std::vector<double>> damped = eq.a;
-    for (std::size_t j = 0; j < n; ++j) damped[j][j] += s.lambda * std::max(eq.a[j][j], 1e-9 * max_diag);
+    for (std::size_t j = 0; j < n; ++j)
+      damped[j][j] += s.lambda * std::max(eq.a[j][j], 1e-9 * max_diag);
     std::vector<double> step;
     if (!numeric::solve_dense(damped, eq.g, step)) {
       s.lambda *= 4;
       continue;
     }
     std::vector<double> trial = s.x;
-    for (std::size_t j = 0; j < n; ++j) trial[j] += step[j];
+    for (std::size_t j = 0; j < n; ++j)
+      trial[j] += step[j];
     trial = problem.clamp(trial);
-    const std::vector<double>& rt = problem.residuals(trial);
+    const std::vector<double> &rt = problem.residuals(trial);
     const double trial_cost = sum_of_squares(rt);
     if (trial_cost < s.cost) {
       const double gain = (s.cost - trial_cost) / std::max(s.cost, 1e-300);
@@ -167,24 +185,29 @@ Step damped_step(Problem& problem, const NormalEquations& eq, double max_diag,
 }
 
 // Levenberg-Marquardt rounds until converged, stuck or out of rounds.
-void levenberg_marquardt(Problem& problem, const std::vector<FitParameter>& parameters,
-                         const FitOptions& options, const Reporter& report, FitState& s) {
+void levenberg_marquardt(Problem &problem, const std::vector<FitParameter> &parameters,
+                         const FitOptions &options, const Reporter &report, FitState &s) {
   for (int round = 1; round <= options.max_rounds; ++round) {
-    const NormalEquations eq = normal_equations(jacobian(problem, parameters, s.x, s.r, options), s.r);
+    const NormalEquations eq =
+        normal_equations(jacobian(problem, parameters, s.x, s.r, options), s.r);
     double max_diag = 0;
-    for (std::size_t j = 0; j < eq.g.size(); ++j) max_diag = std::max(max_diag, eq.a[j][j]);
-    if (max_diag == 0) return; // no parameter moves the model
+    for (std::size_t j = 0; j < eq.g.size(); ++j)
+      max_diag = std::max(max_diag, eq.a[j][j]);
+    if (max_diag == 0)
+      return; // no parameter moves the model
     const Step step = damped_step(problem, eq, max_diag, options, s);
-    if (step == Step::rejected) return;
+    if (step == Step::rejected)
+      return;
     report("lm", round, s.x, s.cost, s.lambda);
-    if (step == Step::converged) return;
+    if (step == Step::converged)
+      return;
   }
 }
 
 // Settles the integer parameters: coordinate search, steps shrinking from a
 // few percent of the value down to one unit.
-void settle_integers(Problem& problem, const std::vector<FitParameter>& parameters,
-                     const FitOptions& options, const Reporter& report, FitState& s) {
+void settle_integers(Problem &problem, const std::vector<FitParameter> &parameters,
+                     const FitOptions &options, const Reporter &report, FitState &s) {
   const std::size_t n = parameters.size();
   s.x = problem.evaluated_point(s.x);
   std::vector<double> step(n, 0.0);
@@ -197,15 +220,18 @@ void settle_integers(Problem& problem, const std::vector<FitParameter>& paramete
   for (int pass = 1; any_integer && pass <= options.max_integer_passes; ++pass) {
     bool improved = false;
     for (std::size_t j = 0; j < n; ++j) {
-      if (!parameters[j].integer) continue;
+      if (!parameters[j].integer)
+        continue;
       for (const double dir : {1.0, -1.0}) {
         for (;;) {
           std::vector<double> trial = s.x;
           trial[j] += dir * step[j];
           trial = problem.evaluated_point(trial);
-          if (trial == s.x) break;
+          if (trial == s.x)
+            break;
           const double trial_cost = sum_of_squares(problem.residuals(trial));
-          if (!(trial_cost < s.cost)) break;
+          if (!(trial_cost < s.cost))
+            break;
           s.x = trial;
           s.cost = trial_cost;
           improved = true;
@@ -220,21 +246,23 @@ void settle_integers(Problem& problem, const std::vector<FitParameter>& paramete
           step[j] = std::max(1.0, std::round(step[j] / 2));
           all_unit = false;
         }
-      if (all_unit) break;
+      if (all_unit)
+        break;
     }
   }
 }
 
 } // namespace
 
-FitResult fit_least_squares(const std::vector<FitParameter>& parameters,
-                            const ResidualFunction& model, const FitOptions& options) {
+FitResult fit_least_squares(const std::vector<FitParameter> &parameters,
+                            const ResidualFunction &model, const FitOptions &options) {
   check_ranges(parameters);
   Problem problem(parameters, model);
   const Reporter report(options, problem);
 
   FitState s;
-  for (const FitParameter& p : parameters) s.x.push_back(p.initial);
+  for (const FitParameter &p : parameters)
+    s.x.push_back(p.initial);
   s.x = problem.clamp(s.x);
   s.r = problem.residuals(s.x);
   s.cost = sum_of_squares(s.r);

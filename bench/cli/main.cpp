@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.hpp"
-#include "iss/cpu.hpp"
-#include "commands/bench_commands.hpp"
-#include "launch_command.hpp"
-#include "models/model_commands.hpp"
+#include "emulator/cli/commands.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "bench/commands/bench_commands.hpp"
+#include "hostlib/program/launch_command.hpp"
+#include "tools/analytic/model_commands.hpp"
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   CLI::App app{"lanai-emu: emulator of a Myrinet-style programmable NIC (LANai firmware, "
                "devices, VIA hosts) in deterministic virtual time"};
   app.require_subcommand(1);
@@ -38,48 +38,53 @@ int main(int argc, char** argv) {
   // Listed for --help; its line is read by the launcher itself (below), as
   // everything after "--" belongs to the program it runs.
   app.add_subcommand("launch", lanai::vipl::kLaunchSummary);
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) sub->fallthrough();
+  for (CLI::App *sub : app.get_subcommands([](CLI::App *) { return true; }))
+    sub->fallthrough();
   // CLI11 takes an unknown first word for a stray argument: it would only
   // say that a subcommand is required, or print the top-level help and
   // succeed when --help follows. Name the word instead, and fail.
   // The first word that is not a top-level flag names the subcommand.
   int first = 1;
-  while (first < argc && argv[first][0] == '-' && std::string(argv[first]) != "--") ++first;
+  while (first < argc && argv[first][0] == '-' && std::string(argv[first]) != "--")
+    ++first;
   if (first < argc && argv[first][0] != '-') {
     const std::string word = argv[first];
     std::vector<std::string> names;
     bool known = false;
-    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    for (const CLI::App *sub : app.get_subcommands([](CLI::App *) { return true; })) {
       names.push_back(sub->get_name());
       known = known || sub->check_name(word);
     }
     if (word == "launch") {
       bool no_fast_forward = false;
-      for (int i = 1; i < first; ++i) no_fast_forward |= std::string(argv[i]) == "--no-fast-forward";
+      for (int i = 1; i < first; ++i)
+        no_fast_forward |= std::string(argv[i]) == "--no-fast-forward";
       for (int i = 1; i < first; ++i) {
-        if (std::string(argv[i]) != "--no-blocks") continue;
+        if (std::string(argv[i]) != "--no-blocks")
+          continue;
         fmt::print(stderr, "lanai-emu: --no-blocks does not apply to launch (see --help)\n");
         return 1;
       }
       return lanai::vipl::launch_command(argc - first, argv + first, no_fast_forward);
     }
     if (!known) {
-      fmt::print(stderr, "lanai-emu: unknown subcommand '{}'; the subcommands are {} (see --help)\n",
-                 word, fmt::join(names, ", "));
+      fmt::print(stderr,
+                 "lanai-emu: unknown subcommand '{}'; the subcommands are {} (see --help)\n", word,
+                 fmt::join(names, ", "));
       return 1;
     }
   }
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::CallForHelp &e) {
     return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
+  } catch (const CLI::CallForAllHelp &e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::ParseError &e) {
     // Usage errors get the same one-line form and status as bad input.
     fmt::print(stderr, "lanai-emu: {} (see --help)\n", e.what());
     return 1;
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     fmt::print(stderr, "lanai-emu: {}\n", e.what());
     return 1;
   }

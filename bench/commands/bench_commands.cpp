@@ -1,1 +1,1 @@
-#include "commands/bench_commands.hpp"
+#include "bench/commands/bench_commands.hpp"

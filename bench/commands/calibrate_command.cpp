@@ -9,13 +9,13 @@
 #include <set>
 #include <string>
 
-#include "calibration/calibration_report.hpp"
-#include "calibration/fit_keys.hpp"
-#include "calibration/latency_model.hpp"
-#include "calibration/least_squares_fit.hpp"
-#include "calibration/target_table.hpp"
-#include "commands/bench_commands.hpp"
-#include "commands/command_options.hpp"
+#include "bench/calibration/calibration_report.hpp"
+#include "bench/calibration/fit_keys.hpp"
+#include "bench/calibration/latency_model.hpp"
+#include "bench/calibration/least_squares_fit.hpp"
+#include "bench/calibration/target_table.hpp"
+#include "bench/commands/bench_commands.hpp"
+#include "bench/commands/command_options.hpp"
 
 namespace lanai::bench {
 
@@ -37,23 +37,24 @@ struct CalibrateOptions {
 };
 
 // Every firmware of the table must exist before hours of fitting start.
-void check_firmwares(const std::vector<TargetCell>& cells, const profile::HardwareProfile& profile,
-                     const std::string& table) {
+void check_firmwares(const std::vector<TargetCell> &cells, const profile::HardwareProfile &profile,
+                     const std::string &table) {
   std::set<std::string> checked;
-  for (const TargetCell& c : cells) {
-    if (!checked.insert(c.firmware).second) continue;
+  for (const TargetCell &c : cells) {
+    if (!checked.insert(c.firmware).second)
+      continue;
     ClusterSetup setup;
     setup.profile = profile;
     setup.firmware = c.firmware;
     try {
       (void)cluster_config(setup);
-    } catch (const std::exception& e) {
+    } catch (const std::exception &e) {
       throw CalibrationError(fmt::format("{}:{}: {}", table, c.line, e.what()));
     }
   }
 }
 
-std::string describe(const std::vector<FitParameter>& keys, const std::vector<double>& values) {
+std::string describe(const std::vector<FitParameter> &keys, const std::vector<double> &values) {
   std::string s;
   for (std::size_t j = 0; j < keys.size(); ++j)
     s += fmt::format(" {}={}", keys[j].name,
@@ -62,14 +63,14 @@ std::string describe(const std::vector<FitParameter>& keys, const std::vector<do
   return s;
 }
 
-int run_calibrate(const CalibrateOptions& o) {
+int run_calibrate(const CalibrateOptions &o) {
   const std::vector<TargetCell> cells = read_target_table(o.table);
   profile::HardwareProfile base = find_profile(o.profile);
   const std::vector<FitParameter> keys = parse_fit_keys(o.fit, base);
   check_firmwares(cells, base, o.table);
 
   LatencyModel model(cells, {o.iters, 1, o.seed, o.threads});
-  auto residuals_at = [&](const profile::HardwareProfile& p) {
+  auto residuals_at = [&](const profile::HardwareProfile &p) {
     const std::vector<double> values = model.evaluate(p);
     std::vector<double> r;
     for (std::size_t i = 0; i < cells.size(); ++i)
@@ -81,19 +82,20 @@ int run_calibrate(const CalibrateOptions& o) {
   if (!keys.empty()) {
     FitOptions fit_options;
     fit_options.max_rounds = o.max_rounds;
-    fit_options.on_round = [&](const FitRound& round) {
+    fit_options.on_round = [&](const FitRound &round) {
       fmt::print(stderr, "calibrate: {:<7} {:>2}  cost {:.5f}  rms {:.2f}%{}\n", round.phase,
                  round.round, round.cost,
                  100 * std::sqrt(round.cost / static_cast<double>(cells.size())),
                  describe(keys, round.values));
     };
     const FitResult result = fit_least_squares(
-        keys, [&](const std::vector<double>& x) { return residuals_at(apply_fit(base, keys, x)); },
+        keys, [&](const std::vector<double> &x) { return residuals_at(apply_fit(base, keys, x)); },
         fit_options);
     fitted = apply_fit(base, keys, result.values);
     fmt::print(stderr, "calibrate: done after {} evaluations, cost {:.5f}\n", result.evaluations,
                result.cost);
-    if (!o.name.empty()) fitted.name = o.name;
+    if (!o.name.empty())
+      fitted.name = o.name;
     const std::string text = profile::dump_profile(fitted);
     if (o.out.empty())
       fmt::print("{}\n", text);
@@ -112,9 +114,9 @@ int run_calibrate(const CalibrateOptions& o) {
 
 } // namespace
 
-void add_calibrate_command(CLI::App& app, int& exit_status) {
+void add_calibrate_command(CLI::App &app, int &exit_status) {
   auto options = std::make_shared<CalibrateOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  CLI::App *cmd = app.add_subcommand(
       "calibrate", "fit hardware-profile keys to a table of published ping-pong latencies");
   cmd->add_option("table", options->table,
                   "target CSV: firmware,size,quantity,target_us (e.g. "
@@ -132,7 +134,8 @@ void add_calibrate_command(CLI::App& app, int& exit_status) {
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
   cmd->add_option("--out", options->out, "write the fitted profile to FILE instead of stdout");
-  cmd->add_option("--name", options->name, "name of the fitted profile (default: the starting one's)");
+  cmd->add_option("--name", options->name,
+                  "name of the fitted profile (default: the starting one's)");
   cmd->add_option("--threads", options->threads, "worker threads (0: one per hardware thread)")
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "random seed of the runs")->capture_default_str();

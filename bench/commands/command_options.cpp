@@ -1,4 +1,4 @@
-#include "commands/command_options.hpp"
+#include "bench/commands/command_options.hpp"
 
 #include <fmt/format.h>
 
@@ -11,12 +11,13 @@ namespace lanai::bench {
 
 namespace {
 
-std::vector<std::string> split(const std::string& list) {
+std::vector<std::string> split(const std::string &list) {
   std::vector<std::string> items;
   std::string item;
   for (char c : list + ",") {
     if (c == ',') {
-      if (!item.empty()) items.push_back(item);
+      if (!item.empty())
+        items.push_back(item);
       item.clear();
     } else if (c != ' ') {
       item += c;
@@ -25,72 +26,80 @@ std::vector<std::string> split(const std::string& list) {
   return items;
 }
 
-std::uint64_t parse_number(const std::string& item, const std::string& what) {
+std::uint64_t parse_number(const std::string &item, const std::string &what) {
   std::size_t used = 0;
   unsigned long long v = 0;
   try {
     v = std::stoull(item, &used);
-  } catch (const std::exception&) {
+  } catch (const std::exception &) {
     throw std::invalid_argument(fmt::format("{} '{}' is not a number", what, item));
   }
   std::uint64_t scale = 1;
   const std::string suffix = item.substr(used);
-  if (suffix == "K" || suffix == "k") scale = 1024;
-  else if (suffix == "M" || suffix == "m") scale = 1024 * 1024;
+  if (suffix == "K" || suffix == "k")
+    scale = 1024;
+  else if (suffix == "M" || suffix == "m")
+    scale = 1024 * 1024;
   else if (!suffix.empty())
     throw std::invalid_argument(fmt::format("{} '{}': unknown suffix '{}'", what, item, suffix));
-  if (item[0] == '-') throw std::invalid_argument(fmt::format("{} '{}' is negative", what, item));
+  if (item[0] == '-')
+    throw std::invalid_argument(fmt::format("{} '{}' is negative", what, item));
   return v * scale;
 }
 
 } // namespace
 
-std::vector<std::uint32_t> parse_sizes(const std::string& list) {
+std::vector<std::uint32_t> parse_sizes(const std::string &list) {
   std::vector<std::uint32_t> out;
-  for (const std::string& item : split(list)) {
+  for (const std::string &item : split(list)) {
     const std::uint64_t v = parse_number(item, "size");
     if (v < 1 || v > 65536)
       throw std::invalid_argument(fmt::format("size '{}' outside 1..65536 bytes", item));
     out.push_back(static_cast<std::uint32_t>(v));
   }
-  if (out.empty()) throw std::invalid_argument("no sizes given");
+  if (out.empty())
+    throw std::invalid_argument("no sizes given");
   return out;
 }
 
-std::vector<std::uint32_t> parse_counts(const std::string& list, const std::string& what) {
+std::vector<std::uint32_t> parse_counts(const std::string &list, const std::string &what) {
   std::vector<std::uint32_t> out;
-  for (const std::string& item : split(list)) {
+  for (const std::string &item : split(list)) {
     const std::uint64_t v = parse_number(item, what);
     if (v < 1 || v > 1'000'000)
       throw std::invalid_argument(fmt::format("{} '{}' outside 1..1000000", what, item));
     out.push_back(static_cast<std::uint32_t>(v));
   }
-  if (out.empty()) throw std::invalid_argument(fmt::format("no {}s given", what));
+  if (out.empty())
+    throw std::invalid_argument(fmt::format("no {}s given", what));
   return out;
 }
 
-OutputFormat parse_format(const std::string& name) {
-  if (name == "table") return OutputFormat::table;
-  if (name == "csv") return OutputFormat::csv;
-  if (name == "json") return OutputFormat::json;
-  throw std::invalid_argument(
-      fmt::format("unknown format '{}' (table, csv or json)", name));
+OutputFormat parse_format(const std::string &name) {
+  if (name == "table")
+    return OutputFormat::table;
+  if (name == "csv")
+    return OutputFormat::csv;
+  if (name == "json")
+    return OutputFormat::json;
+  throw std::invalid_argument(fmt::format("unknown format '{}' (table, csv or json)", name));
 }
 
-void write_firmware_profile(const std::string& path, const host::FirmwareProfiler& profiler) {
+void write_firmware_profile(const std::string &path, const host::FirmwareProfiler &profiler) {
   std::ostringstream csv;
   host::write_profile_csv(csv, profiler.report());
   write_text_file(path, csv.str());
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
+void write_text_file(const std::string &path, const std::string &text) {
   if (path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return;
   }
   std::ofstream out(path, std::ios::binary);
   out << text;
-  if (!out) throw std::runtime_error(fmt::format("{}: cannot write", path));
+  if (!out)
+    throw std::runtime_error(fmt::format("{}: cannot write", path));
 }
 
 } // namespace lanai::bench

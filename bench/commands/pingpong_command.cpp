@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "commands/bench_commands.hpp"
-#include "commands/command_options.hpp"
-#include "loader/firmware_lookup.hpp"
-#include "metrics/latency_summary.hpp"
-#include "trace/chrome_trace.hpp"
-#include "workloads/pingpong.hpp"
+#include "bench/commands/bench_commands.hpp"
+#include "bench/commands/command_options.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "bench/metrics/latency_summary.hpp"
+#include "emulator/trace/chrome_trace.hpp"
+#include "bench/workloads/pingpong.hpp"
 
 namespace lanai::bench {
 
@@ -41,11 +41,11 @@ struct SizeResult {
 
 // The rows of the published table, in its order: label, JSON key, value.
 struct Row {
-  const char* label;
-  const char* key;
+  const char *label;
+  const char *key;
   double value;
 };
-std::vector<Row> send_rows(const SendBreakdown& s) {
+std::vector<Row> send_rows(const SendBreakdown &s) {
   return {{"send: HDMA prog (desc)", "hdma_prog_desc", s.hdma_prog_desc},
           {"send: desc down", "desc_down", s.desc_down},
           {"send: HDMA prog (data)", "hdma_prog_data", s.hdma_prog_data},
@@ -54,7 +54,7 @@ std::vector<Row> send_rows(const SendBreakdown& s) {
           {"send: HDMA prog (status)", "hdma_prog_status", s.hdma_prog_status},
           {"send: status done", "status_done", s.status_done}};
 }
-std::vector<Row> recv_rows(const RecvBreakdown& r) {
+std::vector<Row> recv_rows(const RecvBreakdown &r) {
   return {{"recv: HDMA prog (desc)", "hdma_prog_desc", r.hdma_prog_desc},
           {"recv: desc down", "desc_down", r.desc_down},
           {"recv: HDMA prog (data)", "hdma_prog_data", r.hdma_prog_data},
@@ -63,63 +63,71 @@ std::vector<Row> recv_rows(const RecvBreakdown& r) {
           {"recv: status done", "status_done", r.status_done}};
 }
 
-std::string render_table(const PingpongOptions& o, const std::string& profile_name,
-                         const std::vector<SizeResult>& results) {
+std::string render_table(const PingpongOptions &o, const std::string &profile_name,
+                         const std::vector<SizeResult> &results) {
   std::string out = fmt::format(
       "# lanai-emu pingpong: firmware {}, profile {}, {} timed round trips per size after {} "
       "warm-up, receives posted {}\n# 1-way latency (us), half the round trip\n",
       o.firmware, profile_name, o.iters, o.warmup, o.receives);
   out += fmt::format("{:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "size(B)", "t_min",
                      "t_median", "t_avg", "t_stdev", "t_p99", "t_p999");
-  for (const SizeResult& r : results)
+  for (const SizeResult &r : results)
     out += fmt::format("{:>10} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f}\n",
                        r.size, r.one_way.min, r.one_way.median, r.one_way.avg, r.one_way.stdev,
                        r.one_way.p99, r.one_way.p999);
-  if (!o.breakdown) return out;
+  if (!o.breakdown)
+    return out;
   out += "\n# breakdown (us), receives posted ahead: send side from the send doorbell, "
          "receive side from the message's arrival at the NIC\n";
   out += fmt::format("{:<26}", "operation");
-  for (const SizeResult& r : results) out += fmt::format(" {:>9}", r.size);
+  for (const SizeResult &r : results)
+    out += fmt::format(" {:>9}", r.size);
   out += "\n";
   auto rows = [&](auto pick) {
     const std::size_t n = pick(results.front()).size();
     for (std::size_t i = 0; i < n; ++i) {
       out += fmt::format("{:<26}", pick(results.front())[i].label);
-      for (const SizeResult& r : results) out += fmt::format(" {:>9.1f}", pick(r)[i].value);
+      for (const SizeResult &r : results)
+        out += fmt::format(" {:>9.1f}", pick(r)[i].value);
       out += "\n";
     }
   };
-  rows([](const SizeResult& r) { return send_rows(r.breakdown->send); });
-  rows([](const SizeResult& r) { return recv_rows(r.breakdown->recv); });
+  rows([](const SizeResult &r) { return send_rows(r.breakdown->send); });
+  rows([](const SizeResult &r) { return recv_rows(r.breakdown->recv); });
   out += fmt::format("{:<26}", "1-way latency (median)");
-  for (const SizeResult& r : results) out += fmt::format(" {:>9.1f}", r.one_way.median);
+  for (const SizeResult &r : results)
+    out += fmt::format(" {:>9.1f}", r.one_way.median);
   out += "\n";
   return out;
 }
 
-std::string render_csv(const PingpongOptions& o, const std::vector<SizeResult>& results) {
+std::string render_csv(const PingpongOptions &o, const std::vector<SizeResult> &results) {
   std::string out = "firmware,size,t_min,t_median,t_avg,t_stdev,t_p99,t_p999";
   if (o.breakdown) {
-    for (const Row& row : send_rows({})) out += fmt::format(",send_{}", row.key);
-    for (const Row& row : recv_rows({})) out += fmt::format(",recv_{}", row.key);
+    for (const Row &row : send_rows({}))
+      out += fmt::format(",send_{}", row.key);
+    for (const Row &row : recv_rows({}))
+      out += fmt::format(",recv_{}", row.key);
   }
   out += "\n";
-  for (const SizeResult& r : results) {
+  for (const SizeResult &r : results) {
     out += fmt::format("{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}", o.firmware, r.size,
                        r.one_way.min, r.one_way.median, r.one_way.avg, r.one_way.stdev,
                        r.one_way.p99, r.one_way.p999);
     if (o.breakdown) {
-      for (const Row& row : send_rows(r.breakdown->send)) out += fmt::format(",{:.3f}", row.value);
-      for (const Row& row : recv_rows(r.breakdown->recv)) out += fmt::format(",{:.3f}", row.value);
+      for (const Row &row : send_rows(r.breakdown->send))
+        out += fmt::format(",{:.3f}", row.value);
+      for (const Row &row : recv_rows(r.breakdown->recv))
+        out += fmt::format(",{:.3f}", row.value);
     }
     out += "\n";
   }
   return out;
 }
 
-std::string render_json(const PingpongOptions& o, const std::string& profile_name,
-                        const std::vector<SizeResult>& results) {
-  auto object = [](const std::vector<Row>& rows) {
+std::string render_json(const PingpongOptions &o, const std::string &profile_name,
+                        const std::vector<SizeResult> &results) {
+  auto object = [](const std::vector<Row> &rows) {
     std::string s = "{";
     for (std::size_t i = 0; i < rows.size(); ++i)
       s += fmt::format("{}\"{}\":{:.3f}", i ? "," : "", rows[i].key, rows[i].value);
@@ -129,20 +137,21 @@ std::string render_json(const PingpongOptions& o, const std::string& profile_nam
       "{{\"firmware\":\"{}\",\"profile\":\"{}\",\"iters\":{},\"receives\":\"{}\",\"results\":[",
       o.firmware, profile_name, o.iters, o.receives);
   for (std::size_t i = 0; i < results.size(); ++i) {
-    const SizeResult& r = results[i];
-    const LatencySummary& s = r.one_way;
+    const SizeResult &r = results[i];
+    const LatencySummary &s = r.one_way;
     out += fmt::format("{}\n  {{\"size\":{},\"one_way_us\":{{\"min\":{:.3f},\"median\":{:.3f},"
                        "\"avg\":{:.3f},\"stdev\":{:.3f},\"p99\":{:.3f},\"p999\":{:.3f}}}",
                        i ? "," : "", r.size, s.min, s.median, s.avg, s.stdev, s.p99, s.p999);
     if (r.breakdown)
-      out += fmt::format(",\"breakdown\":{{\"send\":{},\"recv\":{}}}",
-                         object(send_rows(r.breakdown->send)), object(recv_rows(r.breakdown->recv)));
+      out +=
+          fmt::format(",\"breakdown\":{{\"send\":{},\"recv\":{}}}",
+                      object(send_rows(r.breakdown->send)), object(recv_rows(r.breakdown->recv)));
     out += "}";
   }
   return out + "\n]}\n";
 }
 
-int run_pingpong(const PingpongOptions& given) {
+int run_pingpong(const PingpongOptions &given) {
   // Output names the firmware by its label: a shipped name or a folder's own.
   const loader::FirmwareSource firmware = loader::find_firmware(given.firmware);
   PingpongOptions o = given;
@@ -161,9 +170,11 @@ int run_pingpong(const PingpongOptions& given) {
   const bool own_breakdown_run = o.breakdown && spec.receives != kBreakdownReceives;
   spec.breakdown = o.breakdown && !own_breakdown_run;
   trace::Recorder recorder;
-  if (!o.trace.empty()) spec.trace = &recorder;
+  if (!o.trace.empty())
+    spec.trace = &recorder;
   host::FirmwareProfiler profiler;
-  if (!o.firmware_profile.empty()) spec.profiler = &profiler;
+  if (!o.firmware_profile.empty())
+    spec.profiler = &profiler;
   std::vector<SizeResult> results;
   for (const std::uint32_t size : sizes) {
     spec.size = size;
@@ -192,23 +203,31 @@ int run_pingpong(const PingpongOptions& given) {
   if (!o.trace.empty()) {
     std::ofstream out(o.trace, std::ios::binary);
     trace::write_chrome_trace(out, recorder.events());
-    if (!out) throw std::runtime_error(fmt::format("{}: cannot write the trace", o.trace));
+    if (!out)
+      throw std::runtime_error(fmt::format("{}: cannot write the trace", o.trace));
   }
-  if (!o.firmware_profile.empty()) write_firmware_profile(o.firmware_profile, profiler);
-  const std::string& profile_name = spec.setup.profile.name;
+  if (!o.firmware_profile.empty())
+    write_firmware_profile(o.firmware_profile, profiler);
+  const std::string &profile_name = spec.setup.profile.name;
   switch (format) {
-  case OutputFormat::table: fmt::print("{}", render_table(o, profile_name, results)); break;
-  case OutputFormat::csv: fmt::print("{}", render_csv(o, results)); break;
-  case OutputFormat::json: fmt::print("{}", render_json(o, profile_name, results)); break;
+  case OutputFormat::table:
+    fmt::print("{}", render_table(o, profile_name, results));
+    break;
+  case OutputFormat::csv:
+    fmt::print("{}", render_csv(o, results));
+    break;
+  case OutputFormat::json:
+    fmt::print("{}", render_json(o, profile_name, results));
+    break;
   }
   return 0;
 }
 
 } // namespace
 
-void add_pingpong_command(CLI::App& app, int& exit_status) {
+void add_pingpong_command(CLI::App &app, int &exit_status) {
   auto options = std::make_shared<PingpongOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  CLI::App *cmd = app.add_subcommand(
       "pingpong", "1-way latency over one VI between two nodes, per message size");
   cmd->add_option("--firmware", options->firmware,
                   "firmware on both nodes: a shipped name (svia, pvia, qosvia, ...) or a firmware "
@@ -227,7 +246,7 @@ void add_pingpong_command(CLI::App& app, int& exit_status) {
                   "before the answer) or ahead (two rounds ahead, while waiting); the breakdown "
                   "always comes from a run with receives ahead")
       ->check(CLI::IsMember({receive_posting_name(ReceivePosting::on_arrival),
-                              receive_posting_name(ReceivePosting::ahead)}))
+                             receive_posting_name(ReceivePosting::ahead)}))
       ->capture_default_str();
   cmd->add_option("--format", options->format, "table, csv or json")->capture_default_str();
   cmd->add_option("--profile", options->profile, "hardware profile: shipped name or TOML file")

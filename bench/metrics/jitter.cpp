@@ -1,7 +1,7 @@
 // Jitter of a rate-controlled channel: how far each inter-receipt gap
 // overshoots the negotiated inter-arrival time, counted per gap and pooled
 // over the channels of one class.
-#include "metrics/jitter.hpp"
+#include "bench/metrics/jitter.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -9,12 +9,14 @@
 namespace lanai::bench {
 
 double JitterResult::theta() const {
-  if (intervals == 0 || interval_ps <= 0) return 0;
+  if (intervals == 0 || interval_ps <= 0)
+    return 0;
   return sum_jitter_ps / static_cast<double>(intervals) / interval_ps;
 }
 
 double JitterResult::jittered_fraction() const {
-  if (intervals == 0) return 0;
+  if (intervals == 0)
+    return 0;
   return static_cast<double>(jittered) / static_cast<double>(intervals);
 }
 
@@ -41,9 +43,10 @@ JitterResult jitter(std::span<const std::int64_t> receipts_ps, double interval_p
 
 JitterResult pool(std::span<const JitterResult> channels) {
   JitterResult total;
-  if (channels.empty()) return total;
+  if (channels.empty())
+    return total;
   total.interval_ps = channels.front().interval_ps;
-  for (const JitterResult& c : channels) {
+  for (const JitterResult &c : channels) {
     if (c.interval_ps != total.interval_ps)
       throw std::invalid_argument("jitter pool: channels have different inter-arrival times");
     total.messages += c.messages;

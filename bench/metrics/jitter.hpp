@@ -13,15 +13,15 @@
 namespace lanai::bench {
 
 struct JitterResult {
-  std::size_t messages = 0;    // receipts considered
-  std::size_t intervals = 0;   // consecutive pairs (messages - 1)
-  std::size_t jittered = 0;    // pairs with jitter duration > 0
-  double sum_jitter_ps = 0;    // sum of the jitter durations
+  std::size_t messages = 0;         // receipts considered
+  std::size_t intervals = 0;        // consecutive pairs (messages - 1)
+  std::size_t jittered = 0;         // pairs with jitter duration > 0
+  double sum_jitter_ps = 0;         // sum of the jitter durations
   double theta() const;             // mean jitter / I; 0 without intervals
   double jittered_fraction() const; // jittered / intervals; 0 without intervals
   double interval_ps = 0;           // I
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const JitterResult&) const = default;
+  bool operator==(const JitterResult &) const = default;
 };
 
 // `receipts_ps`: receipt times of one channel in message order (ascending

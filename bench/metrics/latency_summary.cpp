@@ -1,6 +1,6 @@
 // The perftest-style latency columns: order statistics by nearest rank on a
 // sorted copy of the samples, mean and population standard deviation.
-#include "metrics/latency_summary.hpp"
+#include "bench/metrics/latency_summary.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -20,7 +20,8 @@ std::size_t nearest_rank(std::size_t count, std::size_t per_mille) {
 
 LatencySummary summarize(std::span<const double> samples) {
   LatencySummary s;
-  if (samples.empty()) return s;
+  if (samples.empty())
+    return s;
 
   std::vector<double> sorted(samples.begin(), samples.end());
   std::sort(sorted.begin(), sorted.end());
@@ -33,13 +34,15 @@ LatencySummary summarize(std::span<const double> samples) {
   s.p999 = sorted[nearest_rank(n, 999) - 1];
 
   double sum = 0;
-  for (double x : sorted) sum += x;
+  for (double x : sorted)
+    sum += x;
   s.avg = sum / static_cast<double>(n);
 
   // Two passes: deviations from the mean, so large offsets (absolute
   // timestamps) do not cancel catastrophically.
   double squares = 0;
-  for (double x : sorted) squares += (x - s.avg) * (x - s.avg);
+  for (double x : sorted)
+    squares += (x - s.avg) * (x - s.avg);
   s.stdev = std::sqrt(squares / static_cast<double>(n));
   return s;
 }

@@ -1,6 +1,6 @@
 // Running a rank's points on its pool; what they give waits under a mutex
 // for the main thread, which alone talks to the other ranks.
-#include "mpi/local_points.hpp"
+#include "bench/mpi/local_points.hpp"
 
 #include <boost/asio/post.hpp>
 
@@ -11,7 +11,7 @@
 
 namespace lanai::bench {
 
-LocalPoints::LocalPoints(unsigned jobs, const Work& work, const std::atomic<bool>* stop,
+LocalPoints::LocalPoints(unsigned jobs, const Work &work, const std::atomic<bool> *stop,
                          std::optional<RankFailureMode> hook)
     : jobs_(jobs == 0 ? 1 : jobs), work_(work), stop_(stop), hook_(hook), pool_(jobs_) {}
 
@@ -32,10 +32,13 @@ void LocalPoints::post(std::size_t point) {
         fire = hook_ && !hook_fired_;
         hook_fired_ = true;
       }
-      if (fire && *hook_ == RankFailureMode::exit) std::_Exit(3);
-      if (fire) throw std::runtime_error(std::string("failure requested by ") + kRankFailureVariable);
-      if (!(stop_ && stop_->load())) done.record = work_(point);
-    } catch (const std::exception& e) {
+      if (fire && *hook_ == RankFailureMode::exit)
+        std::_Exit(3);
+      if (fire)
+        throw std::runtime_error(std::string("failure requested by ") + kRankFailureVariable);
+      if (!(stop_ && stop_->load()))
+        done.record = work_(point);
+    } catch (const std::exception &e) {
       done.failure = e.what();
     } catch (...) {
       done.failure = "unknown exception";

@@ -1,7 +1,7 @@
 // The MPI job proper: MPI_Init_thread (funneled: only the main thread of a
 // rank talks to the others) when mpirun started several ranks, the ranks
 // on this machine for --jobs, the collective status, and MPI_Finalize.
-#include "mpi/mpi_job.hpp"
+#include "bench/mpi/mpi_job.hpp"
 
 #include <fmt/format.h>
 #include <mpi.h>
@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "mpi/launch_environment.hpp"
-#include "mpi/sweep_leader.hpp"
-#include "mpi/sweep_messages.hpp"
+#include "bench/mpi/launch_environment.hpp"
+#include "bench/mpi/sweep_leader.hpp"
+#include "bench/mpi/sweep_messages.hpp"
 
 namespace lanai::bench {
 
@@ -34,7 +34,8 @@ public:
     MPI_Comm_size(here, &local_);
     MPI_Comm_free(&here);
     sweep_mpi::open_channel();
-    if (hook && hook->rank == rank_) hook_ = hook->mode;
+    if (hook && hook->rank == rank_)
+      hook_ = hook->mode;
   }
 
   ~OpenMpiJob() override {
@@ -51,7 +52,8 @@ public:
     return share > 0 ? share : 1;
   }
 
-  SpreadSweep spread(std::size_t count, const PointWork& work, const SweepOptions& options) override {
+  SpreadSweep spread(std::size_t count, const PointWork &work,
+                     const SweepOptions &options) override {
     // A broken exchange leaves the other ranks waiting on this one: say
     // why, and end the job.
     spread_called_ = true;
@@ -62,9 +64,10 @@ public:
       }
       SpreadSweep out = lead_sweep(size_, count, work, options, hook_);
       losses_ = out.losses;
-      for (const RankLoss& loss : losses_) intact_ = intact_ && loss.answered;
+      for (const RankLoss &loss : losses_)
+        intact_ = intact_ && loss.answered;
       return out;
-    } catch (const std::exception& e) {
+    } catch (const std::exception &e) {
       fmt::print(stderr, "lanai-emu: rank {}: the sweep's exchange broke: {}\n", rank_, e.what());
       MPI_Abort(MPI_COMM_WORLD, 1);
       throw;
@@ -74,19 +77,21 @@ public:
   int agree(int status) override {
     // A rank that never reported back would leave a collective waiting:
     // rank 0 ends the job instead, its files written.
-    if (leader() && !intact_) MPI_Abort(MPI_COMM_WORLD, status);
+    if (leader() && !intact_)
+      MPI_Abort(MPI_COMM_WORLD, status);
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return status;
   }
 
-  void fail_before_sweep(const std::string& reason) override {
-    if (leader() || spread_called_) return;
+  void fail_before_sweep(const std::string &reason) override {
+    if (leader() || spread_called_)
+      return;
     spread_called_ = true;
     sweep_mpi::send(0, sweep_mpi::Tag::failed, rank_failure(rank_, reason));
     sweep_mpi::send(0, sweep_mpi::Tag::done);
   }
 
-  const std::vector<RankLoss>& losses() const override { return losses_; }
+  const std::vector<RankLoss> &losses() const override { return losses_; }
 
 private:
   int rank_ = 0, size_ = 1, local_ = 1;
@@ -103,18 +108,19 @@ bool built_with_mpi() { return true; }
 JoinedJob join_mpi_job() {
   JoinedJob joined;
   const auto launched = launched_rank();
-  if (!launched || launched->size <= 1) return joined;
+  if (!launched || launched->size <= 1)
+    return joined;
   joined.rank = launched->rank;
   std::optional<RankFailureHook> hook;
   try {
     hook = rank_failure_hook();
-  } catch (const std::invalid_argument& e) {
+  } catch (const std::invalid_argument &e) {
     joined.error = e.what();
     return joined;
   }
   try {
     joined.job = std::make_unique<OpenMpiJob>(hook);
-  } catch (const std::runtime_error& e) {
+  } catch (const std::runtime_error &e) {
     joined.error = e.what();
   }
   return joined;

@@ -1,7 +1,7 @@
 // A build without MPI: a sweep always runs in this process alone, and a
 // launch as several ranks is refused, said once by rank 0.
-#include "mpi/launch_environment.hpp"
-#include "mpi/mpi_job.hpp"
+#include "bench/mpi/launch_environment.hpp"
+#include "bench/mpi/mpi_job.hpp"
 
 namespace lanai::bench {
 

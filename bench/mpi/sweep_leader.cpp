@@ -2,7 +2,7 @@
 // its own pool, answers the other ranks and gathers their records. Every
 // point is given out once, in index order, so what a point computes never
 // depends on who ran it.
-#include "mpi/sweep_leader.hpp"
+#include "bench/mpi/sweep_leader.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -11,8 +11,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "mpi/local_points.hpp"
-#include "mpi/sweep_messages.hpp"
+#include "bench/mpi/local_points.hpp"
+#include "bench/mpi/sweep_messages.hpp"
 
 namespace lanai::bench {
 
@@ -29,23 +29,25 @@ struct RankState {
 
 } // namespace
 
-std::string rank_failure(int rank, const std::string& why) {
+std::string rank_failure(int rank, const std::string &why) {
   char host[256] = "?";
   gethostname(host, sizeof host - 1);
   return fmt::format("rank {} on {} failed: {}", rank, host, why);
 }
 
-SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
-                       const SweepOptions& options, std::optional<RankFailureMode> hook) {
+SpreadSweep lead_sweep(int size, std::size_t count, const PointWork &work,
+                       const SweepOptions &options, std::optional<RankFailureMode> hook) {
   SpreadSweep out;
   out.records.resize(count);
   const auto stopped = [&] { return options.stop && options.stop->load(); };
 
   // The order points are given out in: the one rank 0 must run first.
   std::vector<std::size_t> order;
-  if (options.leader_point && *options.leader_point < count) order.push_back(*options.leader_point);
+  if (options.leader_point && *options.leader_point < count)
+    order.push_back(*options.leader_point);
   for (std::size_t i = 0; i < count; ++i)
-    if (!(options.leader_point && *options.leader_point == i)) order.push_back(i);
+    if (!(options.leader_point && *options.leader_point == i))
+      order.push_back(i);
   std::size_t next = 0;
   std::vector<RankState> ranks(static_cast<std::size_t>(size));
   const auto take = [&](int rank, std::size_t most) {
@@ -58,9 +60,10 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
   };
   std::size_t finished = 0;
   const auto keep = [&](int rank, std::size_t point, std::optional<std::string> record) {
-    RankState& r = ranks[static_cast<std::size_t>(rank)];
+    RankState &r = ranks[static_cast<std::size_t>(rank)];
     if (r.held.erase(point) == 0)
-      throw std::logic_error(fmt::format("rank {} gave back point {}, which it did not hold", rank, point));
+      throw std::logic_error(
+          fmt::format("rank {} gave back point {}, which it did not hold", rank, point));
     if (record) {
       out.records[point] = std::move(record);
       ++finished;
@@ -68,14 +71,15 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
   };
 
   LocalPoints local(options.jobs, work, options.stop, hook);
-  RankState& self = ranks[0];
+  RankState &self = ranks[0];
   std::optional<Clock::time_point> stop_sent;
   auto last_progress = Clock::now();
   std::size_t reported = static_cast<std::size_t>(-1);
   const auto keep_finished = [&] {
-    for (LocalPoints::Finished& f : local.take_finished()) {
+    for (LocalPoints::Finished &f : local.take_finished()) {
       if (f.failure) {
-        if (!self.failure) self.failure = rank_failure(0, *f.failure);
+        if (!self.failure)
+          self.failure = rank_failure(0, *f.failure);
         continue; // the point stays held: lost
       }
       keep(0, f.point, std::move(f.record));
@@ -85,54 +89,69 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
     keep_finished();
     while (!self.failure && local.in_flight() < local.jobs()) {
       const auto given = take(0, 1);
-      if (given.empty()) break;
+      if (given.empty())
+        break;
       local.post(given.front());
     }
     while (auto m = poll()) {
-      RankState& r = ranks[static_cast<std::size_t>(m->source)];
+      RankState &r = ranks[static_cast<std::size_t>(m->source)];
       switch (m->tag) {
-      case Tag::want: send(m->source, Tag::give, give_bytes(take(m->source, read_want(m->bytes)))); break;
+      case Tag::want:
+        send(m->source, Tag::give, give_bytes(take(m->source, read_want(m->bytes))));
+        break;
       case Tag::record: {
         auto [point, record] = read_record(m->bytes);
         keep(m->source, point, std::move(record));
         break;
       }
-      case Tag::failed: r.failure = m->bytes; break;
-      case Tag::done: r.done = true; break;
-      default: throw std::logic_error(fmt::format("rank 0 got message {} from rank {}",
-                                                  static_cast<int>(m->tag), m->source));
+      case Tag::failed:
+        r.failure = m->bytes;
+        break;
+      case Tag::done:
+        r.done = true;
+        break;
+      default:
+        throw std::logic_error(
+            fmt::format("rank 0 got message {} from rank {}", static_cast<int>(m->tag), m->source));
       }
     }
     if (stopped() && !stop_sent) {
       for (int r = 1; r < size; ++r)
-        if (!ranks[static_cast<std::size_t>(r)].done) send(r, Tag::stop);
+        if (!ranks[static_cast<std::size_t>(r)].done)
+          send(r, Tag::stop);
       stop_sent = Clock::now();
     }
     const auto now = Clock::now();
-    if (options.progress && (finished != reported || now - last_progress >= std::chrono::seconds(1))) {
+    if (options.progress &&
+        (finished != reported || now - last_progress >= std::chrono::seconds(1))) {
       options.progress(finished, count);
       reported = finished;
       last_progress = now;
     }
-    const bool others_done = std::all_of(ranks.begin() + 1, ranks.end(), [](const RankState& r) { return r.done; });
+    const bool others_done =
+        std::all_of(ranks.begin() + 1, ranks.end(), [](const RankState &r) { return r.done; });
     const bool idle = local.in_flight() == 0;
     const bool nothing_to_give = stopped() || next == order.size() || self.failure;
-    if (idle && others_done && nothing_to_give) break;
-    if (idle && stop_sent && now - *stop_sent > kStopGrace) break;
+    if (idle && others_done && nothing_to_give)
+      break;
+    if (idle && stop_sent && now - *stop_sent > kStopGrace)
+      break;
     local.wait(std::chrono::milliseconds(2));
   }
   local.join();
   keep_finished(); // what finished between the last look and the join
 
   for (int r = 0; r < size; ++r) {
-    const RankState& s = ranks[static_cast<std::size_t>(r)];
+    const RankState &s = ranks[static_cast<std::size_t>(r)];
     const bool silent = r != 0 && !s.done; // never said it was done
-    if (!s.failure && s.held.empty() && !silent) continue;
+    if (!s.failure && s.held.empty() && !silent)
+      continue;
     RankLoss loss;
     loss.rank = r;
     loss.reason = s.failure ? *s.failure
                             : fmt::format("rank {} did not report back after the stop (it died, or "
-                                          "mpirun ended it)", r);
+                                          "mpirun ended it)",
+                                          r);
     loss.points.assign(s.held.begin(), s.held.end());
     loss.answered = !silent;
     out.losses.push_back(std::move(loss));
@@ -146,7 +165,8 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
     std::sort(loss.points.begin(), loss.points.end());
     out.losses.push_back(std::move(loss));
   }
-  if (options.progress) options.progress(finished, count);
+  if (options.progress)
+    options.progress(finished, count);
   return out;
 }
 

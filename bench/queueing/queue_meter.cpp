@@ -1,4 +1,4 @@
-#include "queueing/queue_meter.hpp"
+#include "bench/queueing/queue_meter.hpp"
 
 #include <boost/math/distributions/students_t.hpp>
 
@@ -13,17 +13,20 @@ namespace lanai::bench {
 
 QueueMeter::QueueMeter(kernel::SimTime start, kernel::SimTime cell, bool lanai_only)
     : start_(start), cell_(cell), lanai_only_(lanai_only) {
-  if (cell.ps() <= 0) throw std::invalid_argument("QueueMeter: the cell length must be > 0");
+  if (cell.ps() <= 0)
+    throw std::invalid_argument("QueueMeter: the cell length must be > 0");
 }
 
 void QueueMeter::add(Series series, kernel::SimTime from, kernel::SimTime to) {
   from = std::max(from, start_);
-  if (to <= from) return;
+  if (to <= from)
+    return;
   const std::int64_t c = cell_.ps();
   const std::int64_t a = (from - start_).ps();
   const std::int64_t b = (to - start_).ps();
   const auto last = static_cast<std::size_t>((b - 1) / c);
-  if (cells_.size() <= last) cells_.resize(last + 1, std::array<double, series_count>{});
+  if (cells_.size() <= last)
+    cells_.resize(last + 1, std::array<double, series_count>{});
   for (auto k = static_cast<std::size_t>(a / c); k <= last; ++k) {
     const std::int64_t lo = std::max<std::int64_t>(a, static_cast<std::int64_t>(k) * c);
     const std::int64_t hi = std::min<std::int64_t>(b, static_cast<std::int64_t>(k + 1) * c);
@@ -35,15 +38,16 @@ void QueueMeter::add(Series series, kernel::SimTime from, kernel::SimTime to) {
 // job starts service when it has arrived and the job before it (of any
 // class) has ended. The firmware times jobs that way too (see
 // firmware/nic-send-twin), so its state span may begin a polling lap later.
-void QueueMeter::lanai_work(std::size_t job_class, const trace::Event& e) {
-  auto& queue = arrivals_[job_class];
+void QueueMeter::lanai_work(std::size_t job_class, const trace::Event &e) {
+  auto &queue = arrivals_[job_class];
   kernel::SimTime service_start = e.begin;
   if (queue.empty()) {
     ++unmatched_;
   } else {
     kernel::SimTime ready = std::max(queue.front(), lanai_free_);
     // Data is programmed only into an idle send DMA (it has no waiting room).
-    if (job_class == 2) ready = std::max(ready, nsdma_free_);
+    if (job_class == 2)
+      ready = std::max(ready, nsdma_free_);
     service_start = std::min(e.begin, ready);
     add(static_cast<Series>(wait_doorbell + job_class), queue.front(), service_start);
     queue.pop_front();
@@ -53,7 +57,7 @@ void QueueMeter::lanai_work(std::size_t job_class, const trace::Event& e) {
   lanai_free_ = e.end;
 }
 
-void QueueMeter::consume(const trace::Event& e) {
+void QueueMeter::consume(const trace::Event &e) {
   switch (e.track) {
   case trace::Track::doorbell:
     if (e.name == "send") {
@@ -62,16 +66,22 @@ void QueueMeter::consume(const trace::Event& e) {
     }
     break;
   case trace::Track::lanai:
-    if (e.name == TWIN_STATE_DOORBELL) lanai_work(0, e);
-    else if (e.name == TWIN_STATE_DESCRIPTOR) lanai_work(1, e);
-    else if (e.name == TWIN_STATE_DATA) lanai_work(2, e);
+    if (e.name == TWIN_STATE_DOORBELL)
+      lanai_work(0, e);
+    else if (e.name == TWIN_STATE_DESCRIPTOR)
+      lanai_work(1, e);
+    else if (e.name == TWIN_STATE_DATA)
+      lanai_work(2, e);
     break;
   case trace::Track::hdma: {
     add(wait_hdma, e.programmed, e.begin);
     add(busy_hdma, e.begin, e.end);
-    if (e.vi == TWIN_VISIT_HDMA_DESCRIPTOR) arrivals_[1].push_back(e.end);
-    if (e.vi == TWIN_VISIT_HDMA_DATA) arrivals_[2].push_back(e.end);
-    if (e.vi < services_.size()) services_[e.vi].add(e.end - e.begin);
+    if (e.vi == TWIN_VISIT_HDMA_DESCRIPTOR)
+      arrivals_[1].push_back(e.end);
+    if (e.vi == TWIN_VISIT_HDMA_DATA)
+      arrivals_[2].push_back(e.end);
+    if (e.vi < services_.size())
+      services_[e.vi].add(e.end - e.begin);
     break;
   }
   case trace::Track::nsdma:
@@ -79,7 +89,8 @@ void QueueMeter::consume(const trace::Event& e) {
     nsdma_free_ = e.end;
     services_[TWIN_VISIT_NSDMA].add(e.end - e.begin);
     break;
-  default: break;
+  default:
+    break;
   }
 }
 
@@ -90,7 +101,8 @@ std::vector<double> QueueMeter::batch_values(std::size_t cells, std::size_t batc
   for (std::size_t b = 0; b < batches; ++b) {
     double sum = 0;
     for (std::size_t k = b * per; k < (b + 1) * per && k < cells_.size(); ++k)
-      for (Series s : series) sum += cells_[k][s];
+      for (Series s : series)
+        sum += cells_[k][s];
     values[b] = sum / (static_cast<double>(per) * static_cast<double>(cell_.ps()));
   }
   return values;
@@ -103,13 +115,15 @@ struct MeanCi {
   double ci95 = 0;
 };
 
-MeanCi mean_ci(const std::vector<double>& v) {
+MeanCi mean_ci(const std::vector<double> &v) {
   const double n = static_cast<double>(v.size());
   double mean = 0;
-  for (double x : v) mean += x;
+  for (double x : v)
+    mean += x;
   mean /= n;
   double ss = 0;
-  for (double x : v) ss += (x - mean) * (x - mean);
+  for (double x : v)
+    ss += (x - mean) * (x - mean);
   const double sd = std::sqrt(ss / (n - 1));
   return {mean, student_t_975(v.size() - 1) * sd / std::sqrt(n)};
 }
@@ -150,7 +164,8 @@ std::vector<StationEstimate> QueueMeter::estimate(std::size_t cells, std::size_t
 
 double QueueMeter::stop_precision(std::size_t cells, std::size_t batches) const {
   const MeanCi q = mean_ci(batch_values(cells, batches, {lanai_only_ ? wait_doorbell : wait_hdma}));
-  if (q.mean <= 0) return std::numeric_limits<double>::infinity();
+  if (q.mean <= 0)
+    return std::numeric_limits<double>::infinity();
   return q.ci95 / q.mean;
 }
 

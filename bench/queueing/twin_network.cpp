@@ -1,4 +1,4 @@
-#include "queueing/twin_network.hpp"
+#include "bench/queueing/twin_network.hpp"
 
 #include <fmt/format.h>
 
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <optional>
 
-#include "kernel/sim_time.hpp"
-#include "wire/packet.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/wire/packet.hpp"
 
 namespace lanai::bench {
 
@@ -16,10 +16,11 @@ namespace {
 using models::QnaNetwork;
 
 // The visit a job goes to after `from`, or nullopt when it leaves.
-std::optional<std::size_t> next_visit(const QnaNetwork& n, std::size_t from) {
+std::optional<std::size_t> next_visit(const QnaNetwork &n, std::size_t from) {
   std::optional<std::size_t> next;
-  for (const auto& r : n.routes) {
-    if (r.from != from) continue;
+  for (const auto &r : n.routes) {
+    if (r.from != from)
+      continue;
     if (next || std::abs(r.probability - 1.0) > 1e-12)
       throw TwinModelError(fmt::format(
           "visit {}: the twin executes one path, so each visit has at most one route, taken "
@@ -32,14 +33,14 @@ std::optional<std::size_t> next_visit(const QnaNetwork& n, std::size_t from) {
 
 } // namespace
 
-TwinServices twin_services(const QnaNetwork& n) {
-  for (const auto& s : n.stations) {
+TwinServices twin_services(const QnaNetwork &n) {
+  for (const auto &s : n.stations) {
     if (s.name != "lanai" && s.name != "hdma" && s.name != "nsdma")
-      throw TwinModelError(fmt::format(
-          "station {}: the twin has only the stations lanai, hdma and nsdma", s.name));
+      throw TwinModelError(
+          fmt::format("station {}: the twin has only the stations lanai, hdma and nsdma", s.name));
     if (s.servers != 1)
-      throw TwinModelError(fmt::format("station {}: the card has one of each; servers must be 1",
-                                       s.name));
+      throw TwinModelError(
+          fmt::format("station {}: the card has one of each; servers must be 1", s.name));
   }
   if (n.arrivals.size() != 1 || n.visits[n.arrivals[0].visit].name() != "lanai.doorbell")
     throw TwinModelError("arrivals: the twin's host rings doorbells: one arrival stream, at "
@@ -48,21 +49,21 @@ TwinServices twin_services(const QnaNetwork& n) {
     throw TwinModelError(fmt::format("arrival at lanai.doorbell: the twin's doorbells are "
                                      "Poisson (scov 1), not scov {}",
                                      n.arrivals[0].scov));
-  for (const auto& v : n.visits)
+  for (const auto &v : n.visits)
     if (v.scov != 0.0)
       throw TwinModelError(fmt::format("service {}: the twin's services are deterministic "
                                        "(scov 0), not scov {}",
                                        v.name(), v.scov));
 
-  static constexpr const char* kPath[] = {"lanai.doorbell", "hdma.doorbell", "lanai.descriptor",
-                                          "hdma.descriptor", "lanai.data", "nsdma.data"};
+  static constexpr const char *kPath[] = {"lanai.doorbell",  "hdma.doorbell", "lanai.descriptor",
+                                          "hdma.descriptor", "lanai.data",    "nsdma.data"};
   double means[6] = {};
   std::size_t at = n.arrivals[0].visit;
   std::size_t length = 0;
   for (;;) {
     if (length == 6)
-      throw TwinModelError(fmt::format("route from {}: the path goes on past nsdma.data",
-                                       n.visits[at].name()));
+      throw TwinModelError(
+          fmt::format("route from {}: the path goes on past nsdma.data", n.visits[at].name()));
     if (n.visits[at].name() != kPath[length])
       throw TwinModelError(fmt::format(
           "route to {}: the twin executes lanai.doorbell -> hdma.doorbell -> lanai.descriptor "
@@ -71,7 +72,8 @@ TwinServices twin_services(const QnaNetwork& n) {
           n.visits[at].name(), kPath[length]));
     means[length++] = n.visits[at].mean_us;
     const auto next = next_visit(n, at);
-    if (!next) break;
+    if (!next)
+      break;
     at = *next;
   }
   if (length != 1 && length != 6)
@@ -95,15 +97,16 @@ TwinServices twin_services(const QnaNetwork& n) {
   return s;
 }
 
-profile::HardwareProfile twin_profile(const profile::HardwareProfile& base,
-                                      const TwinServices& s, const TwinTransfers& t) {
+profile::HardwareProfile twin_profile(const profile::HardwareProfile &base, const TwinServices &s,
+                                      const TwinTransfers &t) {
   profile::HardwareProfile p = base;
   p.name = base.name + "+twin";
   // Deep enough that nothing is ever refused: the queues are the model's.
   p.nic.doorbell_entries = 65535;
   p.nic.hdma_queue_entries = 4096;
   p.nic.per_vi_doorbells = 0;
-  if (s.lanai_only) return p;
+  if (s.lanai_only)
+    return p;
 
   if (t.data_bytes <= t.descriptor_bytes)
     throw TwinModelError(fmt::format("data_bytes ({}) must exceed descriptor_bytes ({})",
@@ -113,7 +116,8 @@ profile::HardwareProfile twin_profile(const profile::HardwareProfile& base,
         "service hdma.descriptor ({} us) must be longer than hdma.doorbell ({} us): the host "
         "DMA moves more bytes for the data than for the descriptor",
         s.hdma_data_us, s.hdma_descriptor_us));
-  const double bytes_per_us = (t.data_bytes - t.descriptor_bytes) / (s.hdma_data_us - s.hdma_descriptor_us);
+  const double bytes_per_us =
+      (t.data_bytes - t.descriptor_bytes) / (s.hdma_data_us - s.hdma_descriptor_us);
   const double setup_ns = (s.hdma_descriptor_us - t.descriptor_bytes / bytes_per_us) * 1e3;
   if (setup_ns < 0)
     throw TwinModelError(fmt::format(
@@ -126,7 +130,8 @@ profile::HardwareProfile twin_profile(const profile::HardwareProfile& base,
   const auto link = kernel::Bandwidth::megabytes_per_second(p.wire.link_mbytes_per_s);
   // The port is busy until the packet's tail has left: route byte, data
   // and the checksum trailer.
-  const double wire_ns = link.transfer_time(t.data_bytes + 1u + wire::Packet::trailer_bytes).as_ns();
+  const double wire_ns =
+      link.transfer_time(t.data_bytes + 1u + wire::Packet::trailer_bytes).as_ns();
   const double nsdma_setup_ns = s.nsdma_us * 1e3 - wire_ns;
   if (nsdma_setup_ns < 0)
     throw TwinModelError(fmt::format(
@@ -138,7 +143,7 @@ profile::HardwareProfile twin_profile(const profile::HardwareProfile& base,
   return p;
 }
 
-std::uint32_t twin_cycles(const profile::HardwareProfile& profile, double us) {
+std::uint32_t twin_cycles(const profile::HardwareProfile &profile, double us) {
   return static_cast<std::uint32_t>(std::lround(us * profile.lanai.clock_mhz));
 }
 

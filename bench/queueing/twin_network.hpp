@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/qna_network.hpp"
-#include "profile/hardware_profile.hpp"
+#include "tools/analytic/qna_network.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::bench {
 
@@ -20,7 +20,7 @@ class TwinModelError : public std::runtime_error {
 };
 
 struct TwinServices {
-  bool lanai_only = false;       // the single-station form
+  bool lanai_only = false; // the single-station form
   double lanai_doorbell_us = 0;
   double lanai_descriptor_us = 0;
   double lanai_data_us = 0;      // programming the send DMA (done only when it is idle)
@@ -32,7 +32,7 @@ struct TwinServices {
 // Checks that `network` is one of the two shapes above (one server per
 // station, Poisson arrivals at lanai.doorbell, every route taken with
 // probability 1, deterministic services) and returns its service times.
-TwinServices twin_services(const models::QnaNetwork& network);
+TwinServices twin_services(const models::QnaNetwork &network);
 
 // Transfer sizes of the twin's host DMA fetches.
 struct TwinTransfers {
@@ -45,10 +45,10 @@ struct TwinTransfers {
 // the send DMA start-up so that sending data_bytes (plus the route byte)
 // takes nsdma_us, and queues deep enough never to refuse work. Throws
 // TwinModelError when no such setting exists.
-profile::HardwareProfile twin_profile(const profile::HardwareProfile& base,
-                                      const TwinServices& services, const TwinTransfers& transfers);
+profile::HardwareProfile twin_profile(const profile::HardwareProfile &base,
+                                      const TwinServices &services, const TwinTransfers &transfers);
 
 // Core cycles of `us` at the profile's LANai clock, rounded to nearest.
-std::uint32_t twin_cycles(const profile::HardwareProfile& profile, double us);
+std::uint32_t twin_cycles(const profile::HardwareProfile &profile, double us);
 
 } // namespace lanai::bench

@@ -1,4 +1,4 @@
-#include "queueing/twin_point.hpp"
+#include "bench/queueing/twin_point.hpp"
 
 #include <fmt/format.h>
 
@@ -9,10 +9,10 @@
 #include <limits>
 #include <optional>
 
-#include "host/cluster.hpp"
-#include "kernel/random_stream.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/kernel/random_stream.hpp"
 #include "lanai/queue_twin_abi.h"
-#include "machine/standalone_machine.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 namespace lanai::bench {
 
@@ -26,9 +26,8 @@ static_assert(sizeof(twin_config_block) == 13 * sizeof(std::uint32_t));
 // cross a boundary are recorded when they end).
 class StopRule {
 public:
-  StopRule(const TwinPointSpec& spec, const QueueMeter& meter)
-      : spec_(spec), meter_(meter),
-        min_cells_(spec.batches),
+  StopRule(const TwinPointSpec &spec, const QueueMeter &meter)
+      : spec_(spec), meter_(meter), min_cells_(spec.batches),
         max_cells_(static_cast<std::size_t>(spec.max_duration.ps() / meter.cell().ps()) /
                    spec.batches * spec.batches) {}
 
@@ -38,20 +37,25 @@ public:
   // `budget_spent`: the doorbells allowed have all been rung, so the whole
   // batches settled so far are final, however precise.
   bool done(kernel::SimTime now, bool budget_spent) {
-    if (cells_) return now >= stop_at_;
+    if (cells_)
+      return now >= stop_at_;
     if (budget_spent) {
       cells_ = settled_cells(now);
       stop_at_ = now;
       return true;
     }
-    if (now < meter_.start()) return false;
+    if (now < meter_.start())
+      return false;
     const auto elapsed = static_cast<std::size_t>((now - meter_.start()).ps() / meter_.cell().ps());
-    if (elapsed == seen_) return false;
+    if (elapsed == seen_)
+      return false;
     seen_ = elapsed;
-    if (elapsed < kLagCells) return false;
+    if (elapsed < kLagCells)
+      return false;
     const std::size_t cells = settled_cells(now);
     // Batches change only every `batches` cells: judge each count once.
-    if (cells < min_cells_ || cells == judged_) return false;
+    if (cells < min_cells_ || cells == judged_)
+      return false;
     judged_ = cells;
     if (cells < max_cells_ && meter_.stop_precision(cells, spec_.batches) > spec_.target_precision)
       return false;
@@ -64,14 +68,16 @@ public:
 private:
   // Whole batches of cells that ended at least kLagCells before `now`.
   std::size_t settled_cells(kernel::SimTime now) const {
-    if (now < meter_.start()) return 0;
+    if (now < meter_.start())
+      return 0;
     const auto elapsed = static_cast<std::size_t>((now - meter_.start()).ps() / meter_.cell().ps());
-    if (elapsed < kLagCells) return 0;
+    if (elapsed < kLagCells)
+      return 0;
     return (elapsed - kLagCells) / spec_.batches * spec_.batches;
   }
 
-  const TwinPointSpec& spec_;
-  const QueueMeter& meter_;
+  const TwinPointSpec &spec_;
+  const QueueMeter &meter_;
   std::size_t min_cells_, max_cells_;
   std::size_t seen_ = 0;
   std::size_t judged_ = 0;
@@ -80,20 +86,26 @@ private:
 };
 
 // The block word by word, each in LANai order.
-void write_config(nic::Card& card, const twin_config_block& block) {
+void write_config(nic::Card &card, const twin_config_block &block) {
   std::uint32_t words[sizeof block / sizeof(std::uint32_t)];
   std::memcpy(words, &block, sizeof block);
   const std::uint32_t at = card.symbol(TWIN_CONFIG_SYMBOL);
-  for (std::uint32_t i = 0; i < std::size(words); ++i) card.write_sram_word(at + 4 * i, words[i]);
+  for (std::uint32_t i = 0; i < std::size(words); ++i)
+    card.write_sram_word(at + 4 * i, words[i]);
 }
 
 std::string failure_text(std::uint32_t code) {
   switch (code) {
-  case TWIN_FAIL_HDMA_REFUSED: return "the host DMA queue refused a request";
-  case TWIN_FAIL_QUEUE_FULL: return "a job queue in SRAM overflowed";
-  case TWIN_FAIL_SEND_REFUSED: return "the send DMA refused a packet";
-  case TWIN_FAIL_DMA_STATUS: return "a host DMA transfer failed its protection check";
-  default: return fmt::format("unknown failure code {}", code);
+  case TWIN_FAIL_HDMA_REFUSED:
+    return "the host DMA queue refused a request";
+  case TWIN_FAIL_QUEUE_FULL:
+    return "a job queue in SRAM overflowed";
+  case TWIN_FAIL_SEND_REFUSED:
+    return "the send DMA refused a packet";
+  case TWIN_FAIL_DMA_STATUS:
+    return "a host DMA transfer failed its protection check";
+  default:
+    return fmt::format("unknown failure code {}", code);
   }
 }
 
@@ -107,7 +119,7 @@ struct TwinMemory {
   std::uint64_t data_host = 0;
 };
 
-TwinMemory register_memory(host::Cluster& cluster, const TwinPointSpec& spec) {
+TwinMemory register_memory(host::Cluster &cluster, const TwinPointSpec &spec) {
   TwinMemory m;
   const std::uint32_t desc_bytes = spec.transfers.descriptor_bytes;
   m.bytes.assign(desc_bytes + spec.transfers.data_bytes + 64, 0x5A);
@@ -119,9 +131,9 @@ TwinMemory register_memory(host::Cluster& cluster, const TwinPointSpec& spec) {
 
 // The firmware's configuration block: the services' LANai times in cycles,
 // the transfers and where they go.
-twin_config_block config_block(const TwinPointSpec& spec, const profile::HardwareProfile& p,
-                               const TwinMemory& m, const std::vector<std::uint8_t>& route) {
-  const TwinServices& s = spec.services;
+twin_config_block config_block(const TwinPointSpec &spec, const profile::HardwareProfile &p,
+                               const TwinMemory &m, const std::vector<std::uint8_t> &route) {
+  const TwinServices &s = spec.services;
   twin_config_block block{};
   block.pooled = spec.pooled ? 1u : 0u;
   block.lanai_only = s.lanai_only ? 1u : 0u;
@@ -145,8 +157,8 @@ struct DoorbellSource {
   std::uint64_t rung = 0;
   bool interrupted = false;
 
-  int run(const TwinPointSpec& spec, const std::atomic<bool>* stop, host::HostCpu& cpu, nic::Card& card,
-          const TwinMemory& m, StopRule& rule) {
+  int run(const TwinPointSpec &spec, const std::atomic<bool> *stop, host::HostCpu &cpu,
+          nic::Card &card, const TwinMemory &m, StopRule &rule) {
     kernel::RandomStream gaps(spec.seed, "twin.doorbells");
     const double mean_gap_ps = 1e6 / spec.rate_per_us;
     double next_ps = static_cast<double>(cpu.kernel().now().ps());
@@ -156,13 +168,16 @@ struct DoorbellSource {
     for (;;) {
       next_ps += gaps.exponential(mean_gap_ps);
       const auto at = kernel::SimTime::from_ps(static_cast<std::int64_t>(next_ps));
-      if (at > cpu.kernel().now()) cpu.compute(at - cpu.kernel().now());
-      if (rule.done(at, spec.max_doorbells != 0 && rung == spec.max_doorbells)) return 0;
+      if (at > cpu.kernel().now())
+        cpu.compute(at - cpu.kernel().now());
+      if (rule.done(at, spec.max_doorbells != 0 && rung == spec.max_doorbells))
+        return 0;
       if (stop && stop->load(std::memory_order_relaxed)) {
         interrupted = true;
         return 0;
       }
-      if (!card.ring_doorbell(doorbell)) ++dropped;
+      if (!card.ring_doorbell(doorbell))
+        ++dropped;
       ++rung;
     }
   }
@@ -170,7 +185,7 @@ struct DoorbellSource {
 
 } // namespace
 
-TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool>* stop) {
+TwinPointResult run_twin_point(const TwinPointSpec &spec, const std::atomic<bool> *stop) {
   const auto wall_start = std::chrono::steady_clock::now();
   TwinPointResult result;
   auto fail = [&](std::string detail) {
@@ -178,29 +193,32 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
     result.detail = std::move(detail);
     return result;
   };
-  if (spec.batches < 2) return fail("batches must be >= 2");
-  if (!(spec.rate_per_us > 0)) return fail("the doorbell rate must be > 0");
+  if (spec.batches < 2)
+    return fail("batches must be >= 2");
+  if (!(spec.rate_per_us > 0))
+    return fail("the doorbell rate must be > 0");
 
   host::ClusterConfig config;
   try {
     config.profile = twin_profile(spec.profile, spec.services, spec.transfers);
     config.firmware.assign(
         1, machine::link_firmware(loader::find_firmware(spec.firmware), config.profile));
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     return fail(e.what());
   }
   config.nodes = 1;
   config.seed = spec.seed;
 
   const kernel::SimTime cell = spec.min_duration / static_cast<std::int64_t>(spec.batches);
-  if (cell.ps() <= 0) return fail("min_duration is too short for its batches");
+  if (cell.ps() <= 0)
+    return fail("min_duration is too short for its batches");
   QueueMeter meter(spec.warmup, cell, spec.services.lanai_only);
   trace::Recorder recorder;
-  recorder.set_consumer([&meter](const trace::Event& e) { meter.consume(e); });
+  recorder.set_consumer([&meter](const trace::Event &e) { meter.consume(e); });
   config.trace = &recorder;
 
   host::Cluster cluster(config);
-  nic::Card& card = cluster.card(0);
+  nic::Card &card = cluster.card(0);
   if (!card.has_symbol(TWIN_CONFIG_SYMBOL))
     return fail(fmt::format("firmware '{}' has no '{}': it is not a queueing twin firmware",
                             spec.firmware, TWIN_CONFIG_SYMBOL));
@@ -209,7 +227,7 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
 
   StopRule rule(spec, meter);
   DoorbellSource source;
-  host::HostCpu& cpu = cluster.host(0);
+  host::HostCpu &cpu = cluster.host(0);
   const host::RunReport report =
       cluster.run({[&]() -> int { return source.run(spec, stop, cpu, card, memory, rule); }});
   result.wall_seconds =
@@ -221,17 +239,21 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
     result.status = TwinStatus::stopped;
     return result;
   }
-  const auto failure = card.read_sram_word(
-      card.symbol(TWIN_CONFIG_SYMBOL) + static_cast<std::uint32_t>(offsetof(twin_config_block, failure)));
-  if (failure != 0) return fail("the twin firmware stopped: " + failure_text(failure));
+  const auto failure =
+      card.read_sram_word(card.symbol(TWIN_CONFIG_SYMBOL) +
+                          static_cast<std::uint32_t>(offsetof(twin_config_block, failure)));
+  if (failure != 0)
+    return fail("the twin firmware stopped: " + failure_text(failure));
   if (!report.success())
     return fail(fmt::format("the run did not finish cleanly: {}", report.detail));
-  if (source.dropped > 0) return fail(fmt::format("{} doorbells were dropped", source.dropped));
+  if (source.dropped > 0)
+    return fail(fmt::format("{} doorbells were dropped", source.dropped));
   if (meter.unmatched() > 0)
     return fail(fmt::format("{} jobs started without a matching arrival", meter.unmatched()));
 
   const std::size_t cells = rule.final_cells();
-  if (cells == 0) return fail("no whole batch was measured: allow more doorbells");
+  if (cells == 0)
+    return fail("no whole batch was measured: allow more doorbells");
   result.stations = meter.estimate(cells, spec.batches);
   result.services = meter.services();
   result.measured_ms = (cell * static_cast<std::int64_t>(cells)).as_ms();

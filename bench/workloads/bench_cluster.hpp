@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "host/cluster.hpp"
-#include "profile/hardware_profile.hpp"
-#include "trace/trace_recorder.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/trace/trace_recorder.hpp"
 
 namespace lanai::bench {
 
@@ -30,12 +30,12 @@ struct ClusterSetup {
   std::string firmware = "svia";
   std::size_t nodes = 2;
   std::uint64_t seed = 1;
-  trace::Recorder* trace = nullptr;
-  host::FirmwareProfiler* profiler = nullptr; // cycles per firmware function, if set
+  trace::Recorder *trace = nullptr;
+  host::FirmwareProfiler *profiler = nullptr; // cycles per firmware function, if set
 };
 
 // Links the firmware for the profile and fills the configuration. Throws
 // loader::LoadError (one line) for a firmware that cannot be found or linked.
-host::ClusterConfig cluster_config(const ClusterSetup& setup);
+host::ClusterConfig cluster_config(const ClusterSetup &setup);
 
 } // namespace lanai::bench

@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "trace/trace_event.hpp"
+#include "emulator/trace/trace_event.hpp"
 
 namespace lanai::bench {
 
@@ -22,8 +22,8 @@ struct SendBreakdown {
 };
 struct RecvBreakdown {
   double nrdma_done = 0; // the packet's tail done in SRAM (not a row of the published table)
-  double hdma_prog_desc = 0, desc_down = 0, hdma_prog_data = 0, data_up = 0,
-         hdma_prog_status = 0, status_done = 0;
+  double hdma_prog_desc = 0, desc_down = 0, hdma_prog_data = 0, data_up = 0, hdma_prog_status = 0,
+         status_done = 0;
 };
 // Means over the messages analysed, in microseconds.
 struct Breakdown {
@@ -50,7 +50,7 @@ struct MessageBuffers {
 // Messages `sender` sent to `receiver`, skipping the first `skip` (warm-up).
 // Throws std::runtime_error if an operation of an analysed message is
 // missing from the trace.
-Breakdown ping_breakdown(std::span<const trace::Event> events, const MessageBuffers& sender,
-                         const MessageBuffers& receiver, std::size_t skip);
+Breakdown ping_breakdown(std::span<const trace::Event> events, const MessageBuffers &sender,
+                         const MessageBuffers &receiver, std::size_t skip);
 
 } // namespace lanai::bench

@@ -1,4 +1,4 @@
-#include "workloads/card_stages.hpp"
+#include "bench/workloads/card_stages.hpp"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "kernel/json_text.hpp"
-#include "metrics/latency_summary.hpp"
-#include "numeric/line_fit.hpp"
+#include "emulator/text/json_text.hpp"
+#include "bench/metrics/latency_summary.hpp"
+#include "tools/numeric/line_fit.hpp"
 
 namespace lanai::bench {
 
@@ -31,14 +31,15 @@ MeasuredStage fitted(std::string name, std::span<const std::uint32_t> sizes,
 
 std::vector<models::PipelineStage> stage_fits(std::span<const MeasuredStage> stages) {
   std::vector<models::PipelineStage> out;
-  for (const MeasuredStage& s : stages) out.push_back(s.fit);
+  for (const MeasuredStage &s : stages)
+    out.push_back(s.fit);
   return out;
 }
 
-std::string stage_json(const MeasuredStage& s) {
+std::string stage_json(const MeasuredStage &s) {
   return fmt::format("{{\"name\":{},\"per\":\"{}\",\"g_us\":{:.4f},\"G_us_per_kb\":{:.4f},"
                      "\"max_residual_us\":{:.4f}}}",
-                     kernel::json_string(s.name), s.per_message ? "message" : "fragment", s.fit.g_us,
+                     text::json_string(s.name), s.per_message ? "message" : "fragment", s.fit.g_us,
                      s.fit.G_us_per_kb, s.max_residual_us);
 }
 
@@ -46,7 +47,8 @@ std::vector<models::PipelineStage> CardStages::pipeline() const { return stage_f
 
 double CardStages::predict_us(std::span<const double> fragments) const {
   double bytes = 0;
-  for (double x : fragments) bytes += x;
+  for (double x : fragments)
+    bytes += x;
   const std::vector<models::PipelineStage> path = pipeline();
   return models::stage_time_us(post.fit, bytes) + models::stage_time_us(completion.fit, bytes) +
          models::pipeline_latency_us(path, fragments);
@@ -59,7 +61,7 @@ std::vector<MeasuredStage> CardStages::message_path() const {
   return out;
 }
 
-CardStages measure_card_stages(const ClusterSetup& setup, std::span<const std::uint32_t> sizes,
+CardStages measure_card_stages(const ClusterSetup &setup, std::span<const std::uint32_t> sizes,
                                std::uint32_t iters) {
   const std::set<std::uint32_t> distinct(sizes.begin(), sizes.end());
   if (distinct.size() < 2)
@@ -78,7 +80,7 @@ CardStages measure_card_stages(const ClusterSetup& setup, std::span<const std::u
     if (!r.ok())
       throw std::runtime_error(
           fmt::format("timing the stages at {} bytes unfragmented: {}", size, r.failure));
-    const Breakdown& b = *r.breakdown;
+    const Breakdown &b = *r.breakdown;
     const double in_sram = b.arrival + b.recv.nrdma_done;
     const double in_host = b.arrival + b.recv.data_up;
     // The firmware reads the descriptor and plans the message once; the
@@ -103,15 +105,18 @@ CardStages measure_card_stages(const ClusterSetup& setup, std::span<const std::u
 
 std::vector<std::uint32_t> default_fit_sizes(std::uint32_t largest) {
   std::vector<std::uint32_t> out;
-  for (std::uint32_t s = 256; s < largest; s *= 4) out.push_back(s);
+  for (std::uint32_t s = 256; s < largest; s *= 4)
+    out.push_back(s);
   out.push_back(std::max<std::uint32_t>(largest, 1024));
   return out;
 }
 
 std::vector<double> static_fragments(std::uint32_t bytes, std::uint32_t fragment) {
-  if (fragment == 0) throw std::invalid_argument("a fragment size of 0 bytes");
+  if (fragment == 0)
+    throw std::invalid_argument("a fragment size of 0 bytes");
   std::vector<double> out(bytes / fragment, static_cast<double>(fragment));
-  if (bytes % fragment != 0) out.push_back(static_cast<double>(bytes % fragment));
+  if (bytes % fragment != 0)
+    out.push_back(static_cast<double>(bytes % fragment));
   return out;
 }
 

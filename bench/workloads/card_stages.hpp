@@ -21,23 +21,23 @@
 #include <string>
 #include <vector>
 
-#include "models/pipeline_model.hpp"
-#include "workloads/pingpong.hpp"
+#include "tools/analytic/pipeline_model.hpp"
+#include "bench/workloads/pingpong.hpp"
 
 namespace lanai::bench {
 
 struct MeasuredStage {
   std::string name;
-  models::PipelineStage fit;       // g and G from the line fit
-  bool per_message = false;        // paid once per message the card sees, not per fragment it cuts
-  std::vector<double> times_us;    // per fitted size
-  double max_residual_us = 0.0;    // the fit's worst miss
+  models::PipelineStage fit;    // g and G from the line fit
+  bool per_message = false;     // paid once per message the card sees, not per fragment it cuts
+  std::vector<double> times_us; // per fitted size
+  double max_residual_us = 0.0; // the fit's worst miss
 };
 
 struct CardStages {
-  std::vector<std::uint32_t> sizes;   // the unfragmented sizes timed
+  std::vector<std::uint32_t> sizes; // the unfragmented sizes timed
   MeasuredStage post;
-  std::vector<MeasuredStage> stages;  // send HDMA, network, receive HDMA
+  std::vector<MeasuredStage> stages; // send HDMA, network, receive HDMA
   MeasuredStage completion;
   // The stages a fragment the card cuts goes through.
   std::vector<models::PipelineStage> pipeline() const;
@@ -54,13 +54,13 @@ struct CardStages {
 // fits the stages. Throws std::invalid_argument for bad sizes and
 // std::runtime_error if a run fails (naming the size and why). A fitted g
 // or G below 0 (noise around a stage that costs nothing) is taken as 0.
-CardStages measure_card_stages(const ClusterSetup& setup, std::span<const std::uint32_t> sizes,
+CardStages measure_card_stages(const ClusterSetup &setup, std::span<const std::uint32_t> sizes,
                                std::uint32_t iters);
 
 // The stages' fitted g and G, in order.
 std::vector<models::PipelineStage> stage_fits(std::span<const MeasuredStage> stages);
 // {"name":..,"per":"message"|"fragment","g_us":..,"G_us_per_kb":..,"max_residual_us":..}
-std::string stage_json(const MeasuredStage& stage);
+std::string stage_json(const MeasuredStage &stage);
 
 // Sizes for the fit when the largest message is `largest`: 256 B, then
 // every fourth power of two up to it, and `largest` itself.

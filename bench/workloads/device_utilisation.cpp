@@ -1,18 +1,18 @@
-#include "workloads/device_utilisation.hpp"
+#include "bench/workloads/device_utilisation.hpp"
 
 #include <stdexcept>
 
-#include "nic/host_dma.hpp"
-#include "nic/net_recv_dma.hpp"
-#include "nic/net_send_dma.hpp"
+#include "emulator/nic/host_dma.hpp"
+#include "emulator/nic/net_recv_dma.hpp"
+#include "emulator/nic/net_send_dma.hpp"
 
 namespace lanai::bench {
 
-std::vector<UtilisationWindow::Busy> UtilisationWindow::snapshot(host::Cluster& cluster,
+std::vector<UtilisationWindow::Busy> UtilisationWindow::snapshot(host::Cluster &cluster,
                                                                  kernel::SimTime at) {
   std::vector<Busy> out;
   for (std::size_t n = 0; n < cluster.size(); ++n) {
-    nic::Card& card = cluster.card(n);
+    nic::Card &card = cluster.card(n);
     out.push_back({card.lanai_work().busy_until(at), card.host_dma().busy_meter().busy_until(at),
                    card.send_dma().busy_meter().busy_until(at),
                    card.recv_dma().busy_meter().busy_until(at)});
@@ -20,12 +20,13 @@ std::vector<UtilisationWindow::Busy> UtilisationWindow::snapshot(host::Cluster& 
   return out;
 }
 
-void UtilisationWindow::schedule(host::Cluster& cluster, kernel::SimTime from, kernel::SimTime to) {
+void UtilisationWindow::schedule(host::Cluster &cluster, kernel::SimTime from, kernel::SimTime to) {
   if (!(from < to) || from < cluster.kernel().now())
     throw std::invalid_argument("utilisation window: it must start now or later and end after it");
-  kernel::Kernel& kernel = cluster.kernel();
-  kernel.schedule_at(from, [this, &cluster, from] { start_ = snapshot(cluster, from); },
-                     "bench.utilisation_start");
+  kernel::Kernel &kernel = cluster.kernel();
+  kernel.schedule_at(
+      from, [this, &cluster, from] { start_ = snapshot(cluster, from); },
+      "bench.utilisation_start");
   kernel.schedule_at(
       to,
       [this, &cluster, from, to] {
@@ -36,9 +37,9 @@ void UtilisationWindow::schedule(host::Cluster& cluster, kernel::SimTime from, k
         };
         result_.clear();
         for (std::size_t n = 0; n < end.size(); ++n)
-          result_.push_back({share(start_[n].lanai, end[n].lanai), share(start_[n].hdma, end[n].hdma),
-                             share(start_[n].nsdma, end[n].nsdma),
-                             share(start_[n].nrdma, end[n].nrdma)});
+          result_.push_back(
+              {share(start_[n].lanai, end[n].lanai), share(start_[n].hdma, end[n].hdma),
+               share(start_[n].nsdma, end[n].nsdma), share(start_[n].nrdma, end[n].nrdma)});
         closed_ = true;
       },
       "bench.utilisation_end");

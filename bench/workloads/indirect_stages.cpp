@@ -1,4 +1,4 @@
-#include "workloads/indirect_stages.hpp"
+#include "bench/workloads/indirect_stages.hpp"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "metrics/latency_summary.hpp"
-#include "models/pipeline_model.hpp"
-#include "numeric/line_fit.hpp"
+#include "bench/metrics/latency_summary.hpp"
+#include "tools/analytic/pipeline_model.hpp"
+#include "tools/numeric/line_fit.hpp"
 
 namespace lanai::bench {
 
@@ -18,20 +18,20 @@ double IndirectStages::fixed_us(double bytes, std::int64_t k) const {
          kb * G_b_us_per_kb;
 }
 
-IndirectStages measure_indirect(const PingPongSpec& base, std::span<const std::uint32_t> sizes,
+IndirectStages measure_indirect(const PingPongSpec &base, std::span<const std::uint32_t> sizes,
                                 std::uint32_t stream) {
   if (std::set<std::uint32_t>(sizes.begin(), sizes.end()).size() < 2)
     throw std::invalid_argument("the indirect method needs at least two different message sizes");
   if (stream < 3 || stream > kMaxHostFragments)
-    throw std::invalid_argument(
-        fmt::format("a back-to-back stream of {} messages: outside 3..{}", stream, kMaxHostFragments));
+    throw std::invalid_argument(fmt::format("a back-to-back stream of {} messages: outside 3..{}",
+                                            stream, kMaxHostFragments));
   IndirectStages out;
   out.sizes.assign(sizes.begin(), sizes.end());
   for (const std::uint32_t size : sizes) {
     if (std::uint64_t{size} * stream > VIA_MAX_TRANSFER)
-      throw std::invalid_argument(fmt::format(
-          "a stream of {} messages of {} bytes: at most {} bytes in all", stream, size,
-          VIA_MAX_TRANSFER));
+      throw std::invalid_argument(
+          fmt::format("a stream of {} messages of {} bytes: at most {} bytes in all", stream, size,
+                      VIA_MAX_TRANSFER));
     PingPongSpec spec = base;
     spec.breakdown = false;
     spec.size = size;
@@ -46,10 +46,9 @@ IndirectStages measure_indirect(const PingPongSpec& base, std::span<const std::u
     spec.host_fragments = stream;
     r = run_pingpong(spec);
     if (!r.ok())
-      throw std::runtime_error(
-          fmt::format("indirect method, {} back-to-back messages of {} bytes: {}", stream, size,
-                      r.failure));
-    const std::vector<double>& t = r.pong_arrivals_us;
+      throw std::runtime_error(fmt::format(
+          "indirect method, {} back-to-back messages of {} bytes: {}", stream, size, r.failure));
+    const std::vector<double> &t = r.pong_arrivals_us;
     out.interarrival_us.push_back((t.back() - t[1]) / static_cast<double>(t.size() - 2));
   }
   std::vector<double> x(sizes.begin(), sizes.end());

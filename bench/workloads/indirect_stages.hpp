@@ -12,14 +12,14 @@
 #include <span>
 #include <vector>
 
-#include "workloads/pingpong.hpp"
+#include "bench/workloads/pingpong.hpp"
 
 namespace lanai::bench {
 
 struct IndirectStages {
-  std::vector<std::uint32_t> sizes;     // message sizes measured
-  std::vector<double> latency_us;       // unpipelined 1-way latency per size
-  std::vector<double> interarrival_us;  // back-to-back inter-arrival per size
+  std::vector<std::uint32_t> sizes;    // message sizes measured
+  std::vector<double> latency_us;      // unpipelined 1-way latency per size
+  std::vector<double> interarrival_us; // back-to-back inter-arrival per size
   double sum_g_us = 0, sum_G_us_per_kb = 0;
   double g_b_us = 0, G_b_us_per_kb = 0;
   // The fixed-size theorem's curve with these figures:
@@ -32,7 +32,7 @@ struct IndirectStages {
 // then streams of `stream` messages (3..kMaxHostFragments) back to back.
 // Throws std::invalid_argument for bad sizes and std::runtime_error if a
 // run fails.
-IndirectStages measure_indirect(const PingPongSpec& base, std::span<const std::uint32_t> sizes,
+IndirectStages measure_indirect(const PingPongSpec &base, std::span<const std::uint32_t> sizes,
                                 std::uint32_t stream = 16);
 
 } // namespace lanai::bench

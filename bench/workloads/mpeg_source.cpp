@@ -1,7 +1,7 @@
 // Video frame sizes for VBR channels: a reader for public frame-size traces
 // and a synthetic MPEG-1-like source (per-type lognormal sizes following a
 // GOP pattern) whose numbers are the same on every platform.
-#include "workloads/mpeg_source.hpp"
+#include "bench/workloads/mpeg_source.hpp"
 
 #include <array>
 #include <charconv>
@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "kernel/random_stream.hpp"
+#include "emulator/kernel/random_stream.hpp"
 
 namespace lanai::bench {
 namespace {
@@ -22,7 +22,8 @@ namespace {
 std::string_view trim(std::string_view s) {
   constexpr std::string_view space = " \t\r\n\f\v";
   const auto first = s.find_first_not_of(space);
-  if (first == std::string_view::npos) return {};
+  if (first == std::string_view::npos)
+    return {};
   const auto last = s.find_last_not_of(space);
   return s.substr(first, last - first + 1);
 }
@@ -32,7 +33,8 @@ std::string_view trim(std::string_view s) {
 constexpr std::array<double, 14> inverse_factorials = [] {
   std::array<double, 14> c{};
   c[0] = 1.0;
-  for (std::size_t k = 1; k < c.size(); ++k) c[k] = c[k - 1] / static_cast<double>(k);
+  for (std::size_t k = 1; k < c.size(); ++k)
+    c[k] = c[k - 1] / static_cast<double>(k);
   return c;
 }();
 
@@ -42,15 +44,18 @@ constexpr std::array<double, 14> inverse_factorials = [] {
 double portable_exp(double x) {
   // The callers only need frame-sized results; clamping keeps ldexp's
   // argument far from overflow and underflow.
-  if (x > 700.0) x = 700.0;
-  if (x < -700.0) x = -700.0;
+  if (x > 700.0)
+    x = 700.0;
+  if (x < -700.0)
+    x = -700.0;
   constexpr double inv_ln2 = 1.44269504088896338700e+00;
   constexpr double ln2_hi = 6.93147180369123816490e-01; // k * ln2_hi is exact
   constexpr double ln2_lo = 1.90821492927058770002e-10;
   const double k = std::floor(x * inv_ln2 + 0.5);
   const double r = (x - k * ln2_hi) - k * ln2_lo;
   double p = inverse_factorials.back();
-  for (std::size_t i = inverse_factorials.size() - 1; i-- > 0;) p = p * r + inverse_factorials[i];
+  for (std::size_t i = inverse_factorials.size() - 1; i-- > 0;)
+    p = p * r + inverse_factorials[i];
   return std::ldexp(p, static_cast<int>(k));
 }
 
@@ -66,10 +71,10 @@ FrameType lognormal_for(double mean, double cv) {
   return {kernel::portable_log(mean) - sigma2 / 2.0, std::sqrt(sigma2)};
 }
 
-void check_params(const MpegParams& p) {
+void check_params(const MpegParams &p) {
   if (p.gop == nullptr || p.gop[0] == '\0')
     throw std::invalid_argument("synthetic_mpeg: the GOP pattern is empty");
-  for (const char* c = p.gop; *c != '\0'; ++c)
+  for (const char *c = p.gop; *c != '\0'; ++c)
     if (*c != 'I' && *c != 'P' && *c != 'B')
       throw std::invalid_argument(std::string("synthetic_mpeg: GOP pattern '") + p.gop +
                                   "' has a frame type other than I, P and B");
@@ -87,12 +92,14 @@ void check_params(const MpegParams& p) {
 
 } // namespace
 
-std::vector<std::uint32_t> read_frame_trace(const std::filesystem::path& file) {
+std::vector<std::uint32_t> read_frame_trace(const std::filesystem::path &file) {
   std::ifstream in(file);
-  if (!in) throw std::runtime_error(file.string() + ": cannot open frame-size trace");
+  if (!in)
+    throw std::runtime_error(file.string() + ": cannot open frame-size trace");
   std::stringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw std::runtime_error(file.string() + ": read error");
+  if (in.bad())
+    throw std::runtime_error(file.string() + ": read error");
   return parse_frame_trace(text.str(), file.string());
 }
 
@@ -103,7 +110,8 @@ std::vector<std::uint32_t> parse_frame_trace(std::string_view trace, std::string
   std::string line;
   for (std::size_t number = 1; std::getline(in, line); ++number) {
     const std::string_view text = trim(line);
-    if (text.empty() || text.front() == '#') continue;
+    if (text.empty() || text.front() == '#')
+      continue;
     std::uint64_t value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc{} || end != text.data() + text.size() || value == 0 ||
@@ -113,11 +121,12 @@ std::vector<std::uint32_t> parse_frame_trace(std::string_view trace, std::string
                                std::string(text) + "'");
     sizes.push_back(static_cast<std::uint32_t>(value));
   }
-  if (sizes.empty()) throw std::runtime_error(file + ": the trace holds no frame sizes");
+  if (sizes.empty())
+    throw std::runtime_error(file + ": the trace holds no frame sizes");
   return sizes;
 }
 
-std::vector<std::uint32_t> synthetic_mpeg(const MpegParams& params, std::size_t frames,
+std::vector<std::uint32_t> synthetic_mpeg(const MpegParams &params, std::size_t frames,
                                           std::uint64_t seed) {
   check_params(params);
   const std::size_t gop_length = std::strlen(params.gop);
@@ -126,7 +135,7 @@ std::vector<std::uint32_t> synthetic_mpeg(const MpegParams& params, std::size_t 
   // frames: the type means average to mean_bytes_per_s / frame_rate.
   double weight_sum = 0;
   for (std::size_t i = 0; i < gop_length; ++i)
-    weight_sum += params.gop[i] == 'I' ? params.i_weight
+    weight_sum += params.gop[i] == 'I'   ? params.i_weight
                   : params.gop[i] == 'P' ? params.p_weight
                                          : params.b_weight;
   const double mean_frame = params.mean_bytes_per_s / params.frame_rate;
@@ -141,7 +150,7 @@ std::vector<std::uint32_t> synthetic_mpeg(const MpegParams& params, std::size_t 
   sizes.reserve(frames);
   for (std::size_t f = 0; f < frames; ++f) {
     const char kind = params.gop[f % gop_length];
-    const FrameType& t = kind == 'I' ? i_type : kind == 'P' ? p_type : b_type;
+    const FrameType &t = kind == 'I' ? i_type : kind == 'P' ? p_type : b_type;
     const double bytes = std::floor(portable_exp(rng.normal(t.mu, t.sigma)) + 0.5);
     const double clipped = bytes < 1.0 ? 1.0 : bytes > max_bytes ? max_bytes : bytes;
     sizes.push_back(static_cast<std::uint32_t>(clipped));

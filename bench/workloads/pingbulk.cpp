@@ -1,4 +1,4 @@
-#include "workloads/pingbulk.hpp"
+#include "bench/workloads/pingbulk.hpp"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "session.hpp"
-#include "workloads/pingpong.hpp"
-#include "workloads/via_endpoint.hpp"
+#include "hostlib/driver/session.hpp"
+#include "bench/workloads/pingpong.hpp"
+#include "bench/workloads/via_endpoint.hpp"
 
 namespace lanai::bench {
 
@@ -20,26 +20,27 @@ std::uint8_t pattern(std::uint32_t round, std::uint32_t i, std::uint32_t k) {
 
 // One node's slots: W send and W receive descriptors with their buffers.
 struct Slots {
-  Slots(std::uint32_t window, std::uint32_t size, HostMemory& memory)
+  Slots(std::uint32_t window, std::uint32_t size, HostMemory &memory)
       : stride(64 + (std::size_t{size} + 63) / 64 * 64), window(window), size(size),
         ep(2 * window * stride, memory) {}
   std::size_t stride;
   std::uint32_t window, size;
   Endpoint ep;
-  VIP_DESCRIPTOR* desc(bool recv, std::uint32_t i) const {
-    return reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory() + ((recv ? window : 0) + i) * stride);
+  VIP_DESCRIPTOR *desc(bool recv, std::uint32_t i) const {
+    return reinterpret_cast<VIP_DESCRIPTOR *>(ep.memory() + ((recv ? window : 0) + i) * stride);
   }
-  std::uint8_t* buf(bool recv, std::uint32_t i) const {
-    return reinterpret_cast<std::uint8_t*>(desc(recv, i)) + 64;
+  std::uint8_t *buf(bool recv, std::uint32_t i) const {
+    return reinterpret_cast<std::uint8_t *>(desc(recv, i)) + 64;
   }
   void post(VIP_VI_HANDLE vi, bool recv, std::uint32_t i) {
-    VIP_DESCRIPTOR* d = desc(recv, i);
+    VIP_DESCRIPTOR *d = desc(recv, i);
     fill_descriptor(d, ep, buf(recv, i), size);
-    check_vip(recv ? VipPostRecv(vi, d, ep.memory_handle()) : VipPostSend(vi, d, ep.memory_handle()),
+    check_vip(recv ? VipPostRecv(vi, d, ep.memory_handle())
+                   : VipPostSend(vi, d, ep.memory_handle()),
               recv ? "VipPostRecv" : "VipPostSend");
   }
   void wait(VIP_VI_HANDLE vi, bool recv) const {
-    VIP_DESCRIPTOR* d = nullptr;
+    VIP_DESCRIPTOR *d = nullptr;
     check_vip(recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d),
               recv ? "VipRecvWait" : "VipSendWait");
     if ((d->CS.Status & VIP_STATUS_ERROR_MASK) || d->CS.Length != size)
@@ -50,15 +51,20 @@ struct Slots {
 
 } // namespace
 
-PingBulkResult run_pingbulk(const PingBulkSpec& spec) {
+PingBulkResult run_pingbulk(const PingBulkSpec &spec) {
   if (spec.size < 1 || spec.size > VIA_MAX_TRANSFER)
-    throw std::invalid_argument(fmt::format("message size {} outside 1..{}", spec.size, VIA_MAX_TRANSFER));
+    throw std::invalid_argument(
+        fmt::format("message size {} outside 1..{}", spec.size, VIA_MAX_TRANSFER));
   if (spec.window < 1 || spec.window > VIA_QUEUE_DEPTH)
-    throw std::invalid_argument(fmt::format("window {} outside 1..{}", spec.window, VIA_QUEUE_DEPTH));
+    throw std::invalid_argument(
+        fmt::format("window {} outside 1..{}", spec.window, VIA_QUEUE_DEPTH));
   if (spec.recv_depth > VIA_QUEUE_DEPTH)
-    throw std::invalid_argument(fmt::format("receive depth {} above {}", spec.recv_depth, VIA_QUEUE_DEPTH));
-  if (spec.rounds == 0) throw std::invalid_argument("rounds must be at least 1");
-  const std::uint32_t depth = spec.recv_depth ? std::min(spec.recv_depth, spec.window) : spec.window;
+    throw std::invalid_argument(
+        fmt::format("receive depth {} above {}", spec.recv_depth, VIA_QUEUE_DEPTH));
+  if (spec.rounds == 0)
+    throw std::invalid_argument("rounds must be at least 1");
+  const std::uint32_t depth =
+      spec.recv_depth ? std::min(spec.recv_depth, spec.window) : spec.window;
   ClusterSetup setup = spec.setup;
   setup.nodes = 2;
   HostMemory memory; // outlives the cluster
@@ -72,7 +78,8 @@ PingBulkResult run_pingbulk(const PingBulkSpec& spec) {
     VIP_VI_HANDLE out = s.ep.create_vi(0, VIA_MAX_TRANSFER);
     VIP_VI_HANDLE in = s.ep.create_vi(0, VIA_MAX_TRANSFER);
     const std::uint32_t posted = me == 0 ? w : depth;
-    for (std::uint32_t i = 0; i < posted; ++i) s.post(in, true, i);
+    for (std::uint32_t i = 0; i < posted; ++i)
+      s.post(in, true, i);
     if (me == 0) {
       s.ep.connect(out, 1, 0, true);
       s.ep.connect(in, 1, 1, false);
@@ -84,26 +91,33 @@ PingBulkResult run_pingbulk(const PingBulkSpec& spec) {
       const kernel::SimTime start = host_now();
       if (me == 0) {
         for (std::uint32_t i = 0; i < w; ++i) {
-          for (std::uint32_t k = 0; k < spec.size; ++k) s.buf(false, i)[k] = pattern(round, i, k);
+          for (std::uint32_t k = 0; k < spec.size; ++k)
+            s.buf(false, i)[k] = pattern(round, i, k);
           s.post(out, false, i);
         }
-        for (std::uint32_t i = 0; i < w; ++i) s.wait(in, true);
-        if (round >= spec.warmup) timed += host_now() - start;
+        for (std::uint32_t i = 0; i < w; ++i)
+          s.wait(in, true);
+        if (round >= spec.warmup)
+          timed += host_now() - start;
         for (std::uint32_t i = 0; i < w; ++i) {
           if (std::memcmp(s.buf(true, i), s.buf(false, i), spec.size) != 0)
             throw std::runtime_error(fmt::format("round {} message {}: bytes changed", round, i));
           s.wait(out, false);
-          if (round + 1 < rounds) s.post(in, true, i);
+          if (round + 1 < rounds)
+            s.post(in, true, i);
         }
       } else {
-        for (std::uint32_t i = 0; i < w; ++i) s.wait(in, true);
+        for (std::uint32_t i = 0; i < w; ++i)
+          s.wait(in, true);
         for (std::uint32_t i = 0; i < w; ++i) {
           std::memcpy(s.buf(false, i), s.buf(true, i), spec.size);
           s.post(out, false, i);
         }
         // The receives for the next window go up only now: no flow control.
-        for (std::uint32_t i = 0; i < depth && round + 1 < rounds; ++i) s.post(in, true, i);
-        for (std::uint32_t i = 0; i < w; ++i) s.wait(out, false);
+        for (std::uint32_t i = 0; i < depth && round + 1 < rounds; ++i)
+          s.post(in, true, i);
+        for (std::uint32_t i = 0; i < w; ++i)
+          s.wait(out, false);
       }
     }
     return 0;

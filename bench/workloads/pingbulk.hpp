@@ -11,28 +11,28 @@
 #include <cstdint>
 #include <string>
 
-#include "host/cluster.hpp"
-#include "workloads/bench_cluster.hpp"
+#include "emulator/host/cluster.hpp"
+#include "bench/workloads/bench_cluster.hpp"
 
 namespace lanai::bench {
 
 struct PingBulkSpec {
-  ClusterSetup setup;          // nodes is forced to 2
-  std::uint32_t size = 4;      // message bytes
-  std::uint32_t window = 1;    // W, at most VIA_QUEUE_DEPTH
-  std::uint32_t rounds = 20;   // timed rounds
-  std::uint32_t warmup = 1;    // untimed rounds first
+  ClusterSetup setup;           // nodes is forced to 2
+  std::uint32_t size = 4;       // message bytes
+  std::uint32_t window = 1;     // W, at most VIA_QUEUE_DEPTH
+  std::uint32_t rounds = 20;    // timed rounds
+  std::uint32_t warmup = 1;     // untimed rounds first
   std::uint32_t recv_depth = 0; // receives node 1 posts per round; 0 = the window
 };
 
 struct PingBulkResult {
-  double one_way_us = 0;       // mean over the timed rounds of round time / (2W)
-  bool overrun = false;        // the window overran the receiver
-  std::string failure;         // why the run failed (set also for an overrun)
+  double one_way_us = 0; // mean over the timed rounds of round time / (2W)
+  bool overrun = false;  // the window overran the receiver
+  std::string failure;   // why the run failed (set also for an overrun)
   bool ok() const { return failure.empty(); }
 };
 
 // Throws std::invalid_argument for a bad size, window, depth or no rounds.
-PingBulkResult run_pingbulk(const PingBulkSpec& spec);
+PingBulkResult run_pingbulk(const PingBulkSpec &spec);
 
 } // namespace lanai::bench

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "host/cluster.hpp"
-#include "kernel/sim_time.hpp"
-#include "profile/hardware_profile.hpp"
-#include "trace/trace_recorder.hpp"
-#include "workloads/device_utilisation.hpp"
-#include "workloads/fault_counts.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/trace/trace_recorder.hpp"
+#include "bench/workloads/device_utilisation.hpp"
+#include "bench/workloads/fault_counts.hpp"
 
 namespace lanai::bench {
 
@@ -23,29 +23,29 @@ struct SaturationSpec {
   profile::HardwareProfile profile;
   std::string firmware;
   std::uint32_t message_bytes = 4096;
-  std::uint32_t receivers = 1;   // 1..64
+  std::uint32_t receivers = 1; // 1..64
   kernel::SimTime warmup{};
   kernel::SimTime duration{};
   std::uint64_t seed = 1;
-  trace::Recorder* trace = nullptr;
-  host::FirmwareProfiler* profiler = nullptr;
+  trace::Recorder *trace = nullptr;
+  host::FirmwareProfiler *profiler = nullptr;
 };
 
 struct SaturationResult {
-  double throughput_mbytes_per_s = 0; // MB = 10^6 bytes, all receivers together
-  std::uint64_t messages = 0;         // received in the measured stretch
-  std::uint64_t sent = 0;             // sent in all
-  std::uint64_t lost = 0;             // sent and never received
-  std::uint64_t corrupted = 0;        // received with wrong bytes or length
-  CardUtilisation sender;             // node 0 over the measured stretch
+  double throughput_mbytes_per_s = 0;     // MB = 10^6 bytes, all receivers together
+  std::uint64_t messages = 0;             // received in the measured stretch
+  std::uint64_t sent = 0;                 // sent in all
+  std::uint64_t lost = 0;                 // sent and never received
+  std::uint64_t corrupted = 0;            // received with wrong bytes or length
+  CardUtilisation sender;                 // node 0 over the measured stretch
   std::vector<CardUtilisation> receivers; // nodes 1..receivers
   host::RunOutcome outcome = host::RunOutcome::finished;
-  std::string detail;                 // why the run failed, if it did
-  bool stopped = false;               // the stop flag ended it early
+  std::string detail;   // why the run failed, if it did
+  bool stopped = false; // the stop flag ended it early
   double end_us = 0;
   std::vector<LinkFaultCount> faults; // what injected faults did (none without)
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const SaturationResult&) const = default;
+  bool operator==(const SaturationResult &) const = default;
 };
 
 // Sends outstanding per receiver's VI: enough that the card always has
@@ -54,7 +54,7 @@ std::uint32_t saturation_window(std::uint32_t receivers);
 
 // Throws std::invalid_argument for a size outside 32..65536 bytes, no
 // receivers, more than 64, or a zero duration.
-SaturationResult run_saturation_point(const SaturationSpec& spec,
-                                      const std::atomic<bool>* stop = nullptr);
+SaturationResult run_saturation_point(const SaturationSpec &spec,
+                                      const std::atomic<bool> *stop = nullptr);
 
 } // namespace lanai::bench

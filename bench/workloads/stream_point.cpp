@@ -11,7 +11,7 @@
 // Run control only (never a measurement) uses the memory all nodes share
 // in this process: receivers end when every message sent is accounted for,
 // or a drain time after the sender has sent everything.
-#include "workloads/stream_point.hpp"
+#include "bench/workloads/stream_point.hpp"
 
 #include <fmt/format.h>
 
@@ -23,22 +23,22 @@
 #include <queue>
 #include <stdexcept>
 
-#include "kernel/random_stream.hpp"
-#include "session.hpp"
+#include "emulator/kernel/random_stream.hpp"
+#include "hostlib/driver/session.hpp"
 #include "vipl_emu.h"
-#include "workloads/bench_cluster.hpp"
-#include "workloads/device_utilisation.hpp"
-#include "workloads/fan_out_run.hpp"
-#include "workloads/pingpong.hpp"
-#include "workloads/message_pattern.hpp"
-#include "workloads/via_endpoint.hpp"
+#include "bench/workloads/bench_cluster.hpp"
+#include "bench/workloads/device_utilisation.hpp"
+#include "bench/workloads/fan_out_run.hpp"
+#include "bench/workloads/pingpong.hpp"
+#include "bench/workloads/message_pattern.hpp"
+#include "bench/workloads/via_endpoint.hpp"
 
 namespace lanai::bench {
 
 namespace {
 
-constexpr std::uint32_t send_ring = 32;    // send descriptors per channel
-constexpr std::uint32_t recv_ring = 48;    // receives posted per channel
+constexpr std::uint32_t send_ring = 32;      // send descriptors per channel
+constexpr std::uint32_t recv_ring = 48;      // receives posted per channel
 constexpr std::uint32_t vbr_fragment = 4096; // VBR frames go as messages of at most this
 const kernel::SimTime drain = kernel::milliseconds(20);
 // Between batches of receives posted at start-up: the slowest firmware takes
@@ -47,12 +47,12 @@ const kernel::SimTime kBatchPause = kernel::milliseconds(1);
 
 // What one channel sends: its units (messages or frames) and their sizes.
 struct ChannelPlan {
-  std::uint32_t max_transfer = 0;  // bytes per message at most
-  double request_bytes_per_s = 0;  // QoS request (0: best effort)
-  double interval_ps = 0;          // I, or the mean gap for best effort
+  std::uint32_t max_transfer = 0; // bytes per message at most
+  double request_bytes_per_s = 0; // QoS request (0: best effort)
+  double interval_ps = 0;         // I, or the mean gap for best effort
 };
 
-ChannelPlan plan_of(const ChannelSpec& c) {
+ChannelPlan plan_of(const ChannelSpec &c) {
   ChannelPlan p;
   switch (c.traffic) {
   case Traffic::cbr:
@@ -73,23 +73,30 @@ ChannelPlan plan_of(const ChannelSpec& c) {
   return p;
 }
 
-void validate(const StreamPointSpec& spec) {
-  if (spec.channels.empty()) throw std::invalid_argument("stream point: no channels");
+void validate(const StreamPointSpec &spec) {
+  if (spec.channels.empty())
+    throw std::invalid_argument("stream point: no channels");
   if (spec.channels.size() > 255)
     throw std::invalid_argument("stream point: more than 255 channels");
-  if (spec.receivers < 1) throw std::invalid_argument("stream point: no receivers");
+  if (spec.receivers < 1)
+    throw std::invalid_argument("stream point: no receivers");
   if (spec.duration <= kernel::SimTime::zero())
     throw std::invalid_argument("stream point: duration must be positive");
   for (std::size_t i = 0; i < spec.channels.size(); ++i) {
-    const ChannelSpec& c = spec.channels[i];
+    const ChannelSpec &c = spec.channels[i];
     auto bad = [&](std::string_view what) {
-      throw std::invalid_argument(fmt::format("stream point: channel {} ({}): {}", i, c.class_name, what));
+      throw std::invalid_argument(
+          fmt::format("stream point: channel {} ({}): {}", i, c.class_name, what));
     };
-    if (c.receiver < 1 || c.receiver > spec.receivers) bad("receiver outside 1..receivers");
-    if (!(c.rate_mbytes_per_s > 0)) bad("rate must be positive");
+    if (c.receiver < 1 || c.receiver > spec.receivers)
+      bad("receiver outside 1..receivers");
+    if (!(c.rate_mbytes_per_s > 0))
+      bad("rate must be positive");
     if (c.traffic == Traffic::vbr) {
-      if (c.frames.empty() || !(c.frame_rate > 0)) bad("VBR needs frames and a frame rate");
-      if (c.message_bytes > VIA_MAX_TRANSFER) bad("fragment size above 65536");
+      if (c.frames.empty() || !(c.frame_rate > 0))
+        bad("VBR needs frames and a frame rate");
+      if (c.message_bytes > VIA_MAX_TRANSFER)
+        bad("fragment size above 65536");
     } else if (c.message_bytes < kStampedMessageBytes || c.message_bytes > VIA_MAX_TRANSFER) {
       bad(fmt::format("message size outside {}..65536", kStampedMessageBytes));
     }
@@ -98,22 +105,22 @@ void validate(const StreamPointSpec& spec) {
 
 // What the nodes share for run control (and results).
 struct Shared {
-  const StreamPointSpec* spec = nullptr;
-  const std::atomic<bool>* stop = nullptr;
+  const StreamPointSpec *spec = nullptr;
+  const std::atomic<bool> *stop = nullptr;
   std::vector<ChannelPlan> plans;
-  kernel::SimTime start{};             // first injection time (set by the sender)
+  kernel::SimTime start{}; // first injection time (set by the sender)
   bool sender_done = false;
   kernel::SimTime sender_done_at{};
-  host::Cluster* cluster = nullptr;
-  UtilisationWindow utilisation;        // the engines' work over the measured stretch
+  host::Cluster *cluster = nullptr;
+  UtilisationWindow utilisation;             // the engines' work over the measured stretch
   std::vector<std::uint64_t> units_sent;     // per channel, all (incl. warm-up)
   std::vector<std::uint64_t> units_received; // per channel
   // Per channel and unit: send and receipt time (ps); -1 not received.
   std::vector<std::vector<std::int64_t>> sent_at, received_at;
   std::vector<std::uint64_t> corrupted;
   bool stopped = false;
-  HostMemory memory;                   // every node's buffers; outlives the cluster
-  std::uint32_t doorbell_budget = 48;  // receives a node posts at once at most
+  HostMemory memory;                  // every node's buffers; outlives the cluster
+  std::uint32_t doorbell_budget = 48; // receives a node posts at once at most
   bool stop_requested() const { return stop && stop->load(std::memory_order_relaxed); }
 };
 
@@ -123,33 +130,36 @@ struct Shared {
 // their own rates (the host does not stall every channel for one).
 class SendChannels {
 public:
-  explicit SendChannels(Shared& sh) : sh_(sh), n_(sh.spec->channels.size()), ep_(ring_bytes(sh), sh.memory) {
+  explicit SendChannels(Shared &sh)
+      : sh_(sh), n_(sh.spec->channels.size()), ep_(ring_bytes(sh), sh.memory) {
     check_vip(VipCreateCQ(ep_.nic(), static_cast<VIP_ULONG>(n_ * send_ring), &cq_), "VipCreateCQ");
     vis_.resize(n_);
     ring_.resize(n_);
-    std::uint8_t* p = ep_.memory();
+    std::uint8_t *p = ep_.memory();
     for (std::size_t c = 0; c < n_; ++c) {
-      vis_[c] = ep_.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer, cq_, nullptr,
-                              sh.spec->reliability);
+      vis_[c] = ep_.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer, cq_,
+                              nullptr, sh.spec->reliability);
       ring_[c] = p;
       p += send_ring * message_slot_bytes(sh.plans[c].max_transfer);
     }
     for (std::size_t c = 0; c < n_; ++c)
-      ep_.connect(vis_[c], static_cast<int>(sh.spec->channels[c].receiver), static_cast<std::uint8_t>(c),
-                  true);
+      ep_.connect(vis_[c], static_cast<int>(sh.spec->channels[c].receiver),
+                  static_cast<std::uint8_t>(c), true);
     waiting_.resize(n_);
     posted_.assign(n_, 0);
     completed_.assign(n_, 0);
-    for (std::size_t c = 0; c < n_; ++c) channel_of_[vis_[c]] = c;
+    for (std::size_t c = 0; c < n_; ++c)
+      channel_of_[vis_[c]] = c;
   }
 
   // Posts the message now, or keeps it behind the channel's waiting ones.
-  void post(std::size_t c, std::uint32_t length, const MessageStamp& s) {
+  void post(std::size_t c, std::uint32_t length, const MessageStamp &s) {
     if (waiting_[c].empty() && posted_[c] - completed_[c] < send_ring) {
       post_now(c, length, s);
       return;
     }
-    if (waiting_[c].empty()) ++channels_waiting_;
+    if (waiting_[c].empty())
+      ++channels_waiting_;
     waiting_[c].push_back({length, s});
   }
 
@@ -157,7 +167,8 @@ public:
   void reap() {
     VIP_VI_HANDLE vi;
     VIP_BOOLEAN recv;
-    while (VipCQDone(cq_, &vi, &recv) == VIP_SUCCESS) completed_one(vi);
+    while (VipCQDone(cq_, &vi, &recv) == VIP_SUCCESS)
+      completed_one(vi);
   }
 
   // Lets virtual time reach `t`, posting waiting messages as sends complete.
@@ -166,7 +177,8 @@ public:
       VIP_VI_HANDLE vi;
       VIP_BOOLEAN recv;
       const auto deadline_ns = static_cast<std::uint64_t>(t.ps() / 1000);
-      if (lanai_emu_cq_wait_until(cq_, deadline_ns, &vi, &recv) != VIP_SUCCESS) break;
+      if (lanai_emu_cq_wait_until(cq_, deadline_ns, &vi, &recv) != VIP_SUCCESS)
+        break;
       completed_one(vi);
     }
     host_wait_until(t);
@@ -180,7 +192,8 @@ public:
       while (completed_[c] < posted_[c] || !waiting_[c].empty()) {
         VIP_VI_HANDLE vi;
         VIP_BOOLEAN recv;
-        if (VipCQWait(cq_, 50, &vi, &recv) != VIP_SUCCESS) break;
+        if (VipCQWait(cq_, 50, &vi, &recv) != VIP_SUCCESS)
+          break;
         completed_one(vi);
       }
   }
@@ -192,16 +205,18 @@ private:
     MessageStamp stamp;
   };
 
-  static std::size_t ring_bytes(const Shared& sh) {
+  static std::size_t ring_bytes(const Shared &sh) {
     std::size_t bytes = 0;
-    for (const ChannelPlan& p : sh.plans) bytes += send_ring * message_slot_bytes(p.max_transfer);
+    for (const ChannelPlan &p : sh.plans)
+      bytes += send_ring * message_slot_bytes(p.max_transfer);
     return bytes;
   }
 
-  void post_now(std::size_t c, std::uint32_t length, const MessageStamp& s) {
+  void post_now(std::size_t c, std::uint32_t length, const MessageStamp &s) {
     const std::size_t slot = posted_[c] % send_ring;
-    auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(ring_[c] + slot * message_slot_bytes(sh_.plans[c].max_transfer));
-    std::uint8_t* buf = reinterpret_cast<std::uint8_t*>(d) + 64;
+    auto *d = reinterpret_cast<VIP_DESCRIPTOR *>(
+        ring_[c] + slot * message_slot_bytes(sh_.plans[c].max_transfer));
+    std::uint8_t *buf = reinterpret_cast<std::uint8_t *>(d) + 64;
     write_message(buf, length, s);
     fill_descriptor(d, ep_, buf, length);
     check_vip(VipPostSend(vis_[c], d, ep_.memory_handle()), "VipPostSend");
@@ -209,24 +224,26 @@ private:
   }
 
   void completed_one(VIP_VI_HANDLE vi) {
-    VIP_DESCRIPTOR* d = nullptr;
+    VIP_DESCRIPTOR *d = nullptr;
     check_vip(VipSendDone(vi, &d), "VipSendDone");
     if (d->CS.Status & VIP_STATUS_ERROR_MASK)
       throw std::runtime_error(fmt::format("send completed with status 0x{:x}", d->CS.Status));
     const std::size_t c = channel_of_.at(vi);
     ++completed_[c];
-    if (waiting_[c].empty()) return;
+    if (waiting_[c].empty())
+      return;
     post_now(c, waiting_[c].front().length, waiting_[c].front().stamp);
     waiting_[c].pop_front();
-    if (waiting_[c].empty()) --channels_waiting_;
+    if (waiting_[c].empty())
+      --channels_waiting_;
   }
 
-  Shared& sh_;
+  Shared &sh_;
   std::size_t n_;
   Endpoint ep_;
   VIP_CQ_HANDLE cq_ = nullptr;
   std::vector<VIP_VI_HANDLE> vis_;
-  std::vector<std::uint8_t*> ring_;
+  std::vector<std::uint8_t *> ring_;
   std::vector<std::deque<Waiting>> waiting_;
   std::vector<std::uint32_t> posted_, completed_;
   std::size_t channels_waiting_ = 0; // channels with messages waiting on the host
@@ -234,8 +251,8 @@ private:
 };
 
 // Posts unit `u` of channel `c`: one message, or a VBR frame's fragments.
-void send_unit(SendChannels& channels, const ChannelSpec& ch, const ChannelPlan& plan, std::size_t c,
-               std::uint32_t u) {
+void send_unit(SendChannels &channels, const ChannelSpec &ch, const ChannelPlan &plan,
+               std::size_t c, std::uint32_t u) {
   if (ch.traffic == Traffic::vbr) {
     const std::uint32_t frame = ch.frames[u % ch.frames.size()];
     const std::uint32_t frag = plan.max_transfer;
@@ -255,8 +272,9 @@ void send_unit(SendChannels& channels, const ChannelSpec& ch, const ChannelPlan&
 // effort at exponential gaps.
 class InjectionSchedule {
 public:
-  InjectionSchedule(const Shared& sh, kernel::RandomStream& rng)
-      : sh_(sh), rng_(rng), phase_(sh.plans.size()), unit_(sh.plans.size(), 0), be_clock_(sh.plans.size(), 0) {
+  InjectionSchedule(const Shared &sh, kernel::RandomStream &rng)
+      : sh_(sh), rng_(rng), phase_(sh.plans.size()), unit_(sh.plans.size(), 0),
+        be_clock_(sh.plans.size(), 0) {
     for (std::size_t c = 0; c < sh.plans.size(); ++c) {
       phase_[c] = rng_.uniform_double() * sh.plans[c].interval_ps;
       next_.emplace(sh.start.ps() + static_cast<std::int64_t>(phase_[c]), c);
@@ -275,29 +293,31 @@ public:
   std::uint32_t units(std::size_t c) const { return unit_[c]; }
   // Schedules channel c's next unit after the one just numbered.
   void schedule_next(std::size_t c) {
-    const ChannelSpec& ch = sh_.spec->channels[c];
+    const ChannelSpec &ch = sh_.spec->channels[c];
     double gap = sh_.plans[c].interval_ps;
-    if (ch.traffic == Traffic::best_effort) gap = rng_.exponential(sh_.plans[c].interval_ps);
+    if (ch.traffic == Traffic::best_effort)
+      gap = rng_.exponential(sh_.plans[c].interval_ps);
     if (ch.traffic == Traffic::best_effort) {
       be_clock_[c] += gap;
       next_.emplace(sh_.start.ps() + static_cast<std::int64_t>(phase_[c] + be_clock_[c]), c);
     } else {
-      next_.emplace(sh_.start.ps() + static_cast<std::int64_t>(std::llround(phase_[c] + unit_[c] * gap)), c);
+      next_.emplace(
+          sh_.start.ps() + static_cast<std::int64_t>(std::llround(phase_[c] + unit_[c] * gap)), c);
     }
   }
 
 private:
   using Next = std::pair<std::int64_t, std::size_t>;
-  const Shared& sh_;
-  kernel::RandomStream& rng_;
+  const Shared &sh_;
+  kernel::RandomStream &rng_;
   std::priority_queue<Next, std::vector<Next>, std::greater<>> next_;
   std::vector<double> phase_;
   std::vector<std::uint32_t> unit_;
   std::vector<double> be_clock_;
 };
 
-int sender(Shared& sh) {
-  const StreamPointSpec& spec = *sh.spec;
+int sender(Shared &sh) {
+  const StreamPointSpec &spec = *sh.spec;
   SendChannels channels(sh);
   kernel::RandomStream rng(spec.seed, "stream_point.sender");
   sh.start = host_now() + kernel::microseconds(100);
@@ -308,7 +328,8 @@ int sender(Shared& sh) {
                           kernel::SimTime::from_ps(end));
   while (!schedule.empty()) {
     const auto [at, c] = schedule.take();
-    if (at >= end) continue;
+    if (at >= end)
+      continue;
     if (sh.stop_requested()) {
       sh.stopped = true;
       break;
@@ -330,17 +351,21 @@ int sender(Shared& sh) {
   return 0;
 }
 
-int receiver(Shared& sh, std::uint32_t me) {
-  const StreamPointSpec& spec = *sh.spec;
+int receiver(Shared &sh, std::uint32_t me) {
+  const StreamPointSpec &spec = *sh.spec;
   std::vector<std::size_t> mine;
   for (std::size_t c = 0; c < spec.channels.size(); ++c)
-    if (spec.channels[c].receiver == me) mine.push_back(c);
-  if (mine.empty()) return 0;
+    if (spec.channels[c].receiver == me)
+      mine.push_back(c);
+  if (mine.empty())
+    return 0;
   std::size_t bytes = 0;
-  for (std::size_t c : mine) bytes += recv_ring * message_slot_bytes(sh.plans[c].max_transfer);
+  for (std::size_t c : mine)
+    bytes += recv_ring * message_slot_bytes(sh.plans[c].max_transfer);
   Endpoint ep(bytes, sh.memory);
   VIP_CQ_HANDLE cq = nullptr;
-  check_vip(VipCreateCQ(ep.nic(), static_cast<VIP_ULONG>(mine.size() * recv_ring), &cq), "VipCreateCQ");
+  check_vip(VipCreateCQ(ep.nic(), static_cast<VIP_ULONG>(mine.size() * recv_ring), &cq),
+            "VipCreateCQ");
   // Receives posted per channel. A CBR or best-effort channel has one
   // message per unit: within the node's doorbell budget, but at least two.
   // A VBR frame goes as dozens of messages back to back, so a VBR channel
@@ -360,13 +385,14 @@ int receiver(Shared& sh, std::uint32_t me) {
   std::uint32_t batch = 0;
   std::map<VIP_VI_HANDLE, std::size_t> channel_of;
   std::vector<VIP_VI_HANDLE> vis;
-  std::uint8_t* p = ep.memory();
+  std::uint8_t *p = ep.memory();
   for (std::size_t c : mine) {
     VIP_VI_HANDLE vi = ep.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer,
                                     nullptr, cq, spec.reliability);
     for (std::uint32_t i = 0, depth = depth_of(c); i < depth; ++i) {
-      auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(p + i * message_slot_bytes(sh.plans[c].max_transfer));
-      fill_descriptor(d, ep, reinterpret_cast<std::uint8_t*>(d) + 64, sh.plans[c].max_transfer);
+      auto *d =
+          reinterpret_cast<VIP_DESCRIPTOR *>(p + i * message_slot_bytes(sh.plans[c].max_transfer));
+      fill_descriptor(d, ep, reinterpret_cast<std::uint8_t *>(d) + 64, sh.plans[c].max_transfer);
       check_vip(VipPostRecv(vi, d, ep.memory_handle()), "VipPostRecv");
       if (++batch == sh.doorbell_budget) {
         host_wait_until(host_now() + kBatchPause);
@@ -382,22 +408,26 @@ int receiver(Shared& sh, std::uint32_t me) {
 
   auto all_in = [&] {
     for (std::size_t c : mine)
-      if (sh.units_received[c] < sh.units_sent[c]) return false;
+      if (sh.units_received[c] < sh.units_sent[c])
+        return false;
     return true;
   };
   for (;;) {
-    if (sh.stop_requested()) return 0;
-    if (sh.sender_done && (all_in() || host_now() > sh.sender_done_at + drain)) return 0;
+    if (sh.stop_requested())
+      return 0;
+    if (sh.sender_done && (all_in() || host_now() > sh.sender_done_at + drain))
+      return 0;
     VIP_VI_HANDLE vi;
     VIP_BOOLEAN recv;
     const VIP_RETURN r = VipCQWait(cq, 1, &vi, &recv);
-    if (r == VIP_TIMEOUT) continue;
+    if (r == VIP_TIMEOUT)
+      continue;
     check_vip(r, "VipCQWait");
-    VIP_DESCRIPTOR* d = nullptr;
+    VIP_DESCRIPTOR *d = nullptr;
     check_vip(VipRecvDone(vi, &d), "VipRecvDone");
     const std::size_t c = channel_of.at(vi);
     MessageStamp s{};
-    const auto* buf = static_cast<const std::uint8_t*>(d->DS[0].Local.Data.Address);
+    const auto *buf = static_cast<const std::uint8_t *>(d->DS[0].Local.Data.Address);
     if ((d->CS.Status & VIP_STATUS_ERROR_MASK) || !check_message(buf, d->CS.Length, s) ||
         s.channel != c || s.unit >= sh.received_at[c].size()) {
       ++sh.corrupted[c];
@@ -413,13 +443,14 @@ int receiver(Shared& sh, std::uint32_t me) {
 
 } // namespace
 
-StreamPointResult run_stream_point(const StreamPointSpec& spec, const std::atomic<bool>* stop) {
+StreamPointResult run_stream_point(const StreamPointSpec &spec, const std::atomic<bool> *stop) {
   validate(spec);
   Shared sh;
   sh.spec = &spec;
   sh.stop = stop;
   const std::size_t n = spec.channels.size();
-  for (const ChannelSpec& c : spec.channels) sh.plans.push_back(plan_of(c));
+  for (const ChannelSpec &c : spec.channels)
+    sh.plans.push_back(plan_of(c));
   sh.units_sent.assign(n, 0);
   sh.units_received.assign(n, 0);
   sh.sent_at.assign(n, {});
@@ -438,7 +469,7 @@ StreamPointResult run_stream_point(const StreamPointSpec& spec, const std::atomi
   setup.profiler = spec.profiler;
   // Receivers wake every millisecond, so an idle stretch is not a deadlock.
   const FanOutOutcome run = run_fan_out(
-      setup, [&](host::Cluster& cluster) { sh.cluster = &cluster; }, [&] { return sender(sh); },
+      setup, [&](host::Cluster &cluster) { sh.cluster = &cluster; }, [&] { return sender(sh); },
       [&](std::uint32_t r) { return receiver(sh, r); });
 
   StreamPointResult result;
@@ -452,10 +483,12 @@ StreamPointResult run_stream_point(const StreamPointSpec& spec, const std::atomi
     ChannelResult cr;
     cr.interval_ps = spec.channels[c].traffic == Traffic::best_effort ? 0 : sh.plans[c].interval_ps;
     for (std::size_t u = 0; u < sh.sent_at[c].size(); ++u) {
-      if (sh.sent_at[c][u] < 0) continue; // warm-up
+      if (sh.sent_at[c][u] < 0)
+        continue; // warm-up
       cr.sent_ps.push_back(sh.sent_at[c][u]);
       cr.received_ps.push_back(sh.received_at[c][u]);
-      if (sh.received_at[c][u] < 0) ++cr.lost;
+      if (sh.received_at[c][u] < 0)
+        ++cr.lost;
     }
     cr.corrupted = sh.corrupted[c];
     result.channels.push_back(std::move(cr));

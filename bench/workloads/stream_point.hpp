@@ -18,24 +18,24 @@
 #include <string>
 #include <vector>
 
-#include "host/cluster.hpp"
-#include "kernel/sim_time.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/kernel/sim_time.hpp"
 #include "lanai/via_abi.h"
-#include "profile/hardware_profile.hpp"
-#include "trace/trace_recorder.hpp"
-#include "workloads/device_utilisation.hpp"
-#include "workloads/fault_counts.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/trace/trace_recorder.hpp"
+#include "bench/workloads/device_utilisation.hpp"
+#include "bench/workloads/fault_counts.hpp"
 
 namespace lanai::bench {
 
 enum class Traffic : std::uint8_t { cbr, vbr, best_effort };
 
 struct ChannelSpec {
-  std::string class_name;        // label of the channel's class, e.g. "8MBps" or "BE"
+  std::string class_name; // label of the channel's class, e.g. "8MBps" or "BE"
   Traffic traffic = Traffic::cbr;
-  double rate_mbytes_per_s = 0;  // negotiated (CBR, VBR) or mean (best effort) rate
+  double rate_mbytes_per_s = 0;    // negotiated (CBR, VBR) or mean (best effort) rate
   std::uint32_t message_bytes = 0; // CBR and best effort: every message's size
-  std::uint32_t receiver = 1;    // receiving node (1 .. receivers)
+  std::uint32_t receiver = 1;      // receiving node (1 .. receivers)
   // VBR: one message per frame, sizes in bytes, sent every 1/frame_rate s.
   std::vector<std::uint32_t> frames;
   double frame_rate = 0;
@@ -43,15 +43,15 @@ struct ChannelSpec {
 
 struct StreamPointSpec {
   profile::HardwareProfile profile;
-  std::string firmware;          // name of a built firmware (svia, pvia, qosvia, ...)
-  std::uint32_t receivers = 1;   // nodes 1 .. receivers receive; node 0 sends
+  std::string firmware;        // name of a built firmware (svia, pvia, qosvia, ...)
+  std::uint32_t receivers = 1; // nodes 1 .. receivers receive; node 0 sends
   std::uint32_t reliability = VIP_SERVICE_RELIABLE_DELIVERY; // every channel's VIs
   std::vector<ChannelSpec> channels;
-  kernel::SimTime warmup{};      // traffic before this is sent but not measured
-  kernel::SimTime duration{};    // measured stretch after the warm-up
+  kernel::SimTime warmup{};   // traffic before this is sent but not measured
+  kernel::SimTime duration{}; // measured stretch after the warm-up
   std::uint64_t seed = 1;
-  trace::Recorder* trace = nullptr;
-  host::FirmwareProfiler* profiler = nullptr;
+  trace::Recorder *trace = nullptr;
+  host::FirmwareProfiler *profiler = nullptr;
 };
 
 struct ChannelResult {
@@ -59,17 +59,17 @@ struct ChannelResult {
   // sender posted it and when its receiver saw it complete (-1: never).
   std::vector<std::int64_t> sent_ps;
   std::vector<std::int64_t> received_ps;
-  double interval_ps = 0;   // negotiated inter-arrival time I (CBR, VBR); 0 for best effort
-  std::uint64_t lost = 0;   // messages the receiver never saw
+  double interval_ps = 0;      // negotiated inter-arrival time I (CBR, VBR); 0 for best effort
+  std::uint64_t lost = 0;      // messages the receiver never saw
   std::uint64_t corrupted = 0; // received with wrong bytes or length
 };
 
 struct StreamPointResult {
   std::vector<ChannelResult> channels; // same order as spec.channels
   host::RunOutcome outcome = host::RunOutcome::finished;
-  std::string detail;       // why the run failed, if it did
-  bool stopped = false;     // the stop flag was raised before the end
-  double end_us = 0;        // virtual time at the end of the run
+  std::string detail;   // why the run failed, if it did
+  bool stopped = false; // the stop flag was raised before the end
+  double end_us = 0;    // virtual time at the end of the run
   // How busy the sender's card (node 0) and each receiver's were over the
   // measured stretch (zero if the run ended before it did).
   CardUtilisation sender;
@@ -81,7 +81,7 @@ struct StreamPointResult {
 // run early (result.stopped). Throws std::invalid_argument for a spec that
 // cannot run (no channels, a receiver outside 1..receivers, zero sizes or
 // rates, an unknown firmware).
-StreamPointResult run_stream_point(const StreamPointSpec& spec,
-                                   const std::atomic<bool>* stop = nullptr);
+StreamPointResult run_stream_point(const StreamPointSpec &spec,
+                                   const std::atomic<bool> *stop = nullptr);
 
 } // namespace lanai::bench

@@ -4,11 +4,11 @@
 
 #include <string>
 
-#include "profile/hardware_profile.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::cli {
 
-inline profile::HardwareProfile resolve_profile(const std::string& path) {
+inline profile::HardwareProfile resolve_profile(const std::string &path) {
   return path.empty() ? profile::default_profile() : profile::load_profile(path);
 }
 

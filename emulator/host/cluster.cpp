@@ -1,8 +1,10 @@
 // The cluster's run loop. LANai firmware polls forever, so the kernel never
 // runs out of events while cards run; the loop therefore advances virtual
 // time in fixed slices and judges progress between them: all programs done,
-// a core stopped, or nobody able to move (deadlock).
-#include "host/cluster.hpp"
+// a core stopped, or nobody able to move (deadlock): every program blocked
+// with no deadline, no card's countdown timer running, and no progress for
+// a whole window.
+#include "emulator/host/cluster.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -10,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "nic/registered_counters.hpp"
+#include "emulator/nic/registered_counters.hpp"
 
 namespace lanai::host {
 
@@ -20,19 +22,19 @@ bool RunReport::success() const {
 }
 
 Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
-  if (config_.nodes == 0) throw std::invalid_argument("lanai::host::Cluster: no nodes");
+  if (config_.nodes == 0)
+    throw std::invalid_argument("lanai::host::Cluster: no nodes");
   if (config_.firmware.size() != config_.nodes)
-    throw std::invalid_argument(
-        fmt::format("lanai::host::Cluster: {} firmware images for {} nodes",
-                    config_.firmware.size(), config_.nodes));
+    throw std::invalid_argument(fmt::format("lanai::host::Cluster: {} firmware images for {} nodes",
+                                            config_.firmware.size(), config_.nodes));
   if (config_.switches == 0 || config_.switches > config_.nodes)
     throw std::invalid_argument(fmt::format("lanai::host::Cluster: {} switches for {} nodes",
                                             config_.switches, config_.nodes));
   const std::size_t per_switch = (config_.nodes + config_.switches - 1) / config_.switches;
-  network_ = config_.switches == 1
-                 ? wire::single_switch(kernel_, stats_, config_.profile, config_.nodes)
-                 : wire::switch_chain(kernel_, stats_, config_.profile, per_switch,
-                                      config_.switches);
+  network_ =
+      config_.switches == 1
+          ? wire::single_switch(kernel_, stats_, config_.profile, config_.nodes)
+          : wire::switch_chain(kernel_, stats_, config_.profile, per_switch, config_.switches);
   for (std::size_t i = 0; i < config_.nodes; ++i) {
     const auto node = static_cast<std::uint32_t>(i);
     tables_.push_back(std::make_unique<nic::ProtectionTable>(node));
@@ -40,41 +42,47 @@ Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
                                                  network_->port(i), *tables_.back(),
                                                  config_.firmware[i]));
     cards_.back()->set_trace(config_.trace);
-    iss::Cpu& cpu = cards_.back()->cpu();
+    iss::Cpu &cpu = cards_.back()->cpu();
     cpu.set_fast_forward(config_.fast_forward && !config_.profiler);
     if (config_.profiler)
       cpu.set_profile(&config_.profiler->attach(node, config_.firmware[i], cpu.sram_bytes()));
     hosts_.push_back(std::make_unique<HostCpu>(kernel_, node));
     // Until a driver installs its own hook, a host DMA write into host
     // memory is all a polling program could be waiting for.
-    HostCpu* host = hosts_.back().get();
+    HostCpu *host = hosts_.back().get();
     cards_.back()->set_on_host_write([host](std::uint64_t, std::uint32_t) { host->notify(); });
   }
 }
 
 Cluster::~Cluster() {
   // Programs unwind while the cards and tables they may touch still exist.
-  for (auto& host : hosts_) host->stop_program();
+  for (auto &host : hosts_)
+    host->stop_program();
 }
 
 std::uint64_t Cluster::skipped_cycles() const {
   std::uint64_t total = 0;
-  for (const auto& card : cards_) total += card->cpu().skipped_cycles();
+  for (const auto &card : cards_)
+    total += card->cpu().skipped_cycles();
   return total;
 }
 
 std::uint64_t Cluster::progress() const {
   std::uint64_t total = 0;
-  for (const auto& card : cards_) total += card->activity();
-  for (const auto& host : hosts_) total += host->wakeups();
+  for (const auto &card : cards_)
+    total += card->activity();
+  for (const auto &host : hosts_)
+    total += host->wakeups();
   return total;
 }
 
 std::string Cluster::waiting_report() const {
   std::string lines;
-  for (const auto& host : hosts_) {
-    if (host->state() == HostState::finished) continue;
-    if (!lines.empty()) lines += '\n';
+  for (const auto &host : hosts_) {
+    if (host->state() == HostState::finished)
+      continue;
+    if (!lines.empty())
+      lines += '\n';
     if (host->state() == HostState::waiting) {
       lines += fmt::format("node{}: waits in {} since {:.3f} us", host->node(),
                            host->waiting_on().empty() ? "an unnamed wait" : host->waiting_on(),
@@ -88,38 +96,46 @@ std::string Cluster::waiting_report() const {
 
 std::string Cluster::firmware_report() const {
   std::string lines;
-  for (const auto& card : cards_) {
-    if (card->firmware_running()) continue;
-    if (!lines.empty()) lines += '\n';
+  for (const auto &card : cards_) {
+    if (card->firmware_running())
+      continue;
+    if (!lines.empty())
+      lines += '\n';
     std::string report = card->stop_report();
-    while (!report.empty() && report.back() == '\n') report.pop_back();
+    while (!report.empty() && report.back() == '\n')
+      report.pop_back();
     lines += report.empty() ? fmt::format("node {}: firmware stopped", card->node()) : report;
   }
   return lines;
 }
 
 RunReport Cluster::run(std::vector<std::function<int()>> programs) {
-  if (ran_) throw std::logic_error("lanai::host::Cluster: run() called twice");
+  if (ran_)
+    throw std::logic_error("lanai::host::Cluster: run() called twice");
   if (programs.size() != hosts_.size())
     throw std::invalid_argument(fmt::format("lanai::host::Cluster: {} programs for {} nodes",
                                             programs.size(), hosts_.size()));
   ran_ = true;
 
   std::size_t unfinished = hosts_.size();
-  for (auto& host : hosts_) {
+  for (auto &host : hosts_) {
     host->set_on_finish([this, &unfinished] {
-      if (--unfinished == 0) kernel_.stop();
+      if (--unfinished == 0)
+        kernel_.stop();
     });
   }
   // The callbacks count on this frame: gone with it, even if an event throws.
   struct ForgetCallbacks {
-    std::vector<std::unique_ptr<HostCpu>>& hosts;
+    std::vector<std::unique_ptr<HostCpu>> &hosts;
     ~ForgetCallbacks() {
-      for (auto& host : hosts) host->set_on_finish(nullptr);
+      for (auto &host : hosts)
+        host->set_on_finish(nullptr);
     }
   } forget{hosts_};
-  for (auto& card : cards_) card->start();
-  for (std::size_t i = 0; i < hosts_.size(); ++i) hosts_[i]->start(std::move(programs[i]), config_.host_stack_bytes);
+  for (auto &card : cards_)
+    card->start();
+  for (std::size_t i = 0; i < hosts_.size(); ++i)
+    hosts_[i]->start(std::move(programs[i]), config_.host_stack_bytes);
 
   // Checks every slice; a deadlock needs a whole quiet window, so it is
   // reported between one window and one window plus a slice after it began.
@@ -133,7 +149,8 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
   std::uint64_t quiet_progress = 0;
   for (;;) {
     kernel::SimTime until = kernel_.now() + slice;
-    if (limited) until = std::min(until, config_.time_limit);
+    if (limited)
+      until = std::min(until, config_.time_limit);
     kernel_.run_until(until);
 
     if (unfinished == 0) {
@@ -141,7 +158,7 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
       break;
     }
     if (std::any_of(cards_.begin(), cards_.end(),
-                    [](const auto& card) { return !card->firmware_running(); })) {
+                    [](const auto &card) { return !card->firmware_running(); })) {
       report.outcome = RunOutcome::firmware_stop;
       report.detail = firmware_report();
       break;
@@ -151,10 +168,15 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
       report.detail = waiting_report();
       break;
     }
-    const bool all_blocked = std::all_of(hosts_.begin(), hosts_.end(), [](const auto& host) {
+    const bool all_blocked = std::all_of(hosts_.begin(), hosts_.end(), [](const auto &host) {
       return host->state() == HostState::finished || host->waiting_without_deadline();
     });
-    if (!all_blocked) {
+    // A card whose firmware set its countdown timer will act when it
+    // fires (resend a packet nobody acknowledged, say), however long the
+    // programs wait for that.
+    const bool timers_pending = std::any_of(cards_.begin(), cards_.end(),
+                                            [](const auto &card) { return card->timer_running(); });
+    if (!all_blocked || timers_pending) {
       quiet = false;
       continue;
     }
@@ -171,20 +193,22 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
   }
 
   report.end_time = kernel_.now();
-  for (const auto& card : cards_) {
+  for (const auto &card : cards_) {
     stats_.counter(fmt::format("node{}.lanai.skipped_cycles", card->node()))
         .add(card->cpu().skipped_cycles());
     // The counters the firmware registered, as it left them.
-    for (const nic::FirmwareCounter& c : nic::firmware_counters(*card)) {
-      kernel::Counter& counter = stats_.counter(fmt::format("node{}.firmware.{}", card->node(), c.name));
+    for (const nic::FirmwareCounter &c : nic::firmware_counters(*card)) {
+      kernel::Counter &counter =
+          stats_.counter(fmt::format("node{}.firmware.{}", card->node(), c.name));
       counter.reset();
       counter.add(c.value);
     }
   }
-  for (const auto& host : hosts_) {
+  for (const auto &host : hosts_) {
     report.exit_codes.push_back(host->state() == HostState::finished ? host->exit_code() : -1);
   }
-  for (auto& host : hosts_) host->stop_program();
+  for (auto &host : hosts_)
+    host->stop_program();
   return report;
 }
 

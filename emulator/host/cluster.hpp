@@ -10,18 +10,18 @@
 #include <string>
 #include <vector>
 
-#include "host/firmware_profiler.hpp"
-#include "host/host_cpu.hpp"
-#include "iss/cpu.hpp"
-#include "kernel/event_queue.hpp"
-#include "kernel/sim_time.hpp"
-#include "kernel/statistics.hpp"
-#include "loader/firmware_linker.hpp"
-#include "nic/card.hpp"
-#include "nic/protection_table.hpp"
-#include "profile/hardware_profile.hpp"
-#include "trace/trace_recorder.hpp"
-#include "wire/topology.hpp"
+#include "emulator/host/firmware_profiler.hpp"
+#include "emulator/host/host_cpu.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/loader/firmware_linker.hpp"
+#include "emulator/nic/card.hpp"
+#include "emulator/nic/protection_table.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/trace/trace_recorder.hpp"
+#include "emulator/wire/topology.hpp"
 
 namespace lanai::host {
 
@@ -34,37 +34,38 @@ struct ClusterConfig {
   // Firmware of each node (size == nodes).
   std::vector<loader::LinkedImage> firmware;
   std::uint64_t seed = 1;
-  // All programs blocked with no deadline and no device activity for this
-  // long: the run is declared deadlocked.
+  // All programs blocked with no deadline, no card's countdown timer
+  // running and no device activity for this long: the run is declared
+  // deadlocked.
   kernel::SimTime deadlock_window = kernel::milliseconds(2);
   // Stop (as a failure) when virtual time passes this; 0 means no limit.
   kernel::SimTime time_limit{};
   // Records every card's device work and firmware states when set; must
   // outlive the cluster.
-  trace::Recorder* trace = nullptr;
+  trace::Recorder *trace = nullptr;
   // Exact fast-forward of the cards' idle polling loops (results do not
   // depend on it); off is for comparison and debugging.
   bool fast_forward = iss::default_fast_forward();
   // Counts every card's executed cycles per firmware function when set
   // (those cores then run without fast-forward); must outlive the cluster.
-  FirmwareProfiler* profiler = nullptr;
+  FirmwareProfiler *profiler = nullptr;
   // Each host program's stack (0: the fibers' default, 256 KiB).
   std::size_t host_stack_bytes = 0;
 };
 
 enum class RunOutcome : std::uint8_t {
-  finished,       // every program returned (exit codes may be non-zero)
-  deadlock,       // every unfinished program blocked forever
-  firmware_stop,  // a NIC's core faulted or halted
+  finished,      // every program returned (exit codes may be non-zero)
+  deadlock,      // every unfinished program blocked forever
+  firmware_stop, // a NIC's core faulted or halted
   time_limit,
 };
 
 struct RunReport {
   RunOutcome outcome = RunOutcome::finished;
-  std::vector<int> exit_codes;   // per node; meaningful for finished nodes
-  std::string detail;            // deadlock: one line per waiting node; fault: the report
+  std::vector<int> exit_codes; // per node; meaningful for finished nodes
+  std::string detail;          // deadlock: one line per waiting node; fault: the report
   kernel::SimTime end_time{};
-  bool success() const;          // finished and all exit codes 0
+  bool success() const; // finished and all exit codes 0
 };
 
 class Cluster {
@@ -73,16 +74,16 @@ public:
   ~Cluster();
 
   std::size_t size() const { return cards_.size(); }
-  const profile::HardwareProfile& profile() const { return config_.profile; }
+  const profile::HardwareProfile &profile() const { return config_.profile; }
   std::uint64_t seed() const { return config_.seed; }
-  kernel::Kernel& kernel() { return kernel_; }
-  kernel::StatsRegistry& stats() { return stats_; }
+  kernel::Kernel &kernel() { return kernel_; }
+  kernel::StatsRegistry &stats() { return stats_; }
   // LANai cycles all cards' fast-forward accounted without executing them.
   std::uint64_t skipped_cycles() const;
-  wire::Network& network() { return *network_; }
-  nic::Card& card(std::size_t node) { return *cards_.at(node); }
-  HostCpu& host(std::size_t node) { return *hosts_.at(node); }
-  nic::ProtectionTable& protection(std::size_t node) { return *tables_.at(node); }
+  wire::Network &network() { return *network_; }
+  nic::Card &card(std::size_t node) { return *cards_.at(node); }
+  HostCpu &host(std::size_t node) { return *hosts_.at(node); }
+  nic::ProtectionTable &protection(std::size_t node) { return *tables_.at(node); }
 
   // Starts every card's firmware and program i on host i, and runs until
   // all programs finish or the run fails (see RunOutcome). Programs still

@@ -13,22 +13,22 @@
 #include <string>
 #include <vector>
 
-#include "iss/pc_profile.hpp"
-#include "loader/firmware_linker.hpp"
+#include "emulator/iss/pc_profile.hpp"
+#include "emulator/loader/firmware_linker.hpp"
 
 namespace lanai::host {
 
 struct FunctionCost {
-  std::string function;          // demangled; "(outside any function)" for the rest
-  std::uint64_t entries = 0;     // executions of the function's first instruction
+  std::string function;      // demangled; "(outside any function)" for the rest
+  std::uint64_t entries = 0; // executions of the function's first instruction
   std::uint64_t instructions = 0;
   std::uint64_t cycles = 0;
 };
 
 struct NodeProfile {
   std::uint32_t node = 0;
-  std::uint64_t cycles = 0;             // all cycles the core executed
-  std::vector<FunctionCost> functions;  // most cycles first, then by name
+  std::uint64_t cycles = 0;            // all cycles the core executed
+  std::vector<FunctionCost> functions; // most cycles first, then by name
 };
 
 class FirmwareProfiler {
@@ -38,7 +38,7 @@ public:
   // later cluster's node of the same number adds to the same counts (a
   // profile of several runs is their sum); it must run the same image.
   // Throws std::invalid_argument if it does not.
-  iss::PcProfile& attach(std::uint32_t node, const loader::LinkedImage& image,
+  iss::PcProfile &attach(std::uint32_t node, const loader::LinkedImage &image,
                          std::uint32_t sram_bytes);
 
   bool empty() const { return nodes_.empty(); }
@@ -55,11 +55,11 @@ private:
 };
 
 // Sums `counts` per function of `image`.
-NodeProfile attribute(std::uint32_t node, const iss::PcProfile& counts,
-                      const loader::LinkedImage& image);
+NodeProfile attribute(std::uint32_t node, const iss::PcProfile &counts,
+                      const loader::LinkedImage &image);
 
 // CSV: node,function,entries,instructions,cycles,share (share of the
 // node's cycles, 6 decimals), nodes in order, functions as in NodeProfile.
-void write_profile_csv(std::ostream& out, const std::vector<NodeProfile>& nodes);
+void write_profile_csv(std::ostream &out, const std::vector<NodeProfile> &nodes);
 
 } // namespace lanai::host

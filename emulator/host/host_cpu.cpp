@@ -1,48 +1,53 @@
 // The host processor: runs its program on a fiber and turns the program's
 // compute and wait calls into kernel events, so host time advances only
 // where the program (or the library on its behalf) says it does.
-#include "host/host_cpu.hpp"
+#include "emulator/host/host_cpu.hpp"
 
 #include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
 
-#include "host/fiber.hpp"
+#include "emulator/host/fiber.hpp"
 
 namespace lanai::host {
 
 namespace {
 
-thread_local HostCpu* running_host = nullptr;
-thread_local SwitchObserver* switch_observer = nullptr;
+thread_local HostCpu *running_host = nullptr;
+thread_local SwitchObserver *switch_observer = nullptr;
 
 // Makes `host` current while its fiber runs, restoring the outer one after.
 class CurrentHost {
 public:
-  explicit CurrentHost(HostCpu* host) : outer_(running_host) { running_host = host; }
+  explicit CurrentHost(HostCpu *host) : outer_(running_host) { running_host = host; }
   ~CurrentHost() { running_host = outer_; }
-  CurrentHost(const CurrentHost&) = delete;
-  CurrentHost& operator=(const CurrentHost&) = delete;
+  CurrentHost(const CurrentHost &) = delete;
+  CurrentHost &operator=(const CurrentHost &) = delete;
 
 private:
-  HostCpu* outer_;
+  HostCpu *outer_;
 };
 
 } // namespace
 
 std::string_view to_string(HostState state) {
   switch (state) {
-  case HostState::idle: return "idle";
-  case HostState::running: return "running";
-  case HostState::computing: return "computing";
-  case HostState::waiting: return "waiting";
-  case HostState::finished: return "finished";
+  case HostState::idle:
+    return "idle";
+  case HostState::running:
+    return "running";
+  case HostState::computing:
+    return "computing";
+  case HostState::waiting:
+    return "waiting";
+  case HostState::finished:
+    return "finished";
   }
   return "unknown";
 }
 
-HostCpu::HostCpu(kernel::Kernel& kernel, std::uint32_t node)
+HostCpu::HostCpu(kernel::Kernel &kernel, std::uint32_t node)
     : kernel_(kernel), node_(node), label_(fmt::format("node{}.host", node)) {}
 
 HostCpu::~HostCpu() {
@@ -51,33 +56,38 @@ HostCpu::~HostCpu() {
   kernel_.cancel(deadline_event_);
 }
 
-HostCpu* HostCpu::current() { return running_host; }
+HostCpu *HostCpu::current() { return running_host; }
 
-SwitchObserver* HostCpu::set_switch_observer(SwitchObserver* observer) {
+SwitchObserver *HostCpu::set_switch_observer(SwitchObserver *observer) {
   return std::exchange(switch_observer, observer);
 }
 
 void HostCpu::start(std::function<int()> program, std::size_t stack_bytes) {
-  if (fiber_) throw std::logic_error(fmt::format("node{}: host program already started", node_));
-  if (!program) throw std::invalid_argument(fmt::format("node{}: empty host program", node_));
-  fiber_ = std::make_unique<Fiber>([this, program = std::move(program)] {
-    try {
-      exit_code_ = program();
-    } catch (const Fiber::Cancelled&) {
-      throw;
-    } catch (const std::exception& e) {
-      exit_code_ = 1;
-      failure_ = e.what();
-    } catch (...) {
-      exit_code_ = 1;
-      failure_ = "unknown exception";
-    }
-  }, stack_bytes != 0 ? stack_bytes : Fiber::default_stack_bytes);
+  if (fiber_)
+    throw std::logic_error(fmt::format("node{}: host program already started", node_));
+  if (!program)
+    throw std::invalid_argument(fmt::format("node{}: empty host program", node_));
+  fiber_ = std::make_unique<Fiber>(
+      [this, program = std::move(program)] {
+        try {
+          exit_code_ = program();
+        } catch (const Fiber::Cancelled &) {
+          throw;
+        } catch (const std::exception &e) {
+          exit_code_ = 1;
+          failure_ = e.what();
+        } catch (...) {
+          exit_code_ = 1;
+          failure_ = "unknown exception";
+        }
+      },
+      stack_bytes != 0 ? stack_bytes : Fiber::default_stack_bytes);
   state_ = HostState::computing;
-  resume_event_ = kernel_.schedule_in(kernel::SimTime::zero(), [this] { resume(); }, label_);
+  resume_event_ = kernel_.schedule_in(
+      kernel::SimTime::zero(), [this] { resume(); }, label_);
 }
 
-void HostCpu::require_current(const char* what) const {
+void HostCpu::require_current(const char *what) const {
   if (running_host != this)
     throw std::logic_error(
         fmt::format("node{}: HostCpu::{} called from outside the node's program", node_, what));
@@ -90,17 +100,21 @@ void HostCpu::resume() {
   ++wakeups_;
   {
     CurrentHost scope(this);
-    SwitchObserver* observer = switch_observer;
-    if (observer) observer->entering(node_);
+    SwitchObserver *observer = switch_observer;
+    if (observer)
+      observer->entering(node_);
     try {
       fiber_->resume();
     } catch (...) {
-      if (observer) observer->left(node_);
+      if (observer)
+        observer->left(node_);
       throw;
     }
-    if (observer) observer->left(node_);
+    if (observer)
+      observer->left(node_);
   }
-  if (fiber_->finished()) finish();
+  if (fiber_->finished())
+    finish();
 }
 
 void HostCpu::suspend() { fiber_->yield(); }
@@ -110,7 +124,8 @@ void HostCpu::finish() {
   finished_at_ = kernel_.now();
   deadline_.reset();
   kernel_.cancel(deadline_event_);
-  if (on_finish_) on_finish_();
+  if (on_finish_)
+    on_finish_();
 }
 
 void HostCpu::compute(kernel::SimTime duration) {
@@ -120,16 +135,19 @@ void HostCpu::compute(kernel::SimTime duration) {
     fiber_->yield();
     return;
   }
-  if (duration <= kernel::SimTime::zero()) return;
+  if (duration <= kernel::SimTime::zero())
+    return;
   busy_ += duration;
   state_ = HostState::computing;
-  resume_event_ = kernel_.schedule_in(duration, [this] { resume(); }, label_);
+  resume_event_ = kernel_.schedule_in(
+      duration, [this] { resume(); }, label_);
   suspend();
 }
 
 void HostCpu::sleep(kernel::SimTime duration) {
   require_current("sleep");
-  if (duration <= kernel::SimTime::zero()) return;
+  if (duration <= kernel::SimTime::zero())
+    return;
   const kernel::SimTime until = kernel_.now() + duration;
   // Notifications wake the fiber early; it goes back to sleep until then.
   wait([] { return false; }, until, "sleep", kernel::SimTime::zero());
@@ -141,29 +159,34 @@ void HostCpu::exit_program(int code) {
   fiber_->unwind_here();
 }
 
-bool HostCpu::wait(const std::function<bool()>& ready, std::optional<kernel::SimTime> deadline,
+bool HostCpu::wait(const std::function<bool()> &ready, std::optional<kernel::SimTime> deadline,
                    std::string what, kernel::SimTime poll_cost) {
   require_current("wait");
-  if (ready()) return true;
+  if (ready())
+    return true;
   if (fiber_->cancelling()) {
     fiber_->yield();
     return false;
   }
-  if (deadline && *deadline <= kernel_.now()) return false;
+  if (deadline && *deadline <= kernel_.now())
+    return false;
 
   what_ = std::move(what);
   since_ = kernel_.now();
   deadline_ = deadline;
   missed_wake_ = false;
   if (deadline) {
-    deadline_event_ = kernel_.schedule_at(*deadline, [this] {
-      deadline_event_ = {};
-      wake();
-    }, label_);
+    deadline_event_ = kernel_.schedule_at(
+        *deadline,
+        [this] {
+          deadline_event_ = {};
+          wake();
+        },
+        label_);
   }
   // Leaves no timer or stale report behind, also when the fiber unwinds.
   struct Cleanup {
-    HostCpu& host;
+    HostCpu &host;
     ~Cleanup() {
       host.kernel_.cancel(host.deadline_event_);
       host.deadline_event_ = {};
@@ -179,8 +202,10 @@ bool HostCpu::wait(const std::function<bool()>& ready, std::optional<kernel::Sim
     }
     missed_wake_ = false;
     compute(poll_cost);
-    if (ready()) return true;
-    if (deadline && kernel_.now() >= *deadline) return false;
+    if (ready())
+      return true;
+    if (deadline && kernel_.now() >= *deadline)
+      return false;
   }
 }
 
@@ -191,18 +216,23 @@ void HostCpu::wake() {
   case HostState::waiting:
     if (!wake_pending_) {
       wake_pending_ = true;
-      resume_event_ = kernel_.schedule_in(kernel::SimTime::zero(), [this] { resume(); }, label_);
+      resume_event_ = kernel_.schedule_in(
+          kernel::SimTime::zero(), [this] { resume(); }, label_);
     }
     break;
   case HostState::running:
-  case HostState::computing: missed_wake_ = true; break;
+  case HostState::computing:
+    missed_wake_ = true;
+    break;
   case HostState::idle:
-  case HostState::finished: break;
+  case HostState::finished:
+    break;
   }
 }
 
 void HostCpu::stop_program() {
-  if (!fiber_ || fiber_->finished()) return;
+  if (!fiber_ || fiber_->finished())
+    return;
   kernel_.cancel(resume_event_);
   kernel_.cancel(deadline_event_);
   resume_event_ = {};
@@ -213,7 +243,8 @@ void HostCpu::stop_program() {
     fiber_->cancel();
   }
   exit_code_ = 1;
-  if (failure_.empty()) failure_ = "stopped before it returned";
+  if (failure_.empty())
+    failure_ = "stopped before it returned";
   state_ = HostState::finished;
   finished_at_ = kernel_.now();
   deadline_.reset();

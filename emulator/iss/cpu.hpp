@@ -10,15 +10,15 @@
 #include <span>
 #include <vector>
 
-#include "iss/block_builder.hpp"
-#include "iss/block_cache.hpp"
-#include "iss/cycle_costs.hpp"
-#include "iss/fault.hpp"
-#include "iss/idle_watch.hpp"
-#include "iss/instruction.hpp"
-#include "iss/mmio_bus.hpp"
-#include "iss/pc_profile.hpp"
-#include "iss/zeroed_array.hpp"
+#include "emulator/iss/block_builder.hpp"
+#include "emulator/iss/block_cache.hpp"
+#include "emulator/iss/cycle_costs.hpp"
+#include "emulator/iss/fault.hpp"
+#include "emulator/iss/idle_watch.hpp"
+#include "emulator/iss/instruction.hpp"
+#include "emulator/iss/mmio_bus.hpp"
+#include "emulator/iss/pc_profile.hpp"
+#include "emulator/iss/zeroed_array.hpp"
 
 namespace lanai::iss {
 
@@ -43,7 +43,7 @@ bool default_blocks();
 
 class Cpu {
 public:
-  Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus* bus);
+  Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus *bus);
 
   // Clears registers and flags, starts fetching at `entry`.
   void reset(std::uint32_t entry);
@@ -51,8 +51,7 @@ public:
   // Executes until the cycle count reaches `cycle_limit`, the instruction
   // count reaches `instruction_limit`, or the processor halts or faults.
   // Returns immediately if already halted or faulted.
-  StopReason run(std::uint64_t cycle_limit,
-                 std::uint64_t instruction_limit = ~std::uint64_t{0});
+  StopReason run(std::uint64_t cycle_limit, std::uint64_t instruction_limit = ~std::uint64_t{0});
 
   std::uint64_t cycles() const { return cycles_; }
   std::uint64_t instructions() const { return instructions_; }
@@ -77,11 +76,11 @@ public:
   // included) into `profile` (sized for this SRAM) while set; nullptr stops.
   // Idle laps that fast-forward skips are not attributed: a profiled core
   // normally runs with fast-forward off.
-  void set_profile(PcProfile* profile);
+  void set_profile(PcProfile *profile);
   // Cycles (and instructions) that fast-forward accounted without executing.
   std::uint64_t skipped_cycles() const { return skipped_cycles_; }
   std::uint64_t skipped_instructions() const { return skipped_instructions_; }
-  const Fault& fault() const { return fault_; }
+  const Fault &fault() const { return fault_; }
   StopReason state() const { return state_; }
   bool running() const { return state_ == StopReason::cycle_limit; }
 
@@ -104,7 +103,7 @@ private:
     near_limit, // the next block would cross a limit: step to the end of the run
   };
   // Per SRAM word (code_): what was predecoded from it.
-  static constexpr std::uint8_t code_decoded = 1; // decoded_ holds it
+  static constexpr std::uint8_t code_decoded = 1;  // decoded_ holds it
   static constexpr std::uint8_t code_in_block = 2; // a cached block may cover it
 
   bool condition(unsigned cond) const { return (cond_table_[flags_] >> cond) & 1u; }
@@ -115,7 +114,7 @@ private:
   // Runs cached blocks back to back while each fits in both limits.
   BlockExit run_blocks(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
   // Builds the block entered at `pc` and marks the words it covers.
-  const Block* build_block_at(std::uint32_t pc);
+  const Block *build_block_at(std::uint32_t pc);
   // The SRAM word at `index` was written: forget what was decoded from it.
   void code_written(std::uint32_t index);
   // Words [first, last] now hold something predecoded.
@@ -123,31 +122,32 @@ private:
     code_first_ = std::min(code_first_, first);
     code_last_ = std::max(code_last_, last);
   }
-  bool load(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t& out);
-  bool store(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t value);
-  bool mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t* value,
+  bool load(const Instruction &in, std::uint32_t pc, std::uint32_t ea, std::uint32_t &out);
+  bool store(const Instruction &in, std::uint32_t pc, std::uint32_t ea, std::uint32_t value);
+  bool mmio_access(const Instruction &in, std::uint32_t pc, std::uint32_t ea, std::uint32_t *value,
                    bool is_store);
-  void raise(FaultKind kind, const Instruction& in, std::uint32_t pc, std::uint32_t address,
+  void raise(FaultKind kind, const Instruction &in, std::uint32_t pc, std::uint32_t address,
              std::uint32_t width, bool is_store);
-  void skip_predicated(const Instruction& in);
-  bool execute_memory(const Instruction& in, std::uint32_t pc);
-  const Instruction& fetch(std::uint32_t pc);
+  void skip_predicated(const Instruction &in);
+  bool execute_memory(const Instruction &in, std::uint32_t pc);
+  const Instruction &fetch(std::uint32_t pc);
   IdleState idle_state() const;
   // What the idle watch does at a taken backward branch at `pc`, `cycles`
   // after it (deciding may use up one of the watch's skips).
   enum class WatchAction : std::uint8_t { none, begin, check };
   WatchAction watch_action(std::uint32_t pc, std::uint64_t cycle_limit, std::uint64_t cycles) {
-    if (watch_.branch() == pc) return WatchAction::check;
+    if (watch_.branch() == pc)
+      return WatchAction::check;
     return cycle_limit - cycles >= IdleWatch::min_cycles && watch_.wants(pc) ? WatchAction::begin
-                                                                            : WatchAction::none;
+                                                                             : WatchAction::none;
   }
   // Does it, the core's state being the one right after the branch: starts
   // watching the branch, or skips the laps that repeat the last one.
   void watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint64_t cycle_limit,
                              std::uint64_t instruction_limit);
   // Adds the whole laps that fit before both limits to the counts.
-  void skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions, std::uint64_t cycle_limit,
-                 std::uint64_t instruction_limit);
+  void skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
+                 std::uint64_t cycle_limit, std::uint64_t instruction_limit);
   // At the start of a run inside a lap that repeated in the last one: skips
   // the laps that fit if nothing the lap depends on changed since, else
   // forgets the lap.
@@ -165,7 +165,7 @@ private:
   CycleCosts costs_;
   bool blocks_on_;
   std::uint32_t class_cost_[static_cast<int>(CostClass::count)];
-  MmioBus* bus_;
+  MmioBus *bus_;
 
   std::uint32_t regs_[reg_discard + 1] = {}; // the 32 registers and the discarded one
   std::uint8_t flags_ = 0;
@@ -183,7 +183,7 @@ private:
   // Writes to memory or registers from outside the core (loaders, DMA,
   // debuggers): a kept lap is no longer known to repeat after one.
   std::uint64_t outside_writes_ = 0;
-  PcProfile* profile_ = nullptr;
+  PcProfile *profile_ = nullptr;
   std::uint64_t skipped_cycles_ = 0;
   std::uint64_t skipped_instructions_ = 0;
   std::uint64_t block_instructions_ = 0;

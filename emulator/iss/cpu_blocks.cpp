@@ -6,12 +6,12 @@
 // device register, a fault, a skip by the idle watch) makes it stop before
 // that instruction with the state exactly as the reference path would have
 // it there, and the instruction is stepped.
-#include "iss/cpu.hpp"
+#include "emulator/iss/cpu.hpp"
 
 #include <bit>
 #include <cstring>
 
-#include "iss/cpu_arithmetic.hpp"
+#include "emulator/iss/cpu_arithmetic.hpp"
 #include "lanai/register_map.h"
 
 namespace lanai::iss {
@@ -19,23 +19,25 @@ namespace lanai::iss {
 namespace {
 
 std::uint32_t big_endian(std::uint32_t v) {
-  if constexpr (std::endian::native == std::endian::little) return __builtin_bswap32(v);
+  if constexpr (std::endian::native == std::endian::little)
+    return __builtin_bswap32(v);
   return v;
 }
 
-std::uint32_t load_be32(const std::uint8_t* p) {
+std::uint32_t load_be32(const std::uint8_t *p) {
   std::uint32_t v;
   std::memcpy(&v, p, 4);
   return big_endian(v);
 }
 
-void store_be32(std::uint8_t* p, std::uint32_t v) {
+void store_be32(std::uint8_t *p, std::uint32_t v) {
   v = big_endian(v);
   std::memcpy(p, &v, 4);
 }
 
-std::uint32_t read_part(const std::uint8_t* p, std::uint32_t width, bool zero_extend) {
-  if (width == 4) return load_be32(p);
+std::uint32_t read_part(const std::uint8_t *p, std::uint32_t width, bool zero_extend) {
+  if (width == 4)
+    return load_be32(p);
   if (width == 2) {
     const std::uint32_t h = std::uint32_t(p[0]) << 8 | p[1];
     return zero_extend ? h : static_cast<std::uint32_t>(static_cast<std::int16_t>(h));
@@ -43,20 +45,23 @@ std::uint32_t read_part(const std::uint8_t* p, std::uint32_t width, bool zero_ex
   return zero_extend ? p[0] : static_cast<std::uint32_t>(static_cast<std::int8_t>(p[0]));
 }
 
-std::uint32_t read_before(const std::uint8_t* p, std::uint32_t width) {
+std::uint32_t read_before(const std::uint8_t *p, std::uint32_t width) {
   std::uint32_t before = 0;
-  for (std::uint32_t i = 0; i < width; ++i) before = before << 8 | p[i];
+  for (std::uint32_t i = 0; i < width; ++i)
+    before = before << 8 | p[i];
   return before;
 }
 
 } // namespace
 
 // Out of line and cold: the executor's loop stays small.
-[[gnu::noinline, gnu::cold]] const Block* Cpu::build_block_at(std::uint32_t pc) {
-  const Block& block = blocks_.build(pc, sram_.get(), sram_bytes_, costs_);
+[[gnu::noinline, gnu::cold]] const Block *Cpu::build_block_at(std::uint32_t pc) {
+  const Block &block = blocks_.build(pc, sram_.get(), sram_bytes_, costs_);
   const std::uint32_t first = pc >> 2, words = BlockCache::words_covered(block);
-  for (std::uint32_t index = first; index < first + words; ++index) code_[index] |= code_in_block;
-  if (words > 0) note_code(first, first + words - 1);
+  for (std::uint32_t index = first; index < first + words; ++index)
+    code_[index] |= code_in_block;
+  if (words > 0)
+    note_code(first, first + words - 1);
   return &block;
 }
 
@@ -70,12 +75,13 @@ struct MemoryAddress {
   std::uint32_t accessed;
 };
 
-[[gnu::always_inline]] inline MemoryAddress memory_address(const BlockOp* op, const std::uint32_t* regs,
-                                                           std::uint8_t flags) {
+[[gnu::always_inline]] inline MemoryAddress
+memory_address(const BlockOp *op, const std::uint32_t *regs, std::uint8_t flags) {
   const std::uint32_t base = regs[op->rs1];
   const std::uint32_t computed =
-      op->bits & op_rrm ? address_value(op->alu, op->bits & op_arithmetic, base, regs[op->rs2], flags)
-                        : base + op->imm;
+      op->bits & op_rrm
+          ? address_value(op->alu, op->bits & op_arithmetic, base, regs[op->rs2], flags)
+          : base + op->imm;
   return {computed, op->mode == addr_offset || op->mode == addr_pre ? computed : base};
 }
 
@@ -83,52 +89,56 @@ struct MemoryAddress {
 
 Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   // In OpKind order.
-  static const void* const dispatch[] = {
-      &&op_end,       &&op_read_pc,   &&op_add_ri,   &&op_add_ri_f,   &&op_addc_ri,
-      &&op_addc_ri_f, &&op_and_ri,    &&op_or_ri,    &&op_xor_ri,     &&op_logic_ri_f,
-      &&op_shl_ri,    &&op_shr_ri,    &&op_sar_ri,   &&op_shift_ri_f, &&op_add_rr,
-      &&op_sub_rr,    &&op_and_rr,    &&op_or_rr,    &&op_xor_rr,     &&op_add_rr_f,
-      &&op_sub_rr_f,  &&op_alu_rr,    &&op_shift_rr, &&op_select,     &&op_set_cond,
-      &&op_popc,      &&op_leadz,     &&op_trailz,   &&op_load_imm,   &&op_load_word,
-      &&op_store_word, &&op_load,     &&op_store,    &&op_branch,     &&op_load_pc,
+  static const void *const dispatch[] = {
+      &&op_end,        &&op_read_pc, &&op_add_ri,   &&op_add_ri_f,   &&op_addc_ri,
+      &&op_addc_ri_f,  &&op_and_ri,  &&op_or_ri,    &&op_xor_ri,     &&op_logic_ri_f,
+      &&op_shl_ri,     &&op_shr_ri,  &&op_sar_ri,   &&op_shift_ri_f, &&op_add_rr,
+      &&op_sub_rr,     &&op_and_rr,  &&op_or_rr,    &&op_xor_rr,     &&op_add_rr_f,
+      &&op_sub_rr_f,   &&op_alu_rr,  &&op_shift_rr, &&op_select,     &&op_set_cond,
+      &&op_popc,       &&op_leadz,   &&op_trailz,   &&op_load_imm,   &&op_load_word,
+      &&op_store_word, &&op_load,    &&op_store,    &&op_branch,     &&op_load_pc,
       &&op_jump_imm};
   static_assert(std::size(dispatch) == static_cast<std::size_t>(OpKind::count));
 
-  std::uint32_t* const regs = regs_;
-  std::uint8_t* const sram = sram_.get();
+  std::uint32_t *const regs = regs_;
+  std::uint8_t *const sram = sram_.get();
   const std::uint32_t sram_bytes = sram_bytes_;
-  const std::uint16_t* const conds = cond_table_;
+  const std::uint16_t *const conds = cond_table_;
   const bool watch_branches = fast_forward_;
   std::uint8_t flags = flags_;
-  const Block* const* const entries = blocks_.entries();
+  const Block *const *const entries = blocks_.entries();
   const std::uint64_t first_instruction = instructions_;
   std::uint64_t cycles = cycles_, instructions = instructions_;
   std::uint32_t loaded = loaded_reg_, pc = pc_, last_pc = regs_[reg_pc];
   BlockExit exit = BlockExit::step;
 
-  const Block* block;
-  const BlockOp* op;
-  std::uint32_t next;       // the pc after the block: its end, or a taken branch's target
-  std::uint32_t stored = 0; // the word index of the last store
+  const Block *block;
+  const BlockOp *op;
+  std::uint32_t next;               // the pc after the block: its end, or a taken branch's target
+  std::uint32_t stored = 0;         // the word index of the last store
   std::uint32_t stable_address = 0; // a device register read in place
 
-#define LANAI_DISPATCH() goto* dispatch[static_cast<unsigned>(op->kind)]
-#define LANAI_NEXT() \
-  do {               \
-    ++op;            \
-    LANAI_DISPATCH(); \
+#define LANAI_DISPATCH() goto *dispatch[static_cast<unsigned>(op->kind)]
+#define LANAI_NEXT()                                                                               \
+  do {                                                                                             \
+    ++op;                                                                                          \
+    LANAI_DISPATCH();                                                                              \
   } while (0)
 #define LANAI_HOLDS(cond) ((conds[flags] >> (cond)) & 1u)
 
 enter:
-  if (pc >= sram_bytes || (pc & 3u)) goto leave; // the stepper reports the fetch fault
+  if (pc >= sram_bytes || (pc & 3u))
+    goto leave; // the stepper reports the fetch fault
   block = entries[pc >> 2];
-  if (block == nullptr) block = build_block_at(pc);
-  if (block->count == 0) goto leave;
+  if (block == nullptr)
+    block = build_block_at(pc);
+  if (block->count == 0)
+    goto leave;
   {
     // Inside a block, `cycles` is the cycle its first instruction starts
     // at, after an interlock with the last block's load.
-    const std::uint64_t stall = (block->first_reads >> loaded) & 1u ? costs_.load_use_stall : 0;
+    const std::uint64_t stall =
+        (block->first_reads >> loaded) & 1u ? costs_.load_use_stall_cycles : 0;
     if (cycles + stall + block->max_start >= cycle_limit ||
         instruction_limit - instructions < block->count) {
       exit = BlockExit::near_limit;
@@ -150,7 +160,7 @@ op_end:
 
 op_read_pc:
   regs[reg_pc] = block->pc + 4 * static_cast<std::uint32_t>(op - block->ops);
-  goto* dispatch[static_cast<unsigned>(op->then)];
+  goto *dispatch[static_cast<unsigned>(op->then)];
 
 op_add_ri:
   regs[op->rd] = regs[op->rs1] + op->imm;
@@ -212,14 +222,16 @@ op_sub_rr_f:
 op_alu_rr:
   if (!LANAI_HOLDS(op->cond)) {
     // As Cpu::skip_predicated: a `.f' form sets Z and N from the unchanged Rd.
-    if (op->bits & op_set_flags) flags = nz_flags(regs[op->rd_read]);
+    if (op->bits & op_set_flags)
+      flags = nz_flags(regs[op->rd_read]);
     LANAI_NEXT();
   }
   regs[op->rd] = alu_value(op->alu, regs[op->rs1], regs[op->rs2], op->bits & op_set_flags, flags);
   LANAI_NEXT();
 op_shift_rr:
   if (!LANAI_HOLDS(op->cond)) {
-    if (op->bits & op_set_flags) flags = nz_flags(regs[op->rd_read]);
+    if (op->bits & op_set_flags)
+      flags = nz_flags(regs[op->rd_read]);
     LANAI_NEXT();
   }
   regs[op->rd] = shift_value(regs[op->rs1], regs[op->rs2], op->bits & op_arithmetic,
@@ -234,12 +246,12 @@ op_set_cond:
 op_popc:
   regs[op->rd] = static_cast<std::uint32_t>(__builtin_popcount(regs[op->rs1]));
   LANAI_NEXT();
-op_leadz: {
+op_leadz : {
   const std::uint32_t v = regs[op->rs1];
   regs[op->rd] = v ? static_cast<std::uint32_t>(__builtin_clz(v)) : 32u;
   LANAI_NEXT();
 }
-op_trailz: {
+op_trailz : {
   const std::uint32_t v = regs[op->rs1];
   regs[op->rd] = v ? static_cast<std::uint32_t>(__builtin_ctz(v)) : 32u;
   LANAI_NEXT();
@@ -248,7 +260,7 @@ op_load_imm:
   regs[op->rd] = op->imm;
   LANAI_NEXT();
 
-op_load_word: {
+op_load_word : {
   const std::uint32_t ea = regs[op->rs1] + op->imm;
   if (ea >= sram_bytes || (ea & 3u)) { // a device register or a fault
     if (ea >= LANAI_MMIO_BASE && !(ea & 3u) && bus_ != nullptr && bus_->stable_read(ea)) {
@@ -260,50 +272,61 @@ op_load_word: {
   regs[op->rd] = load_be32(sram + ea);
   LANAI_NEXT();
 }
-stable_read: {
+stable_read : {
   // A device register read with no side effect, done here as the stepper
   // would do it (Cpu::mmio_access): at the cycle the instruction starts,
   // before its interlock; a refusal is left to the stepper, which reads
   // again and faults or halts.
   std::uint64_t at = cycles + op->start;
-  if (op == block->ops && (block->first_reads >> loaded) & 1u) at -= costs_.load_use_stall;
+  if (op == block->ops && (block->first_reads >> loaded) & 1u)
+    at -= costs_.load_use_stall_cycles;
   std::uint32_t value = 0;
-  if (bus_->read(stable_address, at, value) != MmioStatus::ok) goto stop_before;
-  if (watch_.clean()) watch_.note_read(stable_address, value);
+  if (bus_->read(stable_address, at, value) != MmioStatus::ok)
+    goto stop_before;
+  if (watch_.clean())
+    watch_.note_read(stable_address, value);
   regs[op->rd] = value;
   // The access takes a device's time, not a load's: every later
   // instruction starts that much later, and one may now start past the limit.
-  cycles += std::uint64_t{costs_.mmio} - costs_.load;
+  cycles += std::uint64_t{costs_.mmio_cycles} - costs_.load_cycles;
   if (cycles + block->max_start >= cycle_limit) {
     ++op;
-    if (op->kind == OpKind::end) goto op_end;
+    if (op->kind == OpKind::end)
+      goto op_end;
     goto stop_before;
   }
   LANAI_NEXT();
 }
-op_store_word: {
+op_store_word : {
   const std::uint32_t ea = regs[op->rs1] + op->imm;
-  if (ea >= sram_bytes || (ea & 3u)) goto stop_before;
-  if (watch_.clean()) watch_.note_store(ea, 4, load_be32(sram + ea));
+  if (ea >= sram_bytes || (ea & 3u))
+    goto stop_before;
+  if (watch_.clean())
+    watch_.note_store(ea, 4, load_be32(sram + ea));
   store_be32(sram + ea, regs[op->rd_read]);
   stored = ea >> 2;
-  if (code_[stored]) goto code_changed;
+  if (code_[stored])
+    goto code_changed;
   LANAI_NEXT();
 }
-op_load: {
+op_load : {
   const auto [computed, ea] = memory_address(op, regs, flags);
-  if (ea >= sram_bytes || (ea & (op->width - 1u))) goto stop_before;
+  if (ea >= sram_bytes || (ea & (op->width - 1u)))
+    goto stop_before;
   const std::uint32_t value = read_part(sram + ea, op->width, op->bits & op_zero_extend);
-  if (op->bits & op_update) regs[op->cond] = computed;
+  if (op->bits & op_update)
+    regs[op->cond] = computed;
   regs[op->rd] = value; // after the update: a load into the base register wins
   LANAI_NEXT();
 }
-op_store: {
+op_store : {
   const auto [computed, ea] = memory_address(op, regs, flags);
   const std::uint32_t width = op->width;
-  if (ea >= sram_bytes || (ea & (width - 1u))) goto stop_before;
-  std::uint8_t* p = sram + ea;
-  if (watch_.clean()) watch_.note_store(ea, width, read_before(p, width));
+  if (ea >= sram_bytes || (ea & (width - 1u)))
+    goto stop_before;
+  std::uint8_t *p = sram + ea;
+  if (watch_.clean())
+    watch_.note_store(ea, width, read_before(p, width));
   const std::uint32_t v = regs[op->rd_read]; // the old base, if it is also the data
   if (width == 4) {
     store_be32(p, v);
@@ -313,14 +336,17 @@ op_store: {
   } else {
     p[0] = static_cast<std::uint8_t>(v);
   }
-  if (op->bits & op_update) regs[op->cond] = computed;
+  if (op->bits & op_update)
+    regs[op->cond] = computed;
   stored = ea >> 2;
-  if (code_[stored]) goto code_changed;
+  if (code_[stored])
+    goto code_changed;
   LANAI_NEXT();
 }
 
 op_branch:
-  if (!LANAI_HOLDS(op->cond)) LANAI_NEXT();
+  if (!LANAI_HOLDS(op->cond))
+    LANAI_NEXT();
   next = op->imm;
   cycles += block->taken_extra; // the delay slot and the block's end come later
   if ((op->bits & op_backward) && watch_branches) {
@@ -329,9 +355,10 @@ op_branch:
     // branch as taken, its start offset as untaken.)
     const auto index = static_cast<std::uint32_t>(op - block->ops);
     const std::uint32_t at = block->pc + 4 * index;
-    const std::uint64_t after = cycles + op->start + costs_.branch_untaken;
+    const std::uint64_t after = cycles + op->start + costs_.branch_untaken_cycles;
     const WatchAction action = watch_action(at, cycle_limit, after);
-    if (action == WatchAction::none) LANAI_NEXT();
+    if (action == WatchAction::none)
+      LANAI_NEXT();
     cycles_ = after;
     instructions_ = instructions + index + 1;
     pc_ = at + 4;
@@ -348,11 +375,13 @@ op_branch:
   }
   LANAI_NEXT();
 
-op_load_pc: {
+op_load_pc : {
   const auto [computed, ea] = memory_address(op, regs, flags);
-  if (ea >= sram_bytes || (ea & (op->width - 1u))) goto stop_before;
+  if (ea >= sram_bytes || (ea & (op->width - 1u)))
+    goto stop_before;
   next = read_part(sram + ea, op->width, op->bits & op_zero_extend);
-  if (op->bits & op_update) regs[op->cond] = computed;
+  if (op->bits & op_update)
+    regs[op->cond] = computed;
   LANAI_NEXT();
 }
 op_jump_imm:
@@ -364,10 +393,11 @@ code_changed:
   // and execution goes on from freshly built ones after this instruction.
   code_written(stored);
   ++op;
-  if (op->kind == OpKind::end) goto op_end;
+  if (op->kind == OpKind::end)
+    goto op_end;
   goto stop_before;
 
-stop_before: {
+stop_before : {
   // Leaves the state as the reference path has it before `op`.
   const auto index = static_cast<std::uint32_t>(op - block->ops);
   pc = block->pc + 4 * index;
@@ -376,7 +406,7 @@ stop_before: {
     loaded = op->loaded_before;
     last_pc = pc - 4;
   } else if ((block->first_reads >> loaded) & 1u) {
-    cycles -= costs_.load_use_stall; // the stepper adds the interlock itself
+    cycles -= costs_.load_use_stall_cycles; // the stepper adds the interlock itself
   }
   instructions += index;
   pc_ = pc;

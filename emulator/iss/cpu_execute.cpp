@@ -5,21 +5,21 @@
 // full-word device register access through the MMIO bus. The run loop hands
 // straight runs of code to the block executor (cpu_blocks.cpp) and steps
 // what blocks leave: jumps, device accesses, faults, the ends of runs.
-#include "iss/cpu.hpp"
+#include "emulator/iss/cpu.hpp"
 
 #include <algorithm>
 
-#include "iss/cpu_arithmetic.hpp"
-#include "iss/decoder.hpp"
+#include "emulator/iss/cpu_arithmetic.hpp"
+#include "emulator/iss/decoder.hpp"
 #include "lanai/register_map.h"
 
 namespace lanai::iss {
 
 // Defined here, next to the loop, so the compiler can inline them.
-inline const Instruction& Cpu::fetch(std::uint32_t pc) {
+inline const Instruction &Cpu::fetch(std::uint32_t pc) {
   const std::uint32_t index = pc >> 2;
   if (!(code_[index] & code_decoded)) {
-    const std::uint8_t* p = &sram_[pc];
+    const std::uint8_t *p = &sram_[pc];
     decoded_[index] = decode(std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 |
                              std::uint32_t(p[2]) << 8 | p[3]);
     code_[index] |= code_decoded;
@@ -33,7 +33,8 @@ inline void Cpu::write_reg(unsigned r, std::uint32_t v, bool from_load) {
     regs_[r] = v;
     return;
   }
-  if (r != reg_pc) return; // r0 and r1 are constants
+  if (r != reg_pc)
+    return; // r0 and r1 are constants
   if (from_load) {
     nnpc_ = v;
   } else {
@@ -42,40 +43,43 @@ inline void Cpu::write_reg(unsigned r, std::uint32_t v, bool from_load) {
   }
 }
 
-bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
-                      std::uint32_t* value, bool is_store) {
+bool Cpu::mmio_access(const Instruction &in, std::uint32_t pc, std::uint32_t ea,
+                      std::uint32_t *value, bool is_store) {
   if (in.width != 4) {
     raise(FaultKind::register_width, in, pc, ea, in.width, is_store);
     return false;
   }
-  if (watch_.clean() && (is_store || !bus_ || !bus_->stable_read(ea))) watch_.taint();
+  if (watch_.clean() && (is_store || !bus_ || !bus_->stable_read(ea)))
+    watch_.taint();
   const MmioStatus status = bus_ == nullptr ? MmioStatus::unmapped
                             : is_store      ? bus_->write(ea, cycles_, *value)
                                             : bus_->read(ea, cycles_, *value);
-  if (watch_.clean() && status == MmioStatus::ok) watch_.note_read(ea, *value);
+  if (watch_.clean() && status == MmioStatus::ok)
+    watch_.note_read(ea, *value);
   if (status == MmioStatus::unmapped) {
     raise(FaultKind::unmapped_register, in, pc, ea, in.width, is_store);
     return false;
   }
-  if (status == MmioStatus::halt) state_ = StopReason::halted;
+  if (status == MmioStatus::halt)
+    state_ = StopReason::halted;
   // A store to the instrumentation port costs what an SRAM store costs, so
   // that traced firmware keeps its timing.
   const bool trace_port = is_store && ea >= LANAI_TRACE_PORT_FIRST && ea <= LANAI_TRACE_PORT_LAST;
   if (!trace_port) {
-    cycles_ += costs_.mmio;
+    cycles_ += costs_.mmio_cycles;
     cycles_ -= class_cost_[static_cast<int>(in.cost)];
   }
   return true;
 }
 
-bool Cpu::load(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t& out) {
+bool Cpu::load(const Instruction &in, std::uint32_t pc, std::uint32_t ea, std::uint32_t &out) {
   const std::uint32_t width = in.width;
   if (ea & (width - 1)) {
     raise(FaultKind::misaligned_access, in, pc, ea, width, false);
     return false;
   }
   if (ea < sram_bytes_) {
-    const std::uint8_t* p = &sram_[ea];
+    const std::uint8_t *p = &sram_[ea];
     if (width == 4) {
       out = std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
     } else if (width == 2) {
@@ -86,22 +90,24 @@ bool Cpu::load(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::u
     }
     return true;
   }
-  if (ea >= LANAI_MMIO_BASE) return mmio_access(in, pc, ea, &out, false);
+  if (ea >= LANAI_MMIO_BASE)
+    return mmio_access(in, pc, ea, &out, false);
   raise(FaultKind::bus_error, in, pc, ea, width, false);
   return false;
 }
 
-bool Cpu::store(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t v) {
+bool Cpu::store(const Instruction &in, std::uint32_t pc, std::uint32_t ea, std::uint32_t v) {
   const std::uint32_t width = in.width;
   if (ea & (width - 1)) {
     raise(FaultKind::misaligned_access, in, pc, ea, width, true);
     return false;
   }
   if (ea < sram_bytes_) {
-    std::uint8_t* p = &sram_[ea];
+    std::uint8_t *p = &sram_[ea];
     if (watch_.clean()) {
       std::uint32_t before = 0;
-      for (std::uint32_t i = 0; i < width; ++i) before = before << 8 | p[i];
+      for (std::uint32_t i = 0; i < width; ++i)
+        before = before << 8 | p[i];
       watch_.note_store(ea, width, before);
     }
     if (width == 4) {
@@ -115,15 +121,17 @@ bool Cpu::store(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::
     } else {
       p[0] = std::uint8_t(v);
     }
-    if (code_[ea >> 2]) code_written(ea >> 2); // self-modifying code re-decodes
+    if (code_[ea >> 2])
+      code_written(ea >> 2); // self-modifying code re-decodes
     return true;
   }
-  if (ea >= LANAI_MMIO_BASE) return mmio_access(in, pc, ea, &v, true);
+  if (ea >= LANAI_MMIO_BASE)
+    return mmio_access(in, pc, ea, &v, true);
   raise(FaultKind::bus_error, in, pc, ea, width, true);
   return false;
 }
 
-bool Cpu::execute_memory(const Instruction& in, std::uint32_t pc) {
+bool Cpu::execute_memory(const Instruction &in, std::uint32_t pc) {
   std::uint32_t ea;
   bool update = false;
   std::uint32_t updated = 0;
@@ -134,9 +142,10 @@ bool Cpu::execute_memory(const Instruction& in, std::uint32_t pc) {
     break;
   default: {
     const std::uint32_t base = regs_[in.rs1];
-    const std::uint32_t computed = (in.op == OpClass::load_rrm || in.op == OpClass::store_rrm)
-                                       ? address_value(in.alu, in.arithmetic, base, regs_[in.rs2], flags_)
-                                       : base + in.imm;
+    const std::uint32_t computed =
+        (in.op == OpClass::load_rrm || in.op == OpClass::store_rrm)
+            ? address_value(in.alu, in.arithmetic, base, regs_[in.rs2], flags_)
+            : base + in.imm;
     ea = (in.mode == addr_offset || in.mode == addr_pre) ? computed : base;
     update = in.mode == addr_post || in.mode == addr_pre;
     updated = computed;
@@ -146,11 +155,13 @@ bool Cpu::execute_memory(const Instruction& in, std::uint32_t pc) {
                         in.op == OpClass::store_spls || in.op == OpClass::store_sls;
   std::uint32_t value = 0;
   if (is_store) {
-    if (!store(in, pc, ea, regs_[in.rd])) return false;
+    if (!store(in, pc, ea, regs_[in.rd]))
+      return false;
   } else if (!load(in, pc, ea, value)) {
     return false;
   }
-  if (update) write_reg(in.rs1, updated, false);
+  if (update)
+    write_reg(in.rs1, updated, false);
   if (!is_store) {
     write_reg(in.rd, value, true);
     loaded_reg_ = in.rd;
@@ -158,29 +169,31 @@ bool Cpu::execute_memory(const Instruction& in, std::uint32_t pc) {
   return true;
 }
 
-void Cpu::skip_predicated(const Instruction& in) {
+void Cpu::skip_predicated(const Instruction &in) {
   // A register-register operation whose condition fails leaves Rd as it
   // was; its `.f' form still sets Z and N from that (unchanged) Rd. LLVM
   // relies on this: it folds a later compare-with-zero of Rd into a
   // predicated `.f' instruction (e.g. `or.f.eq %r17, %r20, %r17; bne').
-  if (!in.set_flags) return;
+  if (!in.set_flags)
+    return;
   flags_ = nz_flags(regs_[in.rd]);
 }
 
-[[gnu::always_inline]] inline bool Cpu::step(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
+[[gnu::always_inline]] inline bool Cpu::step(std::uint64_t cycle_limit,
+                                             std::uint64_t instruction_limit) {
   const std::uint32_t pc = pc_;
   if (pc >= sram_bytes_ || (pc & 3u)) {
     Instruction none;
     raise(FaultKind::fetch_error, none, pc, pc, 0, false);
     return false;
   }
-  const Instruction& in = fetch(pc);
+  const Instruction &in = fetch(pc);
   const std::uint64_t started = cycles_;
   regs_[reg_pc] = pc;
   std::uint32_t cost = class_cost_[static_cast<int>(in.cost)];
   if (loaded_reg_ != 0) {
     if (in.rs1 == loaded_reg_ || in.rs2 == loaded_reg_ || (in.reads_rd && in.rd == loaded_reg_))
-      cost += costs_.load_use_stall;
+      cost += costs_.load_use_stall_cycles;
     loaded_reg_ = 0;
   }
   const std::uint32_t saved_npc = npc_, saved_nnpc = nnpc_;
@@ -194,7 +207,8 @@ void Cpu::skip_predicated(const Instruction& in) {
     write_reg(in.rd, alu_value(in.alu, regs_[in.rs1], in.imm, in.set_flags, flags_), false);
     break;
   case OpClass::shift_ri:
-    write_reg(in.rd, shift_value(regs_[in.rs1], in.imm, in.arithmetic, in.set_flags, flags_), false);
+    write_reg(in.rd, shift_value(regs_[in.rs1], in.imm, in.arithmetic, in.set_flags, flags_),
+              false);
     break;
   case OpClass::alu_rr:
     if (!condition(in.cond)) {
@@ -267,14 +281,17 @@ void Cpu::skip_predicated(const Instruction& in) {
     nnpc_ = saved_nnpc;
     return false;
   }
-  cycles_ += jumped ? costs_.branch_taken : cost;
+  cycles_ += jumped ? costs_.branch_taken_cycles : cost;
   ++instructions_;
-  if (profile_) profile_->add(pc, cycles_ - started);
+  if (profile_)
+    profile_->add(pc, cycles_ - started);
   if (backward && fast_forward_) {
     const WatchAction action = watch_action(pc, cycle_limit, cycles_);
-    if (action != WatchAction::none) watch_backward_branch(action, pc, cycle_limit, instruction_limit);
+    if (action != WatchAction::none)
+      watch_backward_branch(action, pc, cycle_limit, instruction_limit);
   }
-  if (state_ == StopReason::halted) return false;
+  if (state_ == StopReason::halted)
+    return false;
   if (yield_) {
     yield_ = false;
     return false;
@@ -291,20 +308,26 @@ constexpr std::uint64_t min_block_run_cycles = 8;
 } // namespace
 
 StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
-  if (state_ != StopReason::cycle_limit) return state_;
-  if (lap_.valid) resume_lap(cycle_limit, instruction_limit);
+  if (state_ != StopReason::cycle_limit)
+    return state_;
+  if (lap_.valid)
+    resume_lap(cycle_limit, instruction_limit);
   watch_.reset();
   // A profile counts every instruction on its own: it is filled by stepping;
   // a yield requested before the run ends it after one instruction.
   bool blocks = blocks_on_ && profile_ == nullptr && !yield_ &&
-                cycle_limit - cycles_ >= min_block_run_cycles && instruction_limit - instructions_ >= 2;
+                cycle_limit - cycles_ >= min_block_run_cycles &&
+                instruction_limit - instructions_ >= 2;
   while (cycles_ < cycle_limit && instructions_ < instruction_limit) {
     if (blocks && npc_ == pc_ + 4 && nnpc_ == pc_ + 8) {
       // Once the next block would cross a limit, the rest of the run is stepped.
-      if (run_blocks(cycle_limit, instruction_limit) == BlockExit::near_limit) blocks = false;
-      if (cycles_ >= cycle_limit || instructions_ >= instruction_limit) break;
+      if (run_blocks(cycle_limit, instruction_limit) == BlockExit::near_limit)
+        blocks = false;
+      if (cycles_ >= cycle_limit || instructions_ >= instruction_limit)
+        break;
     }
-    if (!step(cycle_limit, instruction_limit)) break;
+    if (!step(cycle_limit, instruction_limit))
+      break;
   }
   return state_;
 }

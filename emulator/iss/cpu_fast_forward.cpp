@@ -2,7 +2,7 @@
 // at each taken backward branch, start watching it or, if the lap since the
 // last arrival changed nothing, skip every following lap that fits before
 // the run's limits.
-#include "iss/cpu.hpp"
+#include "emulator/iss/cpu.hpp"
 
 #include <algorithm>
 
@@ -25,12 +25,14 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
     watch_.begin(pc, idle_state(), cycles_, instructions_);
     return;
   }
-  if (action != WatchAction::check) return;
+  if (action != WatchAction::check)
+    return;
   bool repeats = watch_.clean() && cycles_ > watch_.cycles();
   for (int i = 0; repeats && i < watch_.stores(); ++i) {
-    const IdleWatch::Store& store = watch_.store(i);
+    const IdleWatch::Store &store = watch_.store(i);
     std::uint32_t now = 0;
-    for (std::uint32_t b = 0; b < store.width; ++b) now = now << 8 | sram_[store.address + b];
+    for (std::uint32_t b = 0; b < store.width; ++b)
+      now = now << 8 | sram_[store.address + b];
     repeats = now == store.before;
   }
   const IdleState state = idle_state();
@@ -50,7 +52,8 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
     lap_.instructions = lap_instructions;
     lap_.outside_writes = outside_writes_;
     lap_.reads = watch_.reads();
-    for (int i = 0; i < lap_.reads; ++i) lap_.read[i] = watch_.read(i);
+    for (int i = 0; i < lap_.reads; ++i)
+      lap_.read[i] = watch_.read(i);
   }
   skip_laps(lap_cycles, lap_instructions, cycle_limit, instruction_limit);
   watch_.succeeded();

@@ -1,7 +1,7 @@
 // Decoding of Lanai instruction words (formats RI, RR, RM, RRM, BR, BRR,
 // SCC, SLS, SLI, SPLS and the special bit-counting instructions), including
 // the immediate expansions each format defines.
-#include "iss/decoder.hpp"
+#include "emulator/iss/decoder.hpp"
 
 namespace lanai::iss {
 namespace {
@@ -52,10 +52,12 @@ Instruction decode_rr(std::uint32_t w, Instruction in) {
   in.cond = condition(bits(w, 2, 0), bits(w, 16, 16));
   in.alu = static_cast<std::uint8_t>(op);
   if (op != alu_special) {
-    if (j != 0) return in;
+    if (j != 0)
+      return in;
     in.op = OpClass::alu_rr;
   } else if (j == 0) {
-    if (!in.set_flags) in.op = OpClass::select;
+    if (!in.set_flags)
+      in.op = OpClass::select;
   } else if (j == 0x10 || j == 0x18) {
     in.op = OpClass::shift_rr;
     in.arithmetic = j == 0x18;
@@ -88,10 +90,12 @@ Instruction decode_rrm(std::uint32_t w, Instruction in) {
   if (op == alu_special) {
     // As LLVM decodes it: J bit 3 selects the arithmetic shift, J bit 2 set
     // names no operator at all.
-    if (j & 0x4u) return in;
+    if (j & 0x4u)
+      return in;
     in.arithmetic = (j & 0x8u) != 0;
   }
-  if (yl == 3 || (store && e)) return in;
+  if (yl == 3 || (store && e))
+    return in;
   in.width = yl == 1 ? 4 : (yl == 0 ? 2 : 1);
   in.zero_extend = e;
   in.op = store ? OpClass::store_rrm : OpClass::load_rrm;
@@ -100,14 +104,22 @@ Instruction decode_rrm(std::uint32_t w, Instruction in) {
 }
 
 Instruction decode_special(std::uint32_t w, Instruction in) {
-  if (bits(w, 17, 3) != 0) return in;
+  if (bits(w, 17, 3) != 0)
+    return in;
   in.rd = bits(w, 27, 23);
   in.rs1 = bits(w, 22, 18);
   switch (bits(w, 2, 0)) {
-  case 1: in.op = OpClass::popc; break;
-  case 2: in.op = OpClass::leadz; break;
-  case 3: in.op = OpClass::trailz; break;
-  default: break;
+  case 1:
+    in.op = OpClass::popc;
+    break;
+  case 2:
+    in.op = OpClass::leadz;
+    break;
+  case 3:
+    in.op = OpClass::trailz;
+    break;
+  default:
+    break;
   }
   return in;
 }
@@ -121,13 +133,15 @@ Instruction decode_branch_family(std::uint32_t w, Instruction in) {
     return in;
   }
   if (bits(w, 24, 24) != 0) {
-    if (bits(w, 23, 16) != 0) return in;
+    if (bits(w, 23, 16) != 0)
+      return in;
     in.op = OpClass::branch_rel;
     in.cost = CostClass::branch;
     in.imm = sign_extend(bits(w, 15, 0) & 0xFFFCu, 16);
     return in;
   }
-  if (bits(w, 23, 23) != 0 || bits(w, 17, 2) != 0) return in;
+  if (bits(w, 23, 23) != 0 || bits(w, 17, 2) != 0)
+    return in;
   in.op = OpClass::set_cond;
   in.rd = bits(w, 22, 18);
   return in;
@@ -151,11 +165,13 @@ Instruction decode_sls_family(std::uint32_t w, Instruction in) {
     in.imm = addr21;
     return in;
   }
-  if (bits(w, 15, 15) != 0) return in;
+  if (bits(w, 15, 15) != 0)
+    return in;
   const bool byte = bits(w, 14, 14) != 0;
   const bool store = bits(w, 13, 13) != 0;
   const bool e = bits(w, 12, 12) != 0;
-  if (store && e) return in;
+  if (store && e)
+    return in;
   in.rs1 = bits(w, 22, 18);
   in.mode = static_cast<std::uint8_t>(bits(w, 11, 10));
   in.imm = sign_extend(bits(w, 9, 0), 10);
@@ -171,14 +187,29 @@ Instruction decode_word(std::uint32_t word) {
   Instruction in;
   in.word = word;
   switch (word >> 28) {
-  case 0x0: case 0x1: case 0x2: case 0x3:
-  case 0x4: case 0x5: case 0x6: case 0x7: return decode_ri(word, in);
-  case 0x8: case 0x9: return decode_rm(word, in);
-  case 0xA: case 0xB: return decode_rrm(word, in);
-  case 0xC: return decode_rr(word, in);
-  case 0xD: return decode_special(word, in);
-  case 0xE: return decode_branch_family(word, in);
-  default: return decode_sls_family(word, in);
+  case 0x0:
+  case 0x1:
+  case 0x2:
+  case 0x3:
+  case 0x4:
+  case 0x5:
+  case 0x6:
+  case 0x7:
+    return decode_ri(word, in);
+  case 0x8:
+  case 0x9:
+    return decode_rm(word, in);
+  case 0xA:
+  case 0xB:
+    return decode_rrm(word, in);
+  case 0xC:
+    return decode_rr(word, in);
+  case 0xD:
+    return decode_special(word, in);
+  case 0xE:
+    return decode_branch_family(word, in);
+  default:
+    return decode_sls_family(word, in);
   }
 }
 

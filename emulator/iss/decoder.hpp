@@ -4,7 +4,7 @@
 // instruction.
 #pragma once
 
-#include "iss/instruction.hpp"
+#include "emulator/iss/instruction.hpp"
 
 namespace lanai::iss {
 

@@ -1,25 +1,31 @@
 // Human-readable fault reports.
-#include "iss/fault.hpp"
+#include "emulator/iss/fault.hpp"
 
 #include <fmt/format.h>
 
-#include "iss/disassembler.hpp"
+#include "emulator/iss/disassembler.hpp"
 
 namespace lanai::iss {
 
 std::string_view fault_kind_name(FaultKind kind) {
   switch (kind) {
-  case FaultKind::bus_error: return "bus error";
-  case FaultKind::misaligned_access: return "misaligned access";
-  case FaultKind::fetch_error: return "instruction fetch error";
-  case FaultKind::undefined_instruction: return "undefined instruction";
-  case FaultKind::unmapped_register: return "unmapped device register";
-  case FaultKind::register_width: return "part-word device register access";
+  case FaultKind::bus_error:
+    return "bus error";
+  case FaultKind::misaligned_access:
+    return "misaligned access";
+  case FaultKind::fetch_error:
+    return "instruction fetch error";
+  case FaultKind::undefined_instruction:
+    return "undefined instruction";
+  case FaultKind::unmapped_register:
+    return "unmapped device register";
+  case FaultKind::register_width:
+    return "part-word device register access";
   }
   return "unknown fault";
 }
 
-std::string format_fault(const Fault& f, std::string_view pc_symbol) {
+std::string format_fault(const Fault &f, std::string_view pc_symbol) {
   std::string out = fmt::format("LANai fault: {}\n", fault_kind_name(f.kind));
   out += fmt::format("  pc:          0x{:08x}{}\n", f.pc,
                      pc_symbol.empty() ? std::string() : fmt::format(" <{}>", pc_symbol));

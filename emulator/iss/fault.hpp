@@ -21,16 +21,16 @@ std::string_view fault_kind_name(FaultKind kind);
 
 struct Fault {
   FaultKind kind = FaultKind::bus_error;
-  std::uint32_t pc = 0;       // address of the faulting instruction
-  std::uint32_t address = 0;  // data or fetch address involved
-  std::uint32_t word = 0;     // the instruction word (0 if it could not be fetched)
+  std::uint32_t pc = 0;      // address of the faulting instruction
+  std::uint32_t address = 0; // data or fetch address involved
+  std::uint32_t word = 0;    // the instruction word (0 if it could not be fetched)
   bool word_valid = false;
-  std::uint32_t width = 0;    // access width in bytes for data faults
+  std::uint32_t width = 0; // access width in bytes for data faults
   bool is_store = false;
 };
 
 // Multi-line report: kind, pc (with symbol if known), address, word and its
 // disassembly.
-std::string format_fault(const Fault& fault, std::string_view pc_symbol = {});
+std::string format_fault(const Fault &fault, std::string_view pc_symbol = {});
 
 } // namespace lanai::iss

@@ -19,7 +19,7 @@ struct IdleState {
   std::uint32_t pc = 0, npc = 0, nnpc = 0, loaded_reg = 0;
   std::uint8_t flags = 0;
 
-  friend bool operator==(const IdleState&, const IdleState&) = default;
+  friend bool operator==(const IdleState &, const IdleState &) = default;
 };
 
 class IdleWatch {
@@ -65,7 +65,7 @@ public:
   void taint() { clean_ = false; }
 
   // Starts watching `branch` from `state`, at the given counts.
-  void begin(std::uint32_t branch, const IdleState& state, std::uint64_t cycles,
+  void begin(std::uint32_t branch, const IdleState &state, std::uint64_t cycles,
              std::uint64_t instructions) {
     branch_ = branch;
     skip_branch_ = none;
@@ -83,7 +83,7 @@ public:
   // before the branch is given up. Only a lap that polled a device
   // register is: a computing loop's state drifts every lap.
   bool may_rewatch() const { return !rewatched_; }
-  void rewatch(std::uint32_t branch, const IdleState& state, std::uint64_t cycles,
+  void rewatch(std::uint32_t branch, const IdleState &state, std::uint64_t cycles,
                std::uint64_t instructions) {
     begin(branch, state, cycles, instructions);
     rewatched_ = true;
@@ -97,7 +97,8 @@ public:
     skip_branch_ = branch_;
     failed_branch_ = branch_;
     skips_left_ = backoff_;
-    if (backoff_ < max_backoff) backoff_ *= 2;
+    if (backoff_ < max_backoff)
+      backoff_ *= 2;
     branch_ = none;
     clean_ = false;
   }
@@ -109,11 +110,13 @@ public:
     // failed in this run (an inner loop, whose outer loop is then watched
     // in peace) or the run has switched often enough (busy code).
     if (branch_ != none) {
-      if (branch == failed_branch_ || switches_left_ == 0) return false;
+      if (branch == failed_branch_ || switches_left_ == 0)
+        return false;
       --switches_left_;
       return true;
     }
-    if (branch != skip_branch_) return true;
+    if (branch != skip_branch_)
+      return true;
     if (skips_left_ > 0) {
       --skips_left_;
       return false;
@@ -125,7 +128,8 @@ public:
   // `before`; false once more stores were made than can be checked.
   bool note_store(std::uint32_t address, std::uint32_t width, std::uint32_t before) {
     for (int i = 0; i < stores_; ++i)
-      if (stores_at_[i].address == address && stores_at_[i].width == width) return true;
+      if (stores_at_[i].address == address && stores_at_[i].width == width)
+        return true;
     if (stores_ == max_stores) {
       clean_ = false;
       return false;
@@ -138,10 +142,12 @@ public:
   // Records the value a stable register read gave; more reads than can be
   // kept leave the lap skippable in this run but not resumable in a later one.
   void note_read(std::uint32_t address, std::uint32_t value) {
-    if (!reads_kept()) return;
+    if (!reads_kept())
+      return;
     for (int i = 0; i < reads_; ++i)
       if (reads_at_[i].address == address) {
-        if (reads_at_[i].value != value) reads_ = max_reads + 1;
+        if (reads_at_[i].value != value)
+          reads_ = max_reads + 1;
         return;
       }
     if (reads_ >= max_reads) {
@@ -152,10 +158,10 @@ public:
   }
   bool reads_kept() const { return reads_ <= max_reads; }
   int reads() const { return reads_; }
-  const Read& read(int i) const { return reads_at_[i]; }
-  const Store& store(int i) const { return stores_at_[i]; }
+  const Read &read(int i) const { return reads_at_[i]; }
+  const Store &store(int i) const { return stores_at_[i]; }
 
-  const IdleState& state() const { return state_; }
+  const IdleState &state() const { return state_; }
   std::uint64_t cycles() const { return cycles_; }
   std::uint64_t instructions() const { return instructions_; }
 
@@ -186,8 +192,8 @@ private:
 // effects): the lap then repeats from any point of it, as it did before.
 struct LapRecord {
   bool valid = false;
-  std::uint64_t cycles = 0;       // one lap's
-  std::uint64_t instructions = 0; // one lap's
+  std::uint64_t cycles = 0;         // one lap's
+  std::uint64_t instructions = 0;   // one lap's
   std::uint64_t outside_writes = 0; // the core's count of them when recorded
   int reads = 0;
   std::array<IdleWatch::Read, IdleWatch::max_reads> read{};

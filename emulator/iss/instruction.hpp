@@ -34,14 +34,23 @@ enum class OpClass : std::uint8_t {
 };
 
 // ALU operation codes as encoded in AAA/BBB fields.
-enum AluOp : std::uint8_t { alu_add, alu_addc, alu_sub, alu_subb, alu_and, alu_or, alu_xor, alu_special };
+enum AluOp : std::uint8_t {
+  alu_add,
+  alu_addc,
+  alu_sub,
+  alu_subb,
+  alu_and,
+  alu_or,
+  alu_xor,
+  alu_special
+};
 
 // Memory addressing modes from the P and Q bits.
 enum AddrMode : std::uint8_t {
-  addr_base = 0,      // ea = Rs1
-  addr_post = 1,      // ea = Rs1, then Rs1 <- Rs1 op offset
-  addr_offset = 2,    // ea = Rs1 op offset
-  addr_pre = 3,       // ea = Rs1 op offset, then Rs1 <- ea
+  addr_base = 0,   // ea = Rs1
+  addr_post = 1,   // ea = Rs1, then Rs1 <- Rs1 op offset
+  addr_offset = 2, // ea = Rs1 op offset
+  addr_pre = 3,    // ea = Rs1 op offset, then Rs1 <- ea
 };
 
 // Instruction-class buckets of the cycle model.
@@ -53,16 +62,16 @@ struct Instruction {
   std::uint8_t rd = 0;
   std::uint8_t rs1 = 0;
   std::uint8_t rs2 = 0;
-  std::uint8_t alu = 0;       // AluOp
-  std::uint8_t cond = 0;      // DDDI condition code, 0..15
-  std::uint8_t mode = 0;      // AddrMode for memory operations
-  std::uint8_t width = 4;     // access width in bytes for memory operations
-  bool set_flags = false;     // the `.f' forms
-  bool zero_extend = false;   // part-word loads
-  bool arithmetic = false;    // arithmetic (sha) rather than logical (sh) shift
-  bool reads_rd = false;      // stores read Rd as their data source
-  bool writes_pc = false;     // a jump when it executes (Rd or an updated base is %pc)
-  std::uint32_t imm = 0;      // expanded immediate / offset / absolute address
+  std::uint8_t alu = 0;     // AluOp
+  std::uint8_t cond = 0;    // DDDI condition code, 0..15
+  std::uint8_t mode = 0;    // AddrMode for memory operations
+  std::uint8_t width = 4;   // access width in bytes for memory operations
+  bool set_flags = false;   // the `.f' forms
+  bool zero_extend = false; // part-word loads
+  bool arithmetic = false;  // arithmetic (sha) rather than logical (sh) shift
+  bool reads_rd = false;    // stores read Rd as their data source
+  bool writes_pc = false;   // a jump when it executes (Rd or an updated base is %pc)
+  std::uint32_t imm = 0;    // expanded immediate / offset / absolute address
   CostClass cost = CostClass::alu;
 };
 

@@ -1,7 +1,7 @@
 // The discrete-event scheduler: a binary heap of (time, sequence) ordered
 // entries with lazy cancellation, the recurring tasks' wakes merged with it
 // in the same order, and the run loops that advance virtual time.
-#include "kernel/event_queue.hpp"
+#include "emulator/kernel/event_queue.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -17,235 +17,246 @@ namespace {
 // does not leave the kernel refusing every later run.
 class RunningGuard {
 public:
-    explicit RunningGuard(bool& flag) : flag_(flag) { flag_ = true; }
-    ~RunningGuard() { flag_ = false; }
-    RunningGuard(const RunningGuard&) = delete;
-    RunningGuard& operator=(const RunningGuard&) = delete;
+  explicit RunningGuard(bool &flag) : flag_(flag) { flag_ = true; }
+  ~RunningGuard() { flag_ = false; }
+  RunningGuard(const RunningGuard &) = delete;
+  RunningGuard &operator=(const RunningGuard &) = delete;
 
 private:
-    bool& flag_;
+  bool &flag_;
 };
 
-}  // namespace
+} // namespace
 
 EventId Kernel::schedule_at(SimTime when, Callback callback, std::string_view label) {
-    if (when < now_) {
-        throw std::logic_error(fmt::format(
-            "lanai::kernel: event '{}' scheduled in the past: at {} ps, but the current time is {} ps",
-            label, when.ps(), now_.ps()));
+  if (when < now_) {
+    throw std::logic_error(fmt::format(
+        "lanai::kernel: event '{}' scheduled in the past: at {} ps, but the current time is {} ps",
+        label, when.ps(), now_.ps()));
+  }
+  if (!callback) {
+    throw std::invalid_argument(
+        fmt::format("lanai::kernel: event '{}' scheduled with an empty callback", label));
+  }
+  const std::uint64_t sequence = next_sequence_++;
+  std::uint32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    if (slots_.size() >= (std::size_t{1} << slot_bits) ||
+        sequence >= (std::uint64_t{1} << (64 - slot_bits))) {
+      throw std::length_error("lanai::kernel: too many events pending");
     }
-    if (!callback) {
-        throw std::invalid_argument(
-            fmt::format("lanai::kernel: event '{}' scheduled with an empty callback", label));
-    }
-    const std::uint64_t sequence = next_sequence_++;
-    std::uint32_t slot;
-    if (!free_slots_.empty()) {
-        slot = free_slots_.back();
-        free_slots_.pop_back();
-    } else {
-        if (slots_.size() >= (std::size_t{1} << slot_bits) ||
-            sequence >= (std::uint64_t{1} << (64 - slot_bits))) {
-            throw std::length_error("lanai::kernel: too many events pending");
-        }
-        slot = static_cast<std::uint32_t>(slots_.size());
-        slots_.emplace_back();
-    }
-    Slot& s = slots_[slot];
-    s.callback = std::move(callback);
-    s.label.assign(label);
-    s.sequence = sequence;
-    push_entry(Entry{when, sequence, slot});
-    ++live_;
-    return EventId{sequence << slot_bits | slot};
+    slot = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  Slot &s = slots_[slot];
+  s.callback = std::move(callback);
+  s.label.assign(label);
+  s.sequence = sequence;
+  push_entry(Entry{when, sequence, slot});
+  ++live_;
+  return EventId{sequence << slot_bits | slot};
 }
 
 EventId Kernel::schedule_in(SimTime delay, Callback callback, std::string_view label) {
-    if (delay < SimTime::zero()) {
-        throw std::logic_error(fmt::format(
-            "lanai::kernel: event '{}' scheduled in the past: negative delay of {} ps at {} ps",
-            label, delay.ps(), now_.ps()));
-    }
-    return schedule_at(now_ + delay, std::move(callback), label);
+  if (delay < SimTime::zero()) {
+    throw std::logic_error(fmt::format(
+        "lanai::kernel: event '{}' scheduled in the past: negative delay of {} ps at {} ps", label,
+        delay.ps(), now_.ps()));
+  }
+  return schedule_at(now_ + delay, std::move(callback), label);
 }
 
 bool Kernel::cancel(EventId id) {
-    const std::uint32_t slot = slot_of(id);
-    if (slot == no_slot) return false;
-    Slot& s = slots_[slot];
-    if (s.sequence == live_front_) live_front_ = 0;
-    s.sequence = 0;
-    s.callback = nullptr;
-    free_slots_.push_back(slot);
-    --live_;
-    // Once nothing is live every remaining entry is dead; dropping them now
-    // bounds the memory a cancel-heavy workload can pin.
-    if (live_ == 0) heap_.clear();
-    return true;
+  const std::uint32_t slot = slot_of(id);
+  if (slot == no_slot)
+    return false;
+  Slot &s = slots_[slot];
+  if (s.sequence == live_front_)
+    live_front_ = 0;
+  s.sequence = 0;
+  s.callback = nullptr;
+  free_slots_.push_back(slot);
+  --live_;
+  // Once nothing is live every remaining entry is dead; dropping them now
+  // bounds the memory a cancel-heavy workload can pin.
+  if (live_ == 0)
+    heap_.clear();
+  return true;
 }
 
 // Sift up and down by hand: the moving entry stays in registers instead of
 // being stored and read back at once, as push_heap and pop_heap do.
 void Kernel::push_entry(Entry entry) {
-    std::size_t hole = heap_.size();
-    heap_.emplace_back();
-    while (hole > 0) {
-        const std::size_t parent = (hole - 1) / 2;
-        if (!Later{}(heap_[parent], entry)) break;
-        heap_[hole] = heap_[parent];
-        hole = parent;
-    }
-    heap_[hole] = entry;
+  std::size_t hole = heap_.size();
+  heap_.emplace_back();
+  while (hole > 0) {
+    const std::size_t parent = (hole - 1) / 2;
+    if (!Later{}(heap_[parent], entry))
+      break;
+    heap_[hole] = heap_[parent];
+    hole = parent;
+  }
+  heap_[hole] = entry;
 }
 
 void Kernel::pop_entry() {
-    const Entry last = heap_.back();
-    heap_.pop_back();
-    const std::size_t n = heap_.size();
-    if (n == 0) return;
-    std::size_t hole = 0;
-    for (;;) {
-        std::size_t child = 2 * hole + 1;
-        if (child >= n) break;
-        if (child + 1 < n && Later{}(heap_[child], heap_[child + 1])) ++child;
-        if (!Later{}(last, heap_[child])) break;
-        heap_[hole] = heap_[child];
-        hole = child;
-    }
-    heap_[hole] = last;
+  const Entry last = heap_.back();
+  heap_.pop_back();
+  const std::size_t n = heap_.size();
+  if (n == 0)
+    return;
+  std::size_t hole = 0;
+  for (;;) {
+    std::size_t child = 2 * hole + 1;
+    if (child >= n)
+      break;
+    if (child + 1 < n && Later{}(heap_[child], heap_[child + 1]))
+      ++child;
+    if (!Later{}(last, heap_[child]))
+      break;
+    heap_[hole] = heap_[child];
+    hole = child;
+  }
+  heap_[hole] = last;
 }
 
 void Kernel::drop_cancelled_front() {
-    if (!heap_.empty() && heap_.front().sequence == live_front_) return;
-    while (!heap_.empty() && !entry_live(heap_.front())) pop_entry();
-    live_front_ = heap_.empty() ? 0 : heap_.front().sequence;
+  if (!heap_.empty() && heap_.front().sequence == live_front_)
+    return;
+  while (!heap_.empty() && !entry_live(heap_.front()))
+    pop_entry();
+  live_front_ = heap_.empty() ? 0 : heap_.front().sequence;
 }
 
 void Kernel::execute(Entry entry) {
-    Slot& s = slots_[entry.slot];
-    s.sequence = 0; // no longer pending, also for the callback itself
-    --live_;
-    now_ = entry.time;
-    current_label_ = s.label;
-    ++events_executed_;
-    // The slot is reused only after the callback: its label stays put
-    // meanwhile, and slots never move (a deque), so the callback may
-    // schedule as much as it likes.
-    try {
-        s.callback();
-    } catch (...) {
-        current_label_ = {};
-        s.callback = nullptr;
-        free_slots_.push_back(entry.slot);
-        throw;
-    }
+  Slot &s = slots_[entry.slot];
+  s.sequence = 0; // no longer pending, also for the callback itself
+  --live_;
+  now_ = entry.time;
+  current_label_ = s.label;
+  ++events_executed_;
+  // The slot is reused only after the callback: its label stays put
+  // meanwhile, and slots never move (a deque), so the callback may
+  // schedule as much as it likes.
+  try {
+    s.callback();
+  } catch (...) {
     current_label_ = {};
     s.callback = nullptr;
     free_slots_.push_back(entry.slot);
+    throw;
+  }
+  current_label_ = {};
+  s.callback = nullptr;
+  free_slots_.push_back(entry.slot);
 }
 
 void Kernel::execute_task(TaskId task, SimTime time) {
-    now_ = time;
-    current_label_ = tasks_.label(task);
-    ++events_executed_;
-    try {
-        tasks_.run(task);
-    } catch (...) {
-        current_label_ = {};
-        throw;
-    }
+  now_ = time;
+  current_label_ = tasks_.label(task);
+  ++events_executed_;
+  try {
+    tasks_.run(task);
+  } catch (...) {
     current_label_ = {};
+    throw;
+  }
+  current_label_ = {};
 }
 
 TaskId Kernel::add_task(Callback callback, std::string_view label) {
-    if (!callback) {
-        throw std::invalid_argument(
-            fmt::format("lanai::kernel: task '{}' added with an empty callback", label));
-    }
-    return tasks_.add(std::move(callback), std::string(label));
+  if (!callback) {
+    throw std::invalid_argument(
+        fmt::format("lanai::kernel: task '{}' added with an empty callback", label));
+  }
+  return tasks_.add(std::move(callback), std::string(label));
 }
 
 void Kernel::wake_task(TaskId task, SimTime when) {
-    if (!tasks_.exists(task)) {
-        throw std::logic_error("lanai::kernel: wake of a task that does not exist");
-    }
-    if (tasks_.pending(task)) {
-        throw std::logic_error(fmt::format(
-            "lanai::kernel: task '{}' woken while a wake is already pending", tasks_.label(task)));
-    }
-    if (when < now_) {
-        throw std::logic_error(fmt::format(
-            "lanai::kernel: task '{}' woken in the past: at {} ps, but the current time is {} ps",
-            tasks_.label(task), when.ps(), now_.ps()));
-    }
-    tasks_.wake(task, when, next_sequence_++);
+  if (!tasks_.exists(task)) {
+    throw std::logic_error("lanai::kernel: wake of a task that does not exist");
+  }
+  if (tasks_.pending(task)) {
+    throw std::logic_error(fmt::format(
+        "lanai::kernel: task '{}' woken while a wake is already pending", tasks_.label(task)));
+  }
+  if (when < now_) {
+    throw std::logic_error(fmt::format(
+        "lanai::kernel: task '{}' woken in the past: at {} ps, but the current time is {} ps",
+        tasks_.label(task), when.ps(), now_.ps()));
+  }
+  tasks_.wake(task, when, next_sequence_++);
 }
 
 bool Kernel::run_next(SimTime limit) {
-    drop_cancelled_front();
-    const TaskQueue::Wake* wake = tasks_.front();
-    const bool event = !heap_.empty() && heap_.front().time <= limit;
-    if (wake != nullptr && wake->time <= limit &&
-        (!event || wake->time < heap_.front().time ||
-         (wake->time == heap_.front().time && wake->sequence < heap_.front().sequence))) {
-        const SimTime time = wake->time;
-        execute_task(tasks_.pop_front(), time);
-        return true;
-    }
-    if (!event) return false;
-    const Entry entry = heap_.front();
-    pop_entry();
-    execute(entry);
+  drop_cancelled_front();
+  const TaskQueue::Wake *wake = tasks_.front();
+  const bool event = !heap_.empty() && heap_.front().time <= limit;
+  if (wake != nullptr && wake->time <= limit &&
+      (!event || wake->time < heap_.front().time ||
+       (wake->time == heap_.front().time && wake->sequence < heap_.front().sequence))) {
+    const SimTime time = wake->time;
+    execute_task(tasks_.pop_front(), time);
     return true;
+  }
+  if (!event)
+    return false;
+  const Entry entry = heap_.front();
+  pop_entry();
+  execute(entry);
+  return true;
 }
 
-void Kernel::enter_run(const char* who) {
-    if (running_) {
-        throw std::logic_error(fmt::format(
-            "lanai::kernel: {}() called from inside an event callback ('{}'); "
-            "use stop() and schedule work instead",
-            who, current_label_));
-    }
+void Kernel::enter_run(const char *who) {
+  if (running_) {
+    throw std::logic_error(
+        fmt::format("lanai::kernel: {}() called from inside an event callback ('{}'); "
+                    "use stop() and schedule work instead",
+                    who, current_label_));
+  }
 }
 
 SimTime Kernel::next_event_time() {
-    drop_cancelled_front();
-    const TaskQueue::Wake* wake = tasks_.front();
-    const SimTime event = heap_.empty() ? SimTime::max() : heap_.front().time;
-    return wake != nullptr ? std::min(event, wake->time) : event;
+  drop_cancelled_front();
+  const TaskQueue::Wake *wake = tasks_.front();
+  const SimTime event = heap_.empty() ? SimTime::max() : heap_.front().time;
+  return wake != nullptr ? std::min(event, wake->time) : event;
 }
 
 bool Kernel::step() {
-    enter_run("step");
-    RunningGuard guard(running_);
-    return run_next(SimTime::max());
+  enter_run("step");
+  RunningGuard guard(running_);
+  return run_next(SimTime::max());
 }
 
 void Kernel::run() {
-    enter_run("run");
-    RunningGuard guard(running_);
-    stop_requested_ = false;
-    while (!stop_requested_ && run_next(SimTime::max())) {
-    }
-    stop_requested_ = false;
+  enter_run("run");
+  RunningGuard guard(running_);
+  stop_requested_ = false;
+  while (!stop_requested_ && run_next(SimTime::max())) {
+  }
+  stop_requested_ = false;
 }
 
 void Kernel::run_until(SimTime limit) {
-    enter_run("run_until");
-    if (limit < now_) {
-        throw std::logic_error(fmt::format(
-            "lanai::kernel: run_until({} ps) would move time backwards from {} ps",
-            limit.ps(), now_.ps()));
+  enter_run("run_until");
+  if (limit < now_) {
+    throw std::logic_error(
+        fmt::format("lanai::kernel: run_until({} ps) would move time backwards from {} ps",
+                    limit.ps(), now_.ps()));
+  }
+  RunningGuard guard(running_);
+  stop_requested_ = false;
+  while (!stop_requested_) {
+    if (!run_next(limit)) {
+      now_ = limit;
+      break;
     }
-    RunningGuard guard(running_);
-    stop_requested_ = false;
-    while (!stop_requested_) {
-        if (!run_next(limit)) {
-            now_ = limit;
-            break;
-        }
-    }
-    stop_requested_ = false;
+  }
+  stop_requested_ = false;
 }
 
-}  // namespace lanai::kernel
+} // namespace lanai::kernel

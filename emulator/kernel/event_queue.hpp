@@ -3,8 +3,8 @@
 // (time, insertion order) execution order is what makes runs reproducible.
 #pragma once
 
-#include "kernel/sim_time.hpp"
-#include "kernel/task_queue.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/kernel/task_queue.hpp"
 
 #include <compare>
 #include <cstddef>
@@ -23,140 +23,141 @@ using Callback = std::function<void()>;
 // names nothing; ids are never reused within one Kernel. (The value holds
 // the event's sequence number and the slot that keeps its callback.)
 struct EventId {
-    std::uint64_t value = 0;
+  std::uint64_t value = 0;
 
-    constexpr bool valid() const { return value != 0; }
-    friend constexpr auto operator<=>(EventId, EventId) = default;
+  constexpr bool valid() const { return value != 0; }
+  friend constexpr auto operator<=>(EventId, EventId) = default;
 };
 
 class Kernel {
 public:
-    Kernel() = default;
-    Kernel(const Kernel&) = delete;
-    Kernel& operator=(const Kernel&) = delete;
+  Kernel() = default;
+  Kernel(const Kernel &) = delete;
+  Kernel &operator=(const Kernel &) = delete;
 
-    SimTime now() const { return now_; }
+  SimTime now() const { return now_; }
 
-    // Runs `callback` at time `when`. Events at equal times run in the order
-    // they were scheduled, including events scheduled for the current time
-    // from inside a callback: they run after everything already queued for
-    // now. Throws std::logic_error if `when` lies before now(), and
-    // std::invalid_argument for an empty callback. The label is kept for
-    // diagnostics only (current_label(), error messages).
-    EventId schedule_at(SimTime when, Callback callback, std::string_view label = {});
-    EventId schedule_in(SimTime delay, Callback callback, std::string_view label = {});
+  // Runs `callback` at time `when`. Events at equal times run in the order
+  // they were scheduled, including events scheduled for the current time
+  // from inside a callback: they run after everything already queued for
+  // now. Throws std::logic_error if `when` lies before now(), and
+  // std::invalid_argument for an empty callback. The label is kept for
+  // diagnostics only (current_label(), error messages).
+  EventId schedule_at(SimTime when, Callback callback, std::string_view label = {});
+  EventId schedule_in(SimTime delay, Callback callback, std::string_view label = {});
 
-    // Withdraws a pending event. Returns false, and does nothing, if the event
-    // has already run, was already cancelled or never existed.
-    bool cancel(EventId id);
-    bool is_pending(EventId id) const { return slot_of(id) != no_slot; }
+  // Withdraws a pending event. Returns false, and does nothing, if the event
+  // has already run, was already cancelled or never existed.
+  bool cancel(EventId id);
+  bool is_pending(EventId id) const { return slot_of(id) != no_slot; }
 
-    // Runs events until none remain or a callback calls stop().
-    void run();
+  // Runs events until none remain or a callback calls stop().
+  void run();
 
-    // Runs every event with time <= limit, then sets now() to `limit`, so a
-    // caller alternating run_until with external work sees time advance
-    // uniformly whether or not events were due. If a callback calls stop(),
-    // now() stays at that event's time. Throws std::logic_error if `limit`
-    // lies before now().
-    void run_until(SimTime limit);
+  // Runs every event with time <= limit, then sets now() to `limit`, so a
+  // caller alternating run_until with external work sees time advance
+  // uniformly whether or not events were due. If a callback calls stop(),
+  // now() stays at that event's time. Throws std::logic_error if `limit`
+  // lies before now().
+  void run_until(SimTime limit);
 
-    // Runs the single earliest event; returns false if there was none.
-    bool step();
+  // Runs the single earliest event; returns false if there was none.
+  bool step();
 
-    // Makes the innermost run() or run_until() return after the current
-    // callback finishes. A stop requested outside a run is forgotten when the
-    // next run starts, so a stale request cannot cut a later run short.
-    void stop() { stop_requested_ = true; }
+  // Makes the innermost run() or run_until() return after the current
+  // callback finishes. A stop requested outside a run is forgotten when the
+  // next run starts, so a stale request cannot cut a later run short.
+  void stop() { stop_requested_ = true; }
 
-    // Recurring tasks: `callback` registered once and run at each wake. A
-    // wake is ordered exactly as an event scheduled at the same moment for
-    // the same time would be; it only costs less, which matters for a
-    // component that reschedules itself after every run.
-    TaskId add_task(Callback callback, std::string_view label);
-    // Queues the task's next run at `when`. Throws std::logic_error if the
-    // task is unknown or removed, already has a wake pending, or `when` lies
-    // before now().
-    void wake_task(TaskId task, SimTime when);
-    // The task never runs again; a pending wake is withdrawn.
-    void remove_task(TaskId task) { tasks_.remove(task); }
-    bool task_pending(TaskId task) const { return tasks_.pending(task); }
+  // Recurring tasks: `callback` registered once and run at each wake. A
+  // wake is ordered exactly as an event scheduled at the same moment for
+  // the same time would be; it only costs less, which matters for a
+  // component that reschedules itself after every run.
+  TaskId add_task(Callback callback, std::string_view label);
+  // Queues the task's next run at `when`. Throws std::logic_error if the
+  // task is unknown or removed, already has a wake pending, or `when` lies
+  // before now().
+  void wake_task(TaskId task, SimTime when);
+  // The task never runs again; a pending wake is withdrawn.
+  void remove_task(TaskId task) { tasks_.remove(task); }
+  bool task_pending(TaskId task) const { return tasks_.pending(task); }
 
-    // Events scheduled and neither run nor cancelled, and pending task wakes.
-    std::size_t pending() const { return live_ + tasks_.pending_count(); }
-    std::uint64_t events_executed() const { return events_executed_; }
+  // Events scheduled and neither run nor cancelled, and pending task wakes.
+  std::size_t pending() const { return live_ + tasks_.pending_count(); }
+  std::uint64_t events_executed() const { return events_executed_; }
 
-    // Time of the earliest pending event or wake, or SimTime::max() if there
-    // is none.
-    SimTime next_event_time();
+  // Time of the earliest pending event or wake, or SimTime::max() if there
+  // is none.
+  SimTime next_event_time();
 
-    // Label of the event or task whose callback is running; empty outside
-    // callbacks.
-    std::string_view current_label() const { return current_label_; }
+  // Label of the event or task whose callback is running; empty outside
+  // callbacks.
+  std::string_view current_label() const { return current_label_; }
 
 private:
-    // A scheduled event's callback and label live in a slot, reused once
-    // the event has run or been cancelled; the heap orders small entries
-    // that name their slot. A slot whose sequence no longer matches its
-    // entry's was cancelled, and the entry is skipped when it surfaces,
-    // which keeps cancel O(1) instead of a heap search.
-    struct Slot {
-        Callback callback;
-        std::string label;
-        std::uint64_t sequence = 0; // of the pending event in it; 0: none
-    };
-    struct Entry {
-        SimTime time;
-        std::uint64_t sequence;
-        std::uint32_t slot;
-    };
+  // A scheduled event's callback and label live in a slot, reused once
+  // the event has run or been cancelled; the heap orders small entries
+  // that name their slot. A slot whose sequence no longer matches its
+  // entry's was cancelled, and the entry is skipped when it surfaces,
+  // which keeps cancel O(1) instead of a heap search.
+  struct Slot {
+    Callback callback;
+    std::string label;
+    std::uint64_t sequence = 0; // of the pending event in it; 0: none
+  };
+  struct Entry {
+    SimTime time;
+    std::uint64_t sequence;
+    std::uint32_t slot;
+  };
 
-    // Heap order: the root is the smallest (time, sequence).
-    struct Later {
-        bool operator()(const Entry& a, const Entry& b) const {
-            if (a.time != b.time) return a.time > b.time;
-            return a.sequence > b.sequence;
-        }
-    };
-
-    static constexpr unsigned slot_bits = 24;
-    static constexpr std::uint32_t no_slot = ~std::uint32_t{0};
-    // The slot of a pending event, or no_slot.
-    std::uint32_t slot_of(EventId id) const {
-        const auto slot = static_cast<std::uint32_t>(id.value & ((1u << slot_bits) - 1));
-        return id.valid() && slot < slots_.size() && slots_[slot].sequence == id.value >> slot_bits
-                   ? slot
-                   : no_slot;
+  // Heap order: the root is the smallest (time, sequence).
+  struct Later {
+    bool operator()(const Entry &a, const Entry &b) const {
+      if (a.time != b.time)
+        return a.time > b.time;
+      return a.sequence > b.sequence;
     }
-    bool entry_live(const Entry& e) const { return slots_[e.slot].sequence == e.sequence; }
-    void push_entry(Entry entry);
-    void pop_entry();
-    // Discards cancelled entries sitting at the root of the heap.
-    void drop_cancelled_front();
-    void execute(Entry entry);
-    void execute_task(TaskId task, SimTime time);
-    // Runs the earliest event or task wake if it lies at or before `limit`;
-    // returns false if there is none.
-    bool run_next(SimTime limit);
-    void enter_run(const char* who);
+  };
 
-    std::vector<Entry> heap_;
-    // Slots stay where they are while callbacks schedule more events.
-    std::deque<Slot> slots_;
-    std::vector<std::uint32_t> free_slots_;
-    std::size_t live_ = 0; // events due to run
-    // The sequence at the heap's root when it was last found live (0: not
-    // known), which spares a look at its slot per look at the root.
-    std::uint64_t live_front_ = 0;
-    SimTime now_ = SimTime::zero();
-    std::uint64_t next_sequence_ = 1;
-    std::uint64_t events_executed_ = 0;
-    bool stop_requested_ = false;
-    bool running_ = false;
-    TaskQueue tasks_;
-    // The running event's label lives in its slot or its task while the
-    // callback runs (callbacks never nest).
-    std::string_view current_label_;
+  static constexpr unsigned slot_bits = 24;
+  static constexpr std::uint32_t no_slot = ~std::uint32_t{0};
+  // The slot of a pending event, or no_slot.
+  std::uint32_t slot_of(EventId id) const {
+    const auto slot = static_cast<std::uint32_t>(id.value & ((1u << slot_bits) - 1));
+    return id.valid() && slot < slots_.size() && slots_[slot].sequence == id.value >> slot_bits
+               ? slot
+               : no_slot;
+  }
+  bool entry_live(const Entry &e) const { return slots_[e.slot].sequence == e.sequence; }
+  void push_entry(Entry entry);
+  void pop_entry();
+  // Discards cancelled entries sitting at the root of the heap.
+  void drop_cancelled_front();
+  void execute(Entry entry);
+  void execute_task(TaskId task, SimTime time);
+  // Runs the earliest event or task wake if it lies at or before `limit`;
+  // returns false if there is none.
+  bool run_next(SimTime limit);
+  void enter_run(const char *who);
+
+  std::vector<Entry> heap_;
+  // Slots stay where they are while callbacks schedule more events.
+  std::deque<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  std::size_t live_ = 0; // events due to run
+  // The sequence at the heap's root when it was last found live (0: not
+  // known), which spares a look at its slot per look at the root.
+  std::uint64_t live_front_ = 0;
+  SimTime now_ = SimTime::zero();
+  std::uint64_t next_sequence_ = 1;
+  std::uint64_t events_executed_ = 0;
+  bool stop_requested_ = false;
+  bool running_ = false;
+  TaskQueue tasks_;
+  // The running event's label lives in its slot or its task while the
+  // callback runs (callbacks never nest).
+  std::string_view current_label_;
 };
 
-}  // namespace lanai::kernel
+} // namespace lanai::kernel

@@ -20,41 +20,41 @@ std::uint64_t fnv1a_64(std::string_view text);
 // yields the same bits on every platform and compiler.
 class RandomStream {
 public:
-    RandomStream(std::uint64_t master_seed, std::string_view component_name);
+  RandomStream(std::uint64_t master_seed, std::string_view component_name);
 
-    const std::string& name() const { return name_; }
-    // The seed derived from master seed and name, for logging.
-    std::uint64_t seed() const { return seed_; }
+  const std::string &name() const { return name_; }
+  // The seed derived from master seed and name, for logging.
+  std::uint64_t seed() const { return seed_; }
 
-    std::uint64_t next_u64();
+  std::uint64_t next_u64();
 
-    // Uniform over the closed range [lo, hi]; throws std::invalid_argument if
-    // lo > hi. Unbiased (rejection sampling on a 64-bit product).
-    std::uint32_t uniform_u32(std::uint32_t lo, std::uint32_t hi);
+  // Uniform over the closed range [lo, hi]; throws std::invalid_argument if
+  // lo > hi. Unbiased (rejection sampling on a 64-bit product).
+  std::uint32_t uniform_u32(std::uint32_t lo, std::uint32_t hi);
 
-    // Uniform over [0, 1) with 53 random bits.
-    double uniform_double();
+  // Uniform over [0, 1) with 53 random bits.
+  double uniform_double();
 
-    // True with probability p (clamped to [0, 1]).
-    bool bernoulli(double p);
+  // True with probability p (clamped to [0, 1]).
+  bool bernoulli(double p);
 
-    // Exponentially distributed with the given mean (> 0).
-    double exponential(double mean);
+  // Exponentially distributed with the given mean (> 0).
+  double exponential(double mean);
 
-    // Normally distributed (Marsaglia's polar method); sd >= 0. Values come
-    // in pairs, so the second of each pair is kept for the next call.
-    double normal(double mean, double sd);
+  // Normally distributed (Marsaglia's polar method); sd >= 0. Values come
+  // in pairs, so the second of each pair is kept for the next call.
+  double normal(double mean, double sd);
 
 private:
-    std::string name_;
-    std::uint64_t seed_;
-    std::array<std::uint64_t, 4> state_;
-    double spare_normal_ = 0.0;
-    bool has_spare_normal_ = false;
+  std::string name_;
+  std::uint64_t seed_;
+  std::array<std::uint64_t, 4> state_;
+  double spare_normal_ = 0.0;
+  bool has_spare_normal_ = false;
 };
 
 // Natural logarithm from +, -, *, / only, so it rounds identically
 // everywhere; accurate to a few ulp. Requires x > 0 and finite.
 double portable_log(double x);
 
-}  // namespace lanai::kernel
+} // namespace lanai::kernel

@@ -5,7 +5,7 @@
 // copy, no cancellation bookkeeping.
 #pragma once
 
-#include "kernel/sim_time.hpp"
+#include "emulator/kernel/sim_time.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -18,57 +18,58 @@ namespace lanai::kernel {
 
 // Names one task of a Kernel. A default-constructed id names nothing.
 struct TaskId {
-    std::uint32_t value = 0;
+  std::uint32_t value = 0;
 
-    constexpr bool valid() const { return value != 0; }
+  constexpr bool valid() const { return value != 0; }
 };
 
 class TaskQueue {
 public:
-    struct Wake {
-        SimTime time;
-        std::uint64_t sequence;
-        std::uint32_t task; // index into the task table
-    };
+  struct Wake {
+    SimTime time;
+    std::uint64_t sequence;
+    std::uint32_t task; // index into the task table
+  };
 
-    TaskId add(std::function<void()> callback, std::string label);
-    // Marks the task removed and withdraws its pending wake.
-    void remove(TaskId id);
-    // Queues one wake; the caller checks the task exists and is not pending.
-    void wake(TaskId id, SimTime when, std::uint64_t sequence);
+  TaskId add(std::function<void()> callback, std::string label);
+  // Marks the task removed and withdraws its pending wake.
+  void remove(TaskId id);
+  // Queues one wake; the caller checks the task exists and is not pending.
+  void wake(TaskId id, SimTime when, std::uint64_t sequence);
 
-    bool exists(TaskId id) const {
-        return id.valid() && id.value <= tasks_.size() && !tasks_[id.value - 1]->removed;
-    }
-    bool pending(TaskId id) const { return exists(id) && tasks_[id.value - 1]->pending; }
-    const std::string& label(TaskId id) const { return tasks_[id.value - 1]->label; }
-    std::size_t pending_count() const { return pending_; }
+  bool exists(TaskId id) const {
+    return id.valid() && id.value <= tasks_.size() && !tasks_[id.value - 1]->removed;
+  }
+  bool pending(TaskId id) const { return exists(id) && tasks_[id.value - 1]->pending; }
+  const std::string &label(TaskId id) const { return tasks_[id.value - 1]->label; }
+  std::size_t pending_count() const { return pending_; }
 
-    // The earliest wake, or nullptr if there is none.
-    const Wake* front() const { return heap_.empty() ? nullptr : &heap_.front(); }
-    // Removes the front wake and returns its task, marked not pending.
-    TaskId pop_front();
-    // Runs the task's callback (the task may remove itself meanwhile).
-    void run(TaskId id) { tasks_[id.value - 1]->callback(); }
+  // The earliest wake, or nullptr if there is none.
+  const Wake *front() const { return heap_.empty() ? nullptr : &heap_.front(); }
+  // Removes the front wake and returns its task, marked not pending.
+  TaskId pop_front();
+  // Runs the task's callback (the task may remove itself meanwhile).
+  void run(TaskId id) { tasks_[id.value - 1]->callback(); }
 
 private:
-    struct Task {
-        std::function<void()> callback;
-        std::string label;
-        bool pending = false;
-        bool removed = false;
-    };
-    struct Later {
-        bool operator()(const Wake& a, const Wake& b) const {
-            if (a.time != b.time) return a.time > b.time;
-            return a.sequence > b.sequence;
-        }
-    };
+  struct Task {
+    std::function<void()> callback;
+    std::string label;
+    bool pending = false;
+    bool removed = false;
+  };
+  struct Later {
+    bool operator()(const Wake &a, const Wake &b) const {
+      if (a.time != b.time)
+        return a.time > b.time;
+      return a.sequence > b.sequence;
+    }
+  };
 
-    // Held by pointer: a running task's label stays in place while others are added.
-    std::vector<std::unique_ptr<Task>> tasks_;
-    std::vector<Wake> heap_;
-    std::size_t pending_ = 0;
+  // Held by pointer: a running task's label stays in place while others are added.
+  std::vector<std::unique_ptr<Task>> tasks_;
+  std::vector<Wake> heap_;
+  std::size_t pending_ = 0;
 };
 
-}  // namespace lanai::kernel
+} // namespace lanai::kernel

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "loader/object_input.hpp"
+#include "emulator/loader/object_input.hpp"
 
 namespace lanai::loader::detail {
 
@@ -25,7 +25,8 @@ inline std::string printable(std::string_view text) {
       out += fmt::format("\\x{:02x}", c);
     }
   }
-  if (text.size() > max_length) out += "...";
+  if (text.size() > max_length)
+    out += "...";
   return out;
 }
 
@@ -38,9 +39,9 @@ std::string demangled(std::string_view name);
 // Throws a LoadError "<object>: <message>".
 template <typename... Args>
 [[noreturn]] void fail(std::string_view object, fmt::format_string<Args...> format,
-                       Args&&... args) {
-  throw LoadError(fmt::format("{}: {}", printable(object),
-                              fmt::format(format, std::forward<Args>(args)...)));
+                       Args &&...args) {
+  throw LoadError(
+      fmt::format("{}: {}", printable(object), fmt::format(format, std::forward<Args>(args)...)));
 }
 
-}  // namespace lanai::loader::detail
+} // namespace lanai::loader::detail

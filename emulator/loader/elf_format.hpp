@@ -71,22 +71,25 @@ inline std::uint8_t read8(std::span<const std::uint8_t> b, std::uint64_t off) {
 }
 
 inline std::uint16_t read16(std::span<const std::uint8_t> b, std::uint64_t off) {
-  if (!range_fits(off, 2, b.size())) return 0;
+  if (!range_fits(off, 2, b.size()))
+    return 0;
   return static_cast<std::uint16_t>((b[off] << 8) | b[off + 1]);
 }
 
 inline std::uint32_t read32(std::span<const std::uint8_t> b, std::uint64_t off) {
-  if (!range_fits(off, 4, b.size())) return 0;
+  if (!range_fits(off, 4, b.size()))
+    return 0;
   return (std::uint32_t{b[off]} << 24) | (std::uint32_t{b[off + 1]} << 16) |
          (std::uint32_t{b[off + 2]} << 8) | std::uint32_t{b[off + 3]};
 }
 
 inline void write32(std::span<std::uint8_t> b, std::uint64_t off, std::uint32_t v) {
-  if (!range_fits(off, 4, b.size())) return;
+  if (!range_fits(off, 4, b.size()))
+    return;
   b[off] = static_cast<std::uint8_t>(v >> 24);
   b[off + 1] = static_cast<std::uint8_t>(v >> 16);
   b[off + 2] = static_cast<std::uint8_t>(v >> 8);
   b[off + 3] = static_cast<std::uint8_t>(v);
 }
 
-}  // namespace lanai::loader::elf
+} // namespace lanai::loader::elf

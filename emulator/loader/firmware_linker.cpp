@@ -1,7 +1,7 @@
 // Drives a link: parse every object, drop duplicate COMDAT groups, resolve
 // globals, lay sections out, copy contents, then apply relocations.
 
-#include "loader/firmware_linker.hpp"
+#include "emulator/loader/firmware_linker.hpp"
 
 #include <array>
 #include <fstream>
@@ -9,12 +9,12 @@
 
 #include <fmt/format.h>
 
-#include "loader/diagnostics.hpp"
-#include "loader/elf_format.hpp"
-#include "loader/elf_object.hpp"
-#include "loader/relocator.hpp"
-#include "loader/section_layout.hpp"
-#include "loader/symbol_resolver.hpp"
+#include "emulator/loader/diagnostics.hpp"
+#include "emulator/loader/elf_format.hpp"
+#include "emulator/loader/elf_object.hpp"
+#include "emulator/loader/relocator.hpp"
+#include "emulator/loader/section_layout.hpp"
+#include "emulator/loader/symbol_resolver.hpp"
 
 namespace lanai::loader {
 namespace {
@@ -36,31 +36,37 @@ std::vector<std::vector<bool>> select_sections(std::span<const ElfObject> object
   std::set<std::string_view> signatures;
   for (std::size_t o = 0; o < objects.size(); ++o) {
     kept[o].assign(objects[o].sections().size(), true);
-    for (const ElfGroup& group : objects[o].groups()) {
-      if (!group.comdat) continue;
-      if (signatures.insert(group.signature).second) continue;
-      for (const std::uint32_t member : group.members) kept[o][member] = false;
+    for (const ElfGroup &group : objects[o].groups()) {
+      if (!group.comdat)
+        continue;
+      if (signatures.insert(group.signature).second)
+        continue;
+      for (const std::uint32_t member : group.members)
+        kept[o][member] = false;
     }
   }
   return kept;
 }
 
-std::uint32_t definition_address(std::span<const ElfObject> objects, const Layout& layout,
-                                 const GlobalSymbol& g) {
-  const ElfSymbol& s = objects[g.object].symbols()[g.symbol];
-  if (s.absolute()) return s.value;
+std::uint32_t definition_address(std::span<const ElfObject> objects, const Layout &layout,
+                                 const GlobalSymbol &g) {
+  const ElfSymbol &s = objects[g.object].symbols()[g.symbol];
+  if (s.absolute())
+    return s.value;
   // The resolver only records definitions in kept allocated sections.
   return layout.addresses[g.object][s.shndx].value_or(0) + s.value;
 }
 
-void collect_functions(std::span<const ElfObject> objects, const Layout& layout,
-                       const std::vector<std::vector<bool>>& kept, LinkedImage& image) {
+void collect_functions(std::span<const ElfObject> objects, const Layout &layout,
+                       const std::vector<std::vector<bool>> &kept, LinkedImage &image) {
   // Globals go first so that they name an address shared with a local alias.
   for (const bool globals : {true, false}) {
     for (std::size_t o = 0; o < objects.size(); ++o) {
-      for (const ElfSymbol& s : objects[o].symbols()) {
-        if (s.type != elf::stt_func || !s.in_section() || s.local() == globals) continue;
-        if (!kept[o][s.shndx] || !layout.addresses[o][s.shndx]) continue;
+      for (const ElfSymbol &s : objects[o].symbols()) {
+        if (s.type != elf::stt_func || !s.in_section() || s.local() == globals)
+          continue;
+        if (!kept[o][s.shndx] || !layout.addresses[o][s.shndx])
+          continue;
         if (!globals || image.find_symbol(s.name) == *layout.addresses[o][s.shndx] + s.value) {
           image.functions.emplace(*layout.addresses[o][s.shndx] + s.value,
                                   FunctionSymbol{std::string(s.name), s.size});
@@ -70,18 +76,19 @@ void collect_functions(std::span<const ElfObject> objects, const Layout& layout,
   }
 }
 
-}  // namespace
+} // namespace
 
-ObjectInput read_object_file(const std::filesystem::path& path) {
+ObjectInput read_object_file(const std::filesystem::path &path) {
   std::error_code error;
   const auto size = std::filesystem::file_size(path, error);
-  if (error) throw LoadError(fmt::format("{}: cannot read file ({})", path.string(), error.message()));
+  if (error)
+    throw LoadError(fmt::format("{}: cannot read file ({})", path.string(), error.message()));
   if (size > max_object_bytes) {
     throw LoadError(fmt::format("{}: file too large ({} bytes)", path.string(), size));
   }
   std::ifstream in(path, std::ios::binary);
   ObjectInput input{path.string(), std::vector<std::uint8_t>(static_cast<std::size_t>(size))};
-  if (!in || !in.read(reinterpret_cast<char*>(input.data.data()),
+  if (!in || !in.read(reinterpret_cast<char *>(input.data.data()),
                       static_cast<std::streamsize>(input.data.size()))) {
     throw LoadError(fmt::format("{}: cannot read file", path.string()));
   }
@@ -90,32 +97,38 @@ ObjectInput read_object_file(const std::filesystem::path& path) {
 
 std::optional<std::uint32_t> LinkedImage::find_symbol(std::string_view name) const {
   const auto it = symbols.find(name);
-  if (it == symbols.end()) return std::nullopt;
+  if (it == symbols.end())
+    return std::nullopt;
   return it->second;
 }
 
 std::optional<std::string> LinkedImage::symbol_at(std::uint32_t addr) const {
   auto it = functions.upper_bound(addr);
-  if (it == functions.begin()) return std::nullopt;
+  if (it == functions.begin())
+    return std::nullopt;
   --it;
   const std::uint32_t offset = addr - it->first;
   // Without a recorded size the function is assumed to run to the end of code.
   const bool inside = it->second.size != 0 ? offset < it->second.size : addr < text_end;
-  if (!inside) return std::nullopt;
-  if (offset == 0) return it->second.name;
+  if (!inside)
+    return std::nullopt;
+  if (offset == 0)
+    return it->second.name;
   return fmt::format("{}+{:#x}", it->second.name, offset);
 }
 
-LinkedImage link(std::span<const ObjectInput> inputs, const LinkOptions& options) {
+LinkedImage link(std::span<const ObjectInput> inputs, const LinkOptions &options) {
   std::vector<ElfObject> objects;
   objects.reserve(inputs.size());
-  for (const ObjectInput& input : inputs) objects.push_back(ElfObject::parse(input));
+  for (const ObjectInput &input : inputs)
+    objects.push_back(ElfObject::parse(input));
 
   const auto kept = select_sections(objects);
   SymbolResolver resolver;
-  for (std::size_t o = 0; o < objects.size(); ++o) resolver.add(o, objects[o], kept[o]);
+  for (std::size_t o = 0; o < objects.size(); ++o)
+    resolver.add(o, objects[o], kept[o]);
   for (const std::string_view reserved : linker_symbols) {
-    const GlobalSymbol* g = resolver.find(reserved);
+    const GlobalSymbol *g = resolver.find(reserved);
     if (g != nullptr && g->defined()) {
       fail(objects[g->object].name(), "symbol '{}' is reserved for the linker", reserved);
     }
@@ -130,14 +143,15 @@ LinkedImage link(std::span<const ObjectInput> inputs, const LinkOptions& options
   for (std::size_t o = 0; o < objects.size(); ++o) {
     for (std::uint32_t i = 1; i < objects[o].sections().size(); ++i) {
       const auto address = layout.addresses[o][i];
-      if (!address || objects[o].sections()[i].nobits()) continue;
+      if (!address || objects[o].sections()[i].nobits())
+        continue;
       const auto contents = objects[o].contents(i);
       std::copy(contents.begin(), contents.end(),
                 image.bytes.begin() + static_cast<std::ptrdiff_t>(*address - options.base));
     }
   }
 
-  for (const auto& [name, g] : resolver.globals()) {
+  for (const auto &[name, g] : resolver.globals()) {
     if (g.state == GlobalSymbol::State::weak || g.state == GlobalSymbol::State::strong) {
       image.symbols.emplace(name, definition_address(objects, layout, g));
     }
@@ -160,7 +174,7 @@ LinkedImage link(std::span<const ObjectInput> inputs, const LinkOptions& options
   image.symbols["__init_array_start"] = layout.init_array_begin;
   image.symbols["__init_array_end"] = layout.init_array_end;
   image.symbols["__sram_size"] = options.sram_bytes;
-  for (const TableRange& table : layout.tables) {
+  for (const TableRange &table : layout.tables) {
     image.symbols["__start_" + table.name] = table.begin;
     image.symbols["__stop_" + table.name] = table.end;
   }
@@ -168,10 +182,11 @@ LinkedImage link(std::span<const ObjectInput> inputs, const LinkOptions& options
   apply_relocations(objects, kept, layout, image);
 
   const auto entry = image.find_symbol("_start");
-  if (!entry) throw LoadError("undefined entry symbol _start");
+  if (!entry)
+    throw LoadError("undefined entry symbol _start");
   image.entry = *entry;
   collect_functions(objects, layout, kept, image);
   return image;
 }
 
-}  // namespace lanai::loader
+} // namespace lanai::loader

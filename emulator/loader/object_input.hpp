@@ -13,7 +13,7 @@ namespace lanai::loader {
 // One line of text naming the offending file and, where it helps, the
 // symbol, section and offset involved.
 class LoadError : public std::runtime_error {
- public:
+public:
   using runtime_error::runtime_error;
 };
 
@@ -24,6 +24,6 @@ struct ObjectInput {
 };
 
 // Reads a whole file; throws LoadError if it cannot be read.
-ObjectInput read_object_file(const std::filesystem::path& path);
+ObjectInput read_object_file(const std::filesystem::path &path);
 
-}  // namespace lanai::loader
+} // namespace lanai::loader

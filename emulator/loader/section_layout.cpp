@@ -1,7 +1,7 @@
 // Layout is computed in 64-bit arithmetic: sizes and alignments come from the
 // files, and only a layout that fits below the SRAM size is narrowed to 32 bits.
 
-#include "loader/section_layout.hpp"
+#include "emulator/loader/section_layout.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -9,29 +9,35 @@
 
 #include <fmt/format.h>
 
-#include "loader/elf_format.hpp"
+#include "emulator/loader/elf_format.hpp"
 
 namespace lanai::loader {
 namespace {
 
 enum class Region { none, text, rodata, data, init_array, tables, bss, large_data };
 
-bool is_init_array(const ElfSection& s) {
+bool is_init_array(const ElfSection &s) {
   return s.type == elf::sht_init_array || s.name == ".init_array" ||
          s.name.starts_with(".init_array.");
 }
 
-Region region_of(const ElfSection& s) {
-  if (!s.alloc()) return Region::none;
-  if (s.executable()) return Region::text;
+Region region_of(const ElfSection &s) {
+  if (!s.alloc())
+    return Region::none;
+  if (s.executable())
+    return Region::text;
   // The compiler addresses every other object with a signed 21-bit absolute
   // address under the small code model; objects in .ldata* it reaches with a
   // full 32-bit address, so they go last, above everything else (zero-filled
   // or not: the image holds their bytes, and start-up code leaves them).
-  if (s.name.starts_with(".ldata")) return Region::large_data;
-  if (s.nobits()) return Region::bss;
-  if (is_init_array(s)) return Region::init_array;
-  if (is_table_section(s.name)) return Region::tables;
+  if (s.name.starts_with(".ldata"))
+    return Region::large_data;
+  if (s.nobits())
+    return Region::bss;
+  if (is_init_array(s))
+    return Region::init_array;
+  if (is_table_section(s.name))
+    return Region::tables;
   return s.writable() ? Region::data : Region::rodata;
 }
 
@@ -39,10 +45,11 @@ std::uint64_t align_up(std::uint64_t value, std::uint64_t align) {
   return (value + align - 1) & ~(align - 1);
 }
 
-}  // namespace
+} // namespace
 
 bool is_table_section(std::string_view name) {
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9'))
+    return false;
   return std::all_of(name.begin(), name.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
   });
@@ -50,7 +57,8 @@ bool is_table_section(std::string_view name) {
 
 std::uint32_t init_array_priority(std::string_view section_name) {
   constexpr std::string_view prefix = ".init_array.";
-  if (!section_name.starts_with(prefix)) return 65535;
+  if (!section_name.starts_with(prefix))
+    return 65535;
   const std::string_view digits = section_name.substr(prefix.size());
   std::uint32_t priority = 0;
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), priority);
@@ -60,8 +68,8 @@ std::uint32_t init_array_priority(std::string_view section_name) {
   return priority;
 }
 
-Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::vector<bool>>& kept,
-                   std::span<const CommonBlock> commons, const LinkOptions& options) {
+Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::vector<bool>> &kept,
+                   std::span<const CommonBlock> commons, const LinkOptions &options) {
   struct Placement {
     std::size_t object;
     std::uint32_t section;
@@ -78,41 +86,44 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
   auto place_region = [&](Region region) {
     std::vector<std::pair<std::size_t, std::uint32_t>> members;
     for (std::size_t o = 0; o < objects.size(); ++o) {
-      const auto& sections = objects[o].sections();
+      const auto &sections = objects[o].sections();
       for (std::uint32_t i = 1; i < sections.size(); ++i) {
-        if (kept[o][i] && region_of(sections[i]) == region) members.emplace_back(o, i);
+        if (kept[o][i] && region_of(sections[i]) == region)
+          members.emplace_back(o, i);
       }
     }
     if (region == Region::tables) {
       // Each table's sections together, tables in the order first seen.
       std::vector<std::string_view> names;
-      for (const auto& [o, i] : members) {
+      for (const auto &[o, i] : members) {
         const std::string_view name = objects[o].sections()[i].name;
-        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        if (std::find(names.begin(), names.end(), name) == names.end())
+          names.push_back(name);
       }
-      auto rank = [&](const auto& m) {
+      auto rank = [&](const auto &m) {
         const std::string_view name = objects[m.first].sections()[m.second].name;
         return std::find(names.begin(), names.end(), name) - names.begin();
       };
       std::stable_sort(members.begin(), members.end(),
-                       [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+                       [&](const auto &a, const auto &b) { return rank(a) < rank(b); });
     }
     if (region == Region::init_array) {
       // Constructors run by priority; equal priorities keep object order.
-      auto priority = [&](const auto& m) {
+      auto priority = [&](const auto &m) {
         return init_array_priority(objects[m.first].sections()[m.second].name);
       };
       std::stable_sort(members.begin(), members.end(),
-                       [&](const auto& a, const auto& b) { return priority(a) < priority(b); });
+                       [&](const auto &a, const auto &b) { return priority(a) < priority(b); });
     }
-    for (const auto& [o, i] : members) {
-      const ElfSection& s = objects[o].sections()[i];
+    for (const auto &[o, i] : members) {
+      const ElfSection &s = objects[o].sections()[i];
       cursor = align_up(cursor, s.align);
       if (region == Region::tables && (tables.empty() || tables.back().name != s.name))
         tables.push_back({std::string(s.name), cursor, cursor});
       placements.push_back({o, i, cursor});
       cursor += s.size;
-      if (region == Region::tables) tables.back().end = cursor;
+      if (region == Region::tables)
+        tables.back().end = cursor;
     }
   };
 
@@ -136,7 +147,7 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
   const std::uint64_t bss_begin = cursor;
   place_region(Region::bss);
   std::vector<std::uint64_t> common_addresses;
-  for (const CommonBlock& block : commons) {
+  for (const CommonBlock &block : commons) {
     cursor = align_up(cursor, block.align);
     common_addresses.push_back(cursor);
     cursor += block.size;
@@ -150,8 +161,9 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
   if (image_end + options.stack_reserve > options.sram_bytes) {
     const std::uint64_t size = image_end - options.base;
     const std::string where = options.base == 0 ? "" : fmt::format(" at {:#x}", options.base);
-    throw LoadError(fmt::format("image ({} bytes{}) plus stack reserve ({}) overflows SRAM ({} bytes)",
-                                size, where, options.stack_reserve, options.sram_bytes));
+    throw LoadError(
+        fmt::format("image ({} bytes{}) plus stack reserve ({}) overflows SRAM ({} bytes)", size,
+                    where, options.stack_reserve, options.sram_bytes));
   }
 
   // Everything now lies below sram_bytes, so every address fits in 32 bits.
@@ -161,17 +173,20 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
   for (std::size_t o = 0; o < objects.size(); ++o) {
     layout.addresses[o].resize(objects[o].sections().size());
   }
-  for (const Placement& p : placements) layout.addresses[p.object][p.section] = narrow(p.address);
-  for (const std::uint64_t a : common_addresses) layout.common_addresses.push_back(narrow(a));
+  for (const Placement &p : placements)
+    layout.addresses[p.object][p.section] = narrow(p.address);
+  for (const std::uint64_t a : common_addresses)
+    layout.common_addresses.push_back(narrow(a));
   layout.text_begin = narrow(text_begin);
   layout.text_end = narrow(text_end);
   layout.init_array_begin = narrow(init_begin);
   layout.init_array_end = narrow(init_end);
-  for (const Table& t : tables) layout.tables.push_back({t.name, narrow(t.begin), narrow(t.end)});
+  for (const Table &t : tables)
+    layout.tables.push_back({t.name, narrow(t.begin), narrow(t.end)});
   layout.bss_begin = narrow(bss_begin);
   layout.bss_end = narrow(bss_end);
   layout.image_end = narrow(image_end);
   return layout;
 }
 
-}  // namespace lanai::loader
+} // namespace lanai::loader

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "loader/elf_object.hpp"
-#include "loader/firmware_linker.hpp"
-#include "loader/symbol_resolver.hpp"
+#include "emulator/loader/elf_object.hpp"
+#include "emulator/loader/firmware_linker.hpp"
+#include "emulator/loader/symbol_resolver.hpp"
 
 namespace lanai::loader {
 
@@ -31,15 +31,15 @@ struct Layout {
   std::uint32_t init_array_begin = 0, init_array_end = 0;
   std::uint32_t bss_begin = 0, bss_end = 0;
   std::uint32_t image_end = 0;
-  std::vector<TableRange> tables;  // in address order
+  std::vector<TableRange> tables; // in address order
   SectionAddresses addresses;
-  std::vector<std::uint32_t> common_addresses;  // parallel to the common blocks
+  std::vector<std::uint32_t> common_addresses; // parallel to the common blocks
 };
 
 // `kept[o][i]` is false for sections dropped as duplicate COMDAT copies.
 // Throws LoadError when the image plus the stack reserve does not fit in SRAM.
-Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::vector<bool>>& kept,
-                   std::span<const CommonBlock> commons, const LinkOptions& options);
+Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::vector<bool>> &kept,
+                   std::span<const CommonBlock> commons, const LinkOptions &options);
 
 // A section named like a C identifier ("lanai_counters"): as ELF linkers
 // do, its pieces from every object are placed together and the loader
@@ -50,4 +50,4 @@ bool is_table_section(std::string_view name);
 // ".init_array", which counts as the lowest priority (65535).
 std::uint32_t init_array_priority(std::string_view section_name);
 
-}  // namespace lanai::loader
+} // namespace lanai::loader

@@ -1,13 +1,14 @@
 // Slice scheduling of the LANai core on the event kernel.
-#include "machine/clocked_core.hpp"
+#include "emulator/machine/clocked_core.hpp"
 
 #include <algorithm>
 
 namespace lanai::machine {
 
-ClockedCore::ClockedCore(kernel::Kernel& kernel, iss::Cpu& cpu, kernel::Frequency clock,
+ClockedCore::ClockedCore(kernel::Kernel &kernel, iss::Cpu &cpu, kernel::Frequency clock,
                          std::uint64_t quantum_cycles)
-    : kernel_(kernel), cpu_(cpu), clock_(clock), quantum_(std::max<std::uint64_t>(quantum_cycles, 1)),
+    : kernel_(kernel), cpu_(cpu), clock_(clock),
+      quantum_(std::max<std::uint64_t>(quantum_cycles, 1)),
       task_(kernel_.add_task([this] { slice(); }, "lanai.slice")) {}
 
 ClockedCore::~ClockedCore() { kernel_.remove_task(task_); }
@@ -50,12 +51,15 @@ void ClockedCore::slice() {
       const std::uint32_t pc = cpu_.pc();
       const std::uint64_t before = cpu_.cycles();
       reason = cpu_.run(horizon, cpu_.instructions() + 1);
-      if (cpu_.cycles() != before || reason != iss::StopReason::fault) observer_(pc, before);
+      if (cpu_.cycles() != before || reason != iss::StopReason::fault)
+        observer_(pc, before);
     } while (reason == iss::StopReason::cycle_limit && cpu_.cycles() < horizon);
   }
-  const kernel::SimTime resume = origin_ + clock_.cycles_to_time_ceil(cpu_.cycles() - origin_cycles_);
+  const kernel::SimTime resume =
+      origin_ + clock_.cycles_to_time_ceil(cpu_.cycles() - origin_cycles_);
   if (reason != iss::StopReason::cycle_limit || cpu_.cycles() >= cycle_limit_) {
-    kernel_.schedule_at(resume, [this, reason] { on_stop_(reason); }, "lanai.stop");
+    kernel_.schedule_at(
+        resume, [this, reason] { on_stop_(reason); }, "lanai.stop");
     return;
   }
   kernel_.wake_task(task_, resume);

@@ -1,15 +1,15 @@
 // Loading an image into the LANai and running it to completion.
-#include "machine/standalone_machine.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 #include <fmt/format.h>
 #include <stdexcept>
 
 namespace lanai::machine {
 
-StandaloneMachine::StandaloneMachine(const profile::HardwareProfile& profile,
-                                     const loader::LinkedImage& image)
+StandaloneMachine::StandaloneMachine(const profile::HardwareProfile &profile,
+                                     const loader::LinkedImage &image)
     : image_(image), clock_mhz_(profile.lanai.clock_mhz), system_(profile.lanai.sram_bytes),
-      cpu_(profile.lanai.sram_bytes, iss::CycleCosts::from_profile(profile.lanai), &system_) {
+      cpu_(profile.lanai.sram_bytes, profile.lanai, &system_) {
   cpu_.write_sram(image_.base, image_.bytes);
   cpu_.reset(image_.entry);
 }
@@ -42,14 +42,17 @@ ExecResult StandaloneMachine::run(std::uint64_t max_cycles, ClockedCore::StepObs
     r.fault_report = iss::format_fault(cpu_.fault(), where.value_or(""));
     break;
   }
-  case iss::StopReason::cycle_limit: r.stop = ExecStop::cycle_limit; break;
+  case iss::StopReason::cycle_limit:
+    r.stop = ExecStop::cycle_limit;
+    break;
   }
   return r;
 }
 
 std::uint32_t StandaloneMachine::symbol(std::string_view name) const {
   const auto addr = image_.find_symbol(name);
-  if (!addr) throw std::out_of_range(fmt::format("no symbol '{}' in the firmware image", name));
+  if (!addr)
+    throw std::out_of_range(fmt::format("no symbol '{}' in the firmware image", name));
   return *addr;
 }
 
@@ -63,18 +66,20 @@ void StandaloneMachine::write_u64(std::uint32_t addr, std::uint64_t value) {
 }
 
 loader::LinkedImage link_program(std::span<const std::filesystem::path> objects,
-                                 const profile::HardwareProfile& profile, bool with_runtime) {
+                                 const profile::HardwareProfile &profile, bool with_runtime) {
   std::vector<loader::ObjectInput> inputs;
-  for (const auto& p : objects) inputs.push_back(loader::read_object_file(p));
+  for (const auto &p : objects)
+    inputs.push_back(loader::read_object_file(p));
   if (with_runtime)
-    for (const auto& p : runtime_objects()) inputs.push_back(loader::read_object_file(p));
+    for (const auto &p : runtime_objects())
+      inputs.push_back(loader::read_object_file(p));
   loader::LinkOptions options;
   options.sram_bytes = profile.lanai.sram_bytes;
   return loader::link(inputs, options);
 }
 
-loader::LinkedImage link_firmware(const loader::FirmwareSource& firmware,
-                                  const profile::HardwareProfile& profile) {
+loader::LinkedImage link_firmware(const loader::FirmwareSource &firmware,
+                                  const profile::HardwareProfile &profile) {
   const auto objects = loader::firmware_objects(firmware);
   return link_program(objects, profile);
 }

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "iss/cpu.hpp"
-#include "kernel/event_queue.hpp"
-#include "loader/firmware_linker.hpp"
-#include "loader/firmware_lookup.hpp"
-#include "machine/clocked_core.hpp"
-#include "machine/system_registers.hpp"
-#include "profile/hardware_profile.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/loader/firmware_linker.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "emulator/machine/clocked_core.hpp"
+#include "emulator/machine/system_registers.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 namespace lanai::machine {
 
@@ -26,23 +26,23 @@ struct ExecResult {
   std::int32_t exit_code = 0;
   std::uint64_t instructions = 0;
   std::uint64_t cycles = 0;
-  std::string fault_report; // set when stop == fault
-  std::int64_t end_time_ps = 0;     // virtual time when the core stopped
-  std::uint64_t kernel_events = 0;  // events the kernel executed for the run
+  std::string fault_report;        // set when stop == fault
+  std::int64_t end_time_ps = 0;    // virtual time when the core stopped
+  std::uint64_t kernel_events = 0; // events the kernel executed for the run
 };
 
 class StandaloneMachine {
 public:
-  StandaloneMachine(const profile::HardwareProfile& profile, const loader::LinkedImage& image);
+  StandaloneMachine(const profile::HardwareProfile &profile, const loader::LinkedImage &image);
 
   ExecResult run(std::uint64_t max_cycles);
   // As run(), calling `observer` after each instruction (see ClockedCore).
   ExecResult run(std::uint64_t max_cycles, ClockedCore::StepObserver observer);
 
-  iss::Cpu& cpu() { return cpu_; }
-  kernel::Kernel& kernel() { return kernel_; }
-  SystemRegisters& system() { return system_; }
-  const loader::LinkedImage& image() const { return image_; }
+  iss::Cpu &cpu() { return cpu_; }
+  kernel::Kernel &kernel() { return kernel_; }
+  SystemRegisters &system() { return system_; }
+  const loader::LinkedImage &image() const { return image_; }
 
   // Address of a symbol of the image; throws std::out_of_range naming it.
   std::uint32_t symbol(std::string_view name) const;
@@ -64,13 +64,12 @@ using loader::runtime_objects;
 
 // Reads the objects, adds the runtime and links for the profile's SRAM.
 loader::LinkedImage link_program(std::span<const std::filesystem::path> objects,
-                                 const profile::HardwareProfile& profile,
-                                 bool with_runtime = true);
+                                 const profile::HardwareProfile &profile, bool with_runtime = true);
 
 // Links a firmware found by loader::find_firmware with the runtime for the
 // profile's SRAM. Throws loader::LoadError, one line naming the file (and
 // the symbol, for an unresolved one).
-loader::LinkedImage link_firmware(const loader::FirmwareSource& firmware,
-                                  const profile::HardwareProfile& profile);
+loader::LinkedImage link_firmware(const loader::FirmwareSource &firmware,
+                                  const profile::HardwareProfile &profile);
 
 } // namespace lanai::machine

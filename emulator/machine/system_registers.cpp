@@ -1,23 +1,30 @@
 // Behaviour of the system register block.
-#include "machine/system_registers.hpp"
+#include "emulator/machine/system_registers.hpp"
 
 #include "lanai/register_map.h"
 
 namespace lanai::machine {
 
 iss::MmioStatus SystemRegisters::read(std::uint32_t address, std::uint64_t cycle,
-                                      std::uint32_t& value) {
+                                      std::uint32_t &value) {
   switch (address) {
   case LANAI_REG_CONSOLE:
-  case LANAI_REG_EXIT: value = 0; return iss::MmioStatus::ok;
+  case LANAI_REG_EXIT:
+    value = 0;
+    return iss::MmioStatus::ok;
   case LANAI_REG_CYCLE_LO:
     // Latching the high half makes a LO-then-HI read pair consistent.
     latched_cycle_hi_ = static_cast<std::uint32_t>(cycle >> 32);
     value = static_cast<std::uint32_t>(cycle);
     return iss::MmioStatus::ok;
-  case LANAI_REG_CYCLE_HI: value = latched_cycle_hi_; return iss::MmioStatus::ok;
-  case LANAI_REG_SRAM_SIZE: value = sram_bytes_; return iss::MmioStatus::ok;
-  default: return iss::MmioStatus::unmapped;
+  case LANAI_REG_CYCLE_HI:
+    value = latched_cycle_hi_;
+    return iss::MmioStatus::ok;
+  case LANAI_REG_SRAM_SIZE:
+    value = sram_bytes_;
+    return iss::MmioStatus::ok;
+  default:
+    return iss::MmioStatus::unmapped;
   }
 }
 
@@ -26,8 +33,10 @@ bool SystemRegisters::stable_read(std::uint32_t address) const {
   case LANAI_REG_CONSOLE:
   case LANAI_REG_EXIT:
   case LANAI_REG_CYCLE_HI:
-  case LANAI_REG_SRAM_SIZE: return true;
-  default: return false;
+  case LANAI_REG_SRAM_SIZE:
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -36,7 +45,8 @@ iss::MmioStatus SystemRegisters::write(std::uint32_t address, std::uint64_t, std
   case LANAI_REG_CONSOLE: {
     const char c = static_cast<char>(value & 0xFFu);
     console_.push_back(c);
-    if (sink_) sink_(c);
+    if (sink_)
+      sink_(c);
     return iss::MmioStatus::ok;
   }
   case LANAI_REG_EXIT:
@@ -44,8 +54,10 @@ iss::MmioStatus SystemRegisters::write(std::uint32_t address, std::uint64_t, std
     return iss::MmioStatus::halt;
   case LANAI_REG_CYCLE_LO:
   case LANAI_REG_CYCLE_HI:
-  case LANAI_REG_SRAM_SIZE: return iss::MmioStatus::ok; // read-only: writes ignored
-  default: return iss::MmioStatus::unmapped;
+  case LANAI_REG_SRAM_SIZE:
+    return iss::MmioStatus::ok; // read-only: writes ignored
+  default:
+    return iss::MmioStatus::unmapped;
   }
 }
 

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <string>
 
-#include "kernel/sim_time.hpp"
-#include "kernel/statistics.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/kernel/statistics.hpp"
 
 namespace lanai::nic {
 
@@ -19,14 +19,15 @@ namespace lanai::nic {
 // overlap level changes exactly when one of the two busy levels does.
 class OverlapMeter {
 public:
-  OverlapMeter(kernel::StatsRegistry& stats, const std::string& prefix)
+  OverlapMeter(kernel::StatsRegistry &stats, const std::string &prefix)
       : level_(stats.time_weighted(prefix)), total_(stats.counter(prefix + "_ps")) {}
 
   // Engine `which` (0 or 1) became busy or idle at `t`.
   void change(int which, bool busy, kernel::SimTime t) {
     busy_[which & 1] = busy;
     const bool both = busy_[0] && busy_[1];
-    if (both == overlapping_) return;
+    if (both == overlapping_)
+      return;
     const kernel::SimTime at = std::max(t, level_.last_change());
     if (both) {
       since_ = at;
@@ -39,11 +40,13 @@ public:
 
   bool overlapping() const { return overlapping_; }
   // Overlap time of the finished periods.
-  kernel::SimTime total() const { return kernel::picoseconds(static_cast<std::int64_t>(total_.value())); }
+  kernel::SimTime total() const {
+    return kernel::picoseconds(static_cast<std::int64_t>(total_.value()));
+  }
 
 private:
-  kernel::TimeWeighted& level_;
-  kernel::Counter& total_;
+  kernel::TimeWeighted &level_;
+  kernel::Counter &total_;
   bool busy_[2] = {false, false};
   bool overlapping_ = false;
   kernel::SimTime since_{};
@@ -51,36 +54,43 @@ private:
 
 class BusyMeter {
 public:
-  BusyMeter(kernel::StatsRegistry& stats, const std::string& prefix)
+  BusyMeter(kernel::StatsRegistry &stats, const std::string &prefix)
       : level_(stats.time_weighted(prefix + ".busy")), total_(stats.counter(prefix + ".busy_ps")) {}
 
   void begin(kernel::SimTime t) {
-    if (busy_) return;
+    if (busy_)
+      return;
     busy_ = true;
     since_ = clamp(t);
     level_.set(since_, 1.0);
-    if (overlap_) overlap_->change(overlap_index_, true, since_);
+    if (overlap_)
+      overlap_->change(overlap_index_, true, since_);
   }
 
   void end(kernel::SimTime t) {
-    if (!busy_) return;
+    if (!busy_)
+      return;
     busy_ = false;
     const kernel::SimTime until = clamp(t);
     total_.add(static_cast<std::uint64_t>((until - since_).ps()));
     level_.set(until, 0.0);
-    if (overlap_) overlap_->change(overlap_index_, false, until);
+    if (overlap_)
+      overlap_->change(overlap_index_, false, until);
   }
 
   // Reports every change of this level to `overlap` as its engine `index`.
-  void watch_overlap(OverlapMeter* overlap, int index) {
+  void watch_overlap(OverlapMeter *overlap, int index) {
     overlap_ = overlap;
     overlap_index_ = index;
-    if (overlap_ && busy_) overlap_->change(overlap_index_, true, since_);
+    if (overlap_ && busy_)
+      overlap_->change(overlap_index_, true, since_);
   }
 
   bool busy() const { return busy_; }
   // Busy time of the finished periods.
-  kernel::SimTime total() const { return kernel::picoseconds(static_cast<std::int64_t>(total_.value())); }
+  kernel::SimTime total() const {
+    return kernel::picoseconds(static_cast<std::int64_t>(total_.value()));
+  }
   // Busy time up to `t`: the finished periods and the part of the current
   // one before `t`.
   kernel::SimTime busy_until(kernel::SimTime t) const {
@@ -93,11 +103,11 @@ private:
   // must not abort a whole run over a statistic.
   kernel::SimTime clamp(kernel::SimTime t) const { return std::max(t, level_.last_change()); }
 
-  kernel::TimeWeighted& level_;
-  kernel::Counter& total_;
+  kernel::TimeWeighted &level_;
+  kernel::Counter &total_;
   bool busy_ = false;
   kernel::SimTime since_{};
-  OverlapMeter* overlap_ = nullptr;
+  OverlapMeter *overlap_ = nullptr;
   int overlap_index_ = 0;
 };
 

@@ -1,26 +1,28 @@
 // Assembling one NIC: the LANai with its SRAM image, the register window
 // and the devices behind it, the host's PCI view of the card, and run
 // control with a readable account of how the firmware stopped.
-#include "nic/card.hpp"
+#include "emulator/nic/card.hpp"
 
 #include <fmt/format.h>
 #include <limits>
 #include <stdexcept>
 
-#include "nic/card_registers.hpp"
-#include "nic/doorbell_fifo.hpp"
-#include "nic/host_dma.hpp"
-#include "nic/net_recv_dma.hpp"
-#include "nic/net_send_dma.hpp"
+#include "emulator/nic/card_registers.hpp"
+#include "emulator/nic/countdown_timer.hpp"
+#include "emulator/nic/doorbell_fifo.hpp"
+#include "emulator/nic/host_dma.hpp"
+#include "emulator/nic/net_recv_dma.hpp"
+#include "emulator/nic/net_send_dma.hpp"
 
 namespace lanai::nic {
 
-Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
-           const profile::HardwareProfile& profile, std::uint32_t node, wire::NetworkPort& port,
-           ProtectionTable& tpt, const loader::LinkedImage& firmware)
-    : kernel_(kernel), node_(node), trace_(node), image_(firmware), system_(profile.lanai.sram_bytes),
+Card::Card(kernel::Kernel &kernel, kernel::StatsRegistry &stats,
+           const profile::HardwareProfile &profile, std::uint32_t node, wire::NetworkPort &port,
+           ProtectionTable &tpt, const loader::LinkedImage &firmware)
+    : kernel_(kernel), node_(node), trace_(node), image_(firmware),
+      system_(profile.lanai.sram_bytes),
       registers_(std::make_unique<CardRegisters>(kernel, system_, node)),
-      cpu_(profile.lanai.sram_bytes, iss::CycleCosts::from_profile(profile.lanai), registers_.get()),
+      cpu_(profile.lanai.sram_bytes, profile.lanai, registers_.get()),
       core_(kernel, cpu_, kernel::Frequency::megahertz(profile.lanai.clock_mhz)),
       doorbells_(std::make_unique<DoorbellFifo>(stats, node, profile.nic)),
       hdma_(std::make_unique<HostDma>(kernel, stats, node, profile.nic, cpu_, tpt)),
@@ -34,9 +36,8 @@ Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
     throw std::invalid_argument(fmt::format(
         "lanai::nic: card {} given the protection table of node {} and the port of node {}", node,
         tpt.node(), port.node()));
-  registers_->attach(
-      {&cpu_, &core_, doorbells_.get(), hdma_.get(), nsdma_.get(), nrdma_.get(), &trace_,
-       &lanai_work_});
+  registers_->attach({&cpu_, &core_, doorbells_.get(), hdma_.get(), nsdma_.get(), nrdma_.get(),
+                      &trace_, &lanai_work_});
   hdma_->set_trace(&trace_);
   nsdma_->set_trace(&trace_);
   nrdma_->set_trace(&trace_);
@@ -61,13 +62,13 @@ void Card::start() {
   core_.start(limit, [this](iss::StopReason reason) { stopped_ = reason; });
 }
 
-bool Card::ring_doorbell(const via_doorbell& doorbell) {
+bool Card::ring_doorbell(const via_doorbell &doorbell) {
   // The queue notes the LANai cycle the write arrived at.
   const bool queued = doorbells_->ring(doorbell, core_.cycle_at(kernel_.now()));
   if (trace_.on()) {
     const bool recv = (doorbell.vi_queue & VIA_DOORBELL_RECV) != 0;
     trace_.record(trace::Track::doorbell, queued ? (recv ? "recv" : "send") : "dropped",
-                  kernel_.now(), kernel_.now(), 0xFFFFFFFFu, [&](trace::Event& e) {
+                  kernel_.now(), kernel_.now(), 0xFFFFFFFFu, [&](trace::Event &e) {
                     e.vi = doorbell.vi_queue & 0xFFFFu;
                     e.host_address = doorbell.descriptor;
                   });
@@ -88,8 +89,7 @@ std::uint32_t Card::read_sram_word(std::uint32_t address) const { return cpu_.re
 std::uint32_t Card::symbol(std::string_view name) const {
   const auto address = image_.find_symbol(name);
   if (!address)
-    throw std::out_of_range(
-        fmt::format("no symbol '{}' in the firmware of node {}", name, node_));
+    throw std::out_of_range(fmt::format("no symbol '{}' in the firmware of node {}", name, node_));
   return *address;
 }
 
@@ -116,7 +116,8 @@ std::string Card::stop_report() const {
                        iss::format_fault(cpu_.fault(), where.value_or("")));
   }
   case iss::StopReason::cycle_limit:
-    if (stopped_) return fmt::format("node {}: firmware reached its cycle limit\n", node_);
+    if (stopped_)
+      return fmt::format("node {}: firmware reached its cycle limit\n", node_);
     return {};
   }
   return {};
@@ -127,12 +128,14 @@ std::uint64_t Card::activity() const {
          registers_->activity();
 }
 
+bool Card::timer_running() const { return registers_->timer().running(); }
+
 bool Card::devices_idle() const {
   return doorbells_->waiting() == 0 && hdma_->idle() && !nsdma_->busy() && nrdma_->idle();
 }
 
-const std::string& Card::console() const { return system_.console(); }
+const std::string &Card::console() const { return system_.console(); }
 
-iss::MmioBus& Card::bus() { return *registers_; }
+iss::MmioBus &Card::bus() { return *registers_; }
 
 } // namespace lanai::nic

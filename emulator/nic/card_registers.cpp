@@ -1,19 +1,19 @@
 // Register decoding for the card: which block an address belongs to, the
 // access time of each access, and the system registers the NIC adds (event
 // status, timer, host interrupt, node id).
-#include "nic/card_registers.hpp"
+#include "emulator/nic/card_registers.hpp"
 
 #include <algorithm>
 
 #include "lanai/register_map.h"
-#include "nic/busy_meter.hpp"
-#include "nic/card_trace.hpp"
-#include "nic/countdown_timer.hpp"
-#include "nic/doorbell_fifo.hpp"
-#include "nic/host_dma.hpp"
-#include "nic/mmio_device.hpp"
-#include "nic/net_recv_dma.hpp"
-#include "nic/net_send_dma.hpp"
+#include "emulator/nic/busy_meter.hpp"
+#include "emulator/nic/card_trace.hpp"
+#include "emulator/nic/countdown_timer.hpp"
+#include "emulator/nic/doorbell_fifo.hpp"
+#include "emulator/nic/host_dma.hpp"
+#include "emulator/nic/mmio_device.hpp"
+#include "emulator/nic/net_recv_dma.hpp"
+#include "emulator/nic/net_send_dma.hpp"
 
 namespace lanai::nic {
 
@@ -25,8 +25,13 @@ static_assert(MmioDevice<NetRecvDma>);
 namespace {
 
 // Each block spans 0x100 bytes of the window; the index names it.
-enum Block : std::uint32_t { system_block = 0, doorbell_block = 1, hdma_block = 2, nsdma_block = 3,
-                             nrdma_block = 4 };
+enum Block : std::uint32_t {
+  system_block = 0,
+  doorbell_block = 1,
+  hdma_block = 2,
+  nsdma_block = 3,
+  nrdma_block = 4
+};
 
 std::uint32_t block_of(std::uint32_t address) { return (address - LANAI_MMIO_BASE) >> 8; }
 
@@ -39,22 +44,25 @@ bool starts_operation(std::uint32_t address) {
   case LANAI_REG_HDMA_APPEND:
   case LANAI_REG_HDMA_INSERT:
   case LANAI_REG_NSDMA_START:
-  case LANAI_REG_NRDMA_ARM: return true;
-  default: return false;
+  case LANAI_REG_NRDMA_ARM:
+    return true;
+  default:
+    return false;
   }
 }
 
 } // namespace
 
-CardRegisters::CardRegisters(kernel::Kernel& kernel, machine::SystemRegisters& system,
+CardRegisters::CardRegisters(kernel::Kernel &kernel, machine::SystemRegisters &system,
                              std::uint32_t node)
     : kernel_(kernel), system_(system), node_(node) {}
 
 CardRegisters::~CardRegisters() {
-  for (const auto id : interrupts_) kernel_.cancel(id);
+  for (const auto id : interrupts_)
+    kernel_.cancel(id);
 }
 
-void CardRegisters::attach(const CardDevices& devices) {
+void CardRegisters::attach(const CardDevices &devices) {
   devices_ = devices;
   timer_ = std::make_unique<CountdownTimer>(kernel_, *devices_.core);
 }
@@ -70,64 +78,89 @@ kernel::SimTime CardRegisters::access_time(std::uint64_t cycle) const {
 }
 
 iss::MmioStatus CardRegisters::read(std::uint32_t address, std::uint64_t cycle,
-                                    std::uint32_t& value) {
-  if (address < LANAI_MMIO_BASE) return iss::MmioStatus::unmapped;
+                                    std::uint32_t &value) {
+  if (address < LANAI_MMIO_BASE)
+    return iss::MmioStatus::unmapped;
   switch (block_of(address)) {
   case system_block:
     switch (address) {
-    case LANAI_REG_EVENT_STATUS: value = event_status(); return iss::MmioStatus::ok;
-    case LANAI_REG_TIMER: value = timer_->read(effective_cycle(cycle)); return iss::MmioStatus::ok;
-    case LANAI_REG_HOST_INTERRUPT: value = 0; return iss::MmioStatus::ok; // write-only
-    case LANAI_REG_NODE_ID: value = node_; return iss::MmioStatus::ok;
+    case LANAI_REG_EVENT_STATUS:
+      value = event_status();
+      return iss::MmioStatus::ok;
+    case LANAI_REG_TIMER:
+      value = timer_->read(effective_cycle(cycle));
+      return iss::MmioStatus::ok;
+    case LANAI_REG_HOST_INTERRUPT:
+      value = 0;
+      return iss::MmioStatus::ok; // write-only
+    case LANAI_REG_NODE_ID:
+      value = node_;
+      return iss::MmioStatus::ok;
     default:
       if (address >= LANAI_TRACE_PORT_FIRST && address <= LANAI_TRACE_PORT_LAST)
         return read_trace_port(address, value);
       return system_.read(address, cycle, value);
     }
-  case doorbell_block: return devices_.doorbells->read(address, value);
-  case hdma_block: return devices_.hdma->read(address, value);
-  case nsdma_block: return devices_.nsdma->read(address, value);
-  case nrdma_block: return devices_.nrdma->read(address, value);
-  default: return iss::MmioStatus::unmapped;
+  case doorbell_block:
+    return devices_.doorbells->read(address, value);
+  case hdma_block:
+    return devices_.hdma->read(address, value);
+  case nsdma_block:
+    return devices_.nsdma->read(address, value);
+  case nrdma_block:
+    return devices_.nrdma->read(address, value);
+  default:
+    return iss::MmioStatus::unmapped;
   }
 }
 
 bool CardRegisters::stable_read(std::uint32_t address) const {
-  if (address < LANAI_MMIO_BASE) return false;
+  if (address < LANAI_MMIO_BASE)
+    return false;
   switch (block_of(address)) {
   case system_block:
     switch (address) {
     case LANAI_REG_EVENT_STATUS:
     case LANAI_REG_HOST_INTERRUPT:
-    case LANAI_REG_NODE_ID: return true;
-    case LANAI_REG_TIMER: return false;
+    case LANAI_REG_NODE_ID:
+      return true;
+    case LANAI_REG_TIMER:
+      return false;
     default:
-      if (address >= LANAI_TRACE_PORT_FIRST && address <= LANAI_TRACE_PORT_LAST) return true;
+      if (address >= LANAI_TRACE_PORT_FIRST && address <= LANAI_TRACE_PORT_LAST)
+        return true;
       return system_.stable_read(address);
     }
-  case doorbell_block: return address != LANAI_REG_DB_POP;
-  case hdma_block: return address != LANAI_REG_HDMA_DONE_POP;
+  case doorbell_block:
+    return address != LANAI_REG_DB_POP;
+  case hdma_block:
+    return address != LANAI_REG_HDMA_DONE_POP;
   case nsdma_block:
-  case nrdma_block: return true;
-  default: return false;
+  case nrdma_block:
+    return true;
+  default:
+    return false;
   }
 }
 
 iss::MmioStatus CardRegisters::write(std::uint32_t address, std::uint64_t cycle,
                                      std::uint32_t value) {
   const iss::MmioStatus status = write_device(address, cycle, value);
-  if (status == iss::MmioStatus::ok && starts_operation(address)) devices_.cpu->request_yield();
+  if (status == iss::MmioStatus::ok && starts_operation(address))
+    devices_.cpu->request_yield();
   return status;
 }
 
 iss::MmioStatus CardRegisters::write_device(std::uint32_t address, std::uint64_t cycle,
                                             std::uint32_t value) {
-  if (address < LANAI_MMIO_BASE) return iss::MmioStatus::unmapped;
+  if (address < LANAI_MMIO_BASE)
+    return iss::MmioStatus::unmapped;
   switch (block_of(address)) {
   case system_block:
     switch (address) {
     case LANAI_REG_EVENT_STATUS:
-    case LANAI_REG_NODE_ID: return iss::MmioStatus::ok; // read-only: writes ignored
+    case LANAI_REG_NODE_ID:
+      return iss::MmioStatus::ok; // read-only: writes ignored
     case LANAI_REG_TIMER:
       timer_->write(effective_cycle(cycle), value);
       return iss::MmioStatus::ok;
@@ -141,23 +174,38 @@ iss::MmioStatus CardRegisters::write_device(std::uint32_t address, std::uint64_t
       }
       return system_.write(address, cycle, value);
     }
-  case doorbell_block: return devices_.doorbells->write(address, access_time(cycle), value);
-  case hdma_block: return devices_.hdma->write(address, access_time(cycle), value);
-  case nsdma_block: return devices_.nsdma->write(address, access_time(cycle), value);
-  case nrdma_block: return devices_.nrdma->write(address, access_time(cycle), value);
-  default: return iss::MmioStatus::unmapped;
+  case doorbell_block:
+    return devices_.doorbells->write(address, access_time(cycle), value);
+  case hdma_block:
+    return devices_.hdma->write(address, access_time(cycle), value);
+  case nsdma_block:
+    return devices_.nsdma->write(address, access_time(cycle), value);
+  case nrdma_block:
+    return devices_.nrdma->write(address, access_time(cycle), value);
+  default:
+    return iss::MmioStatus::unmapped;
   }
 }
 
-iss::MmioStatus CardRegisters::read_trace_port(std::uint32_t address,
-                                               std::uint32_t& value) const {
+iss::MmioStatus CardRegisters::read_trace_port(std::uint32_t address, std::uint32_t &value) const {
   switch (address) {
-  case LANAI_REG_TRACE_TAG: value = devices_.trace->tag(); break;
-  case LANAI_REG_TRACE_STATE: value = trace_state_; break;
-  case LANAI_REG_TRACE_WAIT: value = trace_wait_; break;
-  case LANAI_REG_TRACE_STAMP_LO: value = trace_stamp_[0]; break;
-  case LANAI_REG_TRACE_STAMP_HI: value = trace_stamp_[1]; break;
-  default: return iss::MmioStatus::unmapped;
+  case LANAI_REG_TRACE_TAG:
+    value = devices_.trace->tag();
+    break;
+  case LANAI_REG_TRACE_STATE:
+    value = trace_state_;
+    break;
+  case LANAI_REG_TRACE_WAIT:
+    value = trace_wait_;
+    break;
+  case LANAI_REG_TRACE_STAMP_LO:
+    value = trace_stamp_[0];
+    break;
+  case LANAI_REG_TRACE_STAMP_HI:
+    value = trace_stamp_[1];
+    break;
+  default:
+    return iss::MmioStatus::unmapped;
   }
   return iss::MmioStatus::ok;
 }
@@ -165,7 +213,9 @@ iss::MmioStatus CardRegisters::read_trace_port(std::uint32_t address,
 void CardRegisters::write_trace_port(std::uint32_t address, std::uint64_t cycle,
                                      std::uint32_t value) {
   switch (address) {
-  case LANAI_REG_TRACE_TAG: devices_.trace->set_tag(value); return;
+  case LANAI_REG_TRACE_TAG:
+    devices_.trace->set_tag(value);
+    return;
   case LANAI_REG_TRACE_STAMP_LO:
   case LANAI_REG_TRACE_STAMP_HI: {
     const bool high = address == LANAI_REG_TRACE_STAMP_HI;
@@ -176,13 +226,16 @@ void CardRegisters::write_trace_port(std::uint32_t address, std::uint64_t cycle,
   case LANAI_REG_TRACE_STATE:
     trace_state_ = value;
     trace_wait_ = 0;
-    if (devices_.trace->on()) devices_.trace->set_state(access_time(cycle), state_name(value));
+    if (devices_.trace->on())
+      devices_.trace->set_state(access_time(cycle), state_name(value));
     break;
   case LANAI_REG_TRACE_WAIT:
     trace_wait_ = value != 0 ? 1u : 0u;
-    if (devices_.trace->on()) devices_.trace->set_waiting(access_time(cycle), trace_wait_ != 0);
+    if (devices_.trace->on())
+      devices_.trace->set_waiting(access_time(cycle), trace_wait_ != 0);
     break;
-  default: return;
+  default:
+    return;
   }
   if (devices_.lanai_work) {
     const kernel::SimTime when = access_time(cycle);
@@ -199,7 +252,8 @@ std::string CardRegisters::state_name(std::uint32_t address) const {
   for (std::uint32_t a = address; address != 0 && a < sram && name.size() < 64; ++a) {
     std::uint8_t c = 0;
     devices_.cpu->read_sram(a, std::span<std::uint8_t>(&c, 1));
-    if (c == 0) break;
+    if (c == 0)
+      break;
     name += static_cast<char>(c);
   }
   return name;
@@ -214,7 +268,8 @@ void CardRegisters::raise_interrupt(kernel::SimTime when, std::uint32_t word) {
       when,
       [this, word] {
         interrupts_.pop_front();
-        if (on_interrupt_) on_interrupt_(word);
+        if (on_interrupt_)
+          on_interrupt_(word);
       },
       "nic.host_interrupt"));
 }
@@ -222,7 +277,8 @@ void CardRegisters::raise_interrupt(kernel::SimTime when, std::uint32_t word) {
 std::uint32_t CardRegisters::event_status() const {
   std::uint32_t bits = devices_.doorbells->event_bits() | devices_.hdma->event_bits() |
                        devices_.nsdma->event_bits() | devices_.nrdma->event_bits();
-  if (timer_->expired()) bits |= LANAI_EV_TIMER;
+  if (timer_->expired())
+    bits |= LANAI_EV_TIMER;
   return bits;
 }
 

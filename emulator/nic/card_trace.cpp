@@ -1,4 +1,4 @@
-#include "nic/card_trace.hpp"
+#include "emulator/nic/card_trace.hpp"
 
 #include "lanai/via_abi.h"
 
@@ -10,7 +10,8 @@ void CardTrace::set_stamp_word(bool high, std::uint32_t word) {
 }
 
 void CardTrace::set_state(kernel::SimTime when, std::string name) {
-  if (!recorder_) return;
+  if (!recorder_)
+    return;
   if (!state_.empty() && !waiting_ && when > state_since_)
     record(trace::Track::lanai, state_, state_since_, when, tag_);
   state_ = std::move(name);
@@ -19,7 +20,8 @@ void CardTrace::set_state(kernel::SimTime when, std::string name) {
 }
 
 void CardTrace::set_waiting(kernel::SimTime when, bool waiting) {
-  if (!recorder_ || waiting == waiting_) return;
+  if (!recorder_ || waiting == waiting_)
+    return;
   if (waiting && !state_.empty() && when > state_since_)
     record(trace::Track::lanai, state_, state_since_, when, tag_);
   waiting_ = waiting;
@@ -28,8 +30,9 @@ void CardTrace::set_waiting(kernel::SimTime when, bool waiting) {
 
 void CardTrace::record(trace::Track track, std::string name, kernel::SimTime begin,
                        kernel::SimTime end, std::uint32_t tag_word,
-                       const std::function<void(trace::Event&)>& fill) {
-  if (!recorder_) return;
+                       const std::function<void(trace::Event &)> &fill) {
+  if (!recorder_)
+    return;
   trace::Event e;
   e.begin = begin;
   e.end = end;
@@ -39,22 +42,26 @@ void CardTrace::record(trace::Track track, std::string name, kernel::SimTime beg
   const trace::Tag tag = trace::decode_tag(tag_word);
   e.vi = tag.vi;
   e.msg = tag.msg;
-  if (fill) fill(e);
+  if (fill)
+    fill(e);
   recorder_->record(std::move(e));
 }
 
-void CardTrace::label_packet(std::span<const std::uint8_t> payload, bool sending,
-                             trace::Event& e) {
-  if (payload.size() < VIA_PACKET_HEADER_BYTES) return;
+void CardTrace::label_packet(std::span<const std::uint8_t> payload, bool sending, trace::Event &e) {
+  if (payload.size() < VIA_PACKET_HEADER_BYTES)
+    return;
   auto be = [&](std::size_t at, std::size_t bytes) {
     std::uint32_t v = 0;
-    for (std::size_t i = 0; i < bytes; ++i) v = v << 8 | payload[at + i];
+    for (std::size_t i = 0; i < bytes; ++i)
+      v = v << 8 | payload[at + i];
     return v;
   };
-  if (be(0, 4) != VIA_PACKET_DATA) return;
+  if (be(0, 4) != VIA_PACKET_DATA)
+    return;
   e.vi = be(sending ? 6 : 8, 2);
   e.msg = be(20, 4);
-  if (!sending) e.peer = be(4, 2);
+  if (!sending)
+    e.peer = be(4, 2);
 }
 
 } // namespace lanai::nic

@@ -1,6 +1,6 @@
 // Doorbell FIFO behaviour: queueing and dropping host doorbells, and the
 // pop-into-latches interface the firmware reads them through.
-#include "nic/doorbell_fifo.hpp"
+#include "emulator/nic/doorbell_fifo.hpp"
 
 #include <fmt/format.h>
 
@@ -8,15 +8,14 @@
 
 namespace lanai::nic {
 
-DoorbellFifo::DoorbellFifo(kernel::StatsRegistry& stats, std::uint32_t node,
-                           const profile::NicParams& params)
-    : capacity_(params.doorbell_entries),
-      queues_(params.per_vi_doorbells != 0 ? VIA_MAX_VI : 1),
+DoorbellFifo::DoorbellFifo(kernel::StatsRegistry &stats, std::uint32_t node,
+                           const profile::NicParams &params)
+    : capacity_(params.doorbell_entries), queues_(params.per_vi_doorbells != 0 ? VIA_MAX_VI : 1),
       rung_(stats.counter(fmt::format("node{}.doorbell.rung", node))),
       overflow_count_(stats.counter(fmt::format("node{}.doorbell.overflows", node))),
       bad_vi_(stats.counter(fmt::format("node{}.doorbell.bad_vi", node))) {}
 
-bool DoorbellFifo::ring(const via_doorbell& doorbell, std::uint64_t cycle) {
+bool DoorbellFifo::ring(const via_doorbell &doorbell, std::uint64_t cycle) {
   std::size_t queue = 0;
   if (per_vi()) {
     // FIFO mode hands any VI number to the firmware to judge; per-VI mode
@@ -27,7 +26,7 @@ bool DoorbellFifo::ring(const via_doorbell& doorbell, std::uint64_t cycle) {
       return false;
     }
   }
-  auto& q = queues_[queue];
+  auto &q = queues_[queue];
   if (q.size() >= capacity_) {
     ++overflows_;
     overflow_flag_ = true;
@@ -41,14 +40,16 @@ bool DoorbellFifo::ring(const via_doorbell& doorbell, std::uint64_t cycle) {
   return true;
 }
 
-std::deque<DoorbellFifo::Entry>* DoorbellFifo::selected_queue() {
-  if (!per_vi()) return &queues_.front();
+std::deque<DoorbellFifo::Entry> *DoorbellFifo::selected_queue() {
+  if (!per_vi())
+    return &queues_.front();
   return select_ < queues_.size() ? &queues_[select_] : nullptr;
 }
 
 std::uint32_t DoorbellFifo::pop() {
-  auto* q = selected_queue();
-  if (!q || q->empty()) return 0;
+  auto *q = selected_queue();
+  if (!q || q->empty())
+    return 0;
   latched_ = q->front().doorbell;
   latched_cycle_ = q->front().cycle;
   q->pop_front();
@@ -56,32 +57,52 @@ std::uint32_t DoorbellFifo::pop() {
   return 1;
 }
 
-iss::MmioStatus DoorbellFifo::read(std::uint32_t address, std::uint32_t& value) {
+iss::MmioStatus DoorbellFifo::read(std::uint32_t address, std::uint32_t &value) {
   switch (address) {
   case LANAI_REG_DB_STATUS: {
-    const auto* q = selected_queue();
+    const auto *q = selected_queue();
     const std::size_t count = q ? q->size() : 0;
     value = static_cast<std::uint32_t>(count) & LANAI_DB_STATUS_COUNT_MASK;
-    if (overflow_flag_) value |= LANAI_DB_STATUS_OVERFLOW;
+    if (overflow_flag_)
+      value |= LANAI_DB_STATUS_OVERFLOW;
     break;
   }
-  case LANAI_REG_DB_POP: value = pop(); break;
+  case LANAI_REG_DB_POP:
+    value = pop();
+    break;
   case LANAI_REG_DB_ENTRY_VI:
     value = (latched_.vi_queue & (LANAI_DB_ENTRY_VI_MASK | LANAI_DB_ENTRY_TAG_MASK)) |
             ((latched_.vi_queue & VIA_DOORBELL_RECV) ? LANAI_DB_ENTRY_RECV : 0u);
     break;
-  case LANAI_REG_DB_ENTRY_ADDR_LO: value = static_cast<std::uint32_t>(latched_.descriptor); break;
+  case LANAI_REG_DB_ENTRY_ADDR_LO:
+    value = static_cast<std::uint32_t>(latched_.descriptor);
+    break;
   case LANAI_REG_DB_ENTRY_ADDR_HI:
     value = static_cast<std::uint32_t>(latched_.descriptor >> 32);
     break;
-  case LANAI_REG_DB_ENTRY_HANDLE: value = latched_.handle; break;
-  case LANAI_REG_DB_ENTRY_TIME_LO: value = static_cast<std::uint32_t>(latched_cycle_); break;
-  case LANAI_REG_DB_ENTRY_TIME_HI: value = static_cast<std::uint32_t>(latched_cycle_ >> 32); break;
-  case LANAI_REG_DB_OVERFLOWS: value = overflows_; break;
-  case LANAI_REG_DB_SELECT: value = select_; break;
-  case LANAI_REG_DB_MODE: value = per_vi() ? 1u : 0u; break;
-  case LANAI_REG_DB_CAPACITY: value = capacity_; break;
-  default: return iss::MmioStatus::unmapped;
+  case LANAI_REG_DB_ENTRY_HANDLE:
+    value = latched_.handle;
+    break;
+  case LANAI_REG_DB_ENTRY_TIME_LO:
+    value = static_cast<std::uint32_t>(latched_cycle_);
+    break;
+  case LANAI_REG_DB_ENTRY_TIME_HI:
+    value = static_cast<std::uint32_t>(latched_cycle_ >> 32);
+    break;
+  case LANAI_REG_DB_OVERFLOWS:
+    value = overflows_;
+    break;
+  case LANAI_REG_DB_SELECT:
+    value = select_;
+    break;
+  case LANAI_REG_DB_MODE:
+    value = per_vi() ? 1u : 0u;
+    break;
+  case LANAI_REG_DB_CAPACITY:
+    value = capacity_;
+    break;
+  default:
+    return iss::MmioStatus::unmapped;
   }
   return iss::MmioStatus::ok;
 }
@@ -90,9 +111,12 @@ iss::MmioStatus DoorbellFifo::write(std::uint32_t address, kernel::SimTime /*whe
                                     std::uint32_t value) {
   switch (address) {
   case LANAI_REG_DB_STATUS:
-    if (value & LANAI_DB_STATUS_OVERFLOW) overflow_flag_ = false;
+    if (value & LANAI_DB_STATUS_OVERFLOW)
+      overflow_flag_ = false;
     break;
-  case LANAI_REG_DB_SELECT: select_ = value; break;
+  case LANAI_REG_DB_SELECT:
+    select_ = value;
+    break;
   case LANAI_REG_DB_POP:
   case LANAI_REG_DB_ENTRY_VI:
   case LANAI_REG_DB_ENTRY_ADDR_LO:
@@ -102,30 +126,37 @@ iss::MmioStatus DoorbellFifo::write(std::uint32_t address, kernel::SimTime /*whe
   case LANAI_REG_DB_ENTRY_TIME_HI:
   case LANAI_REG_DB_OVERFLOWS:
   case LANAI_REG_DB_MODE:
-  case LANAI_REG_DB_CAPACITY: break; // read-only: writes ignored
-  default: return iss::MmioStatus::unmapped;
+  case LANAI_REG_DB_CAPACITY:
+    break; // read-only: writes ignored
+  default:
+    return iss::MmioStatus::unmapped;
   }
   return iss::MmioStatus::ok;
 }
 
 std::uint32_t DoorbellFifo::event_bits() const {
   std::uint32_t bits = 0;
-  if (waiting() > 0) bits |= LANAI_EV_DOORBELL;
-  if (overflow_flag_) bits |= LANAI_EV_DOORBELL_OVERFLOW;
+  if (waiting() > 0)
+    bits |= LANAI_EV_DOORBELL;
+  if (overflow_flag_)
+    bits |= LANAI_EV_DOORBELL_OVERFLOW;
   return bits;
 }
 
 std::size_t DoorbellFifo::waiting() const {
   std::size_t n = 0;
-  for (const auto& q : queues_) n += q.size();
+  for (const auto &q : queues_)
+    n += q.size();
   return n;
 }
 
 std::size_t DoorbellFifo::waiting(std::uint32_t vi) const {
-  if (per_vi()) return vi < queues_.size() ? queues_[vi].size() : 0;
+  if (per_vi())
+    return vi < queues_.size() ? queues_[vi].size() : 0;
   std::size_t n = 0;
-  for (const auto& e : queues_.front())
-    if ((e.doorbell.vi_queue & LANAI_DB_ENTRY_VI_MASK) == vi) ++n;
+  for (const auto &e : queues_.front())
+    if ((e.doorbell.vi_queue & LANAI_DB_ENTRY_VI_MASK) == vi)
+      ++n;
   return n;
 }
 

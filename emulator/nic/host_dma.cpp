@@ -1,9 +1,9 @@
 // Host DMA behaviour: staging and committing requests (with the insertion
 // race of the real queue), serving them one at a time on the shared PCI
 // bus, protection checks, byte movement and the completion FIFO.
-#include "nic/host_dma.hpp"
+#include "emulator/nic/host_dma.hpp"
 
-#include "nic/card_trace.hpp"
+#include "emulator/nic/card_trace.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -17,11 +17,16 @@ namespace {
 
 std::uint32_t status_of(ProtectionCheck check) {
   switch (check) {
-  case ProtectionCheck::ok: return LANAI_HDMA_OK;
-  case ProtectionCheck::bad_handle: return LANAI_HDMA_PROT_HANDLE;
-  case ProtectionCheck::wrong_tag: return LANAI_HDMA_PROT_TAG;
-  case ProtectionCheck::out_of_bounds: return LANAI_HDMA_PROT_BOUNDS;
-  case ProtectionCheck::remote_refused: return LANAI_HDMA_PROT_REMOTE;
+  case ProtectionCheck::ok:
+    return LANAI_HDMA_OK;
+  case ProtectionCheck::bad_handle:
+    return LANAI_HDMA_PROT_HANDLE;
+  case ProtectionCheck::wrong_tag:
+    return LANAI_HDMA_PROT_TAG;
+  case ProtectionCheck::out_of_bounds:
+    return LANAI_HDMA_PROT_BOUNDS;
+  case ProtectionCheck::remote_refused:
+    return LANAI_HDMA_PROT_REMOTE;
   }
   return LANAI_HDMA_PROT_HANDLE;
 }
@@ -30,14 +35,14 @@ std::uint32_t status_of(ProtectionCheck check) {
 bool to_sram(std::uint32_t direction) { return (direction & 1u) == 0u; }
 
 // Host memory is this process's memory: registered regions are real buffers.
-std::uint8_t* host_pointer(std::uint64_t address) {
-  return reinterpret_cast<std::uint8_t*>(static_cast<std::uintptr_t>(address));
+std::uint8_t *host_pointer(std::uint64_t address) {
+  return reinterpret_cast<std::uint8_t *>(static_cast<std::uintptr_t>(address));
 }
 
 } // namespace
 
-HostDma::HostDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
-                 const profile::NicParams& params, iss::Cpu& cpu, const ProtectionTable& tpt)
+HostDma::HostDma(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::uint32_t node,
+                 const profile::NicParams &params, iss::Cpu &cpu, const ProtectionTable &tpt)
     : kernel_(kernel), cpu_(cpu), tpt_(tpt), capacity_(params.hdma_queue_entries),
       race_entries_(params.hdma_race_entries), setup_(kernel::nanoseconds(params.hdma_setup_ns)),
       pci_(kernel::Bandwidth::megabytes_per_second(params.pci_mbytes_per_s)),
@@ -53,11 +58,17 @@ kernel::SimTime HostDma::service_time(std::uint32_t bytes) const {
   return setup_ + pci_.transfer_time(bytes);
 }
 
-iss::MmioStatus HostDma::read(std::uint32_t address, std::uint32_t& value) {
+iss::MmioStatus HostDma::read(std::uint32_t address, std::uint32_t &value) {
   switch (address) {
-  case LANAI_REG_HDMA_RESULT: value = result_; break;
-  case LANAI_REG_HDMA_QUEUED: value = static_cast<std::uint32_t>(queued()); break;
-  case LANAI_REG_HDMA_DONE_POP: value = pop_completion(); break;
+  case LANAI_REG_HDMA_RESULT:
+    value = result_;
+    break;
+  case LANAI_REG_HDMA_QUEUED:
+    value = static_cast<std::uint32_t>(queued());
+    break;
+  case LANAI_REG_HDMA_DONE_POP:
+    value = pop_completion();
+    break;
   case LANAI_REG_HDMA_HOST_LO:
   case LANAI_REG_HDMA_HOST_HI:
   case LANAI_REG_HDMA_HANDLE:
@@ -65,22 +76,35 @@ iss::MmioStatus HostDma::read(std::uint32_t address, std::uint32_t& value) {
   case LANAI_REG_HDMA_SRAM:
   case LANAI_REG_HDMA_LENGTH:
   case LANAI_REG_HDMA_APPEND:
-  case LANAI_REG_HDMA_INSERT: value = 0; break; // write-only
-  default: return iss::MmioStatus::unmapped;
+  case LANAI_REG_HDMA_INSERT:
+    value = 0;
+    break; // write-only
+  default:
+    return iss::MmioStatus::unmapped;
   }
   return iss::MmioStatus::ok;
 }
 
 iss::MmioStatus HostDma::write(std::uint32_t address, kernel::SimTime when, std::uint32_t value) {
   switch (address) {
-  case LANAI_REG_HDMA_HOST_LO: staged_.host = (staged_.host & ~0xFFFFFFFFull) | value; break;
+  case LANAI_REG_HDMA_HOST_LO:
+    staged_.host = (staged_.host & ~0xFFFFFFFFull) | value;
+    break;
   case LANAI_REG_HDMA_HOST_HI:
     staged_.host = (staged_.host & 0xFFFFFFFFull) | std::uint64_t{value} << 32;
     break;
-  case LANAI_REG_HDMA_HANDLE: staged_.handle = value; break;
-  case LANAI_REG_HDMA_PTAG: staged_.ptag = value; break;
-  case LANAI_REG_HDMA_SRAM: staged_.sram = value; break;
-  case LANAI_REG_HDMA_LENGTH: staged_.length = value; break;
+  case LANAI_REG_HDMA_HANDLE:
+    staged_.handle = value;
+    break;
+  case LANAI_REG_HDMA_PTAG:
+    staged_.ptag = value;
+    break;
+  case LANAI_REG_HDMA_SRAM:
+    staged_.sram = value;
+    break;
+  case LANAI_REG_HDMA_LENGTH:
+    staged_.length = value;
+    break;
   case LANAI_REG_HDMA_APPEND:
     result_ = commit(value & 3u, static_cast<std::uint32_t>(done_.size() + queued()), when);
     break;
@@ -89,8 +113,10 @@ iss::MmioStatus HostDma::write(std::uint32_t address, kernel::SimTime when, std:
     break;
   case LANAI_REG_HDMA_RESULT:
   case LANAI_REG_HDMA_QUEUED:
-  case LANAI_REG_HDMA_DONE_POP: break; // read-only: writes ignored
-  default: return iss::MmioStatus::unmapped;
+  case LANAI_REG_HDMA_DONE_POP:
+    break; // read-only: writes ignored
+  default:
+    return iss::MmioStatus::unmapped;
   }
   return iss::MmioStatus::ok;
 }
@@ -101,7 +127,8 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
   if (staged_.sram > sram_bytes || staged_.length > sram_bytes - staged_.sram)
     return LANAI_HDMA_REFUSED_SRAM_RANGE;
   const std::size_t size = queued();
-  if (size >= capacity_) return LANAI_HDMA_REFUSED_FULL;
+  if (size >= capacity_)
+    return LANAI_HDMA_REFUSED_FULL;
 
   // Positions count from the oldest request whose completion has not been
   // popped, so that a request finishing while the firmware decides where to
@@ -124,19 +151,21 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
     request.tag = trace_->tag();
     request.stamp = trace_->stamp();
   }
-  if (++next_id_ == 0) next_id_ = 1; // id 0 never names a request
+  if (++next_id_ == 0)
+    next_id_ = 1; // id 0 never names a request
   // The request in service is position 0 of the queue but no longer in
   // `waiting_`; without a race (K = 0) position 0 is simply served next.
   const std::size_t index = in_service_ ? (landed == 0 ? 0 : landed - 1) : landed;
   waiting_.insert(waiting_.begin() + static_cast<std::ptrdiff_t>(index), request);
   requests_.add();
   ++activity_;
-  if (!in_service_) start_service(when);
+  if (!in_service_)
+    start_service(when);
   return LANAI_HDMA_ACCEPTED | static_cast<std::uint32_t>((finished + landed) & 0x0FFFu) << 16 |
          request.id;
 }
 
-std::uint32_t HostDma::check(const HostDmaRequest& r) const {
+std::uint32_t HostDma::check(const HostDmaRequest &r) const {
   const Access access = r.direction == LANAI_HDMA_TO_HOST_REMOTE   ? Access::remote_write
                         : r.direction == LANAI_HDMA_TO_SRAM_REMOTE ? Access::remote_read
                                                                    : Access::local;
@@ -146,7 +175,7 @@ std::uint32_t HostDma::check(const HostDmaRequest& r) const {
 void HostDma::start_service(kernel::SimTime when) {
   in_service_ = waiting_.front();
   waiting_.pop_front();
-  const HostDmaRequest& r = *in_service_;
+  const HostDmaRequest &r = *in_service_;
   // Checked when the engine takes the request; a refused one costs the
   // bus setup only.
   in_service_status_ = check(r);
@@ -154,8 +183,8 @@ void HostDma::start_service(kernel::SimTime when) {
       in_service_status_ == LANAI_HDMA_OK ? service_time(r.length) : setup_;
   busy_.begin(when);
   service_began_ = when;
-  completion_event_ =
-      kernel_.schedule_at(when + duration, [this] { finish_service(); }, "nic.hdma_done");
+  completion_event_ = kernel_.schedule_at(
+      when + duration, [this] { finish_service(); }, "nic.hdma_done");
 }
 
 void HostDma::finish_service() {
@@ -172,9 +201,8 @@ void HostDma::finish_service() {
   else
     protection_errors_.add();
   if (trace_ && trace_->on())
-    trace_->record(trace::Track::hdma,
-                   to_sram(request.direction) ? "to_sram" : "to_host",
-                   service_began_, kernel_.now(), request.tag, [&](trace::Event& e) {
+    trace_->record(trace::Track::hdma, to_sram(request.direction) ? "to_sram" : "to_host",
+                   service_began_, kernel_.now(), request.tag, [&](trace::Event &e) {
                      e.programmed = request.programmed;
                      e.stamp = request.stamp;
                      e.host_address = request.host;
@@ -188,21 +216,24 @@ void HostDma::finish_service() {
     busy_.end(kernel_.now());
 }
 
-void HostDma::move_bytes(const HostDmaRequest& r) {
-  if (r.length == 0) return;
-  std::uint8_t* host = host_pointer(r.host);
+void HostDma::move_bytes(const HostDmaRequest &r) {
+  if (r.length == 0)
+    return;
+  std::uint8_t *host = host_pointer(r.host);
   if (to_sram(r.direction)) {
     cpu_.write_sram(r.sram, std::span<const std::uint8_t>(host, r.length));
     bytes_to_sram_.add(r.length);
   } else {
     cpu_.read_sram(r.sram, std::span<std::uint8_t>(host, r.length));
     bytes_to_host_.add(r.length);
-    if (on_host_write_) on_host_write_(r.host, r.length);
+    if (on_host_write_)
+      on_host_write_(r.host, r.length);
   }
 }
 
 std::uint32_t HostDma::pop_completion() {
-  if (done_.empty()) return 0;
+  if (done_.empty())
+    return 0;
   const std::uint32_t word = done_.front();
   done_.pop_front();
   ++activity_;
@@ -211,8 +242,10 @@ std::uint32_t HostDma::pop_completion() {
 
 std::uint32_t HostDma::event_bits() const {
   std::uint32_t bits = 0;
-  if (!done_.empty()) bits |= LANAI_EV_HDMA_DONE;
-  if (idle()) bits |= LANAI_EV_HDMA_IDLE;
+  if (!done_.empty())
+    bits |= LANAI_EV_HDMA_DONE;
+  if (idle())
+    bits |= LANAI_EV_HDMA_IDLE;
   return bits;
 }
 

@@ -8,14 +8,15 @@
 #include <concepts>
 #include <cstdint>
 
-#include "iss/mmio_bus.hpp"
-#include "kernel/sim_time.hpp"
+#include "emulator/iss/mmio_bus.hpp"
+#include "emulator/kernel/sim_time.hpp"
 
 namespace lanai::nic {
 
 template <class Device>
-concept MmioDevice = requires(Device& device, const Device& observed, std::uint32_t address,
-                              kernel::SimTime when, std::uint32_t value, std::uint32_t& read_value) {
+concept MmioDevice = requires(Device &device, const Device &observed, std::uint32_t address,
+                              kernel::SimTime when, std::uint32_t value,
+                              std::uint32_t &read_value) {
   // A register of the device's block: ok, or unmapped for an address it lacks.
   { device.read(address, read_value) } -> std::same_as<iss::MmioStatus>;
   { device.write(address, when, value) } -> std::same_as<iss::MmioStatus>;

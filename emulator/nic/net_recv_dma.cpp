@@ -1,10 +1,10 @@
 // Network receive DMA behaviour: arming (GO at the access time), taking a
 // packet and stopping the link at once, the copy into SRAM after the
 // receive set-up time, and the DONE hand-shake with the firmware.
-#include "nic/net_recv_dma.hpp"
+#include "emulator/nic/net_recv_dma.hpp"
 
 #include "lanai/via_abi.h"
-#include "nic/card_trace.hpp"
+#include "emulator/nic/card_trace.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -15,13 +15,10 @@
 
 namespace lanai::nic {
 
-NetRecvDma::NetRecvDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
-                       const profile::NicParams& params, iss::Cpu& cpu, wire::NetworkPort& port)
-    : kernel_(kernel), cpu_(cpu), port_(port), node_(node),
-      setup_(kernel::nanoseconds(params.nrdma_setup_ns)),
-      meter_(stats, fmt::format("node{}.nrdma", node)),
-      packets_(stats.counter(fmt::format("node{}.nrdma.packets", node))),
-      bytes_(stats.counter(fmt::format("node{}.nrdma.bytes", node))) {
+NetRecvDma::NetRecvDma(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::uint32_t node,
+                       const profile::NicParams &params, iss::Cpu &cpu, wire::NetworkPort &port)
+    : NetworkDma(kernel, stats, node, "nrdma", kernel::nanoseconds(params.nrdma_setup_ns), cpu,
+                 port) {
   port_.set_receive_ready(false);
   port_.set_on_packet([this](wire::Packet p, bool ok) { on_packet(std::move(p), ok); });
 }
@@ -31,18 +28,33 @@ NetRecvDma::~NetRecvDma() {
   kernel_.cancel(event_);
 }
 
-iss::MmioStatus NetRecvDma::read(std::uint32_t address, std::uint32_t& value) {
+iss::MmioStatus NetRecvDma::read(std::uint32_t address, std::uint32_t &value) {
   switch (address) {
-  case LANAI_REG_NRDMA_RESULT: value = result_; break;
-  case LANAI_REG_NRDMA_STATUS: value = status(); break;
-  case LANAI_REG_NRDMA_LENGTH: value = length_; break;
-  case LANAI_REG_NRDMA_SOURCE: value = source_; break;
-  case LANAI_REG_NRDMA_TIME_LO: value = static_cast<std::uint32_t>(arrived_cycle_); break;
-  case LANAI_REG_NRDMA_TIME_HI: value = static_cast<std::uint32_t>(arrived_cycle_ >> 32); break;
+  case LANAI_REG_NRDMA_RESULT:
+    value = result_;
+    break;
+  case LANAI_REG_NRDMA_STATUS:
+    value = status();
+    break;
+  case LANAI_REG_NRDMA_LENGTH:
+    value = length_;
+    break;
+  case LANAI_REG_NRDMA_SOURCE:
+    value = source_;
+    break;
+  case LANAI_REG_NRDMA_TIME_LO:
+    value = static_cast<std::uint32_t>(arrived_cycle_);
+    break;
+  case LANAI_REG_NRDMA_TIME_HI:
+    value = static_cast<std::uint32_t>(arrived_cycle_ >> 32);
+    break;
   case LANAI_REG_NRDMA_SRAM:
   case LANAI_REG_NRDMA_CAPACITY:
-  case LANAI_REG_NRDMA_ARM: value = 0; break; // write-only
-  default: return iss::MmioStatus::unmapped;
+  case LANAI_REG_NRDMA_ARM:
+    value = 0;
+    break; // write-only
+  default:
+    return iss::MmioStatus::unmapped;
   }
   return iss::MmioStatus::ok;
 }
@@ -50,9 +62,15 @@ iss::MmioStatus NetRecvDma::read(std::uint32_t address, std::uint32_t& value) {
 iss::MmioStatus NetRecvDma::write(std::uint32_t address, kernel::SimTime when,
                                   std::uint32_t value) {
   switch (address) {
-  case LANAI_REG_NRDMA_SRAM: sram_ = value; break;
-  case LANAI_REG_NRDMA_CAPACITY: capacity_ = value; break;
-  case LANAI_REG_NRDMA_ARM: result_ = arm(when); break;
+  case LANAI_REG_NRDMA_SRAM:
+    sram_ = value;
+    break;
+  case LANAI_REG_NRDMA_CAPACITY:
+    capacity_ = value;
+    break;
+  case LANAI_REG_NRDMA_ARM:
+    result_ = arm(when);
+    break;
   case LANAI_REG_NRDMA_STATUS:
     if ((value & LANAI_NRDMA_STATUS_DONE) && state_ == State::done) {
       state_ = State::idle;
@@ -64,16 +82,20 @@ iss::MmioStatus NetRecvDma::write(std::uint32_t address, kernel::SimTime when,
   case LANAI_REG_NRDMA_LENGTH:
   case LANAI_REG_NRDMA_SOURCE:
   case LANAI_REG_NRDMA_TIME_LO:
-  case LANAI_REG_NRDMA_TIME_HI: break; // read-only: writes ignored
-  default: return iss::MmioStatus::unmapped;
+  case LANAI_REG_NRDMA_TIME_HI:
+    break; // read-only: writes ignored
+  default:
+    return iss::MmioStatus::unmapped;
   }
   return iss::MmioStatus::ok;
 }
 
 std::uint32_t NetRecvDma::arm(kernel::SimTime when) {
-  if (state_ != State::idle) return LANAI_NRDMA_BUSY;
+  if (state_ != State::idle)
+    return LANAI_NRDMA_BUSY;
   const std::uint32_t sram_bytes = cpu_.sram_bytes();
-  if (sram_ > sram_bytes || capacity_ > sram_bytes - sram_) return LANAI_NRDMA_SRAM_RANGE;
+  if (sram_ > sram_bytes || capacity_ > sram_bytes - sram_)
+    return LANAI_NRDMA_SRAM_RANGE;
   buffer_ = sram_;
   buffer_capacity_ = capacity_;
   state_ = State::armed;
@@ -94,31 +116,34 @@ void NetRecvDma::on_packet(wire::Packet packet, bool checksum_ok) {
   // STOP at once: the next packet waits in the link until the next ARM.
   port_.set_receive_ready(false);
   if (state_ != State::armed)
-    throw std::logic_error(fmt::format("lanai::nic: node {} received a packet while not armed",
-                                       node_));
+    throw std::logic_error(
+        fmt::format("lanai::nic: node {} received a packet while not armed", node_));
   state_ = State::receiving;
   packet_ = std::move(packet);
   checksum_ok_ = checksum_ok;
   ++activity_;
   meter_.begin(kernel_.now());
   arrived_ = kernel_.now();
-  event_ = kernel_.schedule_in(setup_, [this] { finish(); }, "nic.nrdma_done");
+  event_ = kernel_.schedule_in(
+      setup_, [this] { finish(); }, "nic.nrdma_done");
 }
 
 void NetRecvDma::finish() {
   event_ = {};
-  const auto& payload = packet_->payload();
+  const auto &payload = packet_->payload();
   const auto size = static_cast<std::uint32_t>(payload.size());
   const std::uint32_t copied = std::min(size, buffer_capacity_);
   cpu_.write_sram(buffer_, std::span<const std::uint8_t>(payload.data(), copied));
   flags_ = 0;
-  if (!checksum_ok_) flags_ |= LANAI_NRDMA_STATUS_BAD_CRC;
-  if (size > buffer_capacity_) flags_ |= LANAI_NRDMA_STATUS_TRUNCATED;
+  if (!checksum_ok_)
+    flags_ |= LANAI_NRDMA_STATUS_BAD_CRC;
+  if (size > buffer_capacity_)
+    flags_ |= LANAI_NRDMA_STATUS_TRUNCATED;
   length_ = size;
   source_ = packet_->source_node();
   arrived_cycle_ = cycle_at_ ? cycle_at_(arrived_) : 0;
   if (trace_ && trace_->on()) {
-    auto label = [&](trace::Event& e) {
+    auto label = [&](trace::Event &e) {
       e.bytes = copied;
       CardTrace::label_packet(std::span<const std::uint8_t>(payload.data(), copied), false, e);
     };
@@ -134,10 +159,13 @@ void NetRecvDma::finish() {
 
 std::uint32_t NetRecvDma::status() const {
   switch (state_) {
-  case State::armed: return LANAI_NRDMA_STATUS_ARMED;
-  case State::done: return LANAI_NRDMA_STATUS_DONE | flags_;
+  case State::armed:
+    return LANAI_NRDMA_STATUS_ARMED;
+  case State::done:
+    return LANAI_NRDMA_STATUS_DONE | flags_;
   case State::idle:
-  case State::receiving: return 0;
+  case State::receiving:
+    return 0;
   }
   return 0;
 }

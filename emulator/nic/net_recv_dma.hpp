@@ -8,19 +8,20 @@
 #include <functional>
 #include <optional>
 
-#include "iss/cpu.hpp"
-#include "iss/mmio_bus.hpp"
-#include "kernel/event_queue.hpp"
-#include "kernel/statistics.hpp"
-#include "nic/busy_meter.hpp"
-#include "profile/hardware_profile.hpp"
-#include "wire/network_port.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/iss/mmio_bus.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/nic/busy_meter.hpp"
+#include "emulator/nic/network_dma.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/wire/network_port.hpp"
 
 namespace lanai::nic {
 
 class CardTrace;
 
-class NetRecvDma {
+class NetRecvDma : public NetworkDma {
 public:
   enum class State : std::uint8_t {
     idle,      // not armed; the port is in STOP
@@ -32,21 +33,17 @@ public:
   // Takes over the port's packet callback and its stop/go control. Stats:
   // node<N>.nrdma.packets, .bytes (payload written to SRAM), .busy and
   // .busy_ps (from a packet's tail to its DMA done).
-  NetRecvDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
-             const profile::NicParams& params, iss::Cpu& cpu, wire::NetworkPort& port);
+  NetRecvDma(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::uint32_t node,
+             const profile::NicParams &params, iss::Cpu &cpu, wire::NetworkPort &port);
   ~NetRecvDma();
-  NetRecvDma(const NetRecvDma&) = delete;
-  NetRecvDma& operator=(const NetRecvDma&) = delete;
 
   // The receive DMA register block (LANAI_REG_NRDMA_*); `when` is the access time.
-  iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
+  iss::MmioStatus read(std::uint32_t address, std::uint32_t &value);
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
 
   // LANAI_EV_NRDMA_DONE as it stands now.
   std::uint32_t event_bits() const;
 
-  // Where packets received are recorded (the card's).
-  void set_trace(CardTrace* trace) { trace_ = trace; }
   // The LANai cycle at a virtual time, for NRDMA_TIME (the card's core).
   void set_clock(std::function<std::uint64_t(kernel::SimTime)> cycle_at) {
     cycle_at_ = std::move(cycle_at);
@@ -57,8 +54,7 @@ public:
   std::uint32_t status() const;
   // No packet being received or held.
   bool idle() const { return state_ == State::idle || state_ == State::armed; }
-  kernel::SimTime busy_time() const { return meter_.total(); }
-  const BusyMeter& busy_meter() const { return meter_; }
+  const BusyMeter &busy_meter() const { return meter_; }
   // Arms, packets received and acknowledgements.
   std::uint64_t activity() const { return activity_; }
 
@@ -67,14 +63,7 @@ private:
   void on_packet(wire::Packet packet, bool checksum_ok);
   void finish();
 
-  kernel::Kernel& kernel_;
-  iss::Cpu& cpu_;
-  wire::NetworkPort& port_;
-  std::uint32_t node_;
-  kernel::SimTime setup_;
-
   std::uint32_t sram_ = 0, capacity_ = 0;
-  std::uint32_t result_ = 0;
   State state_ = State::idle;
   // The armed buffer, fixed at ARM.
   std::uint32_t buffer_ = 0, buffer_capacity_ = 0;
@@ -82,16 +71,10 @@ private:
   bool checksum_ok_ = true;
   std::uint32_t flags_ = 0; // BAD_CRC and TRUNCATED of the held packet
   std::uint32_t length_ = 0, source_ = 0;
-  std::uint64_t activity_ = 0;
   kernel::EventId event_; // the pending GO or the pending DMA done
-  CardTrace* trace_ = nullptr;
   kernel::SimTime arrived_{};
   std::uint64_t arrived_cycle_ = 0; // NRDMA_TIME of the held packet
   std::function<std::uint64_t(kernel::SimTime)> cycle_at_;
-
-  BusyMeter meter_;
-  kernel::Counter& packets_;
-  kernel::Counter& bytes_;
 };
 
 } // namespace lanai::nic

@@ -1,9 +1,9 @@
 // Network send DMA behaviour: validating and starting a send, the start-up
 // delay before the head enters the port, and completion at the tail.
-#include "nic/net_send_dma.hpp"
+#include "emulator/nic/net_send_dma.hpp"
 
 #include "lanai/via_abi.h"
-#include "nic/card_trace.hpp"
+#include "emulator/nic/card_trace.hpp"
 
 #include <fmt/format.h>
 #include <stdexcept>
@@ -14,14 +14,12 @@
 
 namespace lanai::nic {
 
-NetSendDma::NetSendDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
-                       const profile::HardwareProfile& profile, iss::Cpu& cpu,
-                       wire::NetworkPort& port)
-    : kernel_(kernel), cpu_(cpu), port_(port), node_(node),
-      setup_(kernel::nanoseconds(profile.nic.nsdma_setup_ns)),
-      max_payload_(profile.wire.max_payload_bytes), meter_(stats, fmt::format("node{}.nsdma", node)),
-      packets_(stats.counter(fmt::format("node{}.nsdma.packets", node))),
-      bytes_(stats.counter(fmt::format("node{}.nsdma.bytes", node))) {
+NetSendDma::NetSendDma(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::uint32_t node,
+                       const profile::HardwareProfile &profile, iss::Cpu &cpu,
+                       wire::NetworkPort &port)
+    : NetworkDma(kernel, stats, node, "nsdma", kernel::nanoseconds(profile.nic.nsdma_setup_ns), cpu,
+                 port),
+      max_payload_(profile.wire.max_payload_bytes) {
   port_.set_on_send_complete([this](std::uint64_t id) { on_sent(id); });
 }
 
@@ -30,17 +28,22 @@ NetSendDma::~NetSendDma() {
   kernel_.cancel(hand_off_event_);
 }
 
-iss::MmioStatus NetSendDma::read(std::uint32_t address, std::uint32_t& value) {
+iss::MmioStatus NetSendDma::read(std::uint32_t address, std::uint32_t &value) {
   switch (address) {
-  case LANAI_REG_NSDMA_RESULT: value = result_; break;
+  case LANAI_REG_NSDMA_RESULT:
+    value = result_;
+    break;
   case LANAI_REG_NSDMA_STATUS:
     value = (busy_ ? LANAI_NSDMA_STATUS_BUSY : 0u) | (completed_ & 0x00FFFFFFu) << 8;
     break;
   case LANAI_REG_NSDMA_SRAM:
   case LANAI_REG_NSDMA_LENGTH:
   case LANAI_REG_NSDMA_ROUTE_LEN:
-  case LANAI_REG_NSDMA_START: value = 0; break; // write-only
-  default: return iss::MmioStatus::unmapped;
+  case LANAI_REG_NSDMA_START:
+    value = 0;
+    break; // write-only
+  default:
+    return iss::MmioStatus::unmapped;
   }
   return iss::MmioStatus::ok;
 }
@@ -48,25 +51,38 @@ iss::MmioStatus NetSendDma::read(std::uint32_t address, std::uint32_t& value) {
 iss::MmioStatus NetSendDma::write(std::uint32_t address, kernel::SimTime when,
                                   std::uint32_t value) {
   switch (address) {
-  case LANAI_REG_NSDMA_SRAM: sram_ = value; break;
-  case LANAI_REG_NSDMA_LENGTH: length_ = value; break;
-  case LANAI_REG_NSDMA_ROUTE_LEN: route_len_ = value; break;
-  case LANAI_REG_NSDMA_START: result_ = start(when); break;
+  case LANAI_REG_NSDMA_SRAM:
+    sram_ = value;
+    break;
+  case LANAI_REG_NSDMA_LENGTH:
+    length_ = value;
+    break;
+  case LANAI_REG_NSDMA_ROUTE_LEN:
+    route_len_ = value;
+    break;
+  case LANAI_REG_NSDMA_START:
+    result_ = start(when);
+    break;
   case LANAI_REG_NSDMA_RESULT:
-  case LANAI_REG_NSDMA_STATUS: break; // read-only: writes ignored
-  default: return iss::MmioStatus::unmapped;
+  case LANAI_REG_NSDMA_STATUS:
+    break; // read-only: writes ignored
+  default:
+    return iss::MmioStatus::unmapped;
   }
   return iss::MmioStatus::ok;
 }
 
 std::uint32_t NetSendDma::start(kernel::SimTime when) {
-  if (busy_) return LANAI_NSDMA_BUSY;
-  if (route_len_ == 0) return LANAI_NSDMA_NO_ROUTE;
+  if (busy_)
+    return LANAI_NSDMA_BUSY;
+  if (route_len_ == 0)
+    return LANAI_NSDMA_NO_ROUTE;
   const std::uint32_t sram_bytes = cpu_.sram_bytes();
   if (sram_ > sram_bytes || length_ > sram_bytes - sram_ || length_ < route_len_)
     return LANAI_NSDMA_SRAM_RANGE;
   const std::uint32_t payload_bytes = length_ - route_len_;
-  if (payload_bytes > max_payload_) return LANAI_NSDMA_TOO_LARGE;
+  if (payload_bytes > max_payload_)
+    return LANAI_NSDMA_TOO_LARGE;
 
   std::vector<std::uint8_t> route(route_len_);
   std::vector<std::uint8_t> payload(payload_bytes);
@@ -84,9 +100,11 @@ std::uint32_t NetSendDma::start(kernel::SimTime when) {
     tag_ = trace_->tag();
     stamp_ = trace_->stamp();
     head_.assign(pending_->payload().begin(),
-                 pending_->payload().begin() + std::min<std::size_t>(payload_bytes, VIA_PACKET_HEADER_BYTES));
+                 pending_->payload().begin() +
+                     std::min<std::size_t>(payload_bytes, VIA_PACKET_HEADER_BYTES));
   }
-  hand_off_event_ = kernel_.schedule_at(when + setup_, [this] { hand_off(); }, "nic.nsdma_start");
+  hand_off_event_ = kernel_.schedule_at(
+      when + setup_, [this] { hand_off(); }, "nic.nsdma_start");
   return LANAI_NSDMA_ACCEPTED;
 }
 
@@ -94,7 +112,8 @@ void NetSendDma::hand_off() {
   hand_off_event_ = {};
   // Only this engine sends on the port, so it is free; should anyone else
   // hold it, the packet goes when theirs has left.
-  if (port_.send_busy()) return;
+  if (port_.send_busy())
+    return;
   const wire::SendResult r = port_.start_send(std::move(*pending_));
   pending_.reset();
   if (r != wire::SendResult::accepted)
@@ -107,7 +126,8 @@ void NetSendDma::hand_off() {
 void NetSendDma::on_sent(std::uint64_t packet_id) {
   if (!in_port_ || packet_id != packet_id_) {
     // Another sender's packet left the port: ours goes now if it waited.
-    if (pending_ && !hand_off_event_.valid()) hand_off();
+    if (pending_ && !hand_off_event_.valid())
+      hand_off();
     return;
   }
   in_port_ = false;
@@ -118,7 +138,7 @@ void NetSendDma::on_sent(std::uint64_t packet_id) {
   ++activity_;
   meter_.end(kernel_.now());
   if (trace_ && trace_->on()) {
-    auto label = [&](trace::Event& e) {
+    auto label = [&](trace::Event &e) {
       e.bytes = payload_bytes_;
       e.stamp = stamp_;
       CardTrace::label_packet(head_, true, e);

@@ -7,43 +7,38 @@
 #include <optional>
 #include <vector>
 
-#include "iss/cpu.hpp"
-#include "iss/mmio_bus.hpp"
-#include "kernel/event_queue.hpp"
-#include "kernel/statistics.hpp"
-#include "nic/busy_meter.hpp"
-#include "profile/hardware_profile.hpp"
-#include "wire/network_port.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/iss/mmio_bus.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/nic/busy_meter.hpp"
+#include "emulator/nic/network_dma.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/wire/network_port.hpp"
 
 namespace lanai::nic {
 
 class CardTrace;
 
-class NetSendDma {
+class NetSendDma : public NetworkDma {
 public:
   // Takes over the port's send-completion callback. Stats: node<N>.nsdma.
   // packets and .bytes (payload, counted when the tail has left), .busy
   // (0/1 level) and .busy_ps (busy time).
-  NetSendDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
-             const profile::HardwareProfile& profile, iss::Cpu& cpu, wire::NetworkPort& port);
+  NetSendDma(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::uint32_t node,
+             const profile::HardwareProfile &profile, iss::Cpu &cpu, wire::NetworkPort &port);
   ~NetSendDma();
-  NetSendDma(const NetSendDma&) = delete;
-  NetSendDma& operator=(const NetSendDma&) = delete;
 
   // The send DMA register block (LANAI_REG_NSDMA_*); `when` is the access time.
-  iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
+  iss::MmioStatus read(std::uint32_t address, std::uint32_t &value);
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
 
   // LANAI_EV_NSDMA_IDLE as it stands now.
   std::uint32_t event_bits() const;
 
-  // Where packets sent are recorded (the card's).
-  void set_trace(CardTrace* trace) { trace_ = trace; }
-
   bool busy() const { return busy_; }
   std::uint32_t completed() const { return completed_; }
-  kernel::SimTime busy_time() const { return meter_.total(); }
-  BusyMeter& busy_meter() { return meter_; }
+  BusyMeter &busy_meter() { return meter_; }
   // Packets started and completed.
   std::uint64_t activity() const { return activity_; }
 
@@ -52,15 +47,9 @@ private:
   void hand_off();
   void on_sent(std::uint64_t packet_id);
 
-  kernel::Kernel& kernel_;
-  iss::Cpu& cpu_;
-  wire::NetworkPort& port_;
-  std::uint32_t node_;
-  kernel::SimTime setup_;
   std::uint32_t max_payload_;
 
   std::uint32_t sram_ = 0, length_ = 0, route_len_ = 0;
-  std::uint32_t result_ = 0;
   bool busy_ = false;
   bool in_port_ = false; // the port accepted our packet and sends it
   // Read from SRAM at START and held until the start-up time has passed
@@ -70,17 +59,11 @@ private:
   std::uint64_t packet_id_ = 0;
   std::uint64_t next_sequence_ = 0;
   std::uint32_t completed_ = 0;
-  std::uint64_t activity_ = 0;
   kernel::EventId hand_off_event_;
-  CardTrace* trace_ = nullptr;
   kernel::SimTime started_{}, handed_off_{};
   std::uint32_t tag_ = 0xFFFFFFFFu;
   std::uint64_t stamp_ = 0;
   std::vector<std::uint8_t> head_; // the packet's first bytes, for labels
-
-  BusyMeter meter_;
-  kernel::Counter& packets_;
-  kernel::Counter& bytes_;
 };
 
 } // namespace lanai::nic

@@ -1,5 +1,5 @@
 // Loading, validating and printing hardware profiles (TOML via toml++).
-#include "profile/hardware_profile.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 #include <fmt/format.h>
 
@@ -15,12 +15,12 @@ namespace lanai::profile {
 namespace {
 
 // Shorthands for the table below; each field gets an accessor function.
-#define LANAI_REAL(field) [](HardwareProfile& p) -> double* { return &p.field; }, nullptr
-#define LANAI_INT(field) nullptr, [](HardwareProfile& p) -> std::uint32_t* { return &p.field; }
+#define LANAI_REAL(field) [](HardwareProfile &p) -> double * { return &p.field; }, nullptr
+#define LANAI_INT(field) nullptr, [](HardwareProfile &p) -> std::uint32_t * { return &p.field; }
 
 } // namespace
 
-const std::vector<ParamInfo>& parameter_table() {
+const std::vector<ParamInfo> &parameter_table() {
   // Every instruction class takes at least one cycle, or a program could
   // run forever in zero virtual time; only the interlock may be free.
   static const std::vector<ParamInfo> table = {
@@ -54,7 +54,8 @@ const std::vector<ParamInfo>& parameter_table() {
        LANAI_INT(wire.max_payload_bytes), 1, 16777216},
       {"nic.doorbell_entries", "entries", "doorbell FIFO capacity (per VI queue in per-VI mode)",
        LANAI_INT(nic.doorbell_entries), 1, 65535},
-      {"nic.per_vi_doorbells", "0/1", "0: doorbells merged into one FIFO (LANai 7); 1: per-VI queues",
+      {"nic.per_vi_doorbells", "0/1",
+       "0: doorbells merged into one FIFO (LANai 7); 1: per-VI queues",
        LANAI_INT(nic.per_vi_doorbells), 0, 1},
       {"nic.hdma_queue_entries", "entries", "host DMA hardware request queue capacity",
        LANAI_INT(nic.hdma_queue_entries), 1, 4096},
@@ -69,6 +70,12 @@ const std::vector<ParamInfo>& parameter_table() {
        LANAI_INT(nic.nsdma_setup_ns), 0, 1000000},
       {"nic.nrdma_setup_ns", "ns", "network receive DMA: from a packet's tail to done in SRAM",
        LANAI_INT(nic.nrdma_setup_ns), 0, 1000000},
+      {"nic.retransmit_timeout_us", "us",
+       "firmware that retransmits: wait for a reliable packet's acknowledgement before resending",
+       LANAI_INT(nic.retransmit_timeout_us), 1, 10000000},
+      {"nic.retry_limit", "resends",
+       "firmware that retransmits: unanswered resends in a row before the VI breaks",
+       LANAI_INT(nic.retry_limit), 0, 1000},
       {"host.call_ns", "ns", "host CPU time to enter any VIPL call", LANAI_INT(host.call_ns), 0,
        100000000},
       {"host.post_ns", "ns", "host CPU time to check and post one descriptor",
@@ -107,11 +114,12 @@ HardwareProfile default_profile() { return HardwareProfile{}; }
 
 namespace {
 
-void validate(const HardwareProfile& p, std::string_view source) {
-  for (const auto& info : parameter_table()) {
+void validate(const HardwareProfile &p, std::string_view source) {
+  for (const auto &info : parameter_table()) {
     if (info.real) {
       const double v = info.real_value(p);
-      if (info.zero_means_off && v == 0.0) continue;
+      if (info.zero_means_off && v == 0.0)
+        continue;
       const bool above_min = info.inclusive_min ? v >= info.min : v > info.min;
       if (!(above_min && v <= info.max))
         throw ProfileError(fmt::format("{}: {} must be {}in {}{}, {}], got {}", source, info.key,
@@ -130,24 +138,26 @@ void validate(const HardwareProfile& p, std::string_view source) {
 }
 
 // faults.link_down: an array of {link, from_us, until_us} tables.
-void read_link_down(HardwareProfile& p, const toml::node& node, std::string_view source) {
-  const auto* windows = node.as_array();
+void read_link_down(HardwareProfile &p, const toml::node &node, std::string_view source) {
+  const auto *windows = node.as_array();
   if (!windows)
     throw ProfileError(fmt::format(
         "{}: faults.link_down must be an array of {{link, from_us, until_us}} tables", source));
   p.faults.link_down.clear();
   for (std::size_t i = 0; i < windows->size(); ++i) {
     const std::string where = fmt::format("{}: faults.link_down[{}]", source, i);
-    const auto* t = (*windows)[i].as_table();
-    if (!t) throw ProfileError(where + " must be a table {link, from_us, until_us}");
-    for (const auto& [k, v] : *t)
+    const auto *t = (*windows)[i].as_table();
+    if (!t)
+      throw ProfileError(where + " must be a table {link, from_us, until_us}");
+    for (const auto &[k, v] : *t)
       if (k.str() != "link" && k.str() != "from_us" && k.str() != "until_us")
         throw ProfileError(fmt::format("{}: unknown key '{}'", where, k.str()));
     LinkDownWindow w;
     const auto link = (*t)["link"].value<std::string>();
     const auto from = (*t)["from_us"].value<double>();
     const auto until = (*t)["until_us"].value<double>();
-    if (!link || link->empty()) throw ProfileError(where + ".link must be a link's name");
+    if (!link || link->empty())
+      throw ProfileError(where + ".link must be a link's name");
     if (!from || !until || !std::isfinite(*from) || !std::isfinite(*until))
       throw ProfileError(where + " needs numbers from_us and until_us");
     if (*from < 0.0 || *until <= *from)
@@ -160,13 +170,14 @@ void read_link_down(HardwareProfile& p, const toml::node& node, std::string_view
   }
 }
 
-const ParamInfo* find_param(std::string_view key) {
-  for (const auto& info : parameter_table())
-    if (info.key == key) return &info;
+const ParamInfo *find_param(std::string_view key) {
+  for (const auto &info : parameter_table())
+    if (info.key == key)
+      return &info;
   return nullptr;
 }
 
-void apply_value(HardwareProfile& p, const ParamInfo& info, const toml::node& node,
+void apply_value(HardwareProfile &p, const ParamInfo &info, const toml::node &node,
                  std::string_view source) {
   if (info.real) {
     auto v = node.value<double>();
@@ -181,13 +192,15 @@ void apply_value(HardwareProfile& p, const ParamInfo& info, const toml::node& no
   *info.integer(p) = static_cast<std::uint32_t>(*v);
 }
 
-void walk(HardwareProfile& p, const toml::table& table, const std::string& prefix,
+void walk(HardwareProfile &p, const toml::table &table, const std::string &prefix,
           std::string_view source) {
-  for (const auto& [k, node] : table) {
-    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+  for (const auto &[k, node] : table) {
+    const std::string key =
+        prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
     if (prefix.empty() && key == "name") {
       auto v = node.value<std::string>();
-      if (!v) throw ProfileError(fmt::format("{}: name must be a string", source));
+      if (!v)
+        throw ProfileError(fmt::format("{}: name must be a string", source));
       p.name = *v;
       continue;
     }
@@ -195,12 +208,13 @@ void walk(HardwareProfile& p, const toml::table& table, const std::string& prefi
       read_link_down(p, node, source);
       continue;
     }
-    if (const auto* sub = node.as_table()) {
+    if (const auto *sub = node.as_table()) {
       walk(p, *sub, key, source);
       continue;
     }
-    const ParamInfo* info = find_param(key);
-    if (!info) throw ProfileError(fmt::format("{}: unknown key '{}'", source, key));
+    const ParamInfo *info = find_param(key);
+    if (!info)
+      throw ProfileError(fmt::format("{}: unknown key '{}'", source, key));
     apply_value(p, *info, node, source);
   }
 }
@@ -211,8 +225,8 @@ HardwareProfile parse_profile(std::string_view text, std::string_view source) {
   toml::table table;
   try {
     table = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    const auto& b = e.source().begin;
+  } catch (const toml::parse_error &e) {
+    const auto &b = e.source().begin;
     throw ProfileError(fmt::format("{}:{}:{}: {}", source, b.line, b.column, e.description()));
   }
   HardwareProfile p = default_profile();
@@ -221,9 +235,10 @@ HardwareProfile parse_profile(std::string_view text, std::string_view source) {
   return p;
 }
 
-HardwareProfile load_profile(const std::filesystem::path& file) {
+HardwareProfile load_profile(const std::filesystem::path &file) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw ProfileError(fmt::format("{}: cannot open profile", file.string()));
+  if (!in)
+    throw ProfileError(fmt::format("{}: cannot open profile", file.string()));
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_profile(ss.str(), file.string());
@@ -246,10 +261,10 @@ static std::string toml_string(std::string_view s) {
   return out + "\"";
 }
 
-std::string dump_profile(const HardwareProfile& p) {
+std::string dump_profile(const HardwareProfile &p) {
   std::string out = fmt::format("# resolved hardware profile\nname = {}\n", toml_string(p.name));
   std::string section;
-  for (const auto& info : parameter_table()) {
+  for (const auto &info : parameter_table()) {
     const auto dot = info.key.find('.');
     const std::string_view sec = info.key.substr(0, dot);
     if (sec != section) {
@@ -259,13 +274,14 @@ std::string dump_profile(const HardwareProfile& p) {
     const std::string value = info.real ? fmt::format("{}", info.real_value(p))
                                         : fmt::format("{}", info.integer_value(p));
     std::string shown = value;
-    if (info.real && shown.find_first_of(".e") == std::string::npos) shown += ".0";
+    if (info.real && shown.find_first_of(".e") == std::string::npos)
+      shown += ".0";
     out += fmt::format("{} = {}  # {} ({})\n", info.key.substr(dot + 1), shown, info.description,
                        info.unit);
   }
   if (!p.faults.link_down.empty()) {
     out += "# windows of virtual time during which a link drops everything\nlink_down = [\n";
-    for (const LinkDownWindow& w : p.faults.link_down)
+    for (const LinkDownWindow &w : p.faults.link_down)
       out += fmt::format("  {{link = {}, from_us = {}, until_us = {}}},\n", toml_string(w.link),
                          w.from_us, w.until_us);
     out += "]\n";

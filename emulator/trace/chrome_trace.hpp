@@ -8,10 +8,10 @@
 #include <ostream>
 #include <vector>
 
-#include "trace/trace_event.hpp"
+#include "emulator/trace/trace_event.hpp"
 
 namespace lanai::trace {
 
-void write_chrome_trace(std::ostream& out, const std::vector<Event>& events);
+void write_chrome_trace(std::ostream &out, const std::vector<Event> &events);
 
 } // namespace lanai::trace

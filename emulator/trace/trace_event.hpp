@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "kernel/sim_time.hpp"
+#include "emulator/kernel/sim_time.hpp"
 
 namespace lanai::trace {
 

@@ -5,11 +5,11 @@
 // while the link is down it drops everything.
 #pragma once
 
-#include "kernel/random_stream.hpp"
-#include "kernel/sim_time.hpp"
-#include "kernel/statistics.hpp"
-#include "profile/hardware_profile.hpp"
-#include "wire/packet.hpp"
+#include "emulator/kernel/random_stream.hpp"
+#include "emulator/kernel/sim_time.hpp"
+#include "emulator/kernel/statistics.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/wire/packet.hpp"
 
 #include <string_view>
 #include <utility>
@@ -19,25 +19,25 @@ namespace lanai::wire {
 
 class LinkFaults {
 public:
-    enum class Fate { pass, drop, corrupt };
+  enum class Fate { pass, drop, corrupt };
 
-    // Stats: <link>.dropped and <link>.corrupted (packets).
-    LinkFaults(const profile::FaultParams& faults, std::string_view link_name,
-               kernel::StatsRegistry& stats);
+  // Stats: <link>.dropped and <link>.corrupted (packets).
+  LinkFaults(const profile::FaultParams &faults, std::string_view link_name,
+             kernel::StatsRegistry &stats);
 
-    // What the link does to `packet` entering it at `now`; a corrupted
-    // packet has had one bit of its payload or trailer flipped.
-    Fate strike(kernel::SimTime now, Packet& packet);
+  // What the link does to `packet` entering it at `now`; a corrupted
+  // packet has had one bit of its payload or trailer flipped.
+  Fate strike(kernel::SimTime now, Packet &packet);
 
 private:
-    bool down_at(kernel::SimTime now) const;
+  bool down_at(kernel::SimTime now) const;
 
-    double drop_;
-    double corrupt_;
-    std::vector<std::pair<kernel::SimTime, kernel::SimTime>> down_;
-    kernel::RandomStream random_;
-    kernel::Counter& dropped_;
-    kernel::Counter& corrupted_;
+  double drop_;
+  double corrupt_;
+  std::vector<std::pair<kernel::SimTime, kernel::SimTime>> down_;
+  kernel::RandomStream random_;
+  kernel::Counter &dropped_;
+  kernel::Counter &corrupted_;
 };
 
-}  // namespace lanai::wire
+} // namespace lanai::wire

@@ -46,8 +46,8 @@ uint32_t StageMeter::overhead() const {
   return g < 0 ? 0u : static_cast<uint32_t>(g);
 }
 
-PipelineFigures measured_figures(const StageMeter& alone, const StageMeter& back_to_back,
-                                 const PipelineFigures& seed, FigureCache& cache) {
+PipelineFigures measured_figures(const StageMeter &alone, const StageMeter &back_to_back,
+                                 const PipelineFigures &seed, FigureCache &cache) {
   if (cache.fitted && alone.added() - cache.alone_at < kRefit &&
       back_to_back.added() - cache.back_to_back_at < kRefit)
     return cache.figures;
@@ -62,8 +62,7 @@ PipelineFigures measured_figures(const StageMeter& alone, const StageMeter& back
 
 uint32_t cycles_to_ns(uint64_t cycles) {
   const uint32_t khz = nic_config().clock_khz;
-  return khz == 0u ? static_cast<uint32_t>(cycles)
-                   : static_cast<uint32_t>(cycles * 1000000u / khz);
+  return khz == 0u ? static_cast<uint32_t>(cycles) : static_cast<uint32_t>(cycles * 1000000u / khz);
 }
 
 } // namespace via

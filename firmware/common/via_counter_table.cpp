@@ -12,6 +12,8 @@ LANAI_REGISTER_COUNTER(via_ring_overflows);
 LANAI_REGISTER_COUNTER(via_stale_descriptors);
 LANAI_REGISTER_COUNTER(via_bad_doorbells);
 LANAI_REGISTER_COUNTER(via_sequence_gaps);
+LANAI_REGISTER_COUNTER(via_duplicates_dropped);
+LANAI_REGISTER_COUNTER(via_out_of_sequence_dropped);
 LANAI_REGISTER_COUNTER(via_unreliable_drops);
 LANAI_REGISTER_COUNTER(via_recvq_empty_errors);
 LANAI_REGISTER_COUNTER(via_hdma_stray_completions);

@@ -12,12 +12,15 @@ extern volatile uint32_t via_ring_overflows;     // doorbells for a full VI ring
 extern volatile uint32_t via_stale_descriptors;  // posted before the host flushed the VI: dropped
 extern volatile uint32_t via_bad_doorbells;      // doorbells naming no VI: dropped
 extern volatile uint32_t via_sequence_gaps;      // packets not numbered as their VI expected
-extern volatile uint32_t via_unreliable_drops;   // no receive posted on an unreliable VI
+extern volatile uint32_t
+    via_duplicates_dropped; // messages taken before (or, unreliable, out of order): dropped
+extern volatile uint32_t via_out_of_sequence_dropped; // reliable messages past a gap: dropped
+extern volatile uint32_t via_unreliable_drops;        // no receive posted on an unreliable VI
 extern volatile uint32_t via_recvq_empty_errors; // no receive posted on a reliable VI: VI broken
 }
 
 // Counters are volatile so that a reader outside the LANai always sees the
 // latest value; C++20 has no compound assignment on volatile.
 namespace via {
-inline void count(volatile uint32_t& counter) { counter = counter + 1u; }
+inline void count(volatile uint32_t &counter) { counter = counter + 1u; }
 } // namespace via

@@ -21,8 +21,7 @@ struct format_spec {
   int left;          /* '-' flag: pad on the right */
 };
 
-static void put_padded(const unsigned char *text, uint32_t len,
-                       const struct format_spec *spec) {
+static void put_padded(const unsigned char *text, uint32_t len, const struct format_spec *spec) {
   uint32_t fill = spec->width > len ? spec->width - len : 0u;
   if (!spec->left) {
     for (; fill != 0u; --fill)
@@ -36,8 +35,7 @@ static void put_padded(const unsigned char *text, uint32_t len,
 
 /* Digits of v in base 10 or 16, most significant first; 64-bit division
  * and remainder come from the runtime's helpers. */
-static void put_unsigned(uint64_t v, uint32_t base, int negative,
-                         const struct format_spec *spec) {
+static void put_unsigned(uint64_t v, uint32_t base, int negative, const struct format_spec *spec) {
   static const char digits[] = "0123456789abcdef";
   unsigned char buf[24];
   uint32_t n = 0u;
@@ -152,12 +150,9 @@ int main(void) {
   int64_t big = -(int64_t)factorial - 12345;
   /* clang-14 passes variadic 64-bit values 4-byte aligned but reads them
    * 8-byte aligned: one 32-bit argument in front keeps them in step. */
-  demo_printf("%s %lld / 7 = %lld, remainder %lld\n", "signed:", big, big / 7,
-              big % 7);
+  demo_printf("%s %lld / 7 = %lld, remainder %lld\n", "signed:", big, big / 7, big % 7);
   demo_printf("padding: [%-6d] [%06d] [%c]\n", -42, -42, 'L');
-  uint32_t exit_code =
-      (checksum ^ (checksum >> 8) ^ (checksum >> 16) ^ (checksum >> 24)) &
-      0xFFu;
+  uint32_t exit_code = (checksum ^ (checksum >> 8) ^ (checksum >> 16) ^ (checksum >> 24)) & 0xFFu;
   demo_printf("checksum: 0x%08x, exit code %u\n", checksum, exit_code);
   demo_printf("characters written before this line: %u\n", chars_written);
   return (int)exit_code;

@@ -12,7 +12,8 @@ constexpr uint32_t job(JobClass c, uint32_t message) { return c << 30 | (message
 constexpr JobClass job_class(uint32_t j) { return static_cast<JobClass>(j >> 30); }
 constexpr uint32_t job_message(uint32_t j) { return j & 0x3FFFFFFFu; }
 
-template <uint32_t kCapacity> struct JobFifo {
+template <uint32_t kCapacity>
+struct JobFifo {
   static_assert((kCapacity & (kCapacity - 1)) == 0, "a power of two");
   uint32_t slots[kCapacity];
   uint32_t head; // next to pop
@@ -22,7 +23,8 @@ template <uint32_t kCapacity> struct JobFifo {
   uint32_t front() const { return slots[head & (kCapacity - 1)]; }
   uint32_t pop() { return slots[head++ & (kCapacity - 1)]; }
   bool push(uint32_t j) {
-    if (tail - head == kCapacity) return false;
+    if (tail - head == kCapacity)
+      return false;
     slots[tail++ & (kCapacity - 1)] = j;
     return true;
   }

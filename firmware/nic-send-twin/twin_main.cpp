@@ -74,7 +74,7 @@ uint32_t (*waiting_classes)();
 
 // The clock is read before the state goes up and after it comes down, so
 // what the firmware measures covers the whole span the trace shows.
-Work begin_work(JobClass c, const char* state, uint32_t visit, uint32_t message) {
+Work begin_work(JobClass c, const char *state, uint32_t visit, uint32_t message) {
   const uint32_t now = cycle_now();
   const Work work{(waiting_at_free >> c & 1u) != 0u ? free_since : now};
   waiting_at_free = 0;
@@ -85,19 +85,21 @@ Work begin_work(JobClass c, const char* state, uint32_t visit, uint32_t message)
 // The rest of the wait runs on the countdown timer, not on the cycle
 // counter: the loop then polls only the event word, and a core that polls
 // only registers that change at events can be fast-forwarded exactly.
-void wait_out(const Work& work, JobClass c, uint32_t cycles) {
+void wait_out(const Work &work, JobClass c, uint32_t cycles) {
   const int32_t wait = static_cast<int32_t>(cycles) - overrun_cycles[c];
   const int32_t left = wait - static_cast<int32_t>(cycle_now() - work.started);
-  if (left <= 0) return;
+  if (left <= 0)
+    return;
   lanai_mmio_write(LANAI_REG_TIMER, static_cast<uint32_t>(left));
   while ((via::event_status() & LANAI_EV_TIMER) == 0u) {
   }
   lanai_mmio_write(LANAI_REG_TIMER, 0u);
 }
-void end_work(const Work& work, JobClass c, uint32_t cycles) {
+void end_work(const Work &work, JobClass c, uint32_t cycles) {
   via::trace_state(nullptr);
   free_since = cycle_now();
-  overrun_cycles[c] += static_cast<int32_t>(free_since - work.started) - static_cast<int32_t>(cycles);
+  overrun_cycles[c] +=
+      static_cast<int32_t>(free_since - work.started) - static_cast<int32_t>(cycles);
   waiting_at_free = waiting_classes();
 }
 
@@ -106,8 +108,10 @@ void fetch(uint32_t visit, uint32_t message, uint64_t host, uint32_t handle, uin
   via::trace_tag(visit, message);
   const via::HdmaTicket ticket =
       via::hdma_submit({host, handle, twin_config.ptag, sram, length, via::HdmaDirection::to_sram});
-  if (!ticket.accepted) fail(TWIN_FAIL_HDMA_REFUSED);
-  if (!host_dma_jobs.push(job(becomes, message))) fail(TWIN_FAIL_QUEUE_FULL);
+  if (!ticket.accepted)
+    fail(TWIN_FAIL_HDMA_REFUSED);
+  if (!host_dma_jobs.push(job(becomes, message)))
+    fail(TWIN_FAIL_QUEUE_FULL);
 }
 
 // --- The three classes of LANai work ----------------------------------------
@@ -139,7 +143,8 @@ void serve_descriptor(uint32_t message) {
 // The returning packet of the previous send is long in by now (the send
 // DMA went idle before this job started): take it and re-arm.
 void drop_returned_packet() {
-  if ((via::nrdma_status() & LANAI_NRDMA_STATUS_DONE) == 0u) return;
+  if ((via::nrdma_status() & LANAI_NRDMA_STATUS_DONE) == 0u)
+    return;
   via::nrdma_acknowledge();
   (void)via::nrdma_arm(via::sram_address(receive_buffer), kBufferBytes);
 }
@@ -162,12 +167,15 @@ bool doorbell_waiting() { return (via::event_status() & LANAI_EV_DOORBELL) != 0u
 bool send_dma_idle() { return (via::event_status() & LANAI_EV_NSDMA_IDLE) != 0u; }
 
 // Host DMA completions turn into LANai work of the next class.
-void collect_host_dma(JobFifo<kQueueJobs>& descriptors, JobFifo<kQueueJobs>& data) {
-  if ((via::event_status() & LANAI_EV_HDMA_DONE) == 0u) return;
+void collect_host_dma(JobFifo<kQueueJobs> &descriptors, JobFifo<kQueueJobs> &data) {
+  if ((via::event_status() & LANAI_EV_HDMA_DONE) == 0u)
+    return;
   for (uint32_t word = via::hdma_pop_done(); word != 0u; word = via::hdma_pop_done()) {
-    if (LANAI_HDMA_DONE_STATUS(word) != LANAI_HDMA_OK) fail(TWIN_FAIL_DMA_STATUS);
+    if (LANAI_HDMA_DONE_STATUS(word) != LANAI_HDMA_OK)
+      fail(TWIN_FAIL_DMA_STATUS);
     const uint32_t j = host_dma_jobs.pop();
-    if (!(job_class(j) == kDescriptor ? descriptors : data).push(j)) fail(TWIN_FAIL_QUEUE_FULL);
+    if (!(job_class(j) == kDescriptor ? descriptors : data).push(j))
+      fail(TWIN_FAIL_QUEUE_FULL);
   }
 }
 
@@ -178,9 +186,12 @@ uint32_t waiting_cyclic() {
   collect_host_dma(descriptor_queue, data_queue);
   const uint32_t events = via::event_status();
   uint32_t classes = 0;
-  if ((events & LANAI_EV_DOORBELL) != 0u) classes |= 1u << kDoorbell;
-  if (!descriptor_queue.empty()) classes |= 1u << kDescriptor;
-  if (!data_queue.empty() && (events & LANAI_EV_NSDMA_IDLE) != 0u) classes |= 1u << kData;
+  if ((events & LANAI_EV_DOORBELL) != 0u)
+    classes |= 1u << kDoorbell;
+  if (!descriptor_queue.empty())
+    classes |= 1u << kDescriptor;
+  if (!data_queue.empty() && (events & LANAI_EV_NSDMA_IDLE) != 0u)
+    classes |= 1u << kData;
   return classes;
 }
 uint32_t waiting_doorbells() { return doorbell_waiting() ? 1u << kDoorbell : 0u; }
@@ -191,20 +202,23 @@ uint32_t waiting_pooled();
 // One read of the event word per visit keeps a lap of the idle loop short.
 [[noreturn]] void poll_cyclically() {
   for (;;) {
-    if ((via::event_status() & LANAI_EV_DOORBELL) != 0u) serve_doorbell(doorbells_taken++);
+    if ((via::event_status() & LANAI_EV_DOORBELL) != 0u)
+      serve_doorbell(doorbells_taken++);
     collect_host_dma(descriptor_queue, data_queue);
     if (!descriptor_queue.empty()) {
       serve_descriptor(job_message(descriptor_queue.pop()));
       collect_host_dma(descriptor_queue, data_queue);
     }
-    if (!data_queue.empty() && send_dma_idle()) serve_data(job_message(data_queue.pop()));
+    if (!data_queue.empty() && send_dma_idle())
+      serve_data(job_message(data_queue.pop()));
   }
 }
 
 // The single-station form: doorbells are all there is.
 [[noreturn]] void serve_doorbells_only() {
   for (;;)
-    if (doorbell_waiting()) serve_doorbell(doorbells_taken++);
+    if (doorbell_waiting())
+      serve_doorbell(doorbells_taken++);
 }
 
 // One FCFS queue in the order the core sees the work arrive; data at the
@@ -215,13 +229,15 @@ uint32_t doorbells_queued; // places held for doorbells still in the FIFO
 void collect_pooled() {
   const uint32_t in_fifo = via::doorbell_status() & LANAI_DB_STATUS_COUNT_MASK;
   for (; doorbells_queued < in_fifo; ++doorbells_queued)
-    if (!pooled_queue.push(job(kDoorbell, 0u))) fail(TWIN_FAIL_QUEUE_FULL);
+    if (!pooled_queue.push(job(kDoorbell, 0u)))
+      fail(TWIN_FAIL_QUEUE_FULL);
   collect_host_dma(pooled_queue, pooled_queue);
 }
 
 uint32_t waiting_pooled() {
   collect_pooled();
-  if (pooled_queue.empty()) return 0u;
+  if (pooled_queue.empty())
+    return 0u;
   const JobClass c = job_class(pooled_queue.front());
   return c == kData && !send_dma_idle() ? 0u : 1u << c;
 }
@@ -229,16 +245,20 @@ uint32_t waiting_pooled() {
 [[noreturn]] void serve_pooled() {
   for (;;) {
     collect_pooled();
-    if (pooled_queue.empty()) continue;
+    if (pooled_queue.empty())
+      continue;
     const uint32_t head = pooled_queue.front();
     switch (job_class(head)) {
     case kDoorbell:
       serve_doorbell(doorbells_taken++);
       --doorbells_queued;
       break;
-    case kDescriptor: serve_descriptor(job_message(head)); break;
+    case kDescriptor:
+      serve_descriptor(job_message(head));
+      break;
     case kData:
-      if (!send_dma_idle()) continue;
+      if (!send_dma_idle())
+        continue;
       serve_data(job_message(head));
       break;
     }

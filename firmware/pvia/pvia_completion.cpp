@@ -10,24 +10,27 @@
 
 namespace pvia {
 
-bool write_completion(uint32_t vi, const via::PostedDescriptor& posted, via::Completion& staging,
+bool write_completion(uint32_t vi, const via::PostedDescriptor &posted, via::Completion &staging,
                       uint32_t immediate, uint32_t length, uint32_t status, HdmaOwner owner,
                       via::Stamp stamp) {
   via::encode_completion(staging, immediate, length, status);
-  const via::HdmaRequest request{via::completion_address(posted), posted.handle,
-                                 via::vi_ptag(vi), via::sram_address(&staging),
-                                 VIA_DESC_WRITEBACK_BYTES, via::HdmaDirection::to_host};
+  const via::HdmaRequest request{via::completion_address(posted),
+                                 posted.handle,
+                                 via::vi_ptag(vi),
+                                 via::sram_address(&staging),
+                                 VIA_DESC_WRITEBACK_BYTES,
+                                 via::HdmaDirection::to_host};
   if (submit_host_dma(request, owner, stamp))
     return true;
   report_unreachable_descriptor(vi);
   return false;
 }
 
-bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor& posted,
-                      via::DescriptorCopy& copy, HdmaOwner owner, via::Stamp stamp) {
-  const via::HdmaRequest request{posted.address(), posted.handle, via::vi_ptag(vi),
-                                 via::sram_address(&copy), VIA_DESC_BYTES,
-                                 via::HdmaDirection::to_sram};
+bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor &posted, via::DescriptorCopy &copy,
+                      HdmaOwner owner, via::Stamp stamp) {
+  const via::HdmaRequest request{posted.address(), posted.handle,
+                                 via::vi_ptag(vi), via::sram_address(&copy),
+                                 VIA_DESC_BYTES,   via::HdmaDirection::to_sram};
   if (submit_host_dma(request, owner, stamp))
     return true;
   report_unreachable_descriptor(vi);

@@ -49,16 +49,16 @@ uint32_t take_job() {
 
 } // namespace
 
-bool take_read_request(uint32_t vi, const Arrival& arrival) {
-  const via_packet_header& header = arrival.buffer->header;
+bool take_read_request(uint32_t vi, const Arrival &arrival) {
+  const via_packet_header &header = arrival.buffer->header;
   uint32_t refusal = 0u;
   if (!via::vi_takes_rdma_read(vi))
     refusal = VIP_STATUS_RDMA_PROT_ERROR;
   else if (header.message > via::vi_max_message(vi))
     refusal = VIP_STATUS_LENGTH_ERROR;
   if (refusal != 0u) {
-    const via::Ack ack{header.src_node, header.src_vi, vi, header.sequence, refusal,
-                       VIA_ACK_F_EXACT};
+    const via::Ack ack{header.src_node, header.src_vi,   vi, header.sequence,
+                       refusal,         VIA_ACK_F_EXACT, 0u};
     if (!send_ack(ack, via::stamp_now()))
       return false;
     count(pvia_rdma_reads_refused);
@@ -70,8 +70,13 @@ bool take_read_request(uint32_t vi, const Arrival& arrival) {
   if (!post_read_job(vi, job, arrival.arrived_at, header.message))
     return false;
   const via::RdmaTarget target = via::rdma_target(*arrival.buffer);
-  jobs[job] = {target.address, target.handle, header.message, header.sequence,
-               via::vi_config(vi).epoch, static_cast<uint8_t>(vi), true};
+  jobs[job] = {target.address,
+               target.handle,
+               header.message,
+               header.sequence,
+               via::vi_config(vi).epoch,
+               static_cast<uint8_t>(vi),
+               true};
   count(pvia_rdma_reads_served);
   return true;
 }
@@ -79,14 +84,14 @@ bool take_read_request(uint32_t vi, const Arrival& arrival) {
 namespace send_engine {
 
 SendState take_read_job(uint32_t r) {
-  SendRecord& record = via::in_register(&records[r]);
+  SendRecord &record = via::in_register(&records[r]);
   const uint32_t job = record.work.posted.address_lo;
   const ReadJob read = jobs[job];
   jobs[job].used = false;
   record.kind = SendKind::read_data;
   record.marked = true;
   record.gather = static_cast<uint8_t>(via::HdmaDirection::to_sram_remote);
-  via::Descriptor& descriptor = record.descriptor;
+  via::Descriptor &descriptor = record.descriptor;
   descriptor.control = VIP_CONTROL_OP_SENDRECV;
   descriptor.segment_count = 1u;
   descriptor.segments[0] = {read.address, read.handle, read.length};

@@ -55,7 +55,7 @@ struct Fragment {
   uint8_t done;        // ... of which completed
   uint32_t offset;     // where it goes in the message
   uint32_t bytes;
-  const uint8_t* data; // its payload in the receive buffer
+  const uint8_t *data; // its payload in the receive buffer
   uint32_t sizes[VIA_MAX_SEGMENTS];
   via::RdmaTarget target; // an RDMA write's: where it goes
 };
@@ -63,31 +63,31 @@ struct Fragment {
 struct ReceiveRecord {
   ReceiveState state;
   uint8_t vi;
-  uint8_t next;        // the VI's next parked or fetching record
-  bool matched;        // a message has taken it
-  bool discard;        // flushed while its descriptor was being fetched
-  bool silent;         // its descriptor could not be read: no status to write
-  bool ended;          // the message's last fragment is in (or it broke off)
+  uint8_t next; // the VI's next parked or fetching record
+  bool matched; // a message has taken it
+  bool discard; // flushed while its descriptor was being fetched
+  bool silent;  // its descriptor could not be read: no status to write
+  bool ended;   // the message's last fragment is in (or it broke off)
   ReceiveKind kind;
-  bool no_status;      // no receive descriptor: an RDMA write without immediate
-                       // data, a read's data, a refusal kept only for its acknowledgement
-  bool reported;       // the host has heard of its RDMA protection failure
-  uint8_t reader;      // read_data: the send record of the read
-  uint8_t first;       // oldest fragment not yet delivered
-  uint8_t scattered;   // fragments whose host DMAs are queued (or skipped)
-  uint8_t taken;       // fragments taken
-  uint32_t ticket;     // its place among its VI's messages
-  uint32_t label;      // VI and message sequence, labelling its work in traces
+  bool no_status;    // no receive descriptor: an RDMA write without immediate
+                     // data, a read's data, a refusal kept only for its acknowledgement
+  bool reported;     // the host has heard of its RDMA protection failure
+  uint8_t reader;    // read_data: the send record of the read
+  uint8_t first;     // oldest fragment not yet delivered
+  uint8_t scattered; // fragments whose host DMAs are queued (or skipped)
+  uint8_t taken;     // fragments taken
+  uint32_t ticket;   // its place among its VI's messages
+  uint32_t label;    // VI and message sequence, labelling its work in traces
   uint32_t errors;
-  uint32_t placed;     // bytes delivered
-  uint32_t message;    // the message's length
-  uint32_t expected;   // where its next fragment must start
-  uint32_t sequence;   // the message's number
-  uint32_t flags;      // its first fragment's VIA_PACKET_F_* bits
-  uint32_t immediate;  // the message's immediate data (read_data: the read's number)
-  uint16_t src_node;   // who sent it, for its acknowledgement
+  uint32_t placed;    // bytes delivered
+  uint32_t message;   // the message's length
+  uint32_t expected;  // where its next fragment must start
+  uint32_t sequence;  // the message's number
+  uint32_t flags;     // its first fragment's VIA_PACKET_F_* bits
+  uint32_t immediate; // the message's immediate data (read_data: the read's number)
+  uint16_t src_node;  // who sent it, for its acknowledgement
   uint16_t src_vi;
-  via::Stamp stamp;    // the scheduler's stamp for its delivery
+  via::Stamp stamp; // the scheduler's stamp for its delivery
   Fragment fragments[kFragments];
   via::PostedDescriptor posted;
   via::Descriptor descriptor;
@@ -100,14 +100,14 @@ extern uint32_t tickets_completed[VIA_MAX_VI]; // a VI's receives whose completi
 extern uint32_t waiting_turn[VIA_MAX_VI];      // records of the VI in wait_turn
 
 // The trace names of the states.
-extern const char* const receive_state_names[];
+extern const char *const receive_state_names[];
 inline void trace(uint32_t r, ReceiveState state) {
   via::trace_state(receive_state_names[static_cast<uint32_t>(state)]);
   via::trace_tag(records[r].label);
 }
 
 inline HdmaOwner owner_of(uint32_t r) { return {Engine::receive, static_cast<uint8_t>(r)}; }
-inline Fragment& fragment_at(ReceiveRecord& record, uint32_t i) {
+inline Fragment &fragment_at(ReceiveRecord &record, uint32_t i) {
   return record.fragments[i & (kFragments - 1u)];
 }
 void release_record(uint32_t r);

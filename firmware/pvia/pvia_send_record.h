@@ -73,8 +73,8 @@ static_assert(VIP_STATUS_OP_RDMA_WRITE == 1u << 17 && VIP_STATUS_OP_RDMA_READ ==
               "a kind's op bits are the kind shifted");
 
 // Names of the states, for traces.
-extern const char* const send_state_names[];
-extern const char* const send_slot_state_names[];
+extern const char *const send_state_names[];
+extern const char *const send_slot_state_names[];
 
 namespace send_engine {
 
@@ -122,7 +122,7 @@ struct Slot {
   uint32_t index;      // which fragment of the message
   uint32_t offset;     // where it starts in the message
   uint32_t bytes;
-  uint32_t cut_at;     // cycle its reads were queued (adaptive policy)
+  uint32_t cut_at; // cycle its reads were queued (adaptive policy)
   via::Stamp stamp;
   via::OutgoingPacket framed; // the packet, framed as it joins the network send queue
 };
@@ -141,15 +141,15 @@ struct alignas(512) SendRecord {
   bool all_cut;     // every fragment has been handed to a slot
   bool measured;    // the VI's policy is adaptive: time the fragments
   SendKind kind;
-  bool marked;      // not a plain send: kind != send, ack_wanted, or unreachable
-  bool ack_wanted;  // Reliable Reception: completes on the receiving card's acknowledgement
-  bool answered;    // the peer's answer (acknowledgement, read data or refusal) is in
-  uint8_t gather;   // via::HdmaDirection of its data reads: remote for read_data
+  bool marked;        // not a plain send: kind != send, ack_wanted, or unreachable
+  bool ack_wanted;    // Reliable Reception: completes on the receiving card's acknowledgement
+  bool answered;      // the peer's answer (acknowledgement, read data or refusal) is in
+  uint8_t gather;     // via::HdmaDirection of its data reads: remote for read_data
   uint8_t next_of_vi; // the VI's send taken after this one (kNoRecord: none yet)
   uint8_t next_held;  // the VI's next record waiting for its completion (pvia_send_answer.cpp)
-  uint32_t ticket;  // its place among its VI's sends
-  uint32_t label;   // VI and ticket, labelling its work in traces
-  uint32_t errors;  // VIP_STATUS_* bits found so far
+  uint32_t ticket;    // its place among its VI's sends
+  uint32_t label;     // VI and ticket, labelling its work in traces
+  uint32_t errors;    // VIP_STATUS_* bits found so far
   uint32_t failed_at; // first fragment that failed; later ones are not sent
   uint32_t sequence;  // the message's number on the wire, once numbered
   uint32_t cut;       // fragments handed to slots
@@ -158,7 +158,7 @@ struct alignas(512) SendRecord {
   uint32_t finished;  // ... that left or were passed over
   uint32_t offset;    // message bytes handed to slots
   uint32_t peer;      // (node << 16) | VI its answer comes from, once in wait_peer
-  SendWork work;     // where its descriptor is, its stamp (carried by all its requests)
+  SendWork work;      // where its descriptor is, its stamp (carried by all its requests)
   via::FragmentPlan plan;
   via::Descriptor descriptor;
   via::DescriptorCopy copy;
@@ -172,7 +172,7 @@ extern SendRecord records[kSendRecords];
 // reserved send from being taken.
 extern uint32_t sends_ahead[2];
 extern bool stamp_ordered;
-extern bool tracks_service; // the scheduler wants to hear of each send served
+extern bool tracks_service;              // the scheduler wants to hear of each send served
 extern uint32_t tickets_cut[VIA_MAX_VI]; // the VI's send whose fragments are being cut
 
 inline HdmaOwner owner_of(uint32_t r) { return {Engine::send, static_cast<uint8_t>(r)}; }
@@ -198,7 +198,7 @@ inline uint32_t next_of_vi(uint32_t r, uint32_t ticket) {
   const uint32_t n = records[r].next_of_vi;
   if (n == kNoRecord)
     return kNoRecord;
-  const SendRecord& next = records[n];
+  const SendRecord &next = records[n];
   if (next.state == SendState::free || next.vi != records[r].vi || next.ticket != ticket)
     return kNoRecord;
   return n;
@@ -206,7 +206,7 @@ inline uint32_t next_of_vi(uint32_t r, uint32_t ticket) {
 
 // Record r would cut a fragment if given a buffer (or no longer would).
 inline void note_wanting(uint32_t r) {
-  const SendRecord& record = records[r];
+  const SendRecord &record = records[r];
   if (record.state == SendState::stream && !record.all_cut &&
       record.ticket == tickets_cut[record.vi] &&
       record.slots[record.cut % kSlots].state == SlotState::free)

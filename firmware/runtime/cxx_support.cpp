@@ -44,9 +44,7 @@ void __cxa_guard_release(uint64_t *guard) {
   bytes[1] = 0u;
 }
 
-void __cxa_guard_abort(uint64_t *guard) {
-  reinterpret_cast<unsigned char *>(guard)[1] = 0u;
-}
+void __cxa_guard_abort(uint64_t *guard) { reinterpret_cast<unsigned char *>(guard)[1] = 0u; }
 
 } // extern "C"
 

@@ -8,9 +8,7 @@
 /* --- 32-bit operands ----------------------------------------------------- */
 
 /* |v| as unsigned; INT32_MIN maps to 2^31 without signed overflow. */
-static uint32_t abs32(int32_t v) {
-  return v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
-}
+static uint32_t abs32(int32_t v) { return v < 0 ? 0u - (uint32_t)v : (uint32_t)v; }
 
 /* Applies a sign to an unsigned magnitude, wrapping the way the hardware
  * would (INT32_MIN / -1 gives INT32_MIN rather than trapping). */
@@ -49,8 +47,7 @@ static int parts_less(struct rt_u64_parts a, struct rt_u64_parts b) {
   return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
 }
 
-static struct rt_u64_parts parts_sub(struct rt_u64_parts a,
-                                     struct rt_u64_parts b) {
+static struct rt_u64_parts parts_sub(struct rt_u64_parts a, struct rt_u64_parts b) {
   struct rt_u64_parts r;
   r.lo = a.lo - b.lo;
   r.hi = a.hi - b.hi - (a.lo < b.lo);
@@ -60,8 +57,7 @@ static struct rt_u64_parts parts_sub(struct rt_u64_parts a,
 /* Unsigned quotient and remainder. Values that fit in one word take the
  * cheaper 32-bit path; otherwise normalised shift-and-subtract, at most 64
  * steps and usually far fewer. */
-static struct rt_u64_parts udivmod64(struct rt_u64_parts n,
-                                     struct rt_u64_parts d,
+static struct rt_u64_parts udivmod64(struct rt_u64_parts n, struct rt_u64_parts d,
                                      struct rt_u64_parts *rem) {
   struct rt_u64_parts q = {0u, 0u};
   if (d.hi == 0u && d.lo == 0u) {

@@ -6,8 +6,7 @@
 
 /* Wrapped 64-bit product of two word pairs; only the low 64 bits of the
  * full product survive, so the high*high partial product is never needed. */
-static struct rt_u64_parts mul64_parts(struct rt_u64_parts a,
-                                       struct rt_u64_parts b) {
+static struct rt_u64_parts mul64_parts(struct rt_u64_parts a, struct rt_u64_parts b) {
   struct rt_u64_parts r = rt_mul32x32(a.lo, b.lo);
   r.hi += rt_mul32(a.lo, b.hi) + rt_mul32(a.hi, b.lo);
   return r;
@@ -20,8 +19,7 @@ int32_t LANAI_RT_NAME(__mulsi3)(int32_t a, int32_t b) {
 }
 
 int64_t LANAI_RT_NAME(__muldi3)(int64_t a, int64_t b) {
-  struct rt_u64_parts r =
-      mul64_parts(rt_split((uint64_t)a), rt_split((uint64_t)b));
+  struct rt_u64_parts r = mul64_parts(rt_split((uint64_t)a), rt_split((uint64_t)b));
   return (int64_t)rt_join(r.hi, r.lo);
 }
 
@@ -35,7 +33,7 @@ static struct rt_u64_parts magnitude(struct rt_u64_parts v) {
 static int product_exceeds_64(struct rt_u64_parts a, struct rt_u64_parts b,
                               struct rt_u64_parts *product) {
   if (a.hi != 0u && b.hi != 0u)
-    return 1; /* both >= 2^32 */
+    return 1;       /* both >= 2^32 */
   if (a.hi != 0u) { /* make a the factor that fits in one word */
     struct rt_u64_parts t = a;
     a = b;

@@ -21,9 +21,7 @@ static inline struct rt_u64_parts rt_split(uint64_t v) {
   return p;
 }
 
-static inline uint64_t rt_join(uint32_t hi, uint32_t lo) {
-  return ((uint64_t)hi << 32) | lo;
-}
+static inline uint64_t rt_join(uint32_t hi, uint32_t lo) { return ((uint64_t)hi << 32) | lo; }
 
 /* Two's-complement negation of a word pair, with the borrow done by hand. */
 static inline struct rt_u64_parts rt_negate(struct rt_u64_parts v) {
@@ -34,9 +32,7 @@ static inline struct rt_u64_parts rt_negate(struct rt_u64_parts v) {
 }
 
 /* Leading zeros of a word; defined for zero (32), unlike __builtin_clz. */
-static inline uint32_t rt_clz32(uint32_t v) {
-  return v == 0u ? 32u : (uint32_t)__builtin_clz(v);
-}
+static inline uint32_t rt_clz32(uint32_t v) { return v == 0u ? 32u : (uint32_t)__builtin_clz(v); }
 
 /* Leading zeros of a word pair (64 for zero). */
 static inline uint32_t rt_clz64(struct rt_u64_parts v) {
@@ -87,8 +83,7 @@ static inline struct rt_u64_parts rt_mul32x32(uint32_t a, uint32_t b) {
 
 /* Word-pair shifts by a count in 0..63. A 32-bit shift by 32 or more is
  * undefined in C, hence the three cases. */
-static inline struct rt_u64_parts rt_shl64(struct rt_u64_parts v,
-                                           uint32_t count) {
+static inline struct rt_u64_parts rt_shl64(struct rt_u64_parts v, uint32_t count) {
   struct rt_u64_parts r;
   if (count >= 32u) {
     r.hi = v.lo << (count - 32u);
@@ -104,8 +99,7 @@ static inline struct rt_u64_parts rt_shl64(struct rt_u64_parts v,
 
 /* Logical right shift; `fill` is 0 or all-ones and supplies the bits that
  * enter from the top, which turns it into an arithmetic shift. */
-static inline struct rt_u64_parts rt_shr64(struct rt_u64_parts v,
-                                           uint32_t count, uint32_t fill) {
+static inline struct rt_u64_parts rt_shr64(struct rt_u64_parts v, uint32_t count, uint32_t fill) {
   struct rt_u64_parts r;
   if (count >= 32u) {
     uint32_t k = count - 32u;

@@ -6,14 +6,12 @@
 #include "lanai_rt.h"
 
 int64_t LANAI_RT_NAME(__ashldi3)(int64_t a, int32_t count) {
-  struct rt_u64_parts r =
-      rt_shl64(rt_split((uint64_t)a), (uint32_t)count & 63u);
+  struct rt_u64_parts r = rt_shl64(rt_split((uint64_t)a), (uint32_t)count & 63u);
   return (int64_t)rt_join(r.hi, r.lo);
 }
 
 int64_t LANAI_RT_NAME(__lshrdi3)(int64_t a, int32_t count) {
-  struct rt_u64_parts r =
-      rt_shr64(rt_split((uint64_t)a), (uint32_t)count & 63u, 0u);
+  struct rt_u64_parts r = rt_shr64(rt_split((uint64_t)a), (uint32_t)count & 63u, 0u);
   return (int64_t)rt_join(r.hi, r.lo);
 }
 

@@ -11,13 +11,10 @@ typedef uint32_t __attribute__((may_alias)) rt_word;
 
 /* Whether both addresses share the same offset within a word, the only
  * case in which word moves can be used without shifting. */
-static inline int co_aligned(uintptr_t a, uintptr_t b) {
-  return ((a ^ b) & 3u) == 0u;
-}
+static inline int co_aligned(uintptr_t a, uintptr_t b) { return ((a ^ b) & 3u) == 0u; }
 
 /* Copies upwards; safe for overlap when dst is below src. */
-static inline void copy_forward(unsigned char *d, const unsigned char *s,
-                                size_t n) {
+static inline void copy_forward(unsigned char *d, const unsigned char *s, size_t n) {
   if (n >= 8u && co_aligned((uintptr_t)d, (uintptr_t)s)) {
     while (((uintptr_t)d & 3u) != 0u) {
       *d++ = *s++;
@@ -42,8 +39,7 @@ static inline void copy_forward(unsigned char *d, const unsigned char *s,
 }
 
 /* Copies downwards from the ends; safe for overlap when dst is above src. */
-static inline void copy_backward(unsigned char *d, const unsigned char *s,
-                                 size_t n) {
+static inline void copy_backward(unsigned char *d, const unsigned char *s, size_t n) {
   d += n;
   s += n;
   if (n >= 8u && co_aligned((uintptr_t)d, (uintptr_t)s)) {
@@ -138,9 +134,7 @@ int LANAI_RT_NAME(memcmp)(const void *a, const void *b, size_t n) {
 
 /* Non-zero iff some byte of w is zero: subtracting 1 from each byte borrows
  * into its top bit only for a zero byte whose top bit was clear. */
-static inline uint32_t has_zero_byte(uint32_t w) {
-  return (w - 0x01010101u) & ~w & 0x80808080u;
-}
+static inline uint32_t has_zero_byte(uint32_t w) { return (w - 0x01010101u) & ~w & 0x80808080u; }
 
 size_t LANAI_RT_NAME(strlen)(const char *s) {
   const unsigned char *p = (const unsigned char *)s;

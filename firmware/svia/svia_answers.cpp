@@ -9,6 +9,7 @@
 // acknowledgement left could wait for a peer stopped the same way.
 #include <lanai/via_abi.h>
 
+#include "common/arrival_checks.h"
 #include "common/sram_placement.h"
 #include "common/vi_table.h"
 #include "svia.h"
@@ -22,8 +23,8 @@ constexpr uint32_t kHeld = kHeldCompletions;
 
 struct Entry {
   HeldCompletion completion;
-  uint32_t peer;  // (node << 16) | VI the acknowledgement must come from
-  uint8_t next;   // the VI's next entry (+1; 0: none)
+  uint32_t peer; // (node << 16) | VI the acknowledgement must come from
+  uint8_t next;  // the VI's next entry (+1; 0: none)
   bool answered;
 };
 
@@ -49,8 +50,8 @@ void complete_front(uint32_t vi) {
   const uint32_t epoch = via::vi_config(vi).epoch;
   while (held_first[vi] != 0u) {
     const uint32_t e = held_first[vi] - 1u;
-    Entry& entry = entries[e];
-    const HeldCompletion& held = entry.completion;
+    Entry &entry = entries[e];
+    const HeldCompletion &held = entry.completion;
     if (held.posted.epoch == epoch && held.waits && !entry.answered)
       return;
     held_first[vi] = entry.next;
@@ -84,11 +85,11 @@ void start_answers() {
     newest_ack[vi] = kNone;
 }
 
-void hold_completion(uint32_t vi, const HeldCompletion& held) {
+void hold_completion(uint32_t vi, const HeldCompletion &held) {
   const uint32_t e = free_entries[--held_free];
-  Entry& entry = entries[e];
+  Entry &entry = entries[e];
   entry.completion = held;
-  volatile via_vi_config& config = via::vi_config(vi);
+  volatile via_vi_config &config = via::vi_config(vi);
   entry.peer = config.remote_node << 16 | config.remote_vi;
   entry.next = 0u;
   entry.answered = false;
@@ -100,7 +101,18 @@ void hold_completion(uint32_t vi, const HeldCompletion& held) {
   complete_front(vi);
 }
 
-void ack_arrived(const via_packet_header& ack) {
+void fail_held(uint32_t vi, uint32_t errors) {
+  for (uint32_t at = held_first[vi]; at != 0u; at = entries[at - 1u].next) {
+    Entry &entry = entries[at - 1u];
+    if (!entry.completion.waits || entry.answered)
+      continue;
+    entry.answered = true;
+    entry.completion.status |= errors;
+  }
+  complete_front(vi);
+}
+
+void ack_arrived(const via_packet_header &ack) {
   const uint32_t vi = ack.dst_vi;
   count(svia_acks_received);
   if (!via::vi_valid(vi)) {
@@ -112,35 +124,68 @@ void ack_arrived(const via_packet_header& ack) {
   const bool exact = (ack.flags & VIA_ACK_F_EXACT) != 0u;
   // A later acknowledgement stands for every earlier one; an exact one for
   // its message alone.
-  bool matched = false;
+  // The packets it settles no longer need keeping.
+  volatile via_vi_config &config = via::vi_config(vi);
+  bool matched =
+      peer == (config.remote_node << 16 | config.remote_vi) && settle_sent(vi, ack.sequence, exact);
   for (uint32_t at = held_first[vi]; at != 0u; at = entries[at - 1u].next) {
-    Entry& entry = entries[at - 1u];
-    HeldCompletion& held = entry.completion;
+    Entry &entry = entries[at - 1u];
+    HeldCompletion &held = entry.completion;
     if (!held.waits || entry.answered || entry.peer != peer)
       continue;
     if (exact ? held.sequence != ack.sequence : !via::sequence_at_most(held.sequence, ack.sequence))
       continue;
     entry.answered = true;
+    // A cumulative acknowledgement repeats the outcomes of the messages
+    // before its own, in case theirs was lost.
     if (held.sequence == ack.sequence)
       held.status |= ack.immediate;
+    else if (!exact)
+      held.status |= via::acked_status(ack.sequence, ack.offset, held.sequence);
     matched = true;
   }
-  if (!matched)
+  if (!matched && (ack.flags & VIA_ACK_F_GAP) == 0u)
     count(svia_stray_acks);
+  // The message after the acknowledged one was lost: resend from it now.
+  if ((ack.flags & VIA_ACK_F_GAP) != 0u && peer == (config.remote_node << 16 | config.remote_vi))
+    go_back_now(vi);
   complete_front(vi);
 }
 
-void send_ack(const via::Ack& ack) {
+bool take_waiting_ack() {
+  const Arrival *arrival = pending_arrival();
+  if (arrival == nullptr)
+    return false;
+  const via_packet_header &ack = arrival->buffer->header;
+  if (ack.kind != VIA_PACKET_ACK || !via::vi_valid(ack.dst_vi) || completions_held(ack.dst_vi) ||
+      via::check_packet(*arrival->buffer, arrival->payload_bytes, arrival->source,
+                        arrival->damage) != via::PacketCheck::ack)
+    return false;
+  via::trace_state("ack:arrival");
+  ack_arrived(ack);
+  release_arrival();
+  return true;
+}
+
+void take_acknowledgement(uint32_t vi, uint32_t sequence) {
+  if (!take_waiting_ack())
+    return;
+  via::trace_state("send:gather_data");
+  via::trace_tag(vi, sequence);
+}
+
+void send_ack(const via::Ack &ack) {
   // A cumulative acknowledgement absorbs into its VI's newest one not yet
-  // sent, unless that one reports a failure the sender must see.
-  if ((ack.flags & VIA_ACK_F_EXACT) == 0u) {
+  // sent, unless either says more (a failure, a gap).
+  if (ack.flags == 0u) {
     const uint32_t at = newest_ack[ack.from_vi];
     if (at != kNone && at - acks_head < acks_tail - acks_head) {
-      via::Ack& queued = acks[at % kAcks];
+      via::Ack &queued = acks[at % kAcks];
       if (queued.status == 0u && queued.flags == 0u && queued.node == ack.node &&
           queued.vi == ack.vi) {
         queued.sequence = ack.sequence;
         queued.status = ack.status;
+        queued.outcomes = ack.outcomes;
         return;
       }
     }
@@ -157,7 +202,7 @@ void send_ack(const via::Ack& ack) {
 void send_next_ack() {
   if (via::nsdma_busy())
     return; // the packet before it (and so the buffer) is still leaving
-  const via::Ack& ack = acks[acks_head % kAcks];
+  const via::Ack &ack = acks[acks_head % kAcks];
   via::trace_state("ack:transmit");
   via::trace_tag(ack.from_vi, ack.sequence);
   via::OutgoingPacket framed;

@@ -23,3 +23,6 @@ LANAI_REGISTER_COUNTER(svia_acks_sent);
 LANAI_REGISTER_COUNTER(svia_acks_unroutable);
 LANAI_REGISTER_COUNTER(svia_acks_received);
 LANAI_REGISTER_COUNTER(svia_stray_acks);
+LANAI_REGISTER_COUNTER(svia_retransmissions);
+LANAI_REGISTER_COUNTER(svia_retransmit_timeouts);
+LANAI_REGISTER_COUNTER(svia_connections_lost);

@@ -19,3 +19,6 @@ volatile uint32_t svia_acks_sent;
 volatile uint32_t svia_acks_unroutable;
 volatile uint32_t svia_acks_received;
 volatile uint32_t svia_stray_acks;
+volatile uint32_t svia_retransmissions;
+volatile uint32_t svia_retransmit_timeouts;
+volatile uint32_t svia_connections_lost;

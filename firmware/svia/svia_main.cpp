@@ -30,6 +30,9 @@ namespace {
     const uint32_t events = via::event_status();
     if ((events & (LANAI_EV_DOORBELL | LANAI_EV_DOORBELL_OVERFLOW)) != 0u)
       drain_doorbells(events);
+    // A packet to resend or acknowledgements to send.
+    if ((events & LANAI_EV_TIMER) != 0u)
+      deadline_reached();
     if (receive_dma_armed == kNoBuffer || (events & LANAI_EV_NRDMA_DONE) != 0u)
       poll_arrivals();
     // Arrivals first: the network holds back whatever follows a packet
@@ -42,9 +45,17 @@ namespace {
       via::trace_state(nullptr);
       continue;
     }
-    // A send may have to hold its completion (Reliable Reception): with no
-    // room for it, sends wait for acknowledgements to come in.
-    if ((next_chosen || !ready_to_send.empty()) && held_room() != 0u && next_send(vi, posted)) {
+    // A VI going back resends before anything new is sent on it or others
+    // (its receiver would drop what follows a gap anyway).
+    if (resending()) {
+      resend_next();
+      collect_completions();
+      continue;
+    }
+    // A send may have to hold its completion (Reliable Reception), and a
+    // reliable VI's packet stays in the send window until acknowledged:
+    // with no room for either, sends wait for acknowledgements (or resends).
+    if ((next_chosen || !ready_to_send.empty()) && send_room() && next_send(vi, posted)) {
       send_message(vi, posted);
       via::trace_state(nullptr);
     } else {
@@ -68,5 +79,6 @@ extern "C" int main() {
   svia::start_doorbells();
   svia::start_receiving();
   svia::start_answers();
+  svia::start_window();
   svia::serve_forever();
 }

@@ -1,6 +1,9 @@
 // The work the host has posted: doorbells drained from the card's doorbell
 // queues into per-VI send and receive rings, and the round-robin choice of
 // which VI's send goes next (the mechanics are common/doorbells.h).
+#include <lanai/register_map.h>
+
+#include "common/devices.h"
 #include "common/doorbells.h"
 #include "common/sram_placement.h"
 #include "svia.h"
@@ -19,15 +22,15 @@ struct ViQueues {
 VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI]{};
 bool per_vi_doorbells;
 
-void accept(const via::Doorbell& doorbell) {
-  ViQueues& vi = queues[doorbell.vi];
-  via::DescriptorRing& ring = doorbell.receive ? vi.receive : vi.send;
+void accept(const via::Doorbell &doorbell) {
+  ViQueues &vi = queues[doorbell.vi];
+  via::DescriptorRing &ring = doorbell.receive ? vi.receive : vi.send;
   const bool was_empty = ring.empty();
   if (via::push_posted(doorbell, ring) && !doorbell.receive && was_empty)
     ready_to_send.push(doorbell.vi);
 }
 
-via::DescriptorRing& send_ring(uint32_t vi) { return queues[vi].send; }
+via::DescriptorRing &send_ring(uint32_t vi) { return queues[vi].send; }
 
 } // namespace
 
@@ -35,12 +38,12 @@ void start_doorbells() { per_vi_doorbells = via::doorbells_per_vi(); }
 
 void drain_doorbells(uint32_t events) {
   via::drain_doorbell_queues(events, {per_vi_doorbells, false, 0u},
-                             [](const via::Doorbell& doorbell) { accept(doorbell); });
+                             [](const via::Doorbell &doorbell) { accept(doorbell); });
 }
 
 void take_doorbell(uint32_t events) {
   via::drain_doorbell_queues(events, {per_vi_doorbells, false, 1u},
-                             [](const via::Doorbell& doorbell) { accept(doorbell); });
+                             [](const via::Doorbell &doorbell) { accept(doorbell); });
 }
 
 bool next_chosen;
@@ -52,7 +55,7 @@ via::PostedDescriptor chosen;
 
 } // namespace
 
-bool next_send(uint32_t& vi, via::PostedDescriptor& posted) {
+bool next_send(uint32_t &vi, via::PostedDescriptor &posted) {
   if (next_chosen) {
     next_chosen = false;
     vi = chosen_vi;
@@ -62,7 +65,7 @@ bool next_send(uint32_t& vi, via::PostedDescriptor& posted) {
   return via::next_round_robin(ready_to_send, send_ring, vi, posted);
 }
 
-bool chosen_send(uint32_t& vi, via::PostedDescriptor& posted) {
+bool chosen_send(uint32_t &vi, via::PostedDescriptor &posted) {
   vi = chosen_vi;
   posted = chosen;
   return next_chosen;
@@ -70,12 +73,15 @@ bool chosen_send(uint32_t& vi, via::PostedDescriptor& posted) {
 
 void choose_next_send() {
   // The chosen send will be started at once: it needs room to hold its
-  // completion besides the one of the send that chooses it.
-  if (!next_chosen && !ready_to_send.empty() && held_room() >= 2u)
+  // completion besides the one of the send that chooses it, and room in
+  // the send window behind it (kept already if it is to be). Not when the
+  // timer has fired or a VI goes back: the main loop sees to those first.
+  if (!next_chosen && !ready_to_send.empty() && held_room() >= 2u && window_at != kNoBuffer &&
+      (via::event_status() & LANAI_EV_TIMER) == 0u && !resending())
     next_chosen = via::next_round_robin(ready_to_send, send_ring, chosen_vi, chosen);
 }
 
-bool next_receive(uint32_t vi, via::PostedDescriptor& posted) {
+bool next_receive(uint32_t vi, via::PostedDescriptor &posted) {
   return via::pop_current(vi, queues[vi].receive, posted);
 }
 

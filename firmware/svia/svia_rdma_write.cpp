@@ -20,7 +20,7 @@ namespace {
 
 // Places the write's data; 0, or VIP_STATUS_RDMA_PROT_ERROR if the VI or
 // the host DMA refused it.
-uint32_t place(uint32_t vi, const via::ReceiveBuffer& packet) {
+uint32_t place(uint32_t vi, const via::ReceiveBuffer &packet) {
   if (!via::vi_takes_rdma_write(vi))
     return VIP_STATUS_RDMA_PROT_ERROR;
   const uint32_t length = packet.header.length;
@@ -28,9 +28,9 @@ uint32_t place(uint32_t vi, const via::ReceiveBuffer& packet) {
     return 0u;
   via::trace_state("recv:scatter_data");
   const via::RdmaTarget target = via::rdma_target(packet);
-  const via::HdmaRequest request{target.address, target.handle, via::vi_ptag(vi),
-                                 via::sram_address(packet.data), length,
-                                 via::HdmaDirection::to_host_remote};
+  const via::HdmaRequest request{target.address,   target.handle,
+                                 via::vi_ptag(vi), via::sram_address(packet.data),
+                                 length,           via::HdmaDirection::to_host_remote};
   uint32_t id;
   if (!start_host_dma(request, id) || finish_host_dma(id, true) != LANAI_HDMA_OK)
     return VIP_STATUS_RDMA_PROT_ERROR;
@@ -39,8 +39,8 @@ uint32_t place(uint32_t vi, const via::ReceiveBuffer& packet) {
 
 } // namespace
 
-void deliver_rdma_write(uint32_t vi, const via::ReceiveBuffer& packet) {
-  const via_packet_header& header = packet.header;
+void deliver_rdma_write(uint32_t vi, const via::ReceiveBuffer &packet) {
+  const via_packet_header &header = packet.header;
   const bool immediate = (header.flags & VIA_PACKET_F_IMMEDIATE) != 0u;
   via::PostedDescriptor posted;
   via::Descriptor descriptor;
@@ -69,8 +69,8 @@ void deliver_rdma_write(uint32_t vi, const via::ReceiveBuffer& packet) {
     count(svia_receives_failed);
   via::trace_state("recv:write_status");
   complete_descriptor(vi, posted, header.immediate, errors == 0u ? header.length : 0u,
-                      VIP_STATUS_DONE | VIP_STATUS_OP_REMOTE_RDMA_WRITE |
-                          VIP_STATUS_IMMEDIATE | errors);
+                      VIP_STATUS_DONE | VIP_STATUS_OP_REMOTE_RDMA_WRITE | VIP_STATUS_IMMEDIATE |
+                          errors);
 }
 
 } // namespace svia

@@ -23,18 +23,24 @@ uint32_t status_vi;
 
 // What the core does while it busy-waits on a data transfer or a packet:
 // it takes a finished packet off the receive DMA, and a doorbell, if one
-// waits, into its ring. A short wait (a descriptor or a completion) only
-// polls its device: it would end while the doorbell is being filed.
-void while_waiting(bool long_wait) {
-  if (!long_wait)
-    return;
-  poll_arrivals();
-  const uint32_t events = via::event_status();
+// waits, into its ring, as the event word `events` shows them. A lap that
+// finds nothing is short, so the end of the wait is seen soon after it
+// comes.
+void take_in(uint32_t events) {
+  if (receive_dma_armed == kNoBuffer || (events & LANAI_EV_NRDMA_DONE) != 0u)
+    poll_arrivals();
   if ((events & (LANAI_EV_DOORBELL | LANAI_EV_DOORBELL_OVERFLOW)) != 0u) {
     via::trace_working();
     take_doorbell(events);
     via::trace_waiting();
   }
+}
+
+// A short wait (a descriptor or a completion) only polls its device: it
+// would end while the doorbell is being filed.
+void while_waiting(bool long_wait) {
+  if (long_wait)
+    take_in(via::event_status());
 }
 
 // A completion write finished: the host hears by interrupt if it failed.
@@ -46,7 +52,7 @@ void status_written(uint32_t outcome) {
 
 } // namespace
 
-bool start_host_dma(const via::HdmaRequest& request, uint32_t& id) {
+bool start_host_dma(const via::HdmaRequest &request, uint32_t &id) {
   for (;;) {
     const via::HdmaTicket ticket = via::hdma_submit(request);
     if (ticket.accepted) {
@@ -83,14 +89,14 @@ uint32_t finish_host_dma(uint32_t id, bool long_wait) {
   }
 }
 
-uint32_t host_dma(const via::HdmaRequest& request) {
+uint32_t host_dma(const via::HdmaRequest &request) {
   uint32_t id;
   if (!start_host_dma(request, id))
     return via::kHdmaRefused;
   return finish_host_dma(id, false);
 }
 
-uint32_t start_packet(const via::OutgoingPacket& packet) {
+uint32_t start_packet(const via::OutgoingPacket &packet) {
   for (;;) {
     const uint32_t result =
         via::nsdma_start(via::sram_address(packet.start), packet.length, packet.route_len);
@@ -99,8 +105,7 @@ uint32_t start_packet(const via::OutgoingPacket& packet) {
       return 0u;
     }
     if (result != LANAI_NSDMA_BUSY)
-      return result == LANAI_NSDMA_TOO_LARGE ? VIP_STATUS_LENGTH_ERROR
-                                             : VIP_STATUS_TRANSPORT_ERROR;
+      return result == LANAI_NSDMA_TOO_LARGE ? VIP_STATUS_LENGTH_ERROR : VIP_STATUS_TRANSPORT_ERROR;
     // An earlier packet is still leaving.
     finish_packet();
   }
@@ -108,8 +113,11 @@ uint32_t start_packet(const via::OutgoingPacket& packet) {
 
 void finish_packet() {
   via::trace_waiting();
-  while (via::nsdma_busy())
-    while_waiting(true);
+  // One read of the event word a lap tells both whether the packet has
+  // left and what else there is to take in.
+  for (uint32_t events = via::event_status(); (events & LANAI_EV_NSDMA_IDLE) == 0u;
+       events = via::event_status())
+    take_in(events);
   via::trace_working();
 }
 
@@ -121,15 +129,18 @@ void prepare_completion(uint32_t immediate, uint32_t length, uint32_t status) {
   via::encode_completion(completion, immediate, length, status);
 }
 
-void complete_descriptor(uint32_t vi, const via::PostedDescriptor& posted, uint32_t immediate,
+void complete_descriptor(uint32_t vi, const via::PostedDescriptor &posted, uint32_t immediate,
                          uint32_t length, uint32_t status) {
   prepare_completion(immediate, length, status);
   write_completion(vi, posted);
 }
 
-void write_completion(uint32_t vi, const via::PostedDescriptor& posted) {
-  const via::HdmaRequest write{via::completion_address(posted), posted.handle, via::vi_ptag(vi),
-                               via::sram_address(&completion), VIA_DESC_WRITEBACK_BYTES,
+void write_completion(uint32_t vi, const via::PostedDescriptor &posted) {
+  const via::HdmaRequest write{via::completion_address(posted),
+                               posted.handle,
+                               via::vi_ptag(vi),
+                               via::sram_address(&completion),
+                               VIA_DESC_WRITEBACK_BYTES,
                                via::HdmaDirection::to_host};
   uint32_t id;
   if (!start_host_dma(write, id)) {
@@ -147,15 +158,15 @@ via::DescriptorCopy copy;
 
 } // namespace
 
-uint32_t start_descriptor_fetch(uint32_t vi, const via::PostedDescriptor& posted) {
-  const via::HdmaRequest fetch{posted.address(), posted.handle, via::vi_ptag(vi),
-                               via::sram_address(&copy), VIA_DESC_BYTES,
-                               via::HdmaDirection::to_sram};
+uint32_t start_descriptor_fetch(uint32_t vi, const via::PostedDescriptor &posted) {
+  const via::HdmaRequest fetch{posted.address(), posted.handle,
+                               via::vi_ptag(vi), via::sram_address(&copy),
+                               VIA_DESC_BYTES,   via::HdmaDirection::to_sram};
   uint32_t id;
   return start_host_dma(fetch, id) ? id : 0u;
 }
 
-bool finish_descriptor_fetch(uint32_t id, uint32_t vi, via::Descriptor& descriptor) {
+bool finish_descriptor_fetch(uint32_t id, uint32_t vi, via::Descriptor &descriptor) {
   if (id == 0u || finish_host_dma(id, false) != LANAI_HDMA_OK) {
     report_unreachable_descriptor(vi);
     return false;
@@ -164,8 +175,8 @@ bool finish_descriptor_fetch(uint32_t id, uint32_t vi, via::Descriptor& descript
   return true;
 }
 
-bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor& posted,
-                      via::Descriptor& descriptor) {
+bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor &posted,
+                      via::Descriptor &descriptor) {
   return finish_descriptor_fetch(start_descriptor_fetch(vi, posted), vi, descriptor);
 }
 

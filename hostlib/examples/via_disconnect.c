@@ -50,14 +50,17 @@ static void post(int recv, int m) {
   d->DS[0].Local.Data.Address = buffer(m);
   d->DS[0].Local.Handle = mh;
   d->DS[0].Local.Length = (VIP_UINT32)bytes;
-  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS) die("post failed");
+  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS)
+    die("post failed");
 }
 
 /* node1: the peer has gone; every message it sent should be here. */
 static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *error) {
   (void)context;
-  if (error->ErrorCode != VIP_ERROR_CONN_LOST || error->ViHandle != vi) die("unexpected error");
-  if (received != messages) die("messages were lost");
+  if (error->ErrorCode != VIP_ERROR_CONN_LOST || error->ViHandle != vi)
+    die("unexpected error");
+  if (received != messages)
+    die("messages were lost");
   printf("node1: connection lost after %d messages of %d bytes, all intact\n", received, bytes);
   exit(0);
 }
@@ -66,24 +69,31 @@ int main(int argc, char **argv) {
   char host[64], peer[64];
   int opt;
   while ((opt = getopt(argc, argv, "n:s:")) != -1) {
-    if (opt == 'n') messages = atoi(optarg);
-    else if (opt == 's') bytes = atoi(optarg);
-    else die("usage: via_disconnect [-n MESSAGES] [-s BYTES]");
+    if (opt == 'n')
+      messages = atoi(optarg);
+    else if (opt == 's')
+      bytes = atoi(optarg);
+    else
+      die("usage: via_disconnect [-n MESSAGES] [-s BYTES]");
   }
   if (messages < 1 || messages > MAX_MESSAGES || bytes < 1 || bytes > 65536)
     die("MESSAGES must be 1 to 32, BYTES 1 to 65536");
-  if (gethostname(host, sizeof host) != 0) die("gethostname failed");
+  if (gethostname(host, sizeof host) != 0)
+    die("gethostname failed");
   sender = strcmp(host, "node0") == 0;
   strcpy(peer, sender ? "node1" : "node0");
 
   VIP_PROTECTION_HANDLE ptag;
-  if (VipOpenNic("/dev/via_eth0", &nic) != VIP_SUCCESS || VipCreatePtag(nic, &ptag) != VIP_SUCCESS ||
+  if (VipOpenNic("/dev/via_eth0", &nic) != VIP_SUCCESS ||
+      VipCreatePtag(nic, &ptag) != VIP_SUCCESS ||
       (!sender && VipErrorCallback(nic, NULL, on_error) != VIP_SUCCESS))
     die("cannot open the NIC");
-  VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE, VIP_FALSE};
+  VIP_VI_ATTRIBUTES attrs = {
+      VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE, VIP_FALSE};
   const size_t total = MAX_MESSAGES * sizeof(VIP_DESCRIPTOR) + (size_t)messages * (size_t)bytes;
   unsigned char *mem = aligned_alloc(64, (total + 63) / 64 * 64);
-  if (!mem) die("out of memory");
+  if (!mem)
+    die("out of memory");
   memset(mem, 0, total);
   descs = (VIP_DESCRIPTOR *)mem;
   buffers = mem + MAX_MESSAGES * sizeof(VIP_DESCRIPTOR);
@@ -95,7 +105,8 @@ int main(int argc, char **argv) {
   VipNSGetHostByName(nic, host, la, 0);
   VipNSGetHostByName(nic, peer, ra, 0);
   if (!sender)
-    for (int m = 0; m < messages; m++) post(1, m);
+    for (int m = 0; m < messages; m++)
+      post(1, m);
   VIP_CONN_HANDLE conn;
   VIP_VI_ATTRIBUTES remote;
   if (sender ? VipConnectRequest(vi, la, ra, VIP_INFINITE, &remote) != VIP_SUCCESS
@@ -106,11 +117,13 @@ int main(int argc, char **argv) {
 
   if (sender) {
     for (int m = 0; m < messages; m++) {
-      for (int i = 0; i < bytes; i++) buffer(m)[i] = byte_at(m, i);
+      for (int i = 0; i < bytes; i++)
+        buffer(m)[i] = byte_at(m, i);
       post(0, m);
     }
     started = seconds();
-    if (VipDisconnect(vi) != VIP_SUCCESS) die("VipDisconnect failed");
+    if (VipDisconnect(vi) != VIP_SUCCESS)
+      die("VipDisconnect failed");
     const double took = seconds() - started;
     for (int m = 0; m < messages; m++)
       if (descs[m].CS.Status != (VIP_STATUS_DONE | VIP_STATUS_OP_SEND))
@@ -124,12 +137,14 @@ int main(int argc, char **argv) {
    * ends the program. */
   for (;;) {
     VIP_DESCRIPTOR *d;
-    if (VipRecvWait(vi, VIP_INFINITE, &d) != VIP_SUCCESS) die("VipRecvWait failed");
+    if (VipRecvWait(vi, VIP_INFINITE, &d) != VIP_SUCCESS)
+      die("VipRecvWait failed");
     if (d->CS.Status != (VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE) ||
         d->CS.Length != (VIP_UINT32)bytes || d != &descs[received])
       die("a message did not arrive whole");
     for (int i = 0; i < bytes; i++)
-      if (buffer(received)[i] != byte_at(received, i)) die("bytes differ");
+      if (buffer(received)[i] != byte_at(received, i))
+        die("bytes differ");
     received++;
   }
 }

@@ -52,11 +52,13 @@ static void post(int recv, VIP_DESCRIPTOR *d, unsigned char *buf, VIP_UINT32 len
   d->CS.SegCount = 1;
   d->CS.Length = len;
   d->CS.Status = 0;
-  if (!recv) d->CS.ImmediateData = TAG | (VIP_UINT32)m;
+  if (!recv)
+    d->CS.ImmediateData = TAG | (VIP_UINT32)m;
   d->DS[0].Local.Data.Address = buf;
   d->DS[0].Local.Handle = mh;
   d->DS[0].Local.Length = len;
-  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS) die("post failed");
+  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS)
+    die("post failed");
 }
 
 static VIP_DESCRIPTOR *complete(int recv) {
@@ -75,11 +77,14 @@ static void run_sender(void) {
       post(1, credit, buffers + RING * MAX_BYTES, 8, 0);
     }
     unsigned char *buf = buffers + (m % RING) * MAX_BYTES;
-    for (VIP_UINT32 i = 0; i < length_of(m); i++) buf[i] = byte_at(m, (int)i);
-    if (m >= RING) complete(0); /* the descriptor and buffer come back */
+    for (VIP_UINT32 i = 0; i < length_of(m); i++)
+      buf[i] = byte_at(m, (int)i);
+    if (m >= RING)
+      complete(0); /* the descriptor and buffer come back */
     post(0, &ring[m % RING], buf, length_of(m), m);
   }
-  for (int m = messages > RING ? messages - RING : 0; m < messages; m++) complete(0);
+  for (int m = messages > RING ? messages - RING : 0; m < messages; m++)
+    complete(0);
   printf("node0: %d messages sent from %d recycled descriptors\n", messages, RING);
 }
 
@@ -88,17 +93,23 @@ static void run_receiver(void) {
   double start = seconds();
   for (int m = 0; m < messages; m++) {
     VIP_DESCRIPTOR *d = complete(1);
-    if (d != &ring[m % RING]) die("receives completed out of order");
+    if (d != &ring[m % RING])
+      die("receives completed out of order");
     const VIP_UINT32 len = length_of(m);
     const int immediate = (d->CS.Status & VIP_STATUS_IMMEDIATE) != 0;
-    if (immediate != has_immediate(m)) die("the status misreports immediate data");
-    if (immediate && d->CS.ImmediateData != (TAG | (VIP_UINT32)m)) die("wrong immediate data");
-    if (d->CS.Length != len) die("wrong length");
+    if (immediate != has_immediate(m))
+      die("the status misreports immediate data");
+    if (immediate && d->CS.ImmediateData != (TAG | (VIP_UINT32)m))
+      die("wrong immediate data");
+    if (d->CS.Length != len)
+      die("wrong length");
     for (VIP_UINT32 i = 0; i < len; i++)
-      if (buffers[(m % RING) * MAX_BYTES + i] != byte_at(m, (int)i)) die("bytes differ");
+      if (buffers[(m % RING) * MAX_BYTES + i] != byte_at(m, (int)i))
+        die("bytes differ");
     with_immediate += immediate;
     empty += len == 0;
-    if (m + RING < messages) post(1, d, buffers + (m % RING) * MAX_BYTES, MAX_BYTES, 0);
+    if (m + RING < messages)
+      post(1, d, buffers + (m % RING) * MAX_BYTES, MAX_BYTES, 0);
     if (m % RING == RING - 1 && m + 1 < messages) {
       post(0, credit, buffers + RING * MAX_BYTES, 8, 1); /* odd: no immediate data */
       complete(0);
@@ -113,22 +124,27 @@ int main(int argc, char **argv) {
   char host[64], peer[64];
   int opt;
   while ((opt = getopt(argc, argv, "n:")) != -1) {
-    if (opt == 'n') messages = atoi(optarg);
-    else die("usage: via_immediate [-n MESSAGES]");
+    if (opt == 'n')
+      messages = atoi(optarg);
+    else
+      die("usage: via_immediate [-n MESSAGES]");
   }
-  if (messages < 1) die("MESSAGES must be positive");
-  if (gethostname(host, sizeof host) != 0) die("gethostname failed");
+  if (messages < 1)
+    die("MESSAGES must be positive");
+  if (gethostname(host, sizeof host) != 0)
+    die("gethostname failed");
   sender = strcmp(host, "node0") == 0;
   strcpy(peer, sender ? "node1" : "node0");
 
   VIP_PROTECTION_HANDLE ptag;
   if (VipOpenNic("/dev/via_eth0", &nic) != VIP_SUCCESS || VipCreatePtag(nic, &ptag) != VIP_SUCCESS)
     die("cannot open the NIC");
-  VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, MAX_BYTES, NULL, ptag, VIP_FALSE,
-                             VIP_FALSE};
+  VIP_VI_ATTRIBUTES attrs = {
+      VIP_SERVICE_RELIABLE_DELIVERY, MAX_BYTES, NULL, ptag, VIP_FALSE, VIP_FALSE};
   const VIP_ULONG bytes = (RING + 1) * (sizeof(VIP_DESCRIPTOR) + MAX_BYTES);
   char *mem = aligned_alloc(64, bytes);
-  if (!mem) die("out of memory");
+  if (!mem)
+    die("out of memory");
   memset(mem, 0, bytes);
   ring = (VIP_DESCRIPTOR *)mem;
   credit = ring + RING;
@@ -152,8 +168,10 @@ int main(int argc, char **argv) {
              : VipConnectWait(nic, la, VIP_INFINITE, ra, &remote, &conn) != VIP_SUCCESS ||
                    VipConnectAccept(conn, vi) != VIP_SUCCESS)
     die("cannot connect");
-  if (sender) run_sender();
-  else run_receiver();
+  if (sender)
+    run_sender();
+  else
+    run_receiver();
   VipDisconnect(vi);
   free(mem), free(la), free(ra);
   return 0;

@@ -53,12 +53,14 @@ static void post(int recv, int i, VIP_UINT32 len) {
   d->DS[0].Local.Data.Address = buffer(i);
   d->DS[0].Local.Handle = mh;
   d->DS[0].Local.Length = len;
-  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS) die("post failed");
+  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS)
+    die("post failed");
 }
 
 static void send_batch(void) {
   for (int i = 0; i < BATCH; i++, sent++) {
-    for (int b = 0; b < BYTES; b++) buffer(i)[b] = byte_at(sent, b);
+    for (int b = 0; b < BYTES; b++)
+      buffer(i)[b] = byte_at(sent, b);
     post(0, i, BYTES);
   }
 }
@@ -69,7 +71,8 @@ static void on_credit(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_DESCRIPTOR *d);
  * descriptors are back. Handlers do not run inside one another, so each
  * handler that may be the last of the two to run looks. */
 static void next_batch(void) {
-  if (!credit_pending || completed < sent || sent >= batches * BATCH) return;
+  if (!credit_pending || completed < sent || sent >= batches * BATCH)
+    return;
   credit_pending = 0;
   post(1, BATCH, 8);
   VipRecvNotify(vi, NULL, on_credit);
@@ -84,7 +87,8 @@ static void on_send_entry(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_VI_HANDLE fro
   if (from != vi || recv_queue || VipSendDone(vi, &d) != VIP_SUCCESS ||
       (d->CS.Status & VIP_STATUS_ERROR_MASK))
     failed = 1;
-  if (++completed < batches * BATCH) VipCQNotify(send_cq, NULL, on_send_entry);
+  if (++completed < batches * BATCH)
+    VipCQNotify(send_cq, NULL, on_send_entry);
   next_batch();
 }
 
@@ -103,14 +107,18 @@ static void on_message(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_DESCRIPTOR *d) {
   if ((d->CS.Status & VIP_STATUS_ERROR_MASK) || d->CS.Length != BYTES || i != received % BATCH)
     failed = 1;
   for (int b = 0; b < BYTES; b++)
-    if (buffer(i)[b] != byte_at(received, b)) failed = 1;
+    if (buffer(i)[b] != byte_at(received, b))
+      failed = 1;
   received++;
-  if (received + BATCH <= batches * BATCH) post(1, i, BYTES);
-  if (received < batches * BATCH) VipRecvNotify(vi, NULL, on_message);
+  if (received + BATCH <= batches * BATCH)
+    post(1, i, BYTES);
+  if (received < batches * BATCH)
+    VipRecvNotify(vi, NULL, on_message);
   if (received % BATCH == 0 && received < batches * BATCH) {
     VIP_DESCRIPTOR *c;
     post(0, BATCH, 8);
-    if (VipSendWait(vi, VIP_INFINITE, &c) != VIP_SUCCESS) failed = 1;
+    if (VipSendWait(vi, VIP_INFINITE, &c) != VIP_SUCCESS)
+      failed = 1;
     credits++;
   }
 }
@@ -119,22 +127,29 @@ int main(int argc, char **argv) {
   char host[64], peer[64];
   int opt;
   while ((opt = getopt(argc, argv, "b:")) != -1) {
-    if (opt == 'b') batches = atoi(optarg);
-    else die("usage: via_notify [-b BATCHES]");
+    if (opt == 'b')
+      batches = atoi(optarg);
+    else
+      die("usage: via_notify [-b BATCHES]");
   }
-  if (batches < 1) die("BATCHES must be positive");
-  if (gethostname(host, sizeof host) != 0) die("gethostname failed");
+  if (batches < 1)
+    die("BATCHES must be positive");
+  if (gethostname(host, sizeof host) != 0)
+    die("gethostname failed");
   sender = strcmp(host, "node0") == 0;
   strcpy(peer, sender ? "node1" : "node0");
 
   VIP_PROTECTION_HANDLE ptag;
-  if (VipOpenNic("/dev/via_eth0", &nic) != VIP_SUCCESS || VipCreatePtag(nic, &ptag) != VIP_SUCCESS ||
+  if (VipOpenNic("/dev/via_eth0", &nic) != VIP_SUCCESS ||
+      VipCreatePtag(nic, &ptag) != VIP_SUCCESS ||
       VipCreateCQ(nic, BATCH * 2, &send_cq) != VIP_SUCCESS)
     die("cannot open the NIC");
-  VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, BYTES, NULL, ptag, VIP_FALSE, VIP_FALSE};
+  VIP_VI_ATTRIBUTES attrs = {
+      VIP_SERVICE_RELIABLE_DELIVERY, BYTES, NULL, ptag, VIP_FALSE, VIP_FALSE};
   const VIP_ULONG bytes = (BATCH + 1) * (sizeof(VIP_DESCRIPTOR) + BYTES);
   char *mem = aligned_alloc(64, bytes);
-  if (!mem) die("out of memory");
+  if (!mem)
+    die("out of memory");
   memset(mem, 0, bytes);
   descs = (VIP_DESCRIPTOR *)mem;
   buffers = (unsigned char *)(mem + (BATCH + 1) * sizeof(VIP_DESCRIPTOR));
@@ -150,7 +165,8 @@ int main(int argc, char **argv) {
     VipRecvNotify(vi, NULL, on_credit);
     VipCQNotify(send_cq, NULL, on_send_entry);
   } else {
-    for (int i = 0; i < BATCH; i++) post(1, i, BYTES);
+    for (int i = 0; i < BATCH; i++)
+      post(1, i, BYTES);
     VipRecvNotify(vi, NULL, on_message);
   }
   VIP_CONN_HANDLE conn;
@@ -161,10 +177,13 @@ int main(int argc, char **argv) {
     die("cannot connect");
 
   const double start = seconds();
-  if (sender) send_batch();
+  if (sender)
+    send_batch();
   /* Everything else happens in the handlers. */
-  while (!failed && (sender ? completed : received) < batches * BATCH) usleep(100);
-  if (failed) die(sender ? "a send failed" : "a message was not as sent");
+  while (!failed && (sender ? completed : received) < batches * BATCH)
+    usleep(100);
+  if (failed)
+    die(sender ? "a send failed" : "a message was not as sent");
   if (sender)
     printf("node0: %d sends completed through CQ handlers, %d batches started by credit "
            "handlers (%.1f us)\n",

@@ -55,7 +55,8 @@ static void post(int recv, VIP_DESCRIPTOR *d, void *buf, VIP_UINT32 len) {
   d->DS[0].Local.Data.Address = buf;
   d->DS[0].Local.Handle = mh;
   d->DS[0].Local.Length = len;
-  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS) die("post failed");
+  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS)
+    die("post failed");
 }
 
 static VIP_DESCRIPTOR *complete(int recv) {
@@ -79,16 +80,19 @@ static void write_chunk(VIP_DESCRIPTOR *d, const struct where *to, int offset, i
   d->DS[1].Local.Data.Address = data + offset;
   d->DS[1].Local.Handle = data_mh;
   d->DS[1].Local.Length = (VIP_UINT32)len;
-  if (VipPostSend(vi, d, mh) != VIP_SUCCESS) die("RDMA write refused");
+  if (VipPostSend(vi, d, mh) != VIP_SUCCESS)
+    die("RDMA write refused");
 }
 
 static void run_writer(void) {
-  for (int i = 0; i < total; i++) data[i] = (char)byte_at(i);
+  for (int i = 0; i < total; i++)
+    data[i] = (char)byte_at(i);
   post(1, &descs[MAX_WINDOW + 1], note + 64, 8); /* node1's answer */
   complete(1);                                   /* where to write */
   struct where to;
   memcpy(&to, note, sizeof to);
-  if ((int)to.bytes < total) die("node1's buffer is too small");
+  if ((int)to.bytes < total)
+    die("node1's buffer is too small");
   const int writes = (total + chunk - 1) / chunk;
   double start = seconds();
   int posted = 0, completed = 0;
@@ -102,8 +106,9 @@ static void run_writer(void) {
   }
   complete(1);
   double elapsed = seconds() - start;
-  printf("node0: %d bytes in %d RDMA writes of %d B, %d in flight: delivered in %.1f us, %.1f MB/s\n",
-         total, writes, chunk, window, elapsed * 1e6, total / elapsed / 1e6);
+  printf(
+      "node0: %d bytes in %d RDMA writes of %d B, %d in flight: delivered in %.1f us, %.1f MB/s\n",
+      total, writes, chunk, window, elapsed * 1e6, total / elapsed / 1e6);
 }
 
 static void run_target(void) {
@@ -121,7 +126,8 @@ static void run_target(void) {
       d->CS.ImmediateData != writes)
     die("the last write did not bring its immediate data");
   for (int i = 0; i < total; i++)
-    if ((unsigned char)data[i] != byte_at(i)) die("bytes differ");
+    if ((unsigned char)data[i] != byte_at(i))
+      die("bytes differ");
   strcpy(note + 64, "ok");
   post(0, &descs[2], note + 64, 8);
   complete(0);
@@ -132,25 +138,32 @@ int main(int argc, char **argv) {
   char host[64], peer[64];
   int opt;
   while ((opt = getopt(argc, argv, "s:c:w:")) != -1) {
-    if (opt == 's') total = atoi(optarg);
-    else if (opt == 'c') chunk = atoi(optarg);
-    else if (opt == 'w') window = atoi(optarg);
-    else die("usage: via_rdma_pipeline [-s BYTES] [-c CHUNK] [-w WINDOW]");
+    if (opt == 's')
+      total = atoi(optarg);
+    else if (opt == 'c')
+      chunk = atoi(optarg);
+    else if (opt == 'w')
+      window = atoi(optarg);
+    else
+      die("usage: via_rdma_pipeline [-s BYTES] [-c CHUNK] [-w WINDOW]");
   }
   if (total < 1 || chunk < 1 || chunk > 65536 || window < 1 || window > MAX_WINDOW)
     die("BYTES and CHUNK (at most 65536) must be positive, WINDOW 1 to 16");
-  if (gethostname(host, sizeof host) != 0) die("gethostname failed");
+  if (gethostname(host, sizeof host) != 0)
+    die("gethostname failed");
   writer = strcmp(host, "node0") == 0;
   strcpy(peer, writer ? "node1" : "node0");
 
   if (VipOpenNic("/dev/clanvi0", &nic) != VIP_SUCCESS || VipCreatePtag(nic, &ptag) != VIP_SUCCESS)
     die("cannot open the NIC");
   VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_TRUE, VIP_FALSE};
-  if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) != VIP_SUCCESS) die("cannot create an RDMA VI");
+  if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) != VIP_SUCCESS)
+    die("cannot create an RDMA VI");
   const VIP_ULONG control_bytes = (MAX_WINDOW + 2) * sizeof(VIP_DESCRIPTOR) + 128;
   char *control = aligned_alloc(64, control_bytes);
   data = aligned_alloc(64, ((size_t)total + 63) / 64 * 64);
-  if (!control || !data) die("out of memory");
+  if (!control || !data)
+    die("out of memory");
   memset(control, 0, control_bytes);
   memset(data, 0, (size_t)total);
   descs = (VIP_DESCRIPTOR *)control;
@@ -163,15 +176,18 @@ int main(int argc, char **argv) {
   VIP_NET_ADDRESS *la = calloc(1, 64), *ra = calloc(1, 64);
   VipNSGetHostByName(nic, host, la, 0);
   VipNSGetHostByName(nic, peer, ra, 0);
-  if (writer) post(1, &descs[MAX_WINDOW], note, sizeof(struct where));
+  if (writer)
+    post(1, &descs[MAX_WINDOW], note, sizeof(struct where));
   VIP_CONN_HANDLE conn;
   VIP_VI_ATTRIBUTES remote;
   if (writer ? VipConnectRequest(vi, la, ra, VIP_INFINITE, &remote) != VIP_SUCCESS
              : VipConnectWait(nic, la, VIP_INFINITE, ra, &remote, &conn) != VIP_SUCCESS ||
                    VipConnectAccept(conn, vi) != VIP_SUCCESS)
     die("cannot connect");
-  if (writer) run_writer();
-  else run_target();
+  if (writer)
+    run_writer();
+  else
+    run_target();
   VipDisconnect(vi);
   free(control), free(data), free(la), free(ra);
   return 0;

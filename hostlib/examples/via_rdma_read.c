@@ -53,7 +53,8 @@ static void post(int recv, VIP_DESCRIPTOR *d, void *buf, VIP_UINT32 len) {
   d->DS[0].Local.Data.Address = buf;
   d->DS[0].Local.Handle = mh;
   d->DS[0].Local.Length = len;
-  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS) die("post failed");
+  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS)
+    die("post failed");
 }
 
 static VIP_DESCRIPTOR *complete(int recv) {
@@ -76,14 +77,16 @@ static void read_chunk(VIP_DESCRIPTOR *d, const struct where *from, int offset) 
   d->DS[1].Local.Data.Address = data + offset;
   d->DS[1].Local.Handle = data_mh;
   d->DS[1].Local.Length = (VIP_UINT32)len;
-  if (VipPostSend(vi, d, mh) != VIP_SUCCESS) die("RDMA read refused");
+  if (VipPostSend(vi, d, mh) != VIP_SUCCESS)
+    die("RDMA read refused");
 }
 
 static void run_reader(void) {
   complete(1); /* where to read */
   struct where from;
   memcpy(&from, note, sizeof from);
-  if ((int)from.bytes < total) die("node1's buffer is too small");
+  if ((int)from.bytes < total)
+    die("node1's buffer is too small");
   const int reads = (total + chunk - 1) / chunk;
   double start = seconds();
   int posted = 0, completed = 0;
@@ -98,7 +101,8 @@ static void run_reader(void) {
   }
   double elapsed = seconds() - start;
   for (int i = 0; i < total; i++)
-    if ((unsigned char)data[i] != byte_at(i)) die("bytes differ");
+    if ((unsigned char)data[i] != byte_at(i))
+      die("bytes differ");
   post(0, &descs[MAX_WINDOW + 1], note + 64, 8);
   complete(0);
   printf("node0: %d bytes in %d RDMA reads of %d B, %d in flight: intact, %.1f us, %.1f MB/s\n",
@@ -106,7 +110,8 @@ static void run_reader(void) {
 }
 
 static void run_target(void) {
-  for (int i = 0; i < total; i++) data[i] = (char)byte_at(i);
+  for (int i = 0; i < total; i++)
+    data[i] = (char)byte_at(i);
   post(1, &descs[0], note + 64, 8); /* node0's word that it is done */
   struct where *here = (struct where *)note;
   here->address = (VIP_UINT64)(uintptr_t)data;
@@ -122,32 +127,41 @@ int main(int argc, char **argv) {
   char host[64], peer[64];
   int opt;
   while ((opt = getopt(argc, argv, "s:c:w:")) != -1) {
-    if (opt == 's') total = atoi(optarg);
-    else if (opt == 'c') chunk = atoi(optarg);
-    else if (opt == 'w') window = atoi(optarg);
-    else die("usage: via_rdma_read [-s BYTES] [-c CHUNK] [-w WINDOW]");
+    if (opt == 's')
+      total = atoi(optarg);
+    else if (opt == 'c')
+      chunk = atoi(optarg);
+    else if (opt == 'w')
+      window = atoi(optarg);
+    else
+      die("usage: via_rdma_read [-s BYTES] [-c CHUNK] [-w WINDOW]");
   }
   if (total < 1 || chunk < 1 || chunk > 65536 || window < 1 || window > MAX_WINDOW)
     die("BYTES and CHUNK (at most 65536) must be positive, WINDOW 1 to 16");
-  if (gethostname(host, sizeof host) != 0) die("gethostname failed");
+  if (gethostname(host, sizeof host) != 0)
+    die("gethostname failed");
   reader = strcmp(host, "node0") == 0;
   strcpy(peer, reader ? "node1" : "node0");
 
   VIP_NIC_ATTRIBUTES nic_attrs;
-  if (VipOpenNic("/dev/clanvi0", &nic) != VIP_SUCCESS || VipQueryNic(nic, &nic_attrs) != VIP_SUCCESS)
+  if (VipOpenNic("/dev/clanvi0", &nic) != VIP_SUCCESS ||
+      VipQueryNic(nic, &nic_attrs) != VIP_SUCCESS)
     die("cannot open the NIC");
   if (!(nic_attrs.RDMAReadSupport & VIP_SERVICE_RELIABLE_DELIVERY)) {
     printf("%s: this NIC offers no RDMA read (VipQueryNic: RDMAReadSupport 0x%lx)\n", host,
            (unsigned long)nic_attrs.RDMAReadSupport);
     return 0;
   }
-  if (VipCreatePtag(nic, &ptag) != VIP_SUCCESS) die("cannot create a tag");
+  if (VipCreatePtag(nic, &ptag) != VIP_SUCCESS)
+    die("cannot create a tag");
   VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE, VIP_TRUE};
-  if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) != VIP_SUCCESS) die("cannot create an RDMA VI");
+  if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) != VIP_SUCCESS)
+    die("cannot create an RDMA VI");
   const VIP_ULONG control_bytes = (MAX_WINDOW + 2) * sizeof(VIP_DESCRIPTOR) + 128;
   char *control = aligned_alloc(64, control_bytes);
   data = aligned_alloc(64, ((size_t)total + 63) / 64 * 64);
-  if (!control || !data) die("out of memory");
+  if (!control || !data)
+    die("out of memory");
   memset(control, 0, control_bytes);
   memset(data, 0, (size_t)total);
   descs = (VIP_DESCRIPTOR *)control;
@@ -160,15 +174,18 @@ int main(int argc, char **argv) {
   VIP_NET_ADDRESS *la = calloc(1, 64), *ra = calloc(1, 64);
   VipNSGetHostByName(nic, host, la, 0);
   VipNSGetHostByName(nic, peer, ra, 0);
-  if (reader) post(1, &descs[MAX_WINDOW], note, sizeof(struct where));
+  if (reader)
+    post(1, &descs[MAX_WINDOW], note, sizeof(struct where));
   VIP_CONN_HANDLE conn;
   VIP_VI_ATTRIBUTES remote;
   if (reader ? VipConnectRequest(vi, la, ra, VIP_INFINITE, &remote) != VIP_SUCCESS
              : VipConnectWait(nic, la, VIP_INFINITE, ra, &remote, &conn) != VIP_SUCCESS ||
                    VipConnectAccept(conn, vi) != VIP_SUCCESS)
     die("cannot connect");
-  if (reader) run_reader();
-  else run_target();
+  if (reader)
+    run_reader();
+  else
+    run_target();
   VipDisconnect(vi);
   free(control), free(data), free(la), free(ra);
   return 0;

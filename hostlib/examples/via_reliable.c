@@ -47,11 +47,13 @@ static uint64_t now_ns(void) {
 static char *buffer(int i) { return buffers + (size_t)i * (size_t)bytes; }
 static char byte_at(int m, int i) { return (char)(m * 37 + i * 11 + 1); }
 static void fill(int m) {
-  for (int i = 0; i < bytes; i++) buffer(m)[i] = byte_at(m, i);
+  for (int i = 0; i < bytes; i++)
+    buffer(m)[i] = byte_at(m, i);
 }
 static int holds(int m) {
   for (int i = 0; i < bytes; i++)
-    if (buffer(m)[i] != byte_at(m, i)) return 0;
+    if (buffer(m)[i] != byte_at(m, i))
+      return 0;
   return 1;
 }
 
@@ -62,7 +64,8 @@ static void post(VIP_VI_HANDLE vi, int recv, VIP_DESCRIPTOR *d, void *buf, VIP_U
   d->DS[0].Local.Data.Address = buf;
   d->DS[0].Local.Handle = mh;
   d->DS[0].Local.Length = len;
-  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS) die("post failed");
+  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS)
+    die("post failed");
 }
 
 static VIP_DESCRIPTOR *complete(VIP_VI_HANDLE vi, int recv) {
@@ -76,7 +79,8 @@ static VIP_VI_HANDLE connect_vi(VIP_RELIABILITY_LEVEL level, VIP_UINT8 discrimin
   char host[64], peer[64];
   VIP_VI_HANDLE vi;
   VIP_VI_ATTRIBUTES attrs = {level, 65536, NULL, ptag, VIP_FALSE, VIP_FALSE}, remote;
-  if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) != VIP_SUCCESS) die("cannot create a VI");
+  if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) != VIP_SUCCESS)
+    die("cannot create a VI");
   gethostname(host, sizeof host);
   strcpy(peer, sender ? "node1" : "node0");
   VIP_NET_ADDRESS *la = calloc(1, 64), *ra = calloc(1, 64);
@@ -107,22 +111,28 @@ static int send_round(VIP_RELIABILITY_LEVEL level, VIP_UINT8 discriminator, int 
   VIP_VI_HANDLE vi = connect_vi(level, discriminator, 1);
   VIP_DESCRIPTOR *d = descs + (discriminator - 1) * (MAX_MESSAGES + 2) + 1;
   uint64_t done[MAX_MESSAGES];
-  for (int i = 0; i < messages; i++) fill(i);
-  for (int i = 0; i < messages && at_once; i++) post(vi, 0, d + i, buffer(i), (VIP_UINT32)bytes);
+  for (int i = 0; i < messages; i++)
+    fill(i);
+  for (int i = 0; i < messages && at_once; i++)
+    post(vi, 0, d + i, buffer(i), (VIP_UINT32)bytes);
   for (int i = 0; i < messages; i++) {
-    if (!at_once) post(vi, 0, d + i, buffer(i), (VIP_UINT32)bytes);
+    if (!at_once)
+      post(vi, 0, d + i, buffer(i), (VIP_UINT32)bytes);
     if (complete(vi, 0) != d + i || d[i].CS.Status != (VIP_STATUS_DONE | VIP_STATUS_OP_SEND))
       die("a send failed");
     done[i] = now_ns();
     /* those completed so far are the first ones posted */
     int first = i + 1;
-    while (first < messages && at_once && d[first].CS.Status != 0) first++;
+    while (first < messages && at_once && d[first].CS.Status != 0)
+      first++;
     for (int later = first; later < messages && at_once; later++)
-      if (d[later].CS.Status != 0) die("sends completed out of posting order");
+      if (d[later].CS.Status != 0)
+        die("sends completed out of posting order");
   }
   complete(vi, 1); /* node1's times */
   int after = 0;
-  for (int i = 0; i < messages; i++) after += done[i] > times[i];
+  for (int i = 0; i < messages; i++)
+    after += done[i] > times[i];
   if (too_long) {
     post(vi, 0, d + messages, buffer(0), (VIP_UINT32)bytes);
     if (complete(vi, 0)->CS.Status !=
@@ -140,10 +150,12 @@ static void receive_round(VIP_RELIABILITY_LEVEL level, VIP_UINT8 discriminator, 
   memset(buffers, 0, (size_t)(MAX_MESSAGES + 1) * (size_t)bytes);
   VIP_VI_HANDLE vi = connect_vi(level, discriminator, messages + too_long);
   for (int i = 0; i < messages; i++) {
-    do times[i] = now_ns();
+    do
+      times[i] = now_ns();
     while (!holds(i));
     VIP_DESCRIPTOR *d = complete(vi, 1);
-    if (d->CS.Status != (VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE) || d->CS.Length != (VIP_UINT32)bytes)
+    if (d->CS.Status != (VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE) ||
+        d->CS.Length != (VIP_UINT32)bytes)
       die("a message did not arrive whole");
   }
   VIP_DESCRIPTOR *reply = descs + (discriminator - 1) * (MAX_MESSAGES + 2) + MAX_MESSAGES + 1;
@@ -171,13 +183,17 @@ int main(int argc, char **argv) {
   char host[64];
   int opt;
   while ((opt = getopt(argc, argv, "n:s:")) != -1) {
-    if (opt == 'n') messages = atoi(optarg);
-    else if (opt == 's') bytes = atoi(optarg);
-    else die("usage: via_reliable [-n MESSAGES] [-s BYTES]");
+    if (opt == 'n')
+      messages = atoi(optarg);
+    else if (opt == 's')
+      bytes = atoi(optarg);
+    else
+      die("usage: via_reliable [-n MESSAGES] [-s BYTES]");
   }
   if (messages < 1 || messages > MAX_MESSAGES || bytes < 2 || bytes > 65536)
     die("MESSAGES must be 1 to 16, BYTES 2 to 65536");
-  if (gethostname(host, sizeof host) != 0) die("gethostname failed");
+  if (gethostname(host, sizeof host) != 0)
+    die("gethostname failed");
   sender = strcmp(host, "node0") == 0;
   if (VipOpenNic("/dev/via_lo", &nic) != VIP_SUCCESS || VipCreatePtag(nic, &ptag) != VIP_SUCCESS ||
       VipErrorCallback(nic, NULL, ignore_errors) != VIP_SUCCESS)
@@ -185,13 +201,15 @@ int main(int argc, char **argv) {
   const size_t control = 2 * (MAX_MESSAGES + 2) * sizeof(VIP_DESCRIPTOR);
   const size_t total = control + (MAX_MESSAGES + 1) * (size_t)bytes + MAX_MESSAGES * sizeof *times;
   char *mem = aligned_alloc(64, (total + 63) / 64 * 64);
-  if (!mem) die("out of memory");
+  if (!mem)
+    die("out of memory");
   memset(mem, 0, total);
   descs = (VIP_DESCRIPTOR *)mem;
   buffers = mem + control;
   times = (uint64_t *)(buffers + (MAX_MESSAGES + 1) * (size_t)bytes);
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
-  if (VipRegisterMem(nic, mem, total, &mattrs, &mh) != VIP_SUCCESS) die("cannot register memory");
+  if (VipRegisterMem(nic, mem, total, &mattrs, &mh) != VIP_SUCCESS)
+    die("cannot register memory");
 
   if (sender) {
     const int delivery = send_round(VIP_SERVICE_RELIABLE_DELIVERY, 1, 0, 0);

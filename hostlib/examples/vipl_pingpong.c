@@ -34,7 +34,8 @@ static void post(int recv) {
   d->DS[0].Local.Data.Address = recv ? rbuf : sbuf;
   d->DS[0].Local.Handle = mh;
   d->DS[0].Local.Length = (VIP_UINT32)size;
-  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS) die("post failed");
+  if ((recv ? VipPostRecv(vi, d, mh) : VipPostSend(vi, d, mh)) != VIP_SUCCESS)
+    die("post failed");
 }
 
 static void complete(int recv) {
@@ -53,27 +54,35 @@ static double seconds(void) {
 int main(int argc, char **argv) {
   char host[64], peer[64];
   int opt;
-  if (++started != 1) die("globals are shared with another node");
+  if (++started != 1)
+    die("globals are shared with another node");
   while ((opt = getopt(argc, argv, "s:n:")) != -1) {
-    if (opt == 's') size = atoi(optarg);
-    else if (opt == 'n') iters = atoi(optarg);
-    else die("usage: vipl_pingpong [-s SIZE] [-n ITERS]");
+    if (opt == 's')
+      size = atoi(optarg);
+    else if (opt == 'n')
+      iters = atoi(optarg);
+    else
+      die("usage: vipl_pingpong [-s SIZE] [-n ITERS]");
   }
-  if (size < 1 || iters < 1) die("SIZE and ITERS must be positive");
-  if (gethostname(host, sizeof host) != 0) die("gethostname failed");
+  if (size < 1 || iters < 1)
+    die("SIZE and ITERS must be positive");
+  if (gethostname(host, sizeof host) != 0)
+    die("gethostname failed");
   server = strcmp(host, "node0") != 0;
   strcpy(peer, server ? "node0" : "node1");
 
   VIP_PROTECTION_HANDLE ptag;
   if (VipOpenNic("/dev/via_eth0", &nic) != VIP_SUCCESS || VipCreatePtag(nic, &ptag) != VIP_SUCCESS)
     die("cannot open the NIC");
-  VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE, VIP_FALSE};
+  VIP_VI_ATTRIBUTES attrs = {
+      VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE, VIP_FALSE};
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
   VIP_ULONG bytes = 128 + 2 * (VIP_ULONG)(size + 64);
   char *mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
   sd = (VIP_DESCRIPTOR *)mem, rd = (VIP_DESCRIPTOR *)(mem + 64);
   sbuf = mem + 128, rbuf = sbuf + size + 64;
-  for (int i = 0; i < size; i++) sbuf[i] = (char)(i * 7 + 1);
+  for (int i = 0; i < size; i++)
+    sbuf[i] = (char)(i * 7 + 1);
   if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) != VIP_SUCCESS ||
       VipRegisterMem(nic, mem, bytes, &mattrs, &mh) != VIP_SUCCESS)
     die("cannot create the VI");
@@ -89,13 +98,19 @@ int main(int argc, char **argv) {
 
   double start = seconds();
   for (int i = 0; i < iters; i++) {
-    if (i == 1) start = seconds(); /* the first round trip warms up */
-    if (!server) post(0);
+    if (i == 1)
+      start = seconds(); /* the first round trip warms up */
+    if (!server)
+      post(0);
     complete(1);
-    if (server) memcpy(sbuf, rbuf, (size_t)size);
-    else if (memcmp(sbuf, rbuf, (size_t)size) != 0) die("bytes differ");
-    if (server) post(0);
-    if (i + 1 < iters) post(1);
+    if (server)
+      memcpy(sbuf, rbuf, (size_t)size);
+    else if (memcmp(sbuf, rbuf, (size_t)size) != 0)
+      die("bytes differ");
+    if (server)
+      post(0);
+    if (i + 1 < iters)
+      post(1);
     complete(0);
   }
   if (!server)

@@ -177,8 +177,7 @@ VIP_RETURN VipQuerySystemManagementInfo(VIP_NIC_HANDLE NicHandle, VIP_ULONG Info
 /* Handler NULL restores the default, which prints the error on stderr. The
  * handler runs on the program's own stack, at its next VIPL call or while
  * it blocks in one. */
-VIP_RETURN VipErrorCallback(VIP_NIC_HANDLE NicHandle, VIP_PVOID Context,
-                            VIP_ERROR_HANDLER Handler);
+VIP_RETURN VipErrorCallback(VIP_NIC_HANDLE NicHandle, VIP_PVOID Context, VIP_ERROR_HANDLER Handler);
 
 /* --- Memory and protection tags ------------------------------------------- */
 VIP_RETURN VipCreatePtag(VIP_NIC_HANDLE NicHandle, VIP_PROTECTION_HANDLE *ProtectionTag);
@@ -188,8 +187,8 @@ VIP_RETURN VipRegisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress, VI
                           VIP_MEM_ATTRIBUTES *MemAttrs, VIP_MEM_HANDLE *MemHandle);
 VIP_RETURN VipDeregisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress,
                             VIP_MEM_HANDLE MemHandle);
-VIP_RETURN VipQueryMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress,
-                       VIP_MEM_HANDLE MemHandle, VIP_MEM_ATTRIBUTES *MemAttrs);
+VIP_RETURN VipQueryMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress, VIP_MEM_HANDLE MemHandle,
+                       VIP_MEM_ATTRIBUTES *MemAttrs);
 /* Another protection tag or RDMA permissions for a registered region;
  * Address is the region's start. VIP_INVALID_PARAMETER for a region this
  * NIC did not register, VIP_INVALID_PTAG for a tag of another NIC (or

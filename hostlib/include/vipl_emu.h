@@ -45,7 +45,7 @@ typedef struct {
   uint64_t hdma_protection_errors; /* transfers refused by the protection table */
   uint64_t packets_sent;           /* packets the network send DMA sent */
   uint64_t bytes_sent;
-  uint64_t packets_received;       /* packets the network receive DMA took in */
+  uint64_t packets_received; /* packets the network receive DMA took in */
   uint64_t bytes_received;
 } LANAI_EMU_NIC_COUNTERS;
 

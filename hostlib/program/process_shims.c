@@ -76,7 +76,8 @@ int gettimeofday(struct timeval *restrict time, void *restrict zone) {
     int (*real)(struct timeval *, void *) = libc_function("gettimeofday");
     return real(time, zone);
   }
-  if (zone) memset(zone, 0, sizeof(struct timezone));
+  if (zone)
+    memset(zone, 0, sizeof(struct timezone));
   /* The C library declares `time` never null. */
   const uint64_t ns = read_clock(CLOCK_REALTIME);
   time->tv_sec = (time_t)(ns / 1000000000u);
@@ -90,7 +91,8 @@ time_t time(time_t *out) {
     return real(out);
   }
   const time_t now = (time_t)(read_clock(CLOCK_REALTIME) / 1000000000u);
-  if (out) *out = now;
+  if (out)
+    *out = now;
   return now;
 }
 
@@ -112,7 +114,8 @@ int nanosleep(const struct timespec *request, struct timespec *remaining) {
     return -1;
   }
   lanai_emu_sleep_ns(timespec_ns(request));
-  if (remaining) remaining->tv_sec = 0, remaining->tv_nsec = 0;
+  if (remaining)
+    remaining->tv_sec = 0, remaining->tv_nsec = 0;
   return 0;
 }
 
@@ -123,14 +126,16 @@ int clock_nanosleep(clockid_t clock, int flags, const struct timespec *request,
         libc_function("clock_nanosleep");
     return real(clock, flags, request, remaining);
   }
-  if (!valid_timespec(request)) return EINVAL;
+  if (!valid_timespec(request))
+    return EINVAL;
   uint64_t ns = timespec_ns(request);
   if (flags & TIMER_ABSTIME) {
     const uint64_t now = read_clock(clock);
     ns = ns > now ? ns - now : 0;
   }
   lanai_emu_sleep_ns(ns);
-  if (remaining && !(flags & TIMER_ABSTIME)) remaining->tv_sec = 0, remaining->tv_nsec = 0;
+  if (remaining && !(flags & TIMER_ABSTIME))
+    remaining->tv_sec = 0, remaining->tv_nsec = 0;
   return 0;
 }
 
@@ -175,7 +180,8 @@ int gethostname(char *name, size_t length) {
 int uname(struct utsname *about) {
   int (*real)(struct utsname *) = libc_function("uname");
   const int status = real(about);
-  if (status == 0 && on_node()) node_name(about->nodename, sizeof about->nodename);
+  if (status == 0 && on_node())
+    node_name(about->nodename, sizeof about->nodename);
   return status;
 }
 

@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "numeric/line_fit.hpp"
-#include "workloads/card_stages.hpp"
-#include "workloads/pingpong.hpp"
+#include "tools/numeric/line_fit.hpp"
+#include "bench/workloads/card_stages.hpp"
+#include "bench/workloads/pingpong.hpp"
 
 using namespace lanai;
 
@@ -31,7 +31,8 @@ TEST_CASE("the host's cut: equal fragments, the first ones a byte longer") {
 }
 
 TEST_CASE("fit sizes reach the largest message") {
-  CHECK(bench::default_fit_sizes(65536) == std::vector<std::uint32_t>{256, 1024, 4096, 16384, 65536});
+  CHECK(bench::default_fit_sizes(65536) ==
+        std::vector<std::uint32_t>{256, 1024, 4096, 16384, 65536});
   CHECK(bench::default_fit_sizes(4096) == std::vector<std::uint32_t>{256, 1024, 4096});
   CHECK(bench::default_fit_sizes(100) == std::vector<std::uint32_t>{1024});
 }

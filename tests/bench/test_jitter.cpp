@@ -1,6 +1,6 @@
 // Tests of the jitter metrics on hand-made receipt sequences: periodic
 // receipts, one late message, bunching, pooling channels, bad intervals.
-#include "metrics/jitter.hpp"
+#include "bench/metrics/jitter.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Tests of the latency columns on hand-computed samples: medians of odd and
 // even counts, nearest-rank percentiles, population standard deviation.
-#include "metrics/latency_summary.hpp"
+#include "bench/metrics/latency_summary.hpp"
 
 #include <doctest/doctest.h>
 
@@ -66,7 +66,8 @@ TEST_CASE("stdev is the population one") {
 // Samples 1..n in reverse order, so the summary has to sort them.
 std::vector<double> one_to(int n) {
   std::vector<double> v;
-  for (int i = n; i >= 1; --i) v.push_back(i);
+  for (int i = n; i >= 1; --i)
+    v.push_back(i);
   return v;
 }
 

@@ -1,7 +1,7 @@
 // Tests of the VBR frame sources: the frame-size trace reader on small
 // fixture files, and the synthetic MPEG source's determinism, GOP structure,
 // mean rate and clipping.
-#include "workloads/mpeg_source.hpp"
+#include "bench/workloads/mpeg_source.hpp"
 
 #include <doctest/doctest.h>
 
@@ -21,10 +21,10 @@ namespace {
 const std::filesystem::path data_dir = BENCH_TEST_DATA_DIR;
 
 // The message of the runtime_error reading `name` throws ("" if none).
-std::string trace_error(const char* name) {
+std::string trace_error(const char *name) {
   try {
     read_frame_trace(data_dir / name);
-  } catch (const std::runtime_error& e) {
+  } catch (const std::runtime_error &e) {
     return e.what();
   }
   return "";
@@ -40,10 +40,11 @@ MpegParams video() {
   return p;
 }
 
-double mean_of(const std::vector<std::uint32_t>& sizes, std::size_t begin, std::size_t stride) {
+double mean_of(const std::vector<std::uint32_t> &sizes, std::size_t begin, std::size_t stride) {
   double sum = 0;
   std::size_t n = 0;
-  for (std::size_t i = begin; i < sizes.size(); i += stride, ++n) sum += sizes[i];
+  for (std::size_t i = begin; i < sizes.size(); i += stride, ++n)
+    sum += sizes[i];
   return sum / static_cast<double>(n);
 }
 
@@ -97,7 +98,8 @@ TEST_CASE("frame sizes follow the GOP pattern") {
   const double i_mean = mean_of(sizes, 0, 12);
   const double p_mean = (mean_of(sizes, 3, 12) + mean_of(sizes, 6, 12) + mean_of(sizes, 9, 12)) / 3;
   const double b_mean = (mean_of(sizes, 1, 12) + mean_of(sizes, 2, 12) + mean_of(sizes, 4, 12) +
-                         mean_of(sizes, 11, 12)) / 4;
+                         mean_of(sizes, 11, 12)) /
+                        4;
   CHECK(i_mean > p_mean);
   CHECK(p_mean > b_mean);
   CHECK(i_mean == doctest::Approx(5.0 * type_scale).epsilon(0.02));
@@ -114,7 +116,7 @@ TEST_CASE("the long-run mean rate matches the target") {
   // Same for another GOP and frame rate.
   p.gop = "IPPPPP";
   p.frame_rate = 30;
-  p.mean_bytes_per_s = 1.5e6;  // I frames average 100 kB here
+  p.mean_bytes_per_s = 1.5e6; // I frames average 100 kB here
   p.max_frame_bytes = 1u << 20;
   const auto other = synthetic_mpeg(p, 6 * 2000, 4);
   CHECK(mean_of(other, 0, 1) * p.frame_rate == doctest::Approx(1.5e6).epsilon(0.02));
@@ -162,6 +164,6 @@ TEST_CASE("pinned sizes: the source yields the same numbers everywhere") {
   // Built only from the kernel's portable arithmetic; if these change,
   // recorded VBR experiments stop being reproducible.
   const auto sizes = synthetic_mpeg(video(), 12, 2024);
-  CHECK(sizes == std::vector<std::uint32_t>{24810, 4820, 5044, 11554, 4943, 7007, 12895, 3921,
-                                            7520, 14067, 7814, 8876});
+  CHECK(sizes == std::vector<std::uint32_t>{24810, 4820, 5044, 11554, 4943, 7007, 12895, 3921, 7520,
+                                            14067, 7814, 8876});
 }

@@ -2,16 +2,18 @@
 // published 1-way order, and the zero-target cells.
 #include <doctest/doctest.h>
 
-#include "calibration/calibration_report.hpp"
-#include "calibration/latency_model.hpp"
+#include "bench/calibration/calibration_report.hpp"
+#include "bench/calibration/latency_model.hpp"
 
 using namespace lanai::bench;
 
 namespace {
 
 std::vector<TargetCell> cells() {
-  return {{"svia", 4, "one_way", 30},        {"pvia", 4, "one_way", 69},
-          {"qosvia", 4, "one_way", 73},      {"pvia", 4, "recv_desc_down", 0},
+  return {{"svia", 4, "one_way", 30},
+          {"pvia", 4, "one_way", 69},
+          {"qosvia", 4, "one_way", 73},
+          {"pvia", 4, "recv_desc_down", 0},
           {"svia", 4, "send_desc_down", 6}};
 }
 
@@ -42,7 +44,8 @@ TEST_CASE("order violations name the cells and the amount") {
   CHECK(s.order_violations[1].lower == "pvia");
   CHECK_FALSE(meets(s, 10, 10));
   const std::string text = render_summary(cells(), s, 0.15, 0.2);
-  CHECK(text.find("at 4 B: pvia 75.00 us is above qosvia 74.50 us (by 0.50 us)") != std::string::npos);
+  CHECK(text.find("at 4 B: pvia 75.00 us is above qosvia 74.50 us (by 0.50 us)") !=
+        std::string::npos);
   // PVIA equal to QoS-VIA is allowed, SVIA equal to PVIA is not.
   s = summarize_fit(cells(), {69, 69, 69, 0, 6});
   REQUIRE(s.order_violations.size() == 1);

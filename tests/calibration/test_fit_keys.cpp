@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "calibration/fit_keys.hpp"
-#include "calibration/target_table.hpp"
+#include "bench/calibration/fit_keys.hpp"
+#include "bench/calibration/target_table.hpp"
 
 using lanai::bench::apply_fit;
 using lanai::bench::CalibrationError;
@@ -13,7 +13,8 @@ using lanai::bench::parse_fit_keys;
 
 TEST_CASE("keys take the profile's value, range and kind") {
   const auto base = lanai::profile::default_profile();
-  const auto keys = parse_fit_keys("lanai.alu_cycles,nic.hdma_setup_ns=500:4000,lanai.clock_mhz=33:66", base);
+  const auto keys =
+      parse_fit_keys("lanai.alu_cycles,nic.hdma_setup_ns=500:4000,lanai.clock_mhz=33:66", base);
   REQUIRE(keys.size() == 3);
   CHECK(keys[0].integer);
   CHECK(keys[0].initial == base.lanai.alu_cycles);
@@ -31,22 +32,25 @@ TEST_CASE("keys take the profile's value, range and kind") {
 }
 
 TEST_CASE("a narrowed range never widens the table's") {
-  const auto keys = parse_fit_keys("lanai.load_use_stall_cycles=-5:3", lanai::profile::default_profile());
+  const auto keys =
+      parse_fit_keys("lanai.load_use_stall_cycles=-5:3", lanai::profile::default_profile());
   CHECK(keys[0].lower == 0);
   CHECK(keys[0].upper == 3);
 }
 
 TEST_CASE("bad keys are refused with the valid ones listed") {
   const auto base = lanai::profile::default_profile();
-  CHECK_THROWS_WITH_AS(parse_fit_keys("lanai.alu_cycles,lanai.speed", base),
-                       doctest::Contains("unknown key 'lanai.speed'; valid keys: lanai.clock_mhz, "),
-                       CalibrationError);
+  CHECK_THROWS_WITH_AS(
+      parse_fit_keys("lanai.alu_cycles,lanai.speed", base),
+      doctest::Contains("unknown key 'lanai.speed'; valid keys: lanai.clock_mhz, "),
+      CalibrationError);
   CHECK_THROWS_WITH_AS(parse_fit_keys("host.post_ns,host.post_ns", base),
                        "--fit: key 'host.post_ns' given twice", CalibrationError);
   CHECK_THROWS_WITH_AS(parse_fit_keys("host.post_ns=9", base),
-                       "--fit: bad range in 'host.post_ns=9' (expected KEY=LO:HI)", CalibrationError);
+                       "--fit: bad range in 'host.post_ns=9' (expected KEY=LO:HI)",
+                       CalibrationError);
   CHECK_THROWS_WITH_AS(parse_fit_keys("lanai.mmio_cycles=5:2", base),
                        doctest::Contains("empty range for lanai.mmio_cycles"), CalibrationError);
-  CHECK_THROWS_WITH_AS(parse_fit_keys("lanai.sram_bytes", base),
-                       doctest::Contains("multiple of 4"), CalibrationError);
+  CHECK_THROWS_WITH_AS(parse_fit_keys("lanai.sram_bytes", base), doctest::Contains("multiple of 4"),
+                       CalibrationError);
 }

@@ -2,7 +2,7 @@
 // runs and do not depend on the number of worker threads.
 #include <doctest/doctest.h>
 
-#include "calibration/latency_model.hpp"
+#include "bench/calibration/latency_model.hpp"
 
 using namespace lanai::bench;
 
@@ -18,6 +18,7 @@ TEST_CASE("model values are the same with one thread or several") {
   const auto a = one.evaluate(profile);
   const auto b = three.evaluate(profile);
   CHECK(a == b);
-  for (const double v : a) CHECK(v > 0);
+  for (const double v : a)
+    CHECK(v > 0);
   CHECK(a[0] > a[1]); // the 1-way latency includes the descriptor fetch
 }

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "calibration/target_table.hpp"
+#include "bench/calibration/target_table.hpp"
 
 using lanai::bench::CalibrationError;
 using lanai::bench::parse_target_table;
@@ -12,25 +12,25 @@ using lanai::bench::read_target_table;
 
 namespace {
 
-std::string error_of(const std::string& text) {
+std::string error_of(const std::string &text) {
   try {
     parse_target_table(text, "t.csv");
-  } catch (const CalibrationError& e) {
+  } catch (const CalibrationError &e) {
     return e.what();
   }
   return "no error";
 }
 
-const char* header = "firmware,size,quantity,target_us\n";
+const char *header = "firmware,size,quantity,target_us\n";
 
 } // namespace
 
 TEST_CASE("the shipped table has every cell of the published breakdown") {
-  const auto cells =
-      read_target_table(CALIBRATION_PUBLISHED_TABLE);
+  const auto cells = read_target_table(CALIBRATION_PUBLISHED_TABLE);
   CHECK(cells.size() == 3 * 4 * 14);
   std::set<std::string> firmwares;
-  for (const auto& c : cells) firmwares.insert(c.firmware);
+  for (const auto &c : cells)
+    firmwares.insert(c.firmware);
   CHECK(firmwares == std::set<std::string>{"svia", "pvia", "qosvia"});
   CHECK(cells.back().firmware == "qosvia");
   CHECK(cells.back().size == 16384);
@@ -67,7 +67,8 @@ TEST_CASE("bad rows name the file and line") {
   CHECK(error_of(std::string(header) + ",4,one_way,3\n") == "t.csv:2: empty firmware name");
   CHECK(error_of(std::string(header) + "svia,4,one_way,3\n\nsvia,4,one_way,4\n") ==
         "t.csv:4: svia 4 B one_way given twice");
-  CHECK(error_of("# only a comment\n") == "t.csv: no header line 'firmware,size,quantity,target_us'");
+  CHECK(error_of("# only a comment\n") ==
+        "t.csv: no header line 'firmware,size,quantity,target_us'");
   CHECK(error_of(header) == "t.csv: no cells");
 }
 

@@ -65,6 +65,5 @@ TEST_CASE("every corpus case is deterministic and depends on its input") {
 
 TEST_CASE("start.S writes main's result to the register map's exit register") {
   CHECK(static_cast<uint32_t>(LANAI_RT_MMIO_BASE) == LANAI_MMIO_BASE);
-  CHECK(static_cast<uint32_t>(LANAI_RT_MMIO_BASE + LANAI_RT_EXIT_OFFSET) ==
-        LANAI_REG_EXIT);
+  CHECK(static_cast<uint32_t>(LANAI_RT_MMIO_BASE + LANAI_RT_EXIT_OFFSET) == LANAI_REG_EXIT);
 }

@@ -13,8 +13,7 @@ namespace {
 
 void check_mulsi3(uint32_t a, uint32_t b) {
   int32_t expected = static_cast<int32_t>(a * b); // unsigned: no overflow UB
-  int32_t got = rt_native___mulsi3(static_cast<int32_t>(a),
-                                   static_cast<int32_t>(b));
+  int32_t got = rt_native___mulsi3(static_cast<int32_t>(a), static_cast<int32_t>(b));
   if (got != expected) {
     INFO("a=", a, " b=", b);
     CHECK(got == expected);
@@ -23,8 +22,7 @@ void check_mulsi3(uint32_t a, uint32_t b) {
 
 void check_muldi3(uint64_t a, uint64_t b) {
   int64_t expected = static_cast<int64_t>(a * b);
-  int64_t got = rt_native___muldi3(static_cast<int64_t>(a),
-                                   static_cast<int64_t>(b));
+  int64_t got = rt_native___muldi3(static_cast<int64_t>(a), static_cast<int64_t>(b));
   if (got != expected) {
     INFO("a=", a, " b=", b);
     CHECK(got == expected);
@@ -98,8 +96,7 @@ TEST_CASE("__mulodi4 reports overflow exactly at the signed limits") {
   CHECK(overflow == 0);
   // floor(sqrt(2^63 - 1)) squared fits; one more does not.
   const int64_t root = INT64_C(3037000499);
-  CHECK(rt_native___mulodi4(root, root, &overflow) ==
-        INT64_C(9223372030926249001));
+  CHECK(rt_native___mulodi4(root, root, &overflow) == INT64_C(9223372030926249001));
   CHECK(overflow == 0);
   rt_native___mulodi4(root + 1, root + 1, &overflow);
   CHECK(overflow == 1);

@@ -137,8 +137,7 @@ TEST_CASE("memcmp orders by the first differing byte, as unsigned") {
             int expected = sign(static_cast<int>(a[aa + k]) - b[ba + k]);
             int got = sign(rt_native_memcmp(a.data() + aa, b.data() + ba, len));
             if (got != expected) {
-              INFO("align ", aa, "/", ba, " len ", len, " at ", k,
-                   " delta ", delta);
+              INFO("align ", aa, "/", ba, " len ", len, " at ", k, " delta ", delta);
               CHECK(got == expected);
             }
             if (k + 1 < len)
@@ -168,10 +167,8 @@ TEST_CASE("strlen finds the terminator at every alignment and length") {
     }
   }
   // Bytes 0x01 and 0x80, the borrow edges of the zero-byte test.
-  alignas(4) char tricky[16] = {'\x01', '\x80', '\x81', '\x01',
-                                '\x7f', '\xff', '\x01', '\x01',
-                                '\x80', '\x80', 0,      0,
-                                0,      0,      0,      0};
+  alignas(4) char tricky[16] = {'\x01', '\x80', '\x81', '\x01', '\x7f', '\xff', '\x01', '\x01',
+                                '\x80', '\x80', 0,      0,      0,      0,      0,      0};
   CHECK(rt_native_strlen(tricky) == 10u);
   CHECK(rt_native_strlen(tricky + 3) == 7u);
 }

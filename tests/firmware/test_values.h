@@ -41,11 +41,22 @@ private:
 
 // 64-bit edge values, including every power of two and its neighbours.
 inline std::vector<uint64_t> edge_values64() {
-  std::vector<uint64_t> v = {0u, 1u, 2u, 3u, 7u, 10u, 0xFFFFFFFFu,
-                             0x100000000u, 0x7FFFFFFFFFFFFFFFu,
-                             0x8000000000000000u, 0xFFFFFFFFFFFFFFFFu,
-                             0xFFFFFFFFFFFFFFFEu, 0x80000000u, 0x7FFFFFFFu,
-                             0xFFFFFFFF80000000u, 0x123456789ABCDEF0u};
+  std::vector<uint64_t> v = {0u,
+                             1u,
+                             2u,
+                             3u,
+                             7u,
+                             10u,
+                             0xFFFFFFFFu,
+                             0x100000000u,
+                             0x7FFFFFFFFFFFFFFFu,
+                             0x8000000000000000u,
+                             0xFFFFFFFFFFFFFFFFu,
+                             0xFFFFFFFFFFFFFFFEu,
+                             0x80000000u,
+                             0x7FFFFFFFu,
+                             0xFFFFFFFF80000000u,
+                             0x123456789ABCDEF0u};
   for (unsigned i = 0; i < 64; ++i) {
     uint64_t p = uint64_t{1} << i;
     v.push_back(p);
@@ -58,9 +69,9 @@ inline std::vector<uint64_t> edge_values64() {
 
 // 32-bit edge values, likewise.
 inline std::vector<uint32_t> edge_values32() {
-  std::vector<uint32_t> v = {0u, 1u, 2u, 3u, 7u, 10u, 0xFFFFFFFFu,
-                             0xFFFFFFFEu, 0x7FFFFFFFu, 0x80000000u,
-                             0x80000001u, 0x12345678u, 0xFFFFu, 0x10000u};
+  std::vector<uint32_t> v = {0u,          1u,          2u,          3u,          7u,
+                             10u,         0xFFFFFFFFu, 0xFFFFFFFEu, 0x7FFFFFFFu, 0x80000000u,
+                             0x80000001u, 0x12345678u, 0xFFFFu,     0x10000u};
   for (unsigned i = 0; i < 32; ++i) {
     uint32_t p = uint32_t{1} << i;
     v.push_back(p);

@@ -12,10 +12,10 @@
 #include <memory>
 #include <string>
 
-#include "host/cluster.hpp"
-#include "loader/firmware_lookup.hpp"
-#include "machine/standalone_machine.hpp"
-#include "session.hpp"
+#include "emulator/host/cluster.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "emulator/machine/standalone_machine.hpp"
+#include "hostlib/driver/session.hpp"
 #include "vipl.h"
 
 namespace fuzz {
@@ -37,18 +37,19 @@ struct Arena {
     std::memset(before, kGuardByte, sizeof before);
     std::memset(after, kGuardByte, sizeof after);
   }
-  void* registered() { return descriptors; }
+  void *registered() { return descriptors; }
   static constexpr std::size_t registered_bytes() { return sizeof(Arena) - 2 * kGuard; }
   bool guards_intact() const {
     for (std::size_t i = 0; i < kGuard; ++i)
-      if (before[i] != kGuardByte || after[i] != kGuardByte) return false;
+      if (before[i] != kGuardByte || after[i] != kGuardByte)
+        return false;
     return true;
   }
 };
 
 // The receiver's region as an RDMA target.
 struct Target {
-  Arena* arena = nullptr;
+  Arena *arena = nullptr;
   VIP_MEM_HANDLE handle = 0;
 };
 
@@ -56,13 +57,14 @@ struct Target {
 // that may take RDMA writes where the firmware offers them.
 class Endpoint {
 public:
-  Endpoint(Arena& arena, bool rdma_region) {
+  Endpoint(Arena &arena, bool rdma_region) {
     require(VipOpenNic("nic0", &nic_));
     // Errors the fuzzed descriptors cause are expected: heard, not printed.
-    require(VipErrorCallback(nic_, nullptr, [](VIP_PVOID, VIP_ERROR_DESCRIPTOR*) {}));
+    require(VipErrorCallback(nic_, nullptr, [](VIP_PVOID, VIP_ERROR_DESCRIPTOR *) {}));
     require(VipCreatePtag(nic_, &ptag_));
     VIP_MEM_ATTRIBUTES attributes{ptag_, rdma_region ? VIP_TRUE : VIP_FALSE, VIP_FALSE};
-    require(VipRegisterMem(nic_, arena.registered(), Arena::registered_bytes(), &attributes, &memory_));
+    require(
+        VipRegisterMem(nic_, arena.registered(), Arena::registered_bytes(), &attributes, &memory_));
     require(VipCreateCQ(nic_, 4 * kDescriptors, &cq_));
     VIP_VI_ATTRIBUTES vi{};
     vi.ReliabilityLevel = VIP_SERVICE_RELIABLE_DELIVERY;
@@ -75,7 +77,7 @@ public:
     }
   }
 
-  VIP_MEM_HANDLE register_other(void* at, std::size_t bytes) {
+  VIP_MEM_HANDLE register_other(void *at, std::size_t bytes) {
     VIP_MEM_ATTRIBUTES attributes{ptag_, VIP_FALSE, VIP_FALSE};
     VIP_MEM_HANDLE h = 0;
     require(VipRegisterMem(nic_, at, bytes, &attributes, &h));
@@ -93,7 +95,8 @@ public:
 
 private:
   static void require(VIP_RETURN r) {
-    if (r != VIP_SUCCESS) __builtin_trap();
+    if (r != VIP_SUCCESS)
+      __builtin_trap();
   }
   VIP_NIC_HANDLE nic_ = nullptr;
   VIP_PROTECTION_HANDLE ptag_ = nullptr;
@@ -107,6 +110,6 @@ inline bool known_return(VIP_RETURN r) { return r >= VIP_SUCCESS && r <= VIP_ERR
 
 // Runs `poster` on node 0 and `receiver` on node 1 of a cluster of
 // `firmware` to their end; a card that faults is a crash.
-void run_pair(const char* firmware, std::function<int()> poster, std::function<int()> receiver);
+void run_pair(const char *firmware, std::function<int()> poster, std::function<int()> receiver);
 
 } // namespace fuzz

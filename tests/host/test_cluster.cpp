@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "cluster_fixture.hpp"
+#include "tests/host/cluster_fixture.hpp"
 
 using namespace lanai;
 using host::Cluster;
@@ -19,7 +19,7 @@ using kernel::nanoseconds;
 
 TEST_CASE("a run ends when every program has returned, with their exit codes") {
   Cluster cluster(host_test::test_config(3));
-  auto& k = cluster.kernel();
+  auto &k = cluster.kernel();
   const auto report = cluster.run({
       [&] {
         cluster.host(0).compute(microseconds(40));
@@ -36,7 +36,8 @@ TEST_CASE("a run ends when every program has returned, with their exit codes") {
   CHECK(report.exit_codes == std::vector<int>{0, 0, 0});
   CHECK(report.end_time == microseconds(70));
   CHECK(k.now() == microseconds(70));
-  for (std::size_t node = 0; node < cluster.size(); ++node) CHECK(cluster.card(node).firmware_running());
+  for (std::size_t node = 0; node < cluster.size(); ++node)
+    CHECK(cluster.card(node).firmware_running());
 }
 
 TEST_CASE("a program returning non-zero makes the run unsuccessful") {
@@ -52,14 +53,14 @@ TEST_CASE("programs blocked forever with idle cards are a deadlock, reported per
     Cluster cluster(host_test::test_config(3));
     const auto forever = [&](std::size_t node, std::string what) {
       return [&cluster, node, what] {
-        HostCpu& cpu = cluster.host(node);
+        HostCpu &cpu = cluster.host(node);
         cpu.compute(microseconds(node + 1));
         cpu.wait([] { return false; }, std::nullopt, what, nanoseconds(100));
         return 0;
       };
     };
-    auto report = cluster.run({forever(0, "the answer"), [] { return 0; },
-                               forever(2, "a message")});
+    auto report =
+        cluster.run({forever(0, "the answer"), [] { return 0; }, forever(2, "a message")});
     return report;
   };
   const auto report = run_once();

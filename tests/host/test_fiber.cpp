@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "host/fiber.hpp"
+#include "emulator/host/fiber.hpp"
 
 using lanai::host::Fiber;
 
 TEST_CASE("a fiber runs its body only when resumed and continues after each yield") {
   std::vector<int> log;
-  Fiber* self = nullptr;
+  Fiber *self = nullptr;
   Fiber fiber([&] {
     log.push_back(1);
     self->yield();
@@ -38,7 +38,7 @@ TEST_CASE("a fiber runs its body only when resumed and continues after each yiel
 
 TEST_CASE("current() names the running fiber and nothing outside") {
   CHECK(Fiber::current() == nullptr);
-  Fiber* seen = nullptr;
+  Fiber *seen = nullptr;
   Fiber fiber([&] { seen = Fiber::current(); });
   fiber.resume();
   CHECK(seen == &fiber);
@@ -59,12 +59,15 @@ TEST_CASE("many fibers interleave in the order they are resumed") {
     }));
   }
   for (int r = 0; r <= rounds; ++r)
-    for (auto& fiber : all) fiber->resume();
-  for (auto& fiber : all) CHECK(fiber->finished());
+    for (auto &fiber : all)
+      fiber->resume();
+  for (auto &fiber : all)
+    CHECK(fiber->finished());
   REQUIRE(log.size() == std::size_t{fibers * rounds});
   // Round-robin: round r of every fiber before round r + 1 of any.
   for (int r = 0; r < rounds; ++r)
-    for (int f = 0; f < fibers; ++f) CHECK(log[std::size_t(r * fibers + f)] == f * 1000 + r);
+    for (int f = 0; f < fibers; ++f)
+      CHECK(log[std::size_t(r * fibers + f)] == f * 1000 + r);
 }
 
 TEST_CASE("an exception escaping the body is rethrown by resume, once") {
@@ -79,19 +82,20 @@ TEST_CASE("exceptions thrown and caught inside a fiber stay there") {
     for (int i = 0; i < 10; ++i) {
       try {
         throw std::runtime_error("inside");
-      } catch (const std::runtime_error&) {
+      } catch (const std::runtime_error &) {
         ++caught;
       }
       Fiber::current()->yield();
     }
   });
-  while (!fiber.finished()) fiber.resume();
+  while (!fiber.finished())
+    fiber.resume();
   CHECK(caught == 10);
 }
 
 TEST_CASE("destroying a suspended fiber unwinds it: destructors run") {
   struct Flag {
-    bool& set;
+    bool &set;
     ~Flag() { set = true; }
   };
   bool destroyed = false;
@@ -111,7 +115,9 @@ TEST_CASE("destroying a suspended fiber unwinds it: destructors run") {
 
 TEST_CASE("a fiber that is never started never runs its body") {
   bool ran = false;
-  { Fiber fiber([&] { ran = true; }); }
+  {
+    Fiber fiber([&] { ran = true; });
+  }
   CHECK_FALSE(ran);
 }
 
@@ -121,7 +127,7 @@ TEST_CASE("cancel keeps unwinding a body that swallows the first cancellation") 
     for (int i = 0; i < 3; ++i) {
       try {
         Fiber::current()->yield();
-      } catch (const Fiber::Cancelled&) {
+      } catch (const Fiber::Cancelled &) {
         ++cancellations;
       }
     }
@@ -162,7 +168,8 @@ namespace {
 int deep(int depth) {
   volatile char frame[256];
   frame[0] = static_cast<char>(depth);
-  if (depth == 0) return frame[0];
+  if (depth == 0)
+    return frame[0];
   return deep(depth - 1) + 1 + frame[0] * 0;
 }
 } // namespace

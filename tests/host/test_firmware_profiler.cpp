@@ -8,8 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "cluster_fixture.hpp"
-#include "host/firmware_profiler.hpp"
+#include "tests/host/cluster_fixture.hpp"
+#include "emulator/host/firmware_profiler.hpp"
 
 using lanai::host::FirmwareProfiler;
 using lanai::host::NodeProfile;
@@ -24,9 +24,10 @@ lanai::loader::LinkedImage three_functions() {
   return image;
 }
 
-const lanai::host::FunctionCost& cost_of(const NodeProfile& p, const std::string& name) {
-  for (const auto& f : p.functions)
-    if (f.function == name) return f;
+const lanai::host::FunctionCost &cost_of(const NodeProfile &p, const std::string &name) {
+  for (const auto &f : p.functions)
+    if (f.function == name)
+      return f;
   FAIL("no function " << name);
   throw std::logic_error("unreachable");
 }
@@ -92,7 +93,8 @@ TEST_CASE("a profiled cluster run attributes every cycle each card executed") {
     CHECK(nodes[n].cycles == cluster.card(n).cpu().cycles());
     CHECK(nodes[n].cycles > 0);
     std::uint64_t sum = 0;
-    for (const auto& f : nodes[n].functions) sum += f.cycles;
+    for (const auto &f : nodes[n].functions)
+      sum += f.cycles;
     CHECK(sum == nodes[n].cycles);
     CHECK(cost_of(nodes[n], "_start").entries == 1);
   }

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "host/host_cpu.hpp"
-#include "kernel/event_queue.hpp"
+#include "emulator/host/host_cpu.hpp"
+#include "emulator/kernel/event_queue.hpp"
 
 using namespace lanai;
 using host::HostCpu;
@@ -48,7 +48,7 @@ TEST_CASE("current() is the host whose program runs") {
   kernel::Kernel k;
   HostCpu a(k, 0);
   HostCpu b(k, 1);
-  std::vector<HostCpu*> seen;
+  std::vector<HostCpu *> seen;
   a.start([&] {
     seen.push_back(HostCpu::current());
     a.compute(microseconds(2));
@@ -61,7 +61,7 @@ TEST_CASE("current() is the host whose program runs") {
     return 0;
   });
   k.run();
-  CHECK(seen == std::vector<HostCpu*>{&a, &b, &a});
+  CHECK(seen == std::vector<HostCpu *>{&a, &b, &a});
   CHECK(HostCpu::current() == nullptr);
 }
 
@@ -222,7 +222,7 @@ TEST_CASE("stop_program unwinds a blocked program without moving time") {
   bool unwound = false;
   bool returned = false;
   struct Flag {
-    bool& set;
+    bool &set;
     ~Flag() { set = true; }
   };
   cpu.start([&] {
@@ -296,7 +296,7 @@ TEST_CASE("two hosts interleave by virtual time, the same way every run") {
     return log;
   };
   const auto first = run_once();
-  CHECK(first == std::vector<std::string>{"a0@0", "b0@0", "a1@300000", "b1@400000",
-                                          "a2@600000", "b2@800000", "a3@900000"});
+  CHECK(first == std::vector<std::string>{"a0@0", "b0@0", "a1@300000", "b1@400000", "a2@600000",
+                                          "b2@800000", "a3@900000"});
   CHECK(run_once() == first);
 }

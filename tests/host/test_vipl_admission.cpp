@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "vipl_fixture.hpp"
+#include "tests/host/vipl_fixture.hpp"
 
 using namespace host_test;
 
@@ -23,14 +23,14 @@ lanai::host::ClusterConfig admission_config(std::size_t nodes, double fraction) 
 }
 
 // A VI of `node` asking for `rate` bytes/s (0: best effort).
-VIP_RETURN create(NodeSetup& node, VIP_ULONG rate, VIP_VI_HANDLE* vi, VIP_QOS_REQUEST& qos) {
+VIP_RETURN create(NodeSetup &node, VIP_ULONG rate, VIP_VI_HANDLE *vi, VIP_QOS_REQUEST &qos) {
   VIP_VI_ATTRIBUTES attributes = vi_attributes(node.ptag);
   qos.BandwidthBytesPerSec = rate;
   attributes.QoS = rate ? &qos : nullptr;
   return VipCreateVi(node.nic, &attributes, nullptr, nullptr, vi);
 }
 
-VIP_RETURN set_rate(NodeSetup& node, VIP_VI_HANDLE vi, VIP_ULONG rate, VIP_QOS_REQUEST& qos) {
+VIP_RETURN set_rate(NodeSetup &node, VIP_VI_HANDLE vi, VIP_ULONG rate, VIP_QOS_REQUEST &qos) {
   VIP_VI_ATTRIBUTES attributes = vi_attributes(node.ptag);
   qos.BandwidthBytesPerSec = rate;
   attributes.QoS = rate ? &qos : nullptr;
@@ -44,18 +44,19 @@ VIP_RETURN request(VIP_VI_HANDLE vi, int me, int peer, unsigned char discriminat
   return VipConnectRequest(vi, local.get(), remote.get(), VIP_INFINITE, &remote_attributes);
 }
 
-VIP_RETURN serve(NodeSetup& node, VIP_VI_HANDLE vi, int me, unsigned char discriminator) {
+VIP_RETURN serve(NodeSetup &node, VIP_VI_HANDLE vi, int me, unsigned char discriminator) {
   Address local(me, discriminator);
   Address remote(0, 0);
   VIP_VI_ATTRIBUTES remote_attributes{};
   VIP_CONN_HANDLE conn = nullptr;
-  const VIP_RETURN r = VipConnectWait(node.nic, local.get(), VIP_INFINITE, remote.get(),
-                                      &remote_attributes, &conn);
+  const VIP_RETURN r =
+      VipConnectWait(node.nic, local.get(), VIP_INFINITE, remote.get(), &remote_attributes, &conn);
   return r != VIP_SUCCESS ? r : VipConnectAccept(conn, vi);
 }
 
 void wait_until_ns(std::uint64_t t) {
-  if (now_ns() < t) lanai_emu_compute_ns(t - now_ns());
+  if (now_ns() < t)
+    lanai_emu_compute_ns(t - now_ns());
 }
 
 } // namespace
@@ -162,7 +163,8 @@ TEST_CASE("a connection is refused when the server's incoming link is full; "
         CHECK(serve(node, s2, 1, 2) == VIP_SUCCESS); // the best-effort retry
         // node2's disconnection breaks s2 here (connection lost); disconnected
         // on this side too, it serves again.
-        while (state_of(s2) != VIP_STATE_ERROR) lanai_emu_compute_ns(10'000);
+        while (state_of(s2) != VIP_STATE_ERROR)
+          lanai_emu_compute_ns(10'000);
         CHECK(VipDisconnect(s2) == VIP_SUCCESS);
         CHECK(serve(node, s2, 1, 2) == VIP_SUCCESS); // after node0 let go
         return 0;

@@ -5,7 +5,7 @@
 // calls refuse what they cannot do.
 #include <doctest/doctest.h>
 
-#include "vipl_fixture.hpp"
+#include "tests/host/vipl_fixture.hpp"
 
 using namespace host_test;
 
@@ -47,7 +47,8 @@ void connect_peers(std::uint64_t delay_ns) {
                 VIP_SUCCESS);
         VIP_RETURN result = VIP_NOT_DONE;
         int looks = 0;
-        while ((result = VipConnectPeerDone(node.vi, nullptr)) == VIP_NOT_DONE) ++looks;
+        while ((result = VipConnectPeerDone(node.vi, nullptr)) == VIP_NOT_DONE)
+          ++looks;
         connected_at[1] = now_ns();
         CHECK(result == VIP_SUCCESS);
         CHECK(looks > 0);

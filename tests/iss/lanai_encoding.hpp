@@ -6,8 +6,29 @@
 
 namespace lanai::test {
 
-enum Reg : std::uint32_t { r0 = 0, r1 = 1, pc = 2, r3 = 3, sp = 4, fp = 5, r6 = 6, r7 = 7, rv = 8, r9 = 9, rca = 15 };
-enum Alu : std::uint32_t { add = 0, addc = 1, sub = 2, subb = 3, and_ = 4, or_ = 5, xor_ = 6, shift = 7 };
+enum Reg : std::uint32_t {
+  r0 = 0,
+  r1 = 1,
+  pc = 2,
+  r3 = 3,
+  sp = 4,
+  fp = 5,
+  r6 = 6,
+  r7 = 7,
+  rv = 8,
+  r9 = 9,
+  rca = 15
+};
+enum Alu : std::uint32_t {
+  add = 0,
+  addc = 1,
+  sub = 2,
+  subb = 3,
+  and_ = 4,
+  or_ = 5,
+  xor_ = 6,
+  shift = 7
+};
 
 // RI: rd <- rs1 op imm16 (low half unless `high`).
 constexpr std::uint32_t ri(Alu op, std::uint32_t rd, std::uint32_t rs1, std::uint32_t imm16,

@@ -12,11 +12,11 @@
 namespace lanai::test {
 
 struct OracleAnswer {
-  bool crashed = false;               // llvm-mc died on this word alone
-  std::optional<std::string> text;    // nullopt: invalid encoding
+  bool crashed = false;            // llvm-mc died on this word alone
+  std::optional<std::string> text; // nullopt: invalid encoding
 };
 
-std::vector<OracleAnswer> ask_llvm_mc(const std::string& llvm_mc,
-                                      const std::vector<std::uint32_t>& words);
+std::vector<OracleAnswer> ask_llvm_mc(const std::string &llvm_mc,
+                                      const std::vector<std::uint32_t> &words);
 
 } // namespace lanai::test

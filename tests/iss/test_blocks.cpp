@@ -6,8 +6,8 @@
 // identical results, and gives the result worked out by hand.
 #include <doctest/doctest.h>
 
-#include "block_twin.hpp"
-#include "lanai_encoding.hpp"
+#include "tests/iss/block_twin.hpp"
+#include "tests/iss/lanai_encoding.hpp"
 
 using namespace lanai::test;
 
@@ -18,18 +18,19 @@ constexpr std::uint32_t new_add = ri(add, r3, r3, 100); // what the programs wri
 
 // Runs to the end, checking the two agree after every run of `slice` cycles
 // (and that runs long enough for blocks did run some).
-void run_both(BlockTwin& twin, std::uint64_t slice = 100'000, std::uint64_t end = 1'000'000) {
+void run_both(BlockTwin &twin, std::uint64_t slice = 100'000, std::uint64_t end = 1'000'000) {
   while (twin.reference().cycles() < end && twin.run(twin.reference().cycles() + slice)) {
     REQUIRE(twin.difference().empty());
   }
   REQUIRE(twin.difference().empty());
-  if (slice >= 16) CHECK(twin.blocks().block_instructions() > 0);
+  if (slice >= 16)
+    CHECK(twin.blocks().block_instructions() > 0);
   CHECK(twin.reference().block_instructions() == 0);
 }
 
 // The value of the last write to the exit register.
-std::uint32_t exit_value(const BlockTwin& twin) {
-  const auto& log = twin.blocks_bus().log;
+std::uint32_t exit_value(const BlockTwin &twin) {
+  const auto &log = twin.blocks_bus().log;
   REQUIRE(!log.empty());
   REQUIRE(log.back().address == TwinBus::exit);
   return log.back().value;
@@ -38,11 +39,11 @@ std::uint32_t exit_value(const BlockTwin& twin) {
 } // namespace
 
 TEST_CASE("a store into the running block changes the instructions after it") {
-  BlockTwin twin({ri(add, r3, r0, 1),          // 0x00
-                  rm(true, r9, r0, 2, 0x10),   // 0x04 st r9, [0x10]
-                  ri(add, r3, r3, 2),          // 0x08
-                  ri(add, r3, r3, 4),          // 0x0c
-                  ri(add, r3, r3, 8),          // 0x10 becomes add r3, r3, 100
+  BlockTwin twin({ri(add, r3, r0, 1),        // 0x00
+                  rm(true, r9, r0, 2, 0x10), // 0x04 st r9, [0x10]
+                  ri(add, r3, r3, 2),        // 0x08
+                  ri(add, r3, r3, 4),        // 0x0c
+                  ri(add, r3, r3, 8),        // 0x10 becomes add r3, r3, 100
                   exit_with(r3)});
   twin.blocks().set_reg(r9, new_add);
   twin.reference().set_reg(r9, new_add);
@@ -51,13 +52,13 @@ TEST_CASE("a store into the running block changes the instructions after it") {
 }
 
 TEST_CASE("a device writing the running block's code changes the instructions after it") {
-  BlockTwin twin({ri(add, r3, r0, 1),           // 0x00
-                  sli(r6, 0x18),                // 0x04
-                  sls(true, r6, 0x1F0014u),     // 0x08 poke address <- 0x18
-                  sls(true, r9, 0x1F0018u),     // 0x0c poke data <- r9: [0x18] = r9
-                  ri(add, r3, r3, 2),           // 0x10
-                  ri(add, r3, r3, 4),           // 0x14
-                  ri(add, r3, r3, 8),           // 0x18 becomes add r3, r3, 100
+  BlockTwin twin({ri(add, r3, r0, 1),       // 0x00
+                  sli(r6, 0x18),            // 0x04
+                  sls(true, r6, 0x1F0014u), // 0x08 poke address <- 0x18
+                  sls(true, r9, 0x1F0018u), // 0x0c poke data <- r9: [0x18] = r9
+                  ri(add, r3, r3, 2),       // 0x10
+                  ri(add, r3, r3, 4),       // 0x14
+                  ri(add, r3, r3, 8),       // 0x18 becomes add r3, r3, 100
                   exit_with(r3)});
   twin.blocks().set_reg(r9, new_add);
   twin.reference().set_reg(r9, new_add);
@@ -85,24 +86,23 @@ TEST_CASE("a run may end before any instruction of a block, at any cycle") {
   // A short loop with interlocks, part-word accesses and a device read;
   // every cycle limit from 1 on, fresh and in runs of that many cycles.
   lanai::iss::CycleCosts costs;
-  costs.load = 2;
-  costs.store = 3;
-  costs.load_use_stall = 2;
-  costs.mmio = 4;
-  const std::vector<std::uint32_t> words = {
-      sli(r6, 0x800),                          // 0x00
-      sli(r12, 3),                             // 0x04 laps
-      rm(false, r7, r6, 2, 4),                 // 0x08 the loop
-      ri(add, r7, r7, 1),                      // 0x0c interlock
-      rm(true, r7, r6, 2, 8),                  // 0x10
-      spls(false, true, false, r9, r6, 2, 8),  // 0x14 ld.b
-      rr(add, r3, r9, r7),                     // 0x18
-      sls(false, r10, 0x1F0008u),              // 0x1c the cycle counter
-      ri(shift, r3, r3, 2),                    // 0x20
-      ri(sub, r12, r12, 1, true),              // 0x24
-      br(6, 0x08),                             // 0x28 bne
-      scc(4, r11),                             // 0x2c
-      exit_with(r3)};
+  costs.load_cycles = 2;
+  costs.store_cycles = 3;
+  costs.load_use_stall_cycles = 2;
+  costs.mmio_cycles = 4;
+  const std::vector<std::uint32_t> words = {sli(r6, 0x800),          // 0x00
+                                            sli(r12, 3),             // 0x04 laps
+                                            rm(false, r7, r6, 2, 4), // 0x08 the loop
+                                            ri(add, r7, r7, 1),      // 0x0c interlock
+                                            rm(true, r7, r6, 2, 8),  // 0x10
+                                            spls(false, true, false, r9, r6, 2, 8), // 0x14 ld.b
+                                            rr(add, r3, r9, r7),                    // 0x18
+                                            sls(false, r10, 0x1F0008u), // 0x1c the cycle counter
+                                            ri(shift, r3, r3, 2),       // 0x20
+                                            ri(sub, r12, r12, 1, true), // 0x24
+                                            br(6, 0x08),                // 0x28 bne
+                                            scc(4, r11),                // 0x2c
+                                            exit_with(r3)};
   for (std::uint64_t limit = 1; limit < 60; ++limit) {
     BlockTwin once(words, costs);
     once.run(limit);
@@ -114,11 +114,11 @@ TEST_CASE("a run may end before any instruction of a block, at any cycle") {
 }
 
 TEST_CASE("a store of its own updated base register stores the old base, a load into it wins") {
-  BlockTwin twin({sli(r6, 0x800),                       // 0x00
-                  rm(true, r6, r6, 1, 4),               // 0x04 st r6, [r6++]: stores 0x800
-                  rm(true, r6, r6, 3, 4),               // 0x08 st r6, [++r6]: stores 0x804 at 0x808
+  BlockTwin twin({sli(r6, 0x800),         // 0x00
+                  rm(true, r6, r6, 1, 4), // 0x04 st r6, [r6++]: stores 0x800
+                  rm(true, r6, r6, 3, 4), // 0x08 st r6, [++r6]: stores 0x804 at 0x808
                   spls(false, false, true, r6, r6, 3, -8), // 0x0c uld.h [r6 -= 8]: r6 <- [0x800].h
-                  rr(add, r3, r6, r0),                  // 0x10
+                  rr(add, r3, r6, r0),                     // 0x10
                   exit_with(r3)});
   run_both(twin);
   CHECK(twin.blocks().read_word(0x800) == 0x800u);
@@ -132,16 +132,16 @@ TEST_CASE("a load into the pc runs its two delay slots, device accesses in them 
   for (const bool device_first : {false, true}) {
     const std::uint32_t access = sls(true, r9, 0x1F000Cu); // 3 wait states
     const std::vector<std::uint32_t> words = {
-        sli(sp, 0x2000),            // 0x00
-        sli(r6, 0x24),              // 0x04 the return address
-        rm(true, r6, sp, 2, -4),    // 0x08 st r6, -4[sp]
-        ri(add, r9, r0, 3),         // 0x0c
-        rm(false, pc, sp, 2, -4),   // 0x10 ld -4[sp], pc
+        sli(sp, 0x2000),                            // 0x00
+        sli(r6, 0x24),                              // 0x04 the return address
+        rm(true, r6, sp, 2, -4),                    // 0x08 st r6, -4[sp]
+        ri(add, r9, r0, 3),                         // 0x0c
+        rm(false, pc, sp, 2, -4),                   // 0x10 ld -4[sp], pc
         device_first ? access : ri(add, r3, r3, 1), // 0x14 slot 1
         device_first ? ri(add, r3, r3, 1) : access, // 0x18 slot 2
-        ri(add, r3, r3, 100),       // 0x1c skipped
-        ri(add, r3, r3, 100),       // 0x20 skipped
-        ri(add, r3, r3, 2),         // 0x24 the return address
+        ri(add, r3, r3, 100),                       // 0x1c skipped
+        ri(add, r3, r3, 100),                       // 0x20 skipped
+        ri(add, r3, r3, 2),                         // 0x24 the return address
         exit_with(r3)};
     for (std::uint64_t limit = 1; limit < 30; ++limit) {
       BlockTwin twin(words);
@@ -154,14 +154,14 @@ TEST_CASE("a load into the pc runs its two delay slots, device accesses in them 
 
 TEST_CASE("a device read inside a block sees the cycle of its own instruction") {
   lanai::iss::CycleCosts costs;
-  costs.alu = 1;
-  costs.load = 2;
-  costs.load_use_stall = 1;
-  costs.mmio = 3;
-  BlockTwin twin({ri(add, r6, r0, 0x800),     // 0x00 starts at 0 (1 cycle)
-                  rm(false, r7, r6, 2, 0),    // 0x04 at 1 (2)
-                  ri(add, r7, r7, 1),         // 0x08 at 3 (1 + interlock 1)
-                  sls(false, r3, 0x1F0008u),  // 0x0c at 5: reads the cycle counter
+  costs.alu_cycles = 1;
+  costs.load_cycles = 2;
+  costs.load_use_stall_cycles = 1;
+  costs.mmio_cycles = 3;
+  BlockTwin twin({ri(add, r6, r0, 0x800),    // 0x00 starts at 0 (1 cycle)
+                  rm(false, r7, r6, 2, 0),   // 0x04 at 1 (2)
+                  ri(add, r7, r7, 1),        // 0x08 at 3 (1 + interlock 1)
+                  sls(false, r3, 0x1F0008u), // 0x0c at 5: reads the cycle counter
                   exit_with(r3)},
                  costs);
   run_both(twin);
@@ -169,12 +169,12 @@ TEST_CASE("a device read inside a block sees the cycle of its own instruction") 
 }
 
 TEST_CASE("wait states and a yield requested by a device mid-block land where they do stepped") {
-  BlockTwin twin({ri(add, r6, r0, 5),         // 0x00
-                  sls(true, r6, 0x1F000Cu),   // 0x04 stall 5 cycles
-                  ri(add, r3, r0, 1),         // 0x08
-                  ri(add, r3, r3, 2),         // 0x0c
-                  sls(true, r3, 0x1F0010u),   // 0x10 yield: the run ends after it
-                  ri(add, r3, r3, 4),         // 0x14
+  BlockTwin twin({ri(add, r6, r0, 5),       // 0x00
+                  sls(true, r6, 0x1F000Cu), // 0x04 stall 5 cycles
+                  ri(add, r3, r0, 1),       // 0x08
+                  ri(add, r3, r3, 2),       // 0x0c
+                  sls(true, r3, 0x1F0010u), // 0x10 yield: the run ends after it
+                  ri(add, r3, r3, 4),       // 0x14
                   exit_with(r3)});
   twin.run(1'000);
   REQUIRE(twin.difference().empty());
@@ -186,12 +186,12 @@ TEST_CASE("wait states and a yield requested by a device mid-block land where th
 
 TEST_CASE("a load-use interlock across a taken branch and into a block's first instruction") {
   lanai::iss::CycleCosts costs;
-  costs.load_use_stall = 3;
-  BlockTwin twin({sli(r6, 0x800),                  // 0x00
-                  br(0, 0x10),                     // 0x04 bt 0x10
-                  rm(false, r7, r6, 2, 0),         // 0x08 delay slot loads r7
-                  nop,                             // 0x0c
-                  ri(add, r3, r7, 9),              // 0x10 uses r7 at once: interlock
+  costs.load_use_stall_cycles = 3;
+  BlockTwin twin({sli(r6, 0x800),          // 0x00
+                  br(0, 0x10),             // 0x04 bt 0x10
+                  rm(false, r7, r6, 2, 0), // 0x08 delay slot loads r7
+                  nop,                     // 0x0c
+                  ri(add, r3, r7, 9),      // 0x10 uses r7 at once: interlock
                   exit_with(r3)},
                  costs);
   twin.blocks().write_word(0x800, 33);
@@ -204,16 +204,16 @@ TEST_CASE("a load-use interlock across a taken branch and into a block's first i
 
 TEST_CASE("a load into the pc right after a load of its base jumps without an interlock") {
   lanai::iss::CycleCosts costs;
-  costs.load_use_stall = 3;
-  BlockTwin twin({sli(r6, 0x800),             // 0x00
-                  br(0, 0x10),                // 0x04 bt 0x10
-                  rm(false, r7, r6, 2, 0),    // 0x08 delay slot: r7 <- 0x900
-                  nop,                        // 0x0c
-                  rm(false, pc, r7, 2, 0),    // 0x10 ld 0[r7], pc: a jump, no interlock
-                  ri(add, r3, r0, 5),         // 0x14 slot 1
-                  nop,                        // 0x18 slot 2
-                  ri(add, r3, r3, 100),       // 0x1c skipped
-                  exit_with(r3)},               // 0x20
+  costs.load_use_stall_cycles = 3;
+  BlockTwin twin({sli(r6, 0x800),          // 0x00
+                  br(0, 0x10),             // 0x04 bt 0x10
+                  rm(false, r7, r6, 2, 0), // 0x08 delay slot: r7 <- 0x900
+                  nop,                     // 0x0c
+                  rm(false, pc, r7, 2, 0), // 0x10 ld 0[r7], pc: a jump, no interlock
+                  ri(add, r3, r0, 5),      // 0x14 slot 1
+                  nop,                     // 0x18 slot 2
+                  ri(add, r3, r3, 100),    // 0x1c skipped
+                  exit_with(r3)},          // 0x20
                  costs);
   twin.write_word(0x800, 0x900);
   twin.write_word(0x900, 0x20);
@@ -229,15 +229,16 @@ TEST_CASE("blocks forgotten by the thousand are reclaimed and rebuilt right") {
   std::vector<std::uint32_t> words = {sli(r9, 0), sli(r10, 300)};
   const std::uint32_t head = 4 * static_cast<std::uint32_t>(words.size());
   words.push_back(ri(add, r3, r3, 1)); // rewritten every lap
-  for (int i = 0; i < 36; ++i) words.push_back(ri(add, r11, r11, 1));
-  words.push_back(rr(xor_, r12, r12, r13));              // r12 flips between the two words
+  for (int i = 0; i < 36; ++i)
+    words.push_back(ri(add, r11, r11, 1));
+  words.push_back(rr(xor_, r12, r12, r13)); // r12 flips between the two words
   words.push_back(rm(true, r12, r0, 2, static_cast<std::int32_t>(head)));
   words.push_back(ri(sub, r10, r10, 1, true));
-  words.push_back(br(6, head));                           // bne
+  words.push_back(br(6, head)); // bne
   words.push_back(nop);
   words.push_back(exit_with(r3));
   BlockTwin twin(words);
-  for (auto* cpu : {&twin.blocks(), &twin.reference()}) {
+  for (auto *cpu : {&twin.blocks(), &twin.reference()}) {
     cpu->set_reg(r12, ri(add, r3, r3, 1));
     cpu->set_reg(r13, ri(add, r3, r3, 1) ^ ri(add, r3, r3, 1000));
   }

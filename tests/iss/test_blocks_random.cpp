@@ -7,9 +7,9 @@
 // of random lengths and of random instruction counts.
 #include <doctest/doctest.h>
 
-#include "block_twin.hpp"
-#include "kernel/random_stream.hpp"
-#include "lanai_encoding.hpp"
+#include "tests/iss/block_twin.hpp"
+#include "emulator/kernel/random_stream.hpp"
+#include "tests/iss/lanai_encoding.hpp"
 
 using namespace lanai::test;
 
@@ -19,8 +19,8 @@ constexpr std::uint32_t words_in_program = 96;
 
 // BRR: relative conditional branch (offset from the branch itself).
 std::uint32_t brr(std::uint32_t cond, std::int32_t offset) {
-  return 0xEu << 28 | (cond >> 1) << 25 | 1u << 24 | (static_cast<std::uint32_t>(offset) & 0xFFFCu) |
-         2u | (cond & 1u);
+  return 0xEu << 28 | (cond >> 1) << 25 | 1u << 24 |
+         (static_cast<std::uint32_t>(offset) & 0xFFFCu) | 2u | (cond & 1u);
 }
 
 // Registers: r3-r15 values, r16-r21 data pointers, r22 a code pointer
@@ -52,8 +52,9 @@ struct Generator {
   std::uint32_t memory() {
     const bool st = store();
     switch (rng.uniform_u32(0, 3)) {
-    case 0: return rm(st, st ? data_source() : dest(), base(), mode(),
-                      4 * static_cast<std::int32_t>(rng.uniform_u32(0, 8)) - 16);
+    case 0:
+      return rm(st, st ? data_source() : dest(), base(), mode(),
+                4 * static_cast<std::int32_t>(rng.uniform_u32(0, 8)) - 16);
     case 1: {
       const std::uint32_t yl = one_in(30) ? 3 : pick({0, 1, 2});
       return rrm(st, st ? data_source() : dest(), base(), index(), mode(), yl, !st && one_in(2),
@@ -65,7 +66,8 @@ struct Generator {
                   (byte ? 1 : 2) * (static_cast<std::int32_t>(rng.uniform_u32(0, 8)) - 4));
     }
     default:
-      return sls(st, st ? data_source() : dest(), one_in(2) ? device() : 0x800 + 4 * rng.uniform_u32(0, 64));
+      return sls(st, st ? data_source() : dest(),
+                 one_in(2) ? device() : 0x800 + 4 * rng.uniform_u32(0, 64));
     }
   }
 
@@ -73,44 +75,67 @@ struct Generator {
     const auto alu = static_cast<Alu>(rng.uniform_u32(0, 6));
     const bool f = one_in(2);
     switch (rng.uniform_u32(0, 19)) {
-    case 0: case 1: case 2:
+    case 0:
+    case 1:
+    case 2:
       return ri(alu, dest(), value(), rng.uniform_u32(0, 0xFFFF), f, one_in(4));
-    case 3: return ri(shift, dest(), value(), rng.uniform_u32(0, 0xFFFF), f, one_in(2));
-    case 4: case 5: return rr(alu, dest(), value(), value(), f, one_in(3) ? rng.uniform_u32(0, 15) : 0);
-    case 6: return rr(shift, dest(), value(), value(), f, rng.uniform_u32(0, 15), pick({0x10, 0x18}));
-    case 7: return rr(shift, dest(), value(), value(), false, rng.uniform_u32(0, 15), 0); // sel
-    case 8: case 9: case 10: case 11: return memory();
-    case 12: return sli(dest(), rng.uniform_u32(0, 0x1FFFFF));
-    case 13: case 14: return br(rng.uniform_u32(0, 15), target());
+    case 3:
+      return ri(shift, dest(), value(), rng.uniform_u32(0, 0xFFFF), f, one_in(2));
+    case 4:
+    case 5:
+      return rr(alu, dest(), value(), value(), f, one_in(3) ? rng.uniform_u32(0, 15) : 0);
+    case 6:
+      return rr(shift, dest(), value(), value(), f, rng.uniform_u32(0, 15), pick({0x10, 0x18}));
+    case 7:
+      return rr(shift, dest(), value(), value(), false, rng.uniform_u32(0, 15), 0); // sel
+    case 8:
+    case 9:
+    case 10:
+    case 11:
+      return memory();
+    case 12:
+      return sli(dest(), rng.uniform_u32(0, 0x1FFFFF));
+    case 13:
+    case 14:
+      return br(rng.uniform_u32(0, 15), target());
     case 15:
-      return brr(rng.uniform_u32(0, 15), static_cast<std::int32_t>(target()) - static_cast<std::int32_t>(at));
-    case 16: return scc(rng.uniform_u32(0, 15), dest());
-    case 17: return special(rng.uniform_u32(1, 3), dest(), value());
-    case 18: return one_in(10) ? static_cast<std::uint32_t>(rng.next_u64()) : nop; // often undefined
-    default: return nop;
+      return brr(rng.uniform_u32(0, 15),
+                 static_cast<std::int32_t>(target()) - static_cast<std::int32_t>(at));
+    case 16:
+      return scc(rng.uniform_u32(0, 15), dest());
+    case 17:
+      return special(rng.uniform_u32(1, 3), dest(), value());
+    case 18:
+      return one_in(10) ? static_cast<std::uint32_t>(rng.next_u64()) : nop; // often undefined
+    default:
+      return nop;
     }
   }
 
   std::array<std::uint32_t, 32> registers() {
     std::array<std::uint32_t, 32> r{};
-    for (unsigned i = 3; i < 16; ++i) r[i] = one_in(2) ? rng.uniform_u32(0, 40) : static_cast<std::uint32_t>(rng.next_u64());
-    for (unsigned i = 16; i < 22; ++i) r[i] = 0x1000 + 4 * rng.uniform_u32(0, 512);
+    for (unsigned i = 3; i < 16; ++i)
+      r[i] = one_in(2) ? rng.uniform_u32(0, 40) : static_cast<std::uint32_t>(rng.next_u64());
+    for (unsigned i = 16; i < 22; ++i)
+      r[i] = 0x1000 + 4 * rng.uniform_u32(0, 512);
     r[22] = target();
     r[23] = LANAI_MMIO_BASE + 4 * rng.uniform_u32(0, 8);
-    for (unsigned i = 24; i < 28; ++i) r[i] = 4 * rng.uniform_u32(0, 16);
-    for (unsigned i = 28; i < 32; ++i) r[i] = instruction(4 * rng.uniform_u32(0, words_in_program - 1));
+    for (unsigned i = 24; i < 28; ++i)
+      r[i] = 4 * rng.uniform_u32(0, 16);
+    for (unsigned i = 28; i < 32; ++i)
+      r[i] = instruction(4 * rng.uniform_u32(0, words_in_program - 1));
     return r;
   }
 
   lanai::iss::CycleCosts costs() {
     lanai::iss::CycleCosts c;
-    c.alu = rng.uniform_u32(0, 2);
-    c.load = rng.uniform_u32(0, 3);
-    c.store = rng.uniform_u32(0, 3);
-    c.branch_taken = rng.uniform_u32(1, 4); // every loop costs cycles
-    c.branch_untaken = rng.uniform_u32(0, 3);
-    c.mmio = rng.uniform_u32(0, 5);
-    c.load_use_stall = rng.uniform_u32(0, 3);
+    c.alu_cycles = rng.uniform_u32(0, 2);
+    c.load_cycles = rng.uniform_u32(0, 3);
+    c.store_cycles = rng.uniform_u32(0, 3);
+    c.branch_taken_cycles = rng.uniform_u32(1, 4); // every loop costs cycles
+    c.branch_untaken_cycles = rng.uniform_u32(0, 3);
+    c.mmio_cycles = rng.uniform_u32(0, 5);
+    c.load_use_stall_cycles = rng.uniform_u32(0, 3);
     return c;
   }
 };
@@ -120,10 +145,11 @@ struct Tally {
 };
 
 template <typename Schedule>
-void check_program(std::uint64_t seed, Tally& tally, Schedule next_limits) {
+void check_program(std::uint64_t seed, Tally &tally, Schedule next_limits) {
   Generator g{lanai::kernel::RandomStream(seed, "block-program")};
   std::vector<std::uint32_t> words(words_in_program);
-  for (std::uint32_t i = 0; i < words_in_program; ++i) words[i] = g.instruction(4 * i);
+  for (std::uint32_t i = 0; i < words_in_program; ++i)
+    words[i] = g.instruction(4 * i);
   words.push_back(br(0, 0)); // from the end back to the start
   words.push_back(nop);
   const std::array<std::uint32_t, 32> regs = g.registers();
@@ -138,16 +164,18 @@ void check_program(std::uint64_t seed, Tally& tally, Schedule next_limits) {
     const std::string difference = twin.difference();
     INFO("seed " << seed << " slice " << slice);
     REQUIRE(difference.empty());
-    if (!going || twin.reference().cycles() > 20000) break;
+    if (!going || twin.reference().cycles() > 20000)
+      break;
   }
   tally.instructions += twin.blocks().instructions();
   tally.in_blocks += twin.blocks().block_instructions();
   const auto stop = twin.blocks().state();
-  ++(stop == lanai::iss::StopReason::fault ? tally.faults
-     : stop == lanai::iss::StopReason::halted ? tally.halts : tally.limits);
+  ++(stop == lanai::iss::StopReason::fault    ? tally.faults
+     : stop == lanai::iss::StopReason::halted ? tally.halts
+                                              : tally.limits);
 }
 
-void report(const Tally& t) {
+void report(const Tally &t) {
   MESSAGE(t.instructions << " instructions, " << t.in_blocks << " in blocks; " << t.faults
                          << " faulted, " << t.halts << " halted, " << t.limits << " ran on");
 }
@@ -157,7 +185,7 @@ void report(const Tally& t) {
 TEST_CASE("random programs agree with and without blocks in long runs") {
   Tally tally;
   for (std::uint64_t seed = 0; seed < 300; ++seed)
-    check_program(seed, tally, [](lanai::kernel::RandomStream&, const lanai::iss::Cpu& cpu) {
+    check_program(seed, tally, [](lanai::kernel::RandomStream &, const lanai::iss::Cpu &cpu) {
       return std::pair<std::uint64_t, std::uint64_t>{cpu.cycles() + 2000, ~std::uint64_t{0}};
     });
   report(tally);
@@ -168,7 +196,7 @@ TEST_CASE("random programs agree with and without blocks in one-cycle and short 
   // blocks (most end inside one).
   Tally tally;
   for (std::uint64_t seed = 1000; seed < 1100; ++seed)
-    check_program(seed, tally, [&](lanai::kernel::RandomStream& rng, const lanai::iss::Cpu& cpu) {
+    check_program(seed, tally, [&](lanai::kernel::RandomStream &rng, const lanai::iss::Cpu &cpu) {
       const std::uint64_t slice = seed % 2 ? 1 : rng.uniform_u32(8, 16);
       return std::pair<std::uint64_t, std::uint64_t>{cpu.cycles() + slice, ~std::uint64_t{0}};
     });
@@ -178,7 +206,7 @@ TEST_CASE("random programs agree with and without blocks in one-cycle and short 
 TEST_CASE("random programs agree with and without blocks in slices of random lengths and counts") {
   Tally tally;
   for (std::uint64_t seed = 2000; seed < 2300; ++seed)
-    check_program(seed, tally, [](lanai::kernel::RandomStream& rng, const lanai::iss::Cpu& cpu) {
+    check_program(seed, tally, [](lanai::kernel::RandomStream &rng, const lanai::iss::Cpu &cpu) {
       const std::uint64_t cycles = cpu.cycles() + rng.uniform_u32(1, 120);
       const std::uint64_t instructions =
           rng.uniform_u32(0, 2) ? ~std::uint64_t{0} : cpu.instructions() + rng.uniform_u32(1, 40);

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <functional>
 
-#include "lanai_encoding.hpp"
-#include "machine/clocked_core.hpp"
-#include "program_runner.hpp"
+#include "tests/iss/lanai_encoding.hpp"
+#include "emulator/machine/clocked_core.hpp"
+#include "tests/iss/program_runner.hpp"
 
 using namespace lanai::test;
 
@@ -16,11 +16,11 @@ namespace {
 
 // A counting loop of `n` iterations, then exit.
 std::vector<std::uint32_t> counting_loop(std::uint32_t n) {
-  return {sli(r6, n),                    // 0x00
-          ri(sub, r6, r6, 1, true),      // 0x04
-          br(6, 0x04),                   // 0x08 bne 0x04
-          nop,                           // 0x0c
-          exit_with(r0)};                // 0x10
+  return {sli(r6, n),               // 0x00
+          ri(sub, r6, r6, 1, true), // 0x04
+          br(6, 0x04),              // 0x08 bne 0x04
+          nop,                      // 0x0c
+          exit_with(r0)};           // 0x10
 }
 
 } // namespace
@@ -62,7 +62,8 @@ TEST_CASE("the same program gives bit-identical cycle counts and end times") {
   auto run_once = [] {
     ProgramRun p(counting_loop(5000));
     lanai::kernel::Kernel kernel;
-    lanai::machine::ClockedCore core(kernel, *p.cpu, lanai::kernel::Frequency::megahertz(66.0), 777);
+    lanai::machine::ClockedCore core(kernel, *p.cpu, lanai::kernel::Frequency::megahertz(66.0),
+                                     777);
     core.start(1'000'000'000, [](lanai::iss::StopReason) {});
     kernel.run();
     return std::make_pair(p.cpu->cycles(), kernel.now().ps());

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "iss/decoder.hpp"
-#include "iss/disassembler.hpp"
-#include "kernel/random_stream.hpp"
-#include "llvm_mc_oracle.hpp"
-#include "machine/standalone_machine.hpp"
+#include "emulator/iss/decoder.hpp"
+#include "emulator/iss/disassembler.hpp"
+#include "emulator/kernel/random_stream.hpp"
+#include "tests/iss/llvm_mc_oracle.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 namespace {
 
@@ -31,7 +31,7 @@ struct Tally {
   std::size_t compared = 0, valid = 0, invalid = 0, skipped = 0, mismatches = 0;
 };
 
-Tally compare(const std::vector<std::uint32_t>& all) {
+Tally compare(const std::vector<std::uint32_t> &all) {
   Tally t;
   std::vector<std::uint32_t> words;
   for (const auto w : all) {
@@ -55,15 +55,15 @@ Tally compare(const std::vector<std::uint32_t>& all) {
     const std::string theirs = answers[i].text.value_or("<invalid>");
     (answers[i].text ? t.valid : t.invalid)++;
     if (mine != theirs && ++t.mismatches <= 20)
-      MESSAGE("word 0x" << std::hex << words[i] << ": llvm-mc '" << theirs << "' emulator '"
-                        << mine << "'");
+      MESSAGE("word 0x" << std::hex << words[i] << ": llvm-mc '" << theirs << "' emulator '" << mine
+                        << "'");
   }
   MESSAGE("compared " << t.compared << " words (" << t.valid << " valid, " << t.invalid
                       << " invalid), skipped " << t.skipped);
   return t;
 }
 
-std::vector<std::uint32_t> firmware_words(const char* dir) {
+std::vector<std::uint32_t> firmware_words(const char *dir) {
   const auto profile = lanai::profile::default_profile();
   const auto image =
       lanai::machine::link_program(lanai::machine::objects_in_manifest(dir), profile);
@@ -77,19 +77,21 @@ std::vector<std::uint32_t> firmware_words(const char* dir) {
 }
 
 // Runs llvm-objdump -d on one object; returns (word, text) per instruction.
-std::vector<std::pair<std::uint32_t, std::string>> objdump(const std::filesystem::path& obj) {
+std::vector<std::pair<std::uint32_t, std::string>> objdump(const std::filesystem::path &obj) {
   const std::string cmd = std::string("'") + LANAI_LLVM_OBJDUMP + "' -d '" + obj.string() + "'";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(cmd.c_str(), "r"), ::pclose);
+  std::unique_ptr<FILE, int (*)(FILE *)> pipe(::popen(cmd.c_str(), "r"), ::pclose);
   REQUIRE(pipe);
   std::vector<std::pair<std::uint32_t, std::string>> out;
   char buf[512];
   while (std::fgets(buf, sizeof buf, pipe.get())) {
     std::string line(buf);
-    if (!line.empty() && line.back() == '\n') line.pop_back();
+    if (!line.empty() && line.back() == '\n')
+      line.pop_back();
     // "      2c: 07 88 00 10  \tadd\t%pc, 0x10, %rca"
     const auto colon = line.find(": ");
     const auto tab = line.find('\t');
-    if (colon == std::string::npos || tab == std::string::npos || tab < colon) continue;
+    if (colon == std::string::npos || tab == std::string::npos || tab < colon)
+      continue;
     unsigned b[4];
     if (std::sscanf(line.c_str() + colon + 2, "%2x %2x %2x %2x", &b[0], &b[1], &b[2], &b[3]) != 4)
       continue;
@@ -102,9 +104,10 @@ std::vector<std::pair<std::uint32_t, std::string>> objdump(const std::filesystem
 
 TEST_CASE("llvm-objdump's listing of every built firmware object matches the disassembler") {
   std::size_t words = 0, mismatches = 0;
-  for (const char* dir : {LANAI_DEMO_DIR, LANAI_RUNTIME_DIR, LANAI_DIFF_O0_DIR, LANAI_DIFF_O2_DIR}) {
-    for (const auto& obj : lanai::machine::objects_in_manifest(dir)) {
-      for (const auto& [word, text] : objdump(obj)) {
+  for (const char *dir :
+       {LANAI_DEMO_DIR, LANAI_RUNTIME_DIR, LANAI_DIFF_O0_DIR, LANAI_DIFF_O2_DIR}) {
+    for (const auto &obj : lanai::machine::objects_in_manifest(dir)) {
+      for (const auto &[word, text] : objdump(obj)) {
         ++words;
         const std::string mine = lanai::iss::disassemble(word);
         if (mine != text && ++mismatches <= 20)
@@ -120,7 +123,7 @@ TEST_CASE("llvm-objdump's listing of every built firmware object matches the dis
 
 TEST_CASE("every instruction word of the linked firmware disassembles as llvm-mc does") {
   std::set<std::uint32_t> unique;
-  for (const char* dir : {LANAI_DEMO_DIR, LANAI_DIFF_O0_DIR, LANAI_DIFF_O2_DIR}) {
+  for (const char *dir : {LANAI_DEMO_DIR, LANAI_DIFF_O0_DIR, LANAI_DIFF_O2_DIR}) {
     const auto words = firmware_words(dir);
     REQUIRE(words.size() > 100);
     unique.insert(words.begin(), words.end());
@@ -133,9 +136,11 @@ TEST_CASE("every instruction word of the linked firmware disassembles as llvm-mc
 TEST_CASE("100,000 random words decode as llvm-mc decodes them, or are invalid for both") {
   lanai::kernel::RandomStream rng(0x1A4A1, "decoder-oracle");
   std::vector<std::uint32_t> words;
-  for (std::uint32_t w = 0; w < 64; ++w) words.push_back(w);
+  for (std::uint32_t w = 0; w < 64; ++w)
+    words.push_back(w);
   words.push_back(0xFFFFFFFFu);
-  while (words.size() < 101'100) words.push_back(static_cast<std::uint32_t>(rng.next_u64()));
+  while (words.size() < 101'100)
+    words.push_back(static_cast<std::uint32_t>(rng.next_u64()));
   const auto t = compare(words);
   CHECK(t.compared >= 100'000);
   CHECK(t.mismatches == 0);

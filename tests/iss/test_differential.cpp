@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "diff_cases.h"
-#include "kernel/random_stream.hpp"
-#include "machine/standalone_machine.hpp"
+#include "emulator/kernel/random_stream.hpp"
+#include "emulator/machine/standalone_machine.hpp"
 
 namespace {
 
@@ -37,17 +37,21 @@ std::vector<std::array<std::uint64_t, 4>> make_inputs() {
     std::array<std::uint64_t, 4> in{};
     for (std::size_t k = 0; k < 4; ++k) {
       const std::uint64_t pick = rng.next_u64();
-      if (i < 16) in[k] = edges[(i + 5 * k) % 16];
-      else if (pick % 4 == 0) in[k] = edges[pick % 16 ^ (k & 1)] ^ (rng.next_u64() & 0xFF);
-      else if (pick % 4 == 1) in[k] = rng.next_u64() & 0xFFFF;
-      else in[k] = rng.next_u64();
+      if (i < 16)
+        in[k] = edges[(i + 5 * k) % 16];
+      else if (pick % 4 == 0)
+        in[k] = edges[pick % 16 ^ (k & 1)] ^ (rng.next_u64() & 0xFF);
+      else if (pick % 4 == 1)
+        in[k] = rng.next_u64() & 0xFFFF;
+      else
+        in[k] = rng.next_u64();
     }
     inputs.push_back(in);
   }
   return inputs;
 }
 
-void check_level(const char* level) {
+void check_level(const char *level) {
   const auto profile = lanai::profile::default_profile();
   const auto objects =
       lanai::machine::objects_in_manifest(std::string(LANAI_DIFF_DIR) + "/diff_lanai_" + level);

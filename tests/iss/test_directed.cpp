@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "lanai_encoding.hpp"
-#include "program_runner.hpp"
+#include "tests/iss/lanai_encoding.hpp"
+#include "tests/iss/program_runner.hpp"
 
 using namespace lanai::test;
 using lanai::iss::StopReason;
@@ -31,12 +31,12 @@ TEST_CASE("an untaken conditional branch falls through") {
 }
 
 TEST_CASE("a load into pc has two delay slots") {
-  ProgramRun p({sli(r6, 0x100),       // 0x00 r6 <- 0x100 (holds the target)
-                ri(add, r3, r0, 0),   // 0x04
+  ProgramRun p({sli(r6, 0x100),          // 0x00 r6 <- 0x100 (holds the target)
+                ri(add, r3, r0, 0),      // 0x04
                 rm(false, pc, r6, 2, 0), // 0x08 ld 0[%r6], %pc
-                ri(add, r3, r3, 1),   // 0x0c slot 1
-                ri(add, r3, r3, 2),   // 0x10 slot 2
-                ri(add, r3, r3, 100), // 0x14 skipped
+                ri(add, r3, r3, 1),      // 0x0c slot 1
+                ri(add, r3, r3, 2),      // 0x10 slot 2
+                ri(add, r3, r3, 100),    // 0x14 skipped
                 exit_with(r0)});
   p.cpu->write_word(0x100, 0x200);
   p.cpu->write_word(0x200, exit_with(r3));
@@ -45,12 +45,12 @@ TEST_CASE("a load into pc has two delay slots") {
 }
 
 TEST_CASE("an ALU write to pc is a jump with one delay slot, reading pc gives this instruction") {
-  ProgramRun p({ri(add, rca, pc, 0x10),   // 0x00 rca <- 0x10
-                sli(r7, 0x40),            // 0x04
-                rr(add, pc, r7, r0),      // 0x08 mov %r7, %pc
-                ri(add, r3, r0, 5),       // 0x0c delay slot
-                exit_with(r0)});          // 0x10 skipped
-  p.cpu->write_word(0x40, rr(add, r3, r3, rca));   // r3 = 5 + 0x10
+  ProgramRun p({ri(add, rca, pc, 0x10),          // 0x00 rca <- 0x10
+                sli(r7, 0x40),                   // 0x04
+                rr(add, pc, r7, r0),             // 0x08 mov %r7, %pc
+                ri(add, r3, r0, 5),              // 0x0c delay slot
+                exit_with(r0)});                 // 0x10 skipped
+  p.cpu->write_word(0x40, rr(add, r3, r3, rca)); // r3 = 5 + 0x10
   p.cpu->write_word(0x44, exit_with(r3));
   p.run();
   CHECK(p.exit_code() == 0x15);
@@ -71,33 +71,51 @@ bool expected(unsigned cond, std::uint32_t a, std::uint32_t b) {
   const bool v = ((a ^ b) & (a ^ r)) >> 31;
   const bool n = r >> 31;
   switch (cond) {
-  case 0: return true;
-  case 1: return false;
-  case 2: return a > b;
-  case 3: return a <= b;
-  case 4: return a < b;
-  case 5: return a >= b;
-  case 6: return a != b;
-  case 7: return a == b;
-  case 8: return !v;
-  case 9: return v;
-  case 10: return !n;
-  case 11: return n;
-  case 12: return sa >= sb;
-  case 13: return sa < sb;
-  case 14: return sa > sb;
-  default: return sa <= sb;
+  case 0:
+    return true;
+  case 1:
+    return false;
+  case 2:
+    return a > b;
+  case 3:
+    return a <= b;
+  case 4:
+    return a < b;
+  case 5:
+    return a >= b;
+  case 6:
+    return a != b;
+  case 7:
+    return a == b;
+  case 8:
+    return !v;
+  case 9:
+    return v;
+  case 10:
+    return !n;
+  case 11:
+    return n;
+  case 12:
+    return sa >= sb;
+  case 13:
+    return sa < sb;
+  case 14:
+    return sa > sb;
+  default:
+    return sa <= sb;
   }
 }
 
 } // namespace
 
 TEST_CASE("sub.f sets flags so that every condition matches its comparison") {
-  const std::uint32_t values[] = {0, 1, 2, 0x7FFFFFFF, 0x80000000, 0x80000001, 0xFFFFFFFF, 12345, 0xFFFF0000};
+  const std::uint32_t values[] = {0,          1,          2,     0x7FFFFFFF, 0x80000000,
+                                  0x80000001, 0xFFFFFFFF, 12345, 0xFFFF0000};
   for (std::uint32_t a : values)
     for (std::uint32_t b : values)
       for (unsigned cond = 0; cond < 16; ++cond) {
-        ProgramRun p({sli(r6, 0), sli(r7, 0), rr(sub, r0, r6, r7, true), scc(cond, r3), exit_with(r3)});
+        ProgramRun p(
+            {sli(r6, 0), sli(r7, 0), rr(sub, r0, r6, r7, true), scc(cond, r3), exit_with(r3)});
         p.cpu->set_reg(r6, a);
         p.cpu->set_reg(r7, b);
         p.cpu->reset(8);
@@ -115,7 +133,7 @@ TEST_CASE("add.f/addc and sub.f/subb chain carries across 64-bit values") {
                                     {0x8000000000000000ull, 0x8000000000000000ull},
                                     {5, 7},
                                     {0, 0xFFFFFFFFFFFFFFFFull}};
-  for (const auto& pr : pairs) {
+  for (const auto &pr : pairs) {
     // r20:r21 = a + b, r22:r23 = a - b (low word first).
     ProgramRun p({rr(add, 20, r6, 18, true), rr(addc, 21, r7, 19), rr(sub, 22, r6, 18, true),
                   rr(subb, 23, r7, 19), exit_with(r0)});
@@ -132,12 +150,15 @@ TEST_CASE("add.f/addc and sub.f/subb chain carries across 64-bit values") {
 }
 
 TEST_CASE("add.f sets carry and overflow like two's complement hardware") {
-  struct Case { std::uint32_t a, b; bool c, v, n, z; };
+  struct Case {
+    std::uint32_t a, b;
+    bool c, v, n, z;
+  };
   const Case cases[] = {{0x7FFFFFFF, 1, false, true, true, false},
                         {0xFFFFFFFF, 1, true, false, false, true},
                         {0x80000000, 0x80000000, true, true, false, true},
                         {1, 2, false, false, false, false}};
-  for (const auto& c : cases) {
+  for (const auto &c : cases) {
     ProgramRun p({rr(add, r3, r6, r7, true), exit_with(r0)});
     p.cpu->set_reg(r6, c.a);
     p.cpu->set_reg(r7, c.b);
@@ -151,11 +172,11 @@ TEST_CASE("add.f sets carry and overflow like two's complement hardware") {
 }
 
 TEST_CASE("logic .f forms clear carry and overflow; RR ALU ops obey their predicate") {
-  ProgramRun p({rr(add, r3, r6, r6, true),       // 0x80000000+0x80000000: C and V set
-                rr(or_, r9, r6, r0, true),       // N set, C/V cleared
+  ProgramRun p({rr(add, r3, r6, r6, true), // 0x80000000+0x80000000: C and V set
+                rr(or_, r9, r6, r0, true), // N set, C/V cleared
                 ri(add, r3, r0, 1),
-                rr(add, r3, r3, r3, false, 7),   // predicated on eq: Z clear -> skipped
-                rr(add, r3, r3, r3, false, 6),   // predicated on ne -> runs
+                rr(add, r3, r3, r3, false, 7), // predicated on eq: Z clear -> skipped
+                rr(add, r3, r3, r3, false, 6), // predicated on ne -> runs
                 exit_with(r3)});
   p.cpu->set_reg(r6, 0x80000000u);
   p.run();
@@ -194,8 +215,8 @@ TEST_CASE("sel picks by condition and popc/leadz/trailz count bits") {
 }
 
 TEST_CASE("pre/post increment and register+register addressing, big-endian part words") {
-  ProgramRun p({rm(true, r6, sp, 3, -4),        // st %r6, [--%sp]
-                rm(false, 20, sp, 1, 4),        // ld [%sp++], %r20
+  ProgramRun p({rm(true, r6, sp, 3, -4),                 // st %r6, [--%sp]
+                rm(false, 20, sp, 1, 4),                 // ld [%sp++], %r20
                 spls(false, true, false, 21, r7, 2, 1),  // ld.b 1[%r7] (sign-extended)
                 spls(false, true, true, 22, r7, 2, 1),   // uld.b 1[%r7]
                 spls(false, false, false, 23, r7, 2, 2), // ld.h 2[%r7]
@@ -231,14 +252,14 @@ TEST_CASE("a store over code is seen by the next fetch of that word") {
 
 TEST_CASE("cycle model charges each class, taken branches and the load-use interlock") {
   lanai::iss::CycleCosts costs{2, 3, 5, 7, 11, 13, 17};
-  ProgramRun p({ri(add, r3, r0, 1),        // alu 2
-                rm(false, r6, r0, 2, 0x40),  // load 3
-                ri(add, r6, r6, 1),        // alu 2 + stall 17 (reads r6)
-                rm(true, r6, r0, 2, 0x40), // store 5
-                br(1, 0x100),              // bf: untaken 11
-                br(0, 0x1c),               // bt: taken 7
-                nop,                       // delay slot alu 2
-                exit_with(r3)},            // mmio 13
+  ProgramRun p({ri(add, r3, r0, 1),         // alu 2
+                rm(false, r6, r0, 2, 0x40), // load 3
+                ri(add, r6, r6, 1),         // alu 2 + stall 17 (reads r6)
+                rm(true, r6, r0, 2, 0x40),  // store 5
+                br(1, 0x100),               // bf: untaken 11
+                br(0, 0x1c),                // bt: taken 7
+                nop,                        // delay slot alu 2
+                exit_with(r3)},             // mmio 13
                costs);
   p.run();
   CHECK(p.stop == StopReason::halted);
@@ -251,7 +272,8 @@ TEST_CASE("the load-use interlock counts reads of the loaded register, not overw
   ProgramRun overwrite({rm(false, r6, r0, 2, 0x40), ri(add, r6, r0, 5), exit_with(r6)}, costs);
   overwrite.run();
   CHECK(overwrite.cpu->cycles() == 3);
-  ProgramRun store_data({rm(false, r6, r0, 2, 0x40), rm(true, r6, r0, 2, 0x44), exit_with(r0)}, costs);
+  ProgramRun store_data({rm(false, r6, r0, 2, 0x40), rm(true, r6, r0, 2, 0x44), exit_with(r0)},
+                        costs);
   store_data.run();
   CHECK(store_data.cpu->cycles() == 13);
 }

@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernel/random_stream.hpp"
+#include "emulator/kernel/random_stream.hpp"
 #include "lanai/register_map.h"
-#include "lanai_encoding.hpp"
-#include "program_runner.hpp"
+#include "tests/iss/lanai_encoding.hpp"
+#include "tests/iss/program_runner.hpp"
 
 using namespace lanai::test;
 
@@ -32,16 +32,17 @@ struct Snapshot {
   std::string console;
   std::uint64_t skipped;
 
-  bool same_as(const Snapshot& o) const {
+  bool same_as(const Snapshot &o) const {
     return stop == o.stop && cycles == o.cycles && instructions == o.instructions && pc == o.pc &&
            regs == o.regs && sram == o.sram && console == o.console;
   }
 };
 
-Snapshot snapshot_of(const ProgramRun& p, lanai::iss::StopReason stop, std::uint32_t sram_bytes) {
-  Snapshot s{stop, p.cpu->cycles(), p.cpu->instructions(), p.cpu->pc(), {}, {}, p.system->console(),
-             p.cpu->skipped_cycles()};
-  for (unsigned r = 0; r < 32; ++r) s.regs[r] = p.cpu->reg(r);
+Snapshot snapshot_of(const ProgramRun &p, lanai::iss::StopReason stop, std::uint32_t sram_bytes) {
+  Snapshot s{stop, p.cpu->cycles(),     p.cpu->instructions(),  p.cpu->pc(), {},
+             {},   p.system->console(), p.cpu->skipped_cycles()};
+  for (unsigned r = 0; r < 32; ++r)
+    s.regs[r] = p.cpu->reg(r);
   s.sram.resize(sram_bytes);
   p.cpu->read_sram(0, s.sram);
   return s;
@@ -50,7 +51,7 @@ Snapshot snapshot_of(const ProgramRun& p, lanai::iss::StopReason stop, std::uint
 // Runs `words` to `limit` in slices of `slice` cycles (as the card's core
 // does between events); `between` runs between slices.
 template <typename Between>
-Snapshot run(const std::vector<std::uint32_t>& words, bool fast_forward, std::uint64_t limit,
+Snapshot run(const std::vector<std::uint32_t> &words, bool fast_forward, std::uint64_t limit,
              std::uint64_t slice, Between between, lanai::iss::CycleCosts costs = {}) {
   ProgramRun p(words, costs);
   p.cpu->set_fast_forward(fast_forward);
@@ -65,14 +66,15 @@ Snapshot run(const std::vector<std::uint32_t>& words, bool fast_forward, std::ui
 // Runs `words` (with registers from r3 up set from `regs`, when given) to
 // `end` cycles in runs of `step` cycles, with or without predecoded blocks;
 // the state and the first `sram_bytes` of SRAM.
-Snapshot run_in_steps(const std::vector<std::uint32_t>& words, bool fast_forward,
-                      const std::array<std::uint32_t, 32>* regs, std::uint64_t step,
+Snapshot run_in_steps(const std::vector<std::uint32_t> &words, bool fast_forward,
+                      const std::array<std::uint32_t, 32> *regs, std::uint64_t step,
                       std::uint64_t end, std::uint32_t sram_bytes, bool blocks = true) {
   ProgramRun p(words);
   p.cpu->set_fast_forward(fast_forward);
   p.cpu->set_blocks(blocks);
   if (regs)
-    for (unsigned r = 3; r < 32; ++r) p.cpu->set_reg(r, (*regs)[r]);
+    for (unsigned r = 3; r < 32; ++r)
+      p.cpu->set_reg(r, (*regs)[r]);
   lanai::iss::StopReason stop = lanai::iss::StopReason::cycle_limit;
   for (std::uint64_t limit = step; stop == lanai::iss::StopReason::cycle_limit && limit < end;
        limit += step)
@@ -80,13 +82,13 @@ Snapshot run_in_steps(const std::vector<std::uint32_t>& words, bool fast_forward
   return snapshot_of(p, stop, sram_bytes);
 }
 
-Snapshot run(const std::vector<std::uint32_t>& words, bool fast_forward,
+Snapshot run(const std::vector<std::uint32_t> &words, bool fast_forward,
              std::uint64_t limit = 200'000, std::uint64_t slice = 50'000) {
-  return run(words, fast_forward, limit, slice, [](lanai::iss::Cpu&) {});
+  return run(words, fast_forward, limit, slice, [](lanai::iss::Cpu &) {});
 }
 
 // Both ways; the states must agree. Returns the fast-forwarded run.
-Snapshot both_ways(const std::vector<std::uint32_t>& words, std::uint64_t limit = 200'000,
+Snapshot both_ways(const std::vector<std::uint32_t> &words, std::uint64_t limit = 200'000,
                    std::uint64_t slice = 50'000) {
   const Snapshot plain = run(words, false, limit, slice);
   const Snapshot fast = run(words, true, limit, slice);
@@ -97,11 +99,11 @@ Snapshot both_ways(const std::vector<std::uint32_t>& words, std::uint64_t limit 
 
 // `while (mem[data] == 0) {}` then exit with the word read.
 std::vector<std::uint32_t> wait_for_word() {
-  return {sls(false, r6, data),        // 0x00 ld [data], r6
-          ri(sub, r0, r6, 0, true),    // 0x04 sub.f r6, 0, r0
-          br(7, 0x00),                 // 0x08 beq 0x00
-          nop,                         // 0x0c
-          exit_with(r6)};              // 0x10
+  return {sls(false, r6, data),     // 0x00 ld [data], r6
+          ri(sub, r0, r6, 0, true), // 0x04 sub.f r6, 0, r0
+          br(7, 0x00),              // 0x08 beq 0x00
+          nop,                      // 0x0c
+          exit_with(r6)};           // 0x10
 }
 
 } // namespace
@@ -118,9 +120,9 @@ TEST_CASE("a loop polling stable device registers is skipped") {
   // while (sram_size_register != 0) {} -- the register never changes.
   const std::vector<std::uint32_t> words = {
       sls(false, r6, 0x1F0000u | (LANAI_REG_SRAM_SIZE & 0xFFFFu)), // 0x00
-      ri(sub, r0, r6, 0, true),                                     // 0x04
-      br(6, 0x00),                                                  // 0x08 bne
-      nop,                                                          // 0x0c
+      ri(sub, r0, r6, 0, true),                                    // 0x04
+      br(6, 0x00),                                                 // 0x08 bne
+      nop,                                                         // 0x0c
       exit_with(r6)};
   CHECK(both_ways(words).skipped > 190'000);
 }
@@ -129,16 +131,16 @@ TEST_CASE("a loop that reads the cycle counter is never skipped") {
   // while (cycle_lo != 0) {} -- the value changes every lap.
   const std::vector<std::uint32_t> words = {
       sls(false, r6, 0x1F0000u | (LANAI_REG_CYCLE_LO & 0xFFFFu)), // 0x00
-      ri(sub, r0, r6, 0, true),                                    // 0x04
-      br(6, 0x00),                                                 // 0x08 bne
+      ri(sub, r0, r6, 0, true),                                   // 0x04
+      br(6, 0x00),                                                // 0x08 bne
       nop, exit_with(r6)};
   CHECK(both_ways(words).skipped == 0);
 }
 
 TEST_CASE("a store that sticks, a drifting register and a device write are not idle") {
   // A counter kept in memory: the loop's store changes it every lap.
-  const std::vector<std::uint32_t> store_loop = {
-      sls(false, r6, data), ri(add, r6, r6, 1), sls(true, r6, data), br(0, 0x00), nop};
+  const std::vector<std::uint32_t> store_loop = {sls(false, r6, data), ri(add, r6, r6, 1),
+                                                 sls(true, r6, data), br(0, 0x00), nop};
   CHECK(both_ways(store_loop).skipped == 0);
   // A register that drifts, with no memory access at all.
   const std::vector<std::uint32_t> drift = {ri(add, r7, r7, 1), br(0, 0x00), nop};
@@ -153,15 +155,15 @@ TEST_CASE("a store that sticks, a drifting register and a device write are not i
 
 TEST_CASE("a store undone within the lap keeps the loop idle") {
   // Saves r6 to the stack and restores it, as a call's prologue would.
-  const std::vector<std::uint32_t> words = {
-      sli(sp, 0x2000),                // 0x00
-      rm(true, fp, sp, 2, -4),        // 0x04 st fp, -4[sp]
-      ri(add, fp, r0, 77),            // 0x08 fp = 77
-      rm(false, fp, sp, 2, -4),       // 0x0c ld -4[sp], fp
-      sls(false, r6, data),           // 0x10
-      ri(sub, r0, r6, 0, true),       // 0x14
-      br(7, 0x04),                    // 0x18 beq 0x04
-      nop, exit_with(r6)};
+  const std::vector<std::uint32_t> words = {sli(sp, 0x2000),          // 0x00
+                                            rm(true, fp, sp, 2, -4),  // 0x04 st fp, -4[sp]
+                                            ri(add, fp, r0, 77),      // 0x08 fp = 77
+                                            rm(false, fp, sp, 2, -4), // 0x0c ld -4[sp], fp
+                                            sls(false, r6, data),     // 0x10
+                                            ri(sub, r0, r6, 0, true), // 0x14
+                                            br(7, 0x04),              // 0x18 beq 0x04
+                                            nop,
+                                            exit_with(r6)};
   CHECK(both_ways(words).skipped > 150'000);
 }
 
@@ -170,8 +172,9 @@ TEST_CASE("a word changed between slices ends the skip at the right lap") {
   // completion event would change it: both runs leave the loop at the same
   // cycle and exit with the same value.
   for (const std::uint64_t slice : {7u, 1'000u, 33'333u}) {
-    auto poke = [](lanai::iss::Cpu& cpu) {
-      if (cpu.cycles() >= 100'000 && cpu.read_word(data) == 0) cpu.write_word(data, 42);
+    auto poke = [](lanai::iss::Cpu &cpu) {
+      if (cpu.cycles() >= 100'000 && cpu.read_word(data) == 0)
+        cpu.write_word(data, 42);
     };
     const Snapshot plain = run(wait_for_word(), false, 1'000'000, slice, poke);
     const Snapshot fast = run(wait_for_word(), true, 1'000'000, slice, poke);
@@ -184,11 +187,13 @@ TEST_CASE("a word changed between slices ends the skip at the right lap") {
 TEST_CASE("the skip stops short of a cycle or instruction limit inside the next lap") {
   // Limits that fall inside a lap and at its end, with costly branches.
   lanai::iss::CycleCosts costs;
-  costs.branch_taken = 3;
-  costs.load = 2;
+  costs.branch_taken_cycles = 3;
+  costs.load_cycles = 2;
   for (std::uint64_t limit = 1'000; limit < 1'012; ++limit) {
-    const Snapshot plain = run(wait_for_word(), false, limit, limit, [](lanai::iss::Cpu&) {}, costs);
-    const Snapshot fast = run(wait_for_word(), true, limit, limit, [](lanai::iss::Cpu&) {}, costs);
+    const Snapshot plain = run(
+        wait_for_word(), false, limit, limit, [](lanai::iss::Cpu &) {}, costs);
+    const Snapshot fast = run(
+        wait_for_word(), true, limit, limit, [](lanai::iss::Cpu &) {}, costs);
     CHECK(fast.same_as(plain));
   }
   for (std::uint64_t n = 100; n < 110; ++n) {
@@ -205,15 +210,15 @@ TEST_CASE("the skip stops short of a cycle or instruction limit inside the next 
 
 TEST_CASE("an outer idle loop is found behind an inner loop") {
   // for (;;) { for (i = 3; i; --i) {} if (mem[data]) exit; }
-  const std::vector<std::uint32_t> words = {
-      ri(add, r7, r0, 3),           // 0x00
-      ri(sub, r7, r7, 1, true),     // 0x04
-      br(6, 0x04),                  // 0x08 bne 0x04 (inner)
-      nop,                          // 0x0c
-      sls(false, r6, data),         // 0x10
-      ri(sub, r0, r6, 0, true),     // 0x14
-      br(7, 0x00),                  // 0x18 beq 0x00 (outer)
-      nop, exit_with(r6)};
+  const std::vector<std::uint32_t> words = {ri(add, r7, r0, 3),       // 0x00
+                                            ri(sub, r7, r7, 1, true), // 0x04
+                                            br(6, 0x04),              // 0x08 bne 0x04 (inner)
+                                            nop,                      // 0x0c
+                                            sls(false, r6, data),     // 0x10
+                                            ri(sub, r0, r6, 0, true), // 0x14
+                                            br(7, 0x00),              // 0x18 beq 0x00 (outer)
+                                            nop,
+                                            exit_with(r6)};
   CHECK(both_ways(words).skipped > 150'000);
 }
 
@@ -229,8 +234,9 @@ TEST_CASE("a kept lap is not skipped once its inputs change between slices") {
   // device register that changes, each between two slices, as an event
   // would change them: both ways leave the loop at the same cycle.
   for (const std::uint64_t slice : {70u, 101u, 1'000u}) {
-    auto poke = [](lanai::iss::Cpu& cpu) {
-      if (cpu.cycles() >= 10'000 && cpu.read_word(data) == 0) cpu.write_word(data, 42);
+    auto poke = [](lanai::iss::Cpu &cpu) {
+      if (cpu.cycles() >= 10'000 && cpu.read_word(data) == 0)
+        cpu.write_word(data, 42);
     };
     const Snapshot plain = run(wait_for_word(), false, 100'000, slice, poke);
     const Snapshot fast = run(wait_for_word(), true, 100'000, slice, poke);
@@ -241,8 +247,9 @@ TEST_CASE("a kept lap is not skipped once its inputs change between slices") {
     // while (r7 == 0) {} then exit with r7.
     const std::vector<std::uint32_t> spin = {ri(sub, r0, r7, 0, true), br(7, 0x00), nop,
                                              exit_with(r7)};
-    auto set = [](lanai::iss::Cpu& cpu) {
-      if (cpu.cycles() >= 10'000 && cpu.reg(r7) == 0) cpu.set_reg(r7, 5);
+    auto set = [](lanai::iss::Cpu &cpu) {
+      if (cpu.cycles() >= 10'000 && cpu.reg(r7) == 0)
+        cpu.set_reg(r7, 5);
     };
     const Snapshot plain_reg = run(spin, false, 100'000, slice, set);
     const Snapshot fast_reg = run(spin, true, 100'000, slice, set);
@@ -254,7 +261,7 @@ TEST_CASE("a kept lap is not skipped once its inputs change between slices") {
     struct Mailbox : lanai::iss::MmioBus {
       std::uint32_t value = 0;
       std::uint32_t exit = 0;
-      lanai::iss::MmioStatus read(std::uint32_t, std::uint64_t, std::uint32_t& v) override {
+      lanai::iss::MmioStatus read(std::uint32_t, std::uint64_t, std::uint32_t &v) override {
         v = value;
         return lanai::iss::MmioStatus::ok;
       }
@@ -278,7 +285,8 @@ TEST_CASE("a kept lap is not skipped once its inputs change between slices") {
       cpu.set_fast_forward(ff);
       while (cpu.run(cpu.cycles() + slice) == lanai::iss::StopReason::cycle_limit &&
              cpu.cycles() < 100'000)
-        if (cpu.cycles() >= 10'000) bus.value = 9;
+        if (cpu.cycles() >= 10'000)
+          bus.value = 9;
       skipped[ff] = cpu.skipped_cycles();
       cycles[ff] = cpu.cycles();
       exits[ff] = bus.exit;
@@ -294,15 +302,15 @@ TEST_CASE("a kept lap is not skipped once its inputs change between slices") {
 TEST_CASE("a polling loop reached after a branch taken once is still skipped") {
   // A backward branch taken once (the watch starts there), then a polling
   // loop elsewhere that the watch must move to within the same run.
-  const std::vector<std::uint32_t> words = {
-      ri(add, r7, r0, 2),           // 0x00
-      ri(sub, r7, r7, 1, true),     // 0x04
-      br(6, 0x04),                  // 0x08 bne 0x04: taken once
-      nop,                          // 0x0c
-      sls(false, r6, data),         // 0x10
-      ri(sub, r0, r6, 0, true),     // 0x14
-      br(7, 0x10),                  // 0x18 beq 0x10
-      nop, exit_with(r6)};
+  const std::vector<std::uint32_t> words = {ri(add, r7, r0, 2),       // 0x00
+                                            ri(sub, r7, r7, 1, true), // 0x04
+                                            br(6, 0x04),              // 0x08 bne 0x04: taken once
+                                            nop,                      // 0x0c
+                                            sls(false, r6, data),     // 0x10
+                                            ri(sub, r0, r6, 0, true), // 0x14
+                                            br(7, 0x10),              // 0x18 beq 0x10
+                                            nop,
+                                            exit_with(r6)};
   CHECK(both_ways(words, 200'000, 200'000).skipped > 190'000);
 }
 
@@ -311,12 +319,14 @@ TEST_CASE("random instruction streams give the same state with and without fast-
   for (std::uint64_t seed = 0; seed < 1500; ++seed) {
     lanai::kernel::RandomStream rng(seed, "fast-forward-program");
     std::vector<std::uint32_t> words(64);
-    for (auto& w : words) {
+    for (auto &w : words) {
       w = static_cast<std::uint32_t>(rng.next_u64());
       // Many backward branches into the program, and loads and stores.
       const std::uint32_t kind = rng.uniform_u32(0, 5);
-      if (kind == 0) w = br(rng.uniform_u32(0, 15), 4 * rng.uniform_u32(0, 63));
-      else if (kind == 1) w = (w & 0x0FFFFFFFu) | (rng.uniform_u32(8, 11) << 28);
+      if (kind == 0)
+        w = br(rng.uniform_u32(0, 15), 4 * rng.uniform_u32(0, 63));
+      else if (kind == 1)
+        w = (w & 0x0FFFFFFFu) | (rng.uniform_u32(8, 11) << 28);
     }
     std::array<std::uint32_t, 32> regs{};
     for (unsigned r = 3; r < 32; ++r) {
@@ -330,7 +340,8 @@ TEST_CASE("random instruction streams give the same state with and without fast-
     // Blocks or not, the watch sees the same laps and skips the same ones.
     CHECK(stepped.same_as(fast));
     CHECK(stepped.skipped == fast.skipped);
-    if (fast.skipped > 0) ++skipping;
+    if (fast.skipped > 0)
+      ++skipping;
   }
   CHECK(skipping > 0);
 }
@@ -346,24 +357,39 @@ TEST_CASE("random loops of loads, stores, arithmetic and register reads agree bo
       return *(set.begin() + rng.uniform_u32(0, static_cast<std::uint32_t>(set.size() - 1)));
     };
     std::vector<std::uint32_t> words;
-    for (std::uint32_t r = 16; r <= 18; ++r) words.push_back(sli(r, 0x800 + 0x40 * (r - 16)));
+    for (std::uint32_t r = 16; r <= 18; ++r)
+      words.push_back(sli(r, 0x800 + 0x40 * (r - 16)));
     words.push_back(sli(19, rng.uniform_u32(0, 3)));
     const std::uint32_t head = static_cast<std::uint32_t>(4 * words.size());
     const std::uint32_t body = rng.uniform_u32(2, 10);
     for (std::uint32_t i = 0; i < body; ++i) {
       const std::uint32_t rd = pick({9, 10, 11, 12});
       switch (rng.uniform_u32(0, 9)) {
-      case 0: case 1: case 2:
+      case 0:
+      case 1:
+      case 2:
         words.push_back(rr(static_cast<Alu>(rng.uniform_u32(0, 6)), rd, pick({9, 10, 16, 19}),
                            pick({11, 12, 17, 19}), rng.uniform_u32(0, 1) == 1));
         break;
-      case 3: words.push_back(ri(static_cast<Alu>(rng.uniform_u32(0, 6)), rd, pick({9, 19}),
-                                 rng.uniform_u32(0, 3), true)); break;
-      case 4: case 5: words.push_back(rm(false, rd, pick({16, 17, 18}), 2, 4 * rng.uniform_u32(0, 3))); break;
-      case 6: case 7: words.push_back(rm(true, pick({9, 10, 19}), pick({16, 17, 18}), 2,
-                                         4 * rng.uniform_u32(0, 3))); break;
-      case 8: words.push_back(sls(false, rd, 0x1F0000u | (LANAI_REG_SRAM_SIZE & 0xFFFFu))); break;
-      default: words.push_back(sls(false, rd, 0x1F0000u | (LANAI_REG_CYCLE_LO & 0xFFFFu))); break;
+      case 3:
+        words.push_back(ri(static_cast<Alu>(rng.uniform_u32(0, 6)), rd, pick({9, 19}),
+                           rng.uniform_u32(0, 3), true));
+        break;
+      case 4:
+      case 5:
+        words.push_back(rm(false, rd, pick({16, 17, 18}), 2, 4 * rng.uniform_u32(0, 3)));
+        break;
+      case 6:
+      case 7:
+        words.push_back(
+            rm(true, pick({9, 10, 19}), pick({16, 17, 18}), 2, 4 * rng.uniform_u32(0, 3)));
+        break;
+      case 8:
+        words.push_back(sls(false, rd, 0x1F0000u | (LANAI_REG_SRAM_SIZE & 0xFFFFu)));
+        break;
+      default:
+        words.push_back(sls(false, rd, 0x1F0000u | (LANAI_REG_CYCLE_LO & 0xFFFFu)));
+        break;
       }
     }
     words.push_back(rr(sub, r0, pick({9, 10, 11}), pick({0, 12, 19}), true));
@@ -376,8 +402,10 @@ TEST_CASE("random loops of loads, stores, arithmetic and register reads agree bo
     CHECK(fast.same_as(plain));
     CHECK(stepped.same_as(fast));
     CHECK(stepped.skipped == fast.skipped);
-    if (fast.skipped > 0) ++skipping;
-    else if (plain.stop == lanai::iss::StopReason::cycle_limit) ++drifting;
+    if (fast.skipped > 0)
+      ++skipping;
+    else if (plain.stop == lanai::iss::StopReason::cycle_limit)
+      ++drifting;
   }
   // Both kinds must be common, or the test checks little.
   CHECK(skipping > 100);

@@ -10,10 +10,10 @@
 
 #include <lanai/register_map.h>
 
-#include "iss/cpu.hpp"
-#include "iss/fault.hpp"
-#include "lanai_encoding.hpp"
-#include "program_runner.hpp"
+#include "emulator/iss/cpu.hpp"
+#include "emulator/iss/fault.hpp"
+#include "tests/iss/lanai_encoding.hpp"
+#include "tests/iss/program_runner.hpp"
 
 using namespace lanai::test;
 using lanai::iss::FaultKind;
@@ -21,7 +21,7 @@ using lanai::iss::StopReason;
 
 namespace {
 
-ProgramRun run_faulting(const std::vector<std::uint32_t>& words) {
+ProgramRun run_faulting(const std::vector<std::uint32_t> &words) {
   ProgramRun p(words);
   p.cpu->set_reg(r6, 0x1000);
   p.run();
@@ -31,9 +31,10 @@ ProgramRun run_faulting(const std::vector<std::uint32_t>& words) {
 } // namespace
 
 TEST_CASE("bus error: data access outside SRAM and the register window") {
-  auto p = run_faulting({ri(add, r3, r0, 1), sli(r7, 0x100000), rm(false, r9, r7, 2, 0), exit_with(r3)});
+  auto p =
+      run_faulting({ri(add, r3, r0, 1), sli(r7, 0x100000), rm(false, r9, r7, 2, 0), exit_with(r3)});
   REQUIRE(p.stop == StopReason::fault);
-  const auto& f = p.cpu->fault();
+  const auto &f = p.cpu->fault();
   CHECK(f.kind == FaultKind::bus_error);
   CHECK(f.pc == 8);
   CHECK(f.address == 0x100000u);
@@ -110,5 +111,6 @@ TEST_CASE("an SRAM size that is zero, not whole words or reaches the register wi
   std::array<std::uint8_t, 16> bytes{};
   bytes.fill(0xAA);
   cpu.read_sram((2u << 20) - 16u, bytes);
-  for (const std::uint8_t b : bytes) CHECK(b == 0);
+  for (const std::uint8_t b : bytes)
+    CHECK(b == 0);
 }

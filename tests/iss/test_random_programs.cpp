@@ -6,8 +6,8 @@
 
 #include <array>
 
-#include "kernel/random_stream.hpp"
-#include "program_runner.hpp"
+#include "emulator/kernel/random_stream.hpp"
+#include "tests/iss/program_runner.hpp"
 
 namespace {
 
@@ -22,11 +22,12 @@ struct Outcome {
 Outcome run_random(std::uint64_t seed) {
   lanai::kernel::RandomStream rng(seed, "random-program");
   std::vector<std::uint32_t> words(256);
-  for (auto& w : words) {
+  for (auto &w : words) {
     w = static_cast<std::uint32_t>(rng.next_u64());
     // Bias a quarter of the words towards branches and memory operations,
     // which random bits rarely form with useful operands.
-    if (rng.uniform_u32(0, 3) == 0) w = (w & 0x0FFFFFFFu) | (rng.uniform_u32(8, 15) << 28);
+    if (rng.uniform_u32(0, 3) == 0)
+      w = (w & 0x0FFFFFFFu) | (rng.uniform_u32(8, 15) << 28);
   }
   lanai::test::ProgramRun p(words);
   for (unsigned r = 3; r < 32; ++r) {
@@ -36,7 +37,8 @@ Outcome run_random(std::uint64_t seed) {
   }
   p.run(5000);
   Outcome o{p.stop, p.cpu->cycles(), p.cpu->instructions(), p.cpu->pc(), {}, p.cpu->fault().kind};
-  for (unsigned r = 0; r < 32; ++r) o.regs[r] = p.cpu->reg(r);
+  for (unsigned r = 0; r < 32; ++r)
+    o.regs[r] = p.cpu->reg(r);
   return o;
 }
 
@@ -54,9 +56,12 @@ TEST_CASE("random instruction streams stop cleanly and deterministically") {
     CHECK(a.regs == b.regs);
     CHECK(a.regs[0] == 0u);
     CHECK(a.regs[1] == 0xFFFFFFFFu);
-    if (a.stop == lanai::iss::StopReason::fault) ++faults;
-    else if (a.stop == lanai::iss::StopReason::halted) ++halts;
-    else ++limits;
+    if (a.stop == lanai::iss::StopReason::fault)
+      ++faults;
+    else if (a.stop == lanai::iss::StopReason::halted)
+      ++halts;
+    else
+      ++limits;
   }
   MESSAGE("random programs: " << faults << " faulted, " << halts << " halted, " << limits
                               << " reached the cycle limit");

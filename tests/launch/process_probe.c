@@ -34,13 +34,16 @@ static void leave(int code) {
 int main(int argc, char **argv) {
   int exit_code = -1, opt;
   while ((opt = getopt(argc, argv, "x:")) != -1)
-    if (opt == 'x') exit_code = atoi(optarg);
+    if (opt == 'x')
+      exit_code = atoi(optarg);
   char host[64];
   struct utsname about;
-  if (gethostname(host, sizeof host) != 0 || uname(&about) != 0) return wrong("no host name");
+  if (gethostname(host, sizeof host) != 0 || uname(&about) != 0)
+    return wrong("no host name");
   if (strncmp(host, "node", 4) != 0 || strcmp(host, about.nodename) != 0)
     return wrong("host name is not node<i>");
-  if (++runs != 1 || seen[0] != '\0') return wrong("globals shared between nodes");
+  if (++runs != 1 || seen[0] != '\0')
+    return wrong("globals shared between nodes");
   strcpy(seen, host);
 
   /* Sleeps take exactly their virtual time; a clock read costs a little. */
@@ -56,7 +59,8 @@ int main(int argc, char **argv) {
   /* A loop waiting for the clock to move sees it move. */
   const long long until = now_ns() + 10000;
   long long reads = 0;
-  while (now_ns() < until) ++reads;
+  while (now_ns() < until)
+    ++reads;
   struct timeval wall;
   gettimeofday(&wall, NULL);
   if (wall.tv_sec < 946684800 || wall.tv_sec > 946684800 + 60 || time(NULL) != wall.tv_sec)
@@ -65,6 +69,7 @@ int main(int argc, char **argv) {
   printf("%s: private globals, usleep(1000) took %lld ns, 10 us of clock reads took %lld reads\n",
          host, slept, reads);
   fprintf(stderr, "%s: stderr too\n", host);
-  if (exit_code >= 0 && strcmp(argv[argc - 1], host) == 0) leave(exit_code);
+  if (exit_code >= 0 && strcmp(argv[argc - 1], host) == 0)
+    leave(exit_code);
   return 0;
 }

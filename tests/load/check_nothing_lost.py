@@ -8,7 +8,8 @@ import argparse
 import pathlib
 import sys
 
-from experiment_run import results, run_experiment
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
+from experiment_run import results, run_experiment  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument("lanai_emu")

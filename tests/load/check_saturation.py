@@ -10,7 +10,7 @@ import pathlib
 import shutil
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
 import command_check  # noqa: E402
 
 COLUMNS = ["firmware", "message_bytes", "receivers", "throughput_MBps", "bound_MBps",

@@ -22,7 +22,8 @@ import math
 import pathlib
 import sys
 
-from experiment_run import run_experiment
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
+from experiment_run import run_experiment  # noqa: E402
 
 lanai_emu, experiment, out, clock_mhz = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3]), float(sys.argv[4])
 network_may_idle = "--network-may-idle" in sys.argv[5:]

@@ -1,43 +1,44 @@
 // Independent of the loader's parser on purpose: the tests check the loader
 // against a second reading of the same bytes.
 
-#include "object_view.hpp"
+#include "tests/loader/object_view.hpp"
 
 #include <cstring>
 #include <stdexcept>
 
 namespace lanai::loader::test {
 
-std::uint16_t get16(const std::vector<std::uint8_t>& b, std::size_t at) {
+std::uint16_t get16(const std::vector<std::uint8_t> &b, std::size_t at) {
   return static_cast<std::uint16_t>((b.at(at) << 8) | b.at(at + 1));
 }
 
-std::uint32_t get32(const std::vector<std::uint8_t>& b, std::size_t at) {
+std::uint32_t get32(const std::vector<std::uint8_t> &b, std::size_t at) {
   return (std::uint32_t{b.at(at)} << 24) | (std::uint32_t{b.at(at + 1)} << 16) |
          (std::uint32_t{b.at(at + 2)} << 8) | b.at(at + 3);
 }
 
-void put16(std::vector<std::uint8_t>& b, std::size_t at, std::uint16_t v) {
+void put16(std::vector<std::uint8_t> &b, std::size_t at, std::uint16_t v) {
   b.at(at) = static_cast<std::uint8_t>(v >> 8);
   b.at(at + 1) = static_cast<std::uint8_t>(v);
 }
 
-void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
+void put32(std::vector<std::uint8_t> &b, std::size_t at, std::uint32_t v) {
   put16(b, at, static_cast<std::uint16_t>(v >> 16));
   put16(b, at + 2, static_cast<std::uint16_t>(v));
 }
 
 namespace {
 
-std::string c_string(const std::vector<std::uint8_t>& b, std::size_t at) {
+std::string c_string(const std::vector<std::uint8_t> &b, std::size_t at) {
   std::string out;
-  while (b.at(at) != 0) out.push_back(static_cast<char>(b.at(at++)));
+  while (b.at(at) != 0)
+    out.push_back(static_cast<char>(b.at(at++)));
   return out;
 }
 
-}  // namespace
+} // namespace
 
-ObjectView::ObjectView(const std::vector<std::uint8_t>& bytes) : bytes_(bytes) {
+ObjectView::ObjectView(const std::vector<std::uint8_t> &bytes) : bytes_(bytes) {
   const std::uint32_t shoff = get32(bytes, 32);
   const std::uint16_t shnum = get16(bytes, 48);
   const std::uint16_t shstrndx = get16(bytes, 50);
@@ -55,11 +56,13 @@ ObjectView::ObjectView(const std::vector<std::uint8_t>& bytes) : bytes_(bytes) {
     sections_.push_back(s);
   }
   for (std::uint32_t i = 0; i < shnum; ++i) {
-    sections_[i].name = c_string(bytes, sections_[shstrndx].offset + get32(bytes, sections_[i].header_at));
+    sections_[i].name =
+        c_string(bytes, sections_[shstrndx].offset + get32(bytes, sections_[i].header_at));
   }
-  for (const ViewSection& table : sections_) {
-    if (table.type != 2) continue;  // SHT_SYMTAB
-    const ViewSection& strings = sections_.at(table.link);
+  for (const ViewSection &table : sections_) {
+    if (table.type != 2)
+      continue; // SHT_SYMTAB
+    const ViewSection &strings = sections_.at(table.link);
     for (std::uint32_t at = table.offset; at < table.offset + table.size; at += 16) {
       ViewSymbol s;
       s.entry_at = at;
@@ -75,22 +78,25 @@ ObjectView::ObjectView(const std::vector<std::uint8_t>& bytes) : bytes_(bytes) {
 
 std::optional<std::uint32_t> ObjectView::section_index(std::string_view name) const {
   for (std::uint32_t i = 0; i < sections_.size(); ++i) {
-    if (sections_[i].name == name) return i;
+    if (sections_[i].name == name)
+      return i;
   }
   return std::nullopt;
 }
 
 std::optional<std::uint32_t> ObjectView::symbol_index(std::string_view name) const {
   for (std::uint32_t i = 0; i < symbols_.size(); ++i) {
-    if (symbols_[i].name == name) return i;
+    if (symbols_[i].name == name)
+      return i;
   }
   return std::nullopt;
 }
 
 std::vector<ViewRela> ObjectView::relocations_for(std::uint32_t target) const {
   std::vector<ViewRela> out;
-  for (const ViewSection& s : sections_) {
-    if (s.type != 4 || s.info != target) continue;  // SHT_RELA
+  for (const ViewSection &s : sections_) {
+    if (s.type != 4 || s.info != target)
+      continue; // SHT_RELA
     for (std::uint32_t at = s.offset; at < s.offset + s.size; at += 12) {
       ViewRela r;
       r.entry_at = at;
@@ -109,4 +115,4 @@ std::uint32_t ObjectView::word_at(std::uint32_t section, std::uint32_t offset) c
   return get32(bytes_, sections_.at(section).offset + offset);
 }
 
-}  // namespace lanai::loader::test
+} // namespace lanai::loader::test

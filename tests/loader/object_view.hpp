@@ -10,15 +10,15 @@
 
 namespace lanai::loader::test {
 
-std::uint16_t get16(const std::vector<std::uint8_t>& b, std::size_t at);
-std::uint32_t get32(const std::vector<std::uint8_t>& b, std::size_t at);
-void put16(std::vector<std::uint8_t>& b, std::size_t at, std::uint16_t v);
-void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v);
+std::uint16_t get16(const std::vector<std::uint8_t> &b, std::size_t at);
+std::uint32_t get32(const std::vector<std::uint8_t> &b, std::size_t at);
+void put16(std::vector<std::uint8_t> &b, std::size_t at, std::uint16_t v);
+void put32(std::vector<std::uint8_t> &b, std::size_t at, std::uint32_t v);
 
 struct ViewSection {
   std::string name;
   std::uint32_t type = 0, flags = 0, offset = 0, size = 0, link = 0, info = 0, align = 0;
-  std::size_t header_at = 0;  // file offset of the section header
+  std::size_t header_at = 0; // file offset of the section header
 };
 
 struct ViewSymbol {
@@ -26,21 +26,21 @@ struct ViewSymbol {
   std::uint32_t value = 0, size = 0;
   std::uint8_t info = 0;
   std::uint16_t shndx = 0;
-  std::size_t entry_at = 0;  // file offset of the symbol table entry
+  std::size_t entry_at = 0; // file offset of the symbol table entry
 };
 
 struct ViewRela {
   std::uint32_t offset = 0, symbol = 0, type = 0;
   std::int32_t addend = 0;
-  std::size_t entry_at = 0;  // file offset of the Elf32_Rela entry
+  std::size_t entry_at = 0; // file offset of the Elf32_Rela entry
 };
 
 class ObjectView {
- public:
-  explicit ObjectView(const std::vector<std::uint8_t>& bytes);
+public:
+  explicit ObjectView(const std::vector<std::uint8_t> &bytes);
 
-  const std::vector<ViewSection>& sections() const { return sections_; }
-  const std::vector<ViewSymbol>& symbols() const { return symbols_; }
+  const std::vector<ViewSection> &sections() const { return sections_; }
+  const std::vector<ViewSymbol> &symbols() const { return symbols_; }
   std::optional<std::uint32_t> section_index(std::string_view name) const;
   std::optional<std::uint32_t> symbol_index(std::string_view name) const;
   // Entries of the RELA section that patches section `target`.
@@ -48,10 +48,10 @@ class ObjectView {
   // The instruction or data word at `offset` in section `section`.
   std::uint32_t word_at(std::uint32_t section, std::uint32_t offset) const;
 
- private:
-  const std::vector<std::uint8_t>& bytes_;
+private:
+  const std::vector<std::uint8_t> &bytes_;
   std::vector<ViewSection> sections_;
   std::vector<ViewSymbol> symbols_;
 };
 
-}  // namespace lanai::loader::test
+} // namespace lanai::loader::test

@@ -5,33 +5,33 @@
 
 #include <fmt/format.h>
 
-#include "test_support.hpp"
+#include "tests/loader/test_support.hpp"
 
 namespace lanai::loader::test {
 namespace {
 
-bool contains(const std::string& text, std::string_view part) {
+bool contains(const std::string &text, std::string_view part) {
   return text.find(part) != std::string::npos;
 }
 
 // main_unit + helper_unit with main_unit replaced by `patched`.
-std::string error_with_main(const ObjectInput& patched, const LinkOptions& options = {}) {
+std::string error_with_main(const ObjectInput &patched, const LinkOptions &options = {}) {
   return link_error({patched, test_object("helper_unit")}, options);
 }
 
-ViewRela first_relocation(const ObjectView& view, std::string_view section) {
+ViewRela first_relocation(const ObjectView &view, std::string_view section) {
   return view.relocations_for(*view.section_index(section)).at(0);
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("an undefined symbol names the file, symbol and referencing site") {
-  const std::string message =
-      link_error(objects({"main_unit", "helper_unit", "undefined_ref"}));
+  const std::string message = link_error(objects({"main_unit", "helper_unit", "undefined_ref"}));
   const ObjectView view(test_object("undefined_ref").data);
   std::uint32_t offset = 0;
-  for (const ViewRela& r : view.relocations_for(*view.section_index(".text"))) {
-    if (view.symbols()[r.symbol].name == "missing_function") offset = r.offset;
+  for (const ViewRela &r : view.relocations_for(*view.section_index(".text"))) {
+    if (view.symbols()[r.symbol].name == "missing_function")
+      offset = r.offset;
   }
   CHECK(contains(message, "undefined_ref.o: undefined symbol 'missing_function' referenced from " +
                               fmt::format(".text+{:#x}", offset)));
@@ -43,8 +43,7 @@ TEST_CASE("a missing entry point") {
 }
 
 TEST_CASE("two strong definitions clash") {
-  const std::string message =
-      link_error(objects({"main_unit", "helper_unit", "duplicate_start"}));
+  const std::string message = link_error(objects({"main_unit", "helper_unit", "duplicate_start"}));
   CHECK(contains(message, "duplicate_start.o: duplicate symbol '_start' (first defined in "));
   CHECK(contains(message, "main_unit.o)"));
 }
@@ -56,8 +55,9 @@ TEST_CASE("relocation errors") {
 
   SUBCASE("unknown relocation type") {
     put32(main.data, first.entry_at + 4, (first.symbol << 8) | 9);
-    CHECK(contains(error_with_main(main),
-                   fmt::format("main_unit.o: unknown relocation type 9 at .text+{:#x}", first.offset)));
+    CHECK(contains(
+        error_with_main(main),
+        fmt::format("main_unit.o: unknown relocation type 9 at .text+{:#x}", first.offset)));
   }
   SUBCASE("symbol index out of range") {
     put32(main.data, first.entry_at + 4, (0xffffu << 8) | first.type);
@@ -70,7 +70,7 @@ TEST_CASE("relocation errors") {
     CHECK(contains(error_with_main(main), "lies outside section .text"));
   }
   SUBCASE("branch target out of range through the addend") {
-    for (const ViewRela& r : view.relocations_for(*view.section_index(".text"))) {
+    for (const ViewRela &r : view.relocations_for(*view.section_index(".text"))) {
       if (r.type == 3 && view.symbols()[r.symbol].name == "add_values") {
         put32(main.data, r.entry_at + 8, 0x02000000);
         const std::string message = error_with_main(main);
@@ -106,7 +106,8 @@ TEST_CASE("an image that does not fit in SRAM") {
   CHECK(link_error(objects({"main_unit", "helper_unit"}), tight) ==
         fmt::format("image ({} bytes) plus stack reserve (16384) overflows SRAM ({} bytes)", size,
                     size + 16383));
-  CHECK_NOTHROW(link(objects({"main_unit", "helper_unit"}), LinkOptions{.sram_bytes = size + 16384}));
+  CHECK_NOTHROW(
+      link(objects({"main_unit", "helper_unit"}), LinkOptions{.sram_bytes = size + 16384}));
 
   // A 2 GiB bss is reported, not allocated.
   ObjectInput main = test_object("main_unit");
@@ -169,11 +170,12 @@ TEST_CASE("header checks") {
 TEST_CASE("table checks") {
   ObjectInput main = test_object("main_unit");
   const ObjectView view(main.data);
-  const ViewSection& symtab = view.sections()[*view.section_index(".symtab")];
+  const ViewSection &symtab = view.sections()[*view.section_index(".symtab")];
 
   SUBCASE("bad section index in a symbol") {
     put16(main.data, view.symbols()[*view.symbol_index("_start")].entry_at + 14, 200);
-    CHECK(contains(error_with_main(main), "main_unit.o: symbol '_start' has bad section index 200"));
+    CHECK(
+        contains(error_with_main(main), "main_unit.o: symbol '_start' has bad section index 200"));
   }
   SUBCASE("reserved section index in a symbol") {
     put16(main.data, view.symbols()[*view.symbol_index("_start")].entry_at + 14, 0xff10);
@@ -181,7 +183,8 @@ TEST_CASE("table checks") {
   }
   SUBCASE("symbol value beyond its section") {
     put32(main.data, view.symbols()[*view.symbol_index("_start")].entry_at + 4, 0x100000);
-    CHECK(contains(error_with_main(main), "symbol '_start' value 0x100000 lies outside section .text"));
+    CHECK(contains(error_with_main(main),
+                   "symbol '_start' value 0x100000 lies outside section .text"));
   }
   SUBCASE("bad symbol name offset") {
     put32(main.data, view.symbols()[*view.symbol_index("_start")].entry_at, 0xffffff);
@@ -220,25 +223,27 @@ TEST_CASE("a symbol that the linker defines may not be defined by an object") {
   ObjectInput main = test_object("main_unit");
   const ObjectView view(main.data);
   // Rename "main_result" in place to "__bss_end\0..." (same string table slot).
-  const ViewSymbol& s = view.symbols()[*view.symbol_index("main_result")];
-  const ViewSection& strings = view.sections()[view.sections()[*view.section_index(".symtab")].link];
+  const ViewSymbol &s = view.symbols()[*view.symbol_index("main_result")];
+  const ViewSection &strings =
+      view.sections()[view.sections()[*view.section_index(".symtab")].link];
   const std::size_t at = strings.offset + get32(main.data, s.entry_at);
   const std::string reserved = "__bss_end";
   std::copy(reserved.begin(), reserved.end(), main.data.begin() + static_cast<std::ptrdiff_t>(at));
   main.data[at + reserved.size()] = 0;
-  CHECK(contains(error_with_main(main), "main_unit.o: symbol '__bss_end' is reserved for the linker"));
+  CHECK(contains(error_with_main(main),
+                 "main_unit.o: symbol '__bss_end' is reserved for the linker"));
 }
 
 TEST_CASE("reading object files") {
-  const ObjectInput& input = test_object("main_unit");
+  const ObjectInput &input = test_object("main_unit");
   CHECK(input.name.ends_with("main_unit.o"));
   CHECK(input.data.size() > 52);
   CHECK_THROWS_AS(read_object_file("/nonexistent/dir/x.o"), LoadError);
   try {
     (void)read_object_file("/nonexistent/dir/x.o");
-  } catch (const LoadError& error) {
+  } catch (const LoadError &error) {
     CHECK(contains(error.what(), "/nonexistent/dir/x.o"));
   }
 }
 
-}  // namespace lanai::loader::test
+} // namespace lanai::loader::test

@@ -8,34 +8,34 @@
 
 #include <doctest/doctest.h>
 
-#include "loader/firmware_lookup.hpp"
-#include "loader/firmware_parts.hpp"
-#include "loader/firmware_variant.hpp"
-#include "loader/object_input.hpp"
+#include "emulator/loader/firmware_lookup.hpp"
+#include "emulator/loader/firmware_parts.hpp"
+#include "emulator/loader/firmware_variant.hpp"
+#include "emulator/loader/object_input.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace lanai::loader;
 
-fs::path object_path(const std::string& name) {
+fs::path object_path(const std::string &name) {
   return fs::path(LANAI_LOADER_TEST_OBJECTS) / (name + ".o");
 }
 
 // A fresh scratch folder for one test.
-fs::path scratch(const std::string& name) {
+fs::path scratch(const std::string &name) {
   const fs::path dir = fs::path(LANAI_LOADER_TEST_SCRATCH) / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
 }
 
-void write_file(const fs::path& file, const std::string& text) {
+void write_file(const fs::path &file, const std::string &text) {
   std::ofstream(file, std::ios::binary) << text;
 }
 
 // The base of the variant tests: part a (parts_a.o), part b (parts_b.o).
-FirmwareSource make_base(const std::string& name) {
+FirmwareSource make_base(const std::string &name) {
   const fs::path dir = scratch(name);
   fs::copy_file(object_path("parts_a"), dir / "parts_a.o");
   fs::copy_file(object_path("parts_b"), dir / "parts_b.o");
@@ -43,10 +43,10 @@ FirmwareSource make_base(const std::string& name) {
   return find_firmware((dir).string());
 }
 
-std::string load_error(auto&& action) {
+std::string load_error(auto &&action) {
   try {
     action();
-  } catch (const LoadError& e) {
+  } catch (const LoadError &e) {
     const std::string message = e.what();
     CHECK_MESSAGE(message.find('\n') == std::string::npos, "multi-line message: " << message);
     return message;
@@ -55,7 +55,7 @@ std::string load_error(auto&& action) {
   return "";
 }
 
-std::string text_of(const fs::path& file) {
+std::string text_of(const fs::path &file) {
   std::ifstream in(file);
   return {std::istreambuf_iterator<char>(in), {}};
 }
@@ -81,25 +81,30 @@ TEST_CASE("a value with a '/' is a folder, labelled by its own name") {
 
 TEST_CASE("a folder that cannot be a firmware says why in one line") {
   const fs::path dir = scratch("bad-folders");
-  CHECK(load_error([&] { find_firmware((dir / "absent").string()); })
-            .ends_with("absent: no such folder"));
+  CHECK(load_error([&] {
+          find_firmware((dir / "absent").string());
+        }).ends_with("absent: no such folder"));
   write_file(dir / "plain-file", "x");
-  CHECK(load_error([&] { find_firmware((dir / "plain-file").string()); })
-            .ends_with("plain-file: not a folder"));
+  CHECK(load_error([&] {
+          find_firmware((dir / "plain-file").string());
+        }).ends_with("plain-file: not a folder"));
   fs::create_directories(dir / "empty");
   CHECK(load_error([&] { find_firmware((dir / "empty").string()); })
             .ends_with("empty: no objects.txt (a firmware folder lists its objects there, in link "
                        "order)"));
   fs::create_directories(dir / "blank");
   write_file(dir / "blank/objects.txt", "\n# nothing\n");
-  CHECK(load_error([&] { find_firmware((dir / "blank").string()); })
-            .ends_with("blank: objects.txt lists no objects"));
+  CHECK(load_error([&] {
+          find_firmware((dir / "blank").string());
+        }).ends_with("blank: objects.txt lists no objects"));
   fs::create_directories(dir / "gone");
   write_file(dir / "gone/objects.txt", "missing.o\n");
-  CHECK(load_error([&] { find_firmware((dir / "gone").string()); })
-            .ends_with("gone: objects.txt lists missing.o, which is not there"));
-  CHECK(load_error([&] { find_firmware("no-such-firmware"); })
-            .starts_with("unknown firmware 'no-such-firmware' (known: "));
+  CHECK(load_error([&] {
+          find_firmware((dir / "gone").string());
+        }).ends_with("gone: objects.txt lists missing.o, which is not there"));
+  CHECK(load_error([&] {
+          find_firmware("no-such-firmware");
+        }).starts_with("unknown firmware 'no-such-firmware' (known: "));
 }
 
 TEST_CASE("parts.txt: names and objects, each once") {
@@ -113,11 +118,13 @@ TEST_CASE("parts.txt: names and objects, each once") {
   CHECK_FALSE(has_part(dir, "scheduler"));
   CHECK(read_parts(scratch("no-parts")).empty());
   write_file(dir / "parts.txt", "common x.o\nlonely\n");
-  CHECK(load_error([&] { read_parts(dir); }).ends_with("parts.txt:2: part lonely lists no objects"));
+  CHECK(
+      load_error([&] { read_parts(dir); }).ends_with("parts.txt:2: part lonely lists no objects"));
   write_file(dir / "parts.txt", "common x.o\ncommon y.o\n");
   CHECK(load_error([&] { read_parts(dir); }).ends_with("parts.txt:2: part common is listed twice"));
   write_file(dir / "parts.txt", "common x.o\nengine x.o\n");
-  CHECK(load_error([&] { read_parts(dir); }).ends_with("parts.txt:2: x.o is already in part common"));
+  CHECK(
+      load_error([&] { read_parts(dir); }).ends_with("parts.txt:2: x.o is already in part common"));
 }
 
 TEST_CASE("a variant replaces the parts whose strong symbols it defines, in their place") {
@@ -157,7 +164,8 @@ TEST_CASE("a variant that replaces nothing adds a part named after it, last") {
 TEST_CASE("variant errors: no parts, no objects, names that clash, objects that are not LANai") {
   const FirmwareSource base = make_base("base-errors");
   const fs::path dir = scratch("variant-errors");
-  CHECK(load_error([&] { plan_variant(base, {}, "v"); }) == "firmware variant v: no objects of its own");
+  CHECK(load_error([&] { plan_variant(base, {}, "v"); }) ==
+        "firmware variant v: no objects of its own");
 
   // A folder without parts.txt cannot serve as a base.
   fs::create_directories(dir / "flat");

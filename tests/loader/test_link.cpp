@@ -5,41 +5,49 @@
 
 #include <string>
 
-#include "test_support.hpp"
+#include "tests/loader/test_support.hpp"
 
 namespace lanai::loader::test {
 namespace {
 
 // Address a relocation's symbol should have received, if the test can work
 // it out from the image's symbols alone.
-std::optional<std::uint32_t> expected_symbol(const LinkedImage& image, const ObjectView& view,
-                                             const ViewRela& r) {
-  const ViewSymbol& sym = view.symbols().at(r.symbol);
+std::optional<std::uint32_t> expected_symbol(const LinkedImage &image, const ObjectView &view,
+                                             const ViewRela &r) {
+  const ViewSymbol &sym = view.symbols().at(r.symbol);
   const unsigned binding = sym.info >> 4;
   if (binding != 0) {
-    if (const auto address = image.find_symbol(sym.name)) return address;
-    if (binding == 2 && sym.shndx == 0) return 0u;  // undefined weak
+    if (const auto address = image.find_symbol(sym.name))
+      return address;
+    if (binding == 2 && sym.shndx == 0)
+      return 0u; // undefined weak
     return std::nullopt;
   }
-  if (sym.shndx == 0 || sym.shndx >= 0xff00) return std::nullopt;
-  if (const auto base = section_address(image, view, sym.shndx)) return *base + sym.value;
+  if (sym.shndx == 0 || sym.shndx >= 0xff00)
+    return std::nullopt;
+  if (const auto base = section_address(image, view, sym.shndx))
+    return *base + sym.value;
   return std::nullopt;
 }
 
 // Checks every relocation of an object's allocated sections whose target the
 // test can compute; returns how many were checked.
-int verify_relocations(const LinkedImage& image, std::string_view name) {
+int verify_relocations(const LinkedImage &image, std::string_view name) {
   const ObjectView view(test_object(name).data);
   int verified = 0;
   for (std::uint32_t i = 0; i < view.sections().size(); ++i) {
-    if ((view.sections()[i].flags & 2) == 0) continue;  // SHF_ALLOC
+    if ((view.sections()[i].flags & 2) == 0)
+      continue; // SHF_ALLOC
     const auto relocations = view.relocations_for(i);
-    if (relocations.empty()) continue;
+    if (relocations.empty())
+      continue;
     const auto base = section_address(image, view, i);
-    if (!base) continue;
-    for (const ViewRela& r : relocations) {
+    if (!base)
+      continue;
+    for (const ViewRela &r : relocations) {
       const auto symbol = expected_symbol(image, view, r);
-      if (!symbol) continue;
+      if (!symbol)
+        continue;
       const std::uint32_t value = *symbol + static_cast<std::uint32_t>(r.addend);
       const std::uint32_t word = image_word(image, *base + r.offset);
       const std::uint32_t original = view.word_at(i, r.offset);
@@ -57,16 +65,18 @@ int verify_relocations(const LinkedImage& image, std::string_view name) {
 }
 
 // Every HI16/LO16 pair for `symbol` in an object's .text rebuilds its address.
-void check_hi_lo(const LinkedImage& image, std::string_view object, std::string_view symbol) {
+void check_hi_lo(const LinkedImage &image, std::string_view object, std::string_view symbol) {
   const ObjectView view(test_object(object).data);
   const std::uint32_t text = *view.section_index(".text");
   const std::uint32_t base = *section_address(image, view, text);
   const std::uint32_t target = *image.find_symbol(symbol);
   int pairs = 0;
-  for (const ViewRela& hi : view.relocations_for(text)) {
-    if (hi.type != 5 || view.symbols()[hi.symbol].name != symbol) continue;
-    for (const ViewRela& lo : view.relocations_for(text)) {
-      if (lo.type != 6 || lo.offset != hi.offset + 4) continue;
+  for (const ViewRela &hi : view.relocations_for(text)) {
+    if (hi.type != 5 || view.symbols()[hi.symbol].name != symbol)
+      continue;
+    for (const ViewRela &lo : view.relocations_for(text)) {
+      if (lo.type != 6 || lo.offset != hi.offset + 4)
+        continue;
       const std::uint32_t rebuilt = (image_word(image, base + hi.offset) << 16) |
                                     (image_word(image, base + lo.offset) & 0xffff);
       CHECK(rebuilt == target);
@@ -77,15 +87,17 @@ void check_hi_lo(const LinkedImage& image, std::string_view object, std::string_
 }
 
 // The R_LANAI_25 target field of the branch to `callee` from `object`'s .text.
-std::vector<std::uint32_t> branch_targets(const LinkedImage& image, std::string_view object,
+std::vector<std::uint32_t> branch_targets(const LinkedImage &image, std::string_view object,
                                           std::string_view callee) {
   const ObjectView view(test_object(object).data);
   std::vector<std::uint32_t> targets;
   for (std::uint32_t i = 0; i < view.sections().size(); ++i) {
-    if ((view.sections()[i].flags & 4) == 0) continue;  // SHF_EXECINSTR
+    if ((view.sections()[i].flags & 4) == 0)
+      continue; // SHF_EXECINSTR
     const auto base = section_address(image, view, i);
-    for (const ViewRela& r : view.relocations_for(i)) {
-      if (r.type != 3 || view.symbols()[r.symbol].name != callee) continue;
+    for (const ViewRela &r : view.relocations_for(i)) {
+      if (r.type != 3 || view.symbols()[r.symbol].name != callee)
+        continue;
       REQUIRE(base);
       targets.push_back(image_word(image, *base + r.offset) & 0x01FFFFFC);
     }
@@ -93,7 +105,7 @@ std::vector<std::uint32_t> branch_targets(const LinkedImage& image, std::string_
   return targets;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("two objects calling each other link with every relocation applied") {
   const auto inputs = objects({"main_unit", "helper_unit"});
@@ -143,7 +155,7 @@ TEST_CASE("layout puts code first, then data, then zeroed bss") {
   CHECK(image.text_begin < image.text_end);
   CHECK(image.text_end <= image.bss_begin);
 
-  for (const char* function :
+  for (const char *function :
        {"_start", "main_callback", "run_dispatch", "add_values", "sub_values", "mul_values"}) {
     CAPTURE(function);
     const std::uint32_t address = *image.find_symbol(function);
@@ -161,7 +173,7 @@ TEST_CASE("layout puts code first, then data, then zeroed bss") {
   CHECK(dispatch < shared_total);
   CHECK(shared_total + 4 <= image.bss_begin);
   CHECK(*image.find_symbol("greeting") + 4 <= image.bss_begin);
-  for (const char* variable : {"counter", "main_result", "aligned_buffer", "helper_scratch"}) {
+  for (const char *variable : {"counter", "main_result", "aligned_buffer", "helper_scratch"}) {
     CAPTURE(variable);
     const std::uint32_t address = *image.find_symbol(variable);
     CHECK(address >= image.bss_begin);
@@ -207,7 +219,7 @@ TEST_CASE("symbol_at names the function around an address") {
   CHECK(image.symbol_at(add) == "add_values");
   CHECK(image.symbol_at(add + 0x10) == "add_values+0x10");
   CHECK(image.symbol_at(image.entry + 4) == "_start+0x4");
-  CHECK(!image.symbol_at(0x10));  // below the image
+  CHECK(!image.symbol_at(0x10)); // below the image
   CHECK(!image.symbol_at(*image.find_symbol("counter")));
   CHECK(!image.symbol_at(*image.find_symbol("dispatch")));
 }
@@ -215,8 +227,10 @@ TEST_CASE("symbol_at names the function around an address") {
 TEST_CASE("a strong definition beats a weak one in either order") {
   const auto weak_only = link(objects({"main_unit", "helper_unit", "weak_default"}), {});
   const ObjectView weak_view(test_object("weak_default").data);
-  const std::uint32_t weak_text = *section_address(weak_only, weak_view, *weak_view.section_index(".text"));
-  const std::uint32_t weak_hook = weak_text + weak_view.symbols()[*weak_view.symbol_index("board_hook")].value;
+  const std::uint32_t weak_text =
+      *section_address(weak_only, weak_view, *weak_view.section_index(".text"));
+  const std::uint32_t weak_hook =
+      weak_text + weak_view.symbols()[*weak_view.symbol_index("board_hook")].value;
   CHECK(weak_only.find_symbol("board_hook") == weak_hook);
   CHECK(branch_targets(weak_only, "weak_default", "board_hook") == std::vector{weak_hook});
 
@@ -227,7 +241,8 @@ TEST_CASE("a strong definition beats a weak one in either order") {
                             : objects({"main_unit", "helper_unit", "weak_default", "strong_hook"});
     const LinkedImage image = link(inputs, {});
     const ObjectView strong_view(test_object("strong_hook").data);
-    const auto strong_text = section_address(image, strong_view, *strong_view.section_index(".text"));
+    const auto strong_text =
+        section_address(image, strong_view, *strong_view.section_index(".text"));
     REQUIRE(strong_text);
     CHECK(image.find_symbol("board_hook") == *strong_text);
     CHECK(branch_targets(image, "weak_default", "board_hook") == std::vector{*strong_text});
@@ -242,8 +257,9 @@ TEST_CASE("an undefined weak reference resolves to address 0") {
   const std::uint32_t text = *view.section_index(".text");
   const std::uint32_t base = *section_address(image, view, text);
   int seen = 0;
-  for (const ViewRela& r : view.relocations_for(text)) {
-    if (view.symbols()[r.symbol].name != "optional_feature") continue;
+  for (const ViewRela &r : view.relocations_for(text)) {
+    if (view.symbols()[r.symbol].name != "optional_feature")
+      continue;
     CHECK(decode_field(r.type, image_word(image, base + r.offset)) == 0);
     ++seen;
   }
@@ -251,20 +267,20 @@ TEST_CASE("an undefined weak reference resolves to address 0") {
 }
 
 TEST_CASE("common symbols are merged and allocated in bss") {
-  const LinkedImage image =
-      link(objects({"main_unit", "helper_unit", "common_a", "common_b"}), {});
+  const LinkedImage image = link(objects({"main_unit", "helper_unit", "common_a", "common_b"}), {});
   const std::uint32_t buffer = *image.find_symbol("common_buf");
   const std::uint32_t shared = *image.find_symbol("shared_common");
   CHECK(buffer % 16 == 0);
   CHECK(shared % 4 == 0);
   CHECK(buffer >= image.bss_begin);
-  CHECK(buffer + 200 <= image.bss_end);  // the larger of the two sizes
+  CHECK(buffer + 200 <= image.bss_end); // the larger of the two sizes
   CHECK(shared >= image.bss_begin);
   CHECK(shared + 4 <= image.bss_end);
   // Nothing else lives inside the merged block.
-  for (const auto& [name, address] : image.symbols) {
-    if (name == "common_buf" || name.starts_with("__")) continue;
-    const std::string& symbol = name;
+  for (const auto &[name, address] : image.symbols) {
+    if (name == "common_buf" || name.starts_with("__"))
+      continue;
+    const std::string &symbol = name;
     CAPTURE(symbol);
     CHECK((address < buffer || address >= buffer + 200));
   }
@@ -279,7 +295,8 @@ TEST_CASE("common symbols are merged and allocated in bss") {
 TEST_CASE("small absolute addresses use the 21-bit form, including the top of memory") {
   for (const std::uint32_t base : {0u, 0xFFF00000u}) {
     CAPTURE(base);
-    const LinkOptions options{.base = base, .sram_bytes = base == 0 ? (1u << 21) : 0xFFFFFFFFu,
+    const LinkOptions options{.base = base,
+                              .sram_bytes = base == 0 ? (1u << 21) : 0xFFFFFFFFu,
                               .stack_reserve = base == 0 ? 16384u : 0u};
     const LinkedImage image = link(objects({"small_model"}), options);
     CHECK(verify_relocations(image, "small_model") == 6);
@@ -316,4 +333,4 @@ TEST_CASE("objects in .ldata go above bss, out of the way of 21-bit addresses") 
   CHECK(verify_relocations(image, "small/large_data") > 0);
 }
 
-}  // namespace lanai::loader::test
+} // namespace lanai::loader::test

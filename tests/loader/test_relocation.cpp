@@ -3,8 +3,8 @@
 
 #include <doctest/doctest.h>
 
-#include "loader/relocation.hpp"
-#include "test_support.hpp"
+#include "emulator/loader/relocation.hpp"
+#include "tests/loader/test_support.hpp"
 
 namespace lanai::loader::test {
 
@@ -27,7 +27,8 @@ TEST_CASE("R_LANAI_25 takes an aligned absolute target below 32 MiB") {
 
 TEST_CASE("R_LANAI_21 splits a sign-extended 21-bit address") {
   // Bits 20..16 of the value go to bits 22..18 of the word.
-  CHECK(patch_word(r_lanai_21, 0xf1800000, 0x000F1234).word == (0xf1800000u | (0xFu << 18) | 0x1234));
+  CHECK(patch_word(r_lanai_21, 0xf1800000, 0x000F1234).word ==
+        (0xf1800000u | (0xFu << 18) | 0x1234));
   CHECK(patch_word(r_lanai_21, 0xffffffff, 0).word == ~0x007CFFFFu);
   CHECK(patch_word(r_lanai_21, 0, 0x000FFFFF).status == PatchStatus::ok);
   CHECK(patch_word(r_lanai_21, 0, 0x00100000).status == PatchStatus::out_of_range);
@@ -72,10 +73,10 @@ TEST_CASE("an R_LANAI_21_F relocation in an object is applied") {
   CHECK((word & 3) == 3);
   CHECK(decode_field(2, word) == *image.find_symbol("small_word"));
 
-  put32(input.data, first.entry_at + 8, 2);  // addend 2: misaligned
+  put32(input.data, first.entry_at + 8, 2); // addend 2: misaligned
   const std::string message = link_error(std::vector{input});
   CHECK(message.find("R_LANAI_21_F at .text+0x0") != std::string::npos);
   CHECK(message.find("4-byte aligned") != std::string::npos);
 }
 
-}  // namespace lanai::loader::test
+} // namespace lanai::loader::test

@@ -5,7 +5,7 @@ import pathlib
 import re
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
 import mpi_check  # noqa: E402
 
 mpiexec, lanai_emu = sys.argv[1], sys.argv[2]

@@ -18,7 +18,7 @@ import re
 import shutil
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
 import mpi_check  # noqa: E402
 
 mpiexec, lanai_emu, experiment, work, mode = sys.argv[1:6]

@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
 import mpi_check  # noqa: E402
 
 args = [a for a in sys.argv[1:] if a != "--progress"]

@@ -10,15 +10,15 @@
 #include <memory>
 #include <vector>
 
-#include "../iss/lanai_encoding.hpp"
-#include "kernel/event_queue.hpp"
-#include "kernel/statistics.hpp"
+#include "tests/iss/lanai_encoding.hpp"
+#include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/statistics.hpp"
 #include "lanai/register_map.h"
-#include "loader/firmware_linker.hpp"
-#include "nic/card.hpp"
-#include "nic/protection_table.hpp"
-#include "profile/hardware_profile.hpp"
-#include "wire/topology.hpp"
+#include "emulator/loader/firmware_linker.hpp"
+#include "emulator/nic/card.hpp"
+#include "emulator/nic/protection_table.hpp"
+#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/wire/topology.hpp"
 
 namespace nic_test {
 
@@ -28,7 +28,8 @@ using lanai::kernel::SimTime;
 // loop), with `_start` at 0: what the linker would produce for it.
 inline lanai::loader::LinkedImage tiny_image(std::vector<std::uint32_t> program,
                                              std::uint32_t sram_bytes) {
-  if (program.empty()) program = {lanai::test::br(0, 0), lanai::test::nop};
+  if (program.empty())
+    program = {lanai::test::br(0, 0), lanai::test::nop};
   lanai::loader::LinkedImage image;
   for (const std::uint32_t w : program)
     for (int shift = 24; shift >= 0; shift -= 8)
@@ -61,7 +62,7 @@ struct Fixture {
     }
   }
 
-  lanai::nic::Card& card(std::size_t n) { return *cards.at(n); }
+  lanai::nic::Card &card(std::size_t n) { return *cards.at(n); }
 
   // The core cycle that corresponds to the kernel's current time.
   std::uint64_t cycle(std::size_t n) { return card(n).core().cycle_at(kernel.now()); }
@@ -77,14 +78,15 @@ struct Fixture {
 
   // The first picosecond at which card n's core has reached cycle c.
   SimTime time_of_cycle(std::size_t n, std::uint64_t c) {
-    const auto& core = card(n).core();
+    const auto &core = card(n).core();
     SimTime t = core.time_at(c);
-    if (core.cycle_at(t) < c) t += lanai::kernel::picoseconds(1);
+    if (core.cycle_at(t) < c)
+      t += lanai::kernel::picoseconds(1);
     return t;
   }
 
   // Runs events up to `until`, calling `after_each` after every one.
-  void advance(SimTime until, const std::function<void()>& after_each) {
+  void advance(SimTime until, const std::function<void()> &after_each) {
     while (kernel.pending() > 0 && kernel.next_event_time() <= until) {
       kernel.step();
       after_each();
@@ -92,11 +94,11 @@ struct Fixture {
     kernel.run_until(until);
   }
 
-  std::uint64_t counter(const char* name) { return stats.counter(name).value(); }
+  std::uint64_t counter(const char *name) { return stats.counter(name).value(); }
 };
 
 // Host address of a buffer of this process, as registrations carry it.
-inline std::uint64_t host_address(const void* p) {
+inline std::uint64_t host_address(const void *p) {
   return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
 }
 

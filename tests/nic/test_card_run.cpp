@@ -1,7 +1,7 @@
 // The card with its core running hand-encoded firmware: console and exit,
 // a fault report naming the instruction, and a timer wait that only ends on
 // time if a register write ends the core's slice.
-#include "nic_fixture.hpp"
+#include "tests/nic/nic_fixture.hpp"
 
 #include <stdexcept>
 
@@ -19,9 +19,9 @@ constexpr std::uint32_t sls_reg(std::uint32_t reg) { return reg & 0x1FFFFFu; }
 TEST_CASE("firmware writes the console and exits; the card reports how it stopped") {
   Fixture f(lanai::profile::default_profile(),
             {t::sli(t::r3, 'o'), t::sls(true, t::r3, sls_reg(LANAI_REG_CONSOLE)),
-             t::sli(t::r3, 'k'), t::sls(true, t::r3, sls_reg(LANAI_REG_CONSOLE)),
-             t::sli(t::r3, 3), t::exit_with(t::r3), t::br(0, 24), t::nop});
-  auto& card = f.card(0);
+             t::sli(t::r3, 'k'), t::sls(true, t::r3, sls_reg(LANAI_REG_CONSOLE)), t::sli(t::r3, 3),
+             t::exit_with(t::r3), t::br(0, 24), t::nop});
+  auto &card = f.card(0);
   CHECK(card.has_symbol("_start"));
   CHECK(card.symbol("_start") == 0u);
   CHECK_FALSE(card.has_symbol("via_nic_config"));
@@ -59,17 +59,17 @@ TEST_CASE("a timer wait in firmware ends when the countdown does") {
   constexpr std::uint32_t wait = 500;
   Fixture f(lanai::profile::default_profile(),
             {
-                t::sli(t::r3, wait),                                       // 0
-                t::sls(true, t::r3, sls_reg(LANAI_REG_TIMER)),             // 4: start the timer
-                t::sls(false, t::r6, sls_reg(LANAI_REG_EVENT_STATUS)),     // 8: poll
-                t::ri(t::and_, t::r6, t::r6, LANAI_EV_TIMER, true),        // 12
-                t::br(7, 8),                                               // 16: again while zero
-                t::nop,                                                    // 20
-                t::sls(false, t::r3, sls_reg(LANAI_REG_CYCLE_LO)),         // 24
-                t::sls(true, t::r3, 0x1000),                               // 28: keep the cycle
-                t::sls(true, t::r3, sls_reg(LANAI_REG_HOST_INTERRUPT)),    // 32
-                t::sli(t::r3, 0),                                          // 36
-                t::exit_with(t::r3),                                       // 40
+                t::sli(t::r3, wait),                                    // 0
+                t::sls(true, t::r3, sls_reg(LANAI_REG_TIMER)),          // 4: start the timer
+                t::sls(false, t::r6, sls_reg(LANAI_REG_EVENT_STATUS)),  // 8: poll
+                t::ri(t::and_, t::r6, t::r6, LANAI_EV_TIMER, true),     // 12
+                t::br(7, 8),                                            // 16: again while zero
+                t::nop,                                                 // 20
+                t::sls(false, t::r3, sls_reg(LANAI_REG_CYCLE_LO)),      // 24
+                t::sls(true, t::r3, 0x1000),                            // 28: keep the cycle
+                t::sls(true, t::r3, sls_reg(LANAI_REG_HOST_INTERRUPT)), // 32
+                t::sli(t::r3, 0),                                       // 36
+                t::exit_with(t::r3),                                    // 40
             });
   std::vector<std::uint32_t> interrupts;
   f.card(0).set_on_host_interrupt([&](std::uint32_t w) { interrupts.push_back(w); });
@@ -91,7 +91,7 @@ TEST_CASE("a timer wait in firmware ends when the countdown does") {
 
 TEST_CASE("the host reaches SRAM through PIO words and byte writes") {
   Fixture f;
-  auto& card = f.card(1);
+  auto &card = f.card(1);
   card.write_sram_word(0x3000, 0x01020304);
   CHECK(card.read_sram_word(0x3000) == 0x01020304u);
   const std::vector<std::uint8_t> bytes{0xAA, 0xBB, 0xCC, 0xDD, 0xEE};

@@ -1,8 +1,8 @@
 // Host DMA through its registers: split-phase start and completion, service
 // time = setup + bytes at the PCI rate, completions in service order, the
 // insertion race, request ids and the refusals that change nothing.
-#include "nic_fixture.hpp"
-#include "nic/host_dma.hpp"
+#include "tests/nic/nic_fixture.hpp"
+#include "emulator/nic/host_dma.hpp"
 
 #include <numeric>
 
@@ -21,15 +21,16 @@ struct HostBuffer {
   std::uint32_t handle = 0;
 };
 
-HostBuffer registered(Fixture& f, std::size_t n, std::size_t size, std::uint8_t seed) {
+HostBuffer registered(Fixture &f, std::size_t n, std::size_t size, std::uint8_t seed) {
   HostBuffer b;
   b.bytes.resize(size);
-  for (std::size_t i = 0; i < size; ++i) b.bytes[i] = static_cast<std::uint8_t>(seed + i * 3);
+  for (std::size_t i = 0; i < size; ++i)
+    b.bytes[i] = static_cast<std::uint8_t>(seed + i * 3);
   b.handle = f.tables[n]->add({host_address(b.bytes.data()), size, ptag, false, false});
   return b;
 }
 
-void stage(Fixture& f, std::size_t n, std::uint64_t host, std::uint32_t handle, std::uint32_t tag,
+void stage(Fixture &f, std::size_t n, std::uint64_t host, std::uint32_t handle, std::uint32_t tag,
            std::uint32_t sram, std::uint32_t length) {
   f.write(n, LANAI_REG_HDMA_HOST_LO, static_cast<std::uint32_t>(host));
   f.write(n, LANAI_REG_HDMA_HOST_HI, static_cast<std::uint32_t>(host >> 32));
@@ -39,7 +40,7 @@ void stage(Fixture& f, std::size_t n, std::uint64_t host, std::uint32_t handle, 
   f.write(n, LANAI_REG_HDMA_LENGTH, length);
 }
 
-std::uint32_t append(Fixture& f, std::uint32_t direction) {
+std::uint32_t append(Fixture &f, std::uint32_t direction) {
   f.write(0, LANAI_REG_HDMA_APPEND, direction);
   return f.read(0, LANAI_REG_HDMA_RESULT);
 }
@@ -48,7 +49,7 @@ std::uint32_t done(std::uint32_t id, std::uint32_t status = LANAI_HDMA_OK) {
   return LANAI_HDMA_DONE_VALID | status << 16 | id;
 }
 
-std::vector<std::uint8_t> sram_bytes(Fixture& f, std::size_t n, std::uint32_t at, std::size_t len) {
+std::vector<std::uint8_t> sram_bytes(Fixture &f, std::size_t n, std::uint32_t at, std::size_t len) {
   std::vector<std::uint8_t> out(len);
   for (std::size_t i = 0; i < len; ++i) {
     const std::uint32_t w = f.card(n).read_sram_word((at + static_cast<std::uint32_t>(i)) & ~3u);
@@ -64,7 +65,8 @@ TEST_CASE("a host-to-SRAM request completes once, after setup plus bytes at the 
   auto host = registered(f, 0, 256, 0x10);
   f.kernel.run_until(microseconds(10));
   const SimTime t0 = f.kernel.now();
-  const SimTime service = nanoseconds(1000) + picoseconds(1'538'462); // 200 B at 130 MB/s, rounded up
+  const SimTime service =
+      nanoseconds(1000) + picoseconds(1'538'462); // 200 B at 130 MB/s, rounded up
   CHECK(f.card(0).host_dma().service_time(200) == service);
 
   stage(f, 0, host_address(host.bytes.data() + 8), host.handle, ptag, 0x8000, 200);
@@ -109,10 +111,11 @@ TEST_CASE("requests are served back to back and complete in order, both directio
     host_writes.emplace_back(a, n);
     CHECK(f.kernel.now() > SimTime::zero());
   });
-  for (std::uint32_t i = 0; i < 64; ++i) f.card(0).write_sram_word(0x1000 + 4 * i, 0xA0A1A2A3 + i);
+  for (std::uint32_t i = 0; i < 64; ++i)
+    f.card(0).write_sram_word(0x1000 + 4 * i, 0xA0A1A2A3 + i);
 
   const SimTime t0 = f.kernel.now();
-  const auto& dma = f.card(0).host_dma();
+  const auto &dma = f.card(0).host_dma();
   stage(f, 0, host_address(host.bytes.data()), host.handle, ptag, 0x2000, 100);
   CHECK(append(f, LANAI_HDMA_TO_SRAM) == (LANAI_HDMA_ACCEPTED | 1u));
   stage(f, 0, host_address(host.bytes.data() + 300), host.handle, ptag, 0x1000, 50);
@@ -126,7 +129,7 @@ TEST_CASE("requests are served back to back and complete in order, both directio
   const SimTime tc = tb + dma.service_time(0);
   CHECK(tc - tb == microseconds(1)); // a 0-byte request still costs the setup
   const std::vector<std::pair<SimTime, std::uint32_t>> expected = {{ta, 1}, {tb, 2}, {tc, 3}};
-  for (const auto& [t, id] : expected) {
+  for (const auto &[t, id] : expected) {
     const std::uint32_t request = id;
     CAPTURE(request);
     f.kernel.run_until(t - picoseconds(1));
@@ -137,7 +140,8 @@ TEST_CASE("requests are served back to back and complete in order, both directio
   CHECK(f.read(0, LANAI_REG_HDMA_DONE_POP) == 0u);
   CHECK(f.kernel.pending() == 0);
   REQUIRE(host_writes.size() == 1);
-  CHECK(host_writes[0] == std::pair<std::uint64_t, std::uint32_t>{host_address(host.bytes.data() + 300), 50});
+  CHECK(host_writes[0] ==
+        std::pair<std::uint64_t, std::uint32_t>{host_address(host.bytes.data() + 300), 50});
   for (std::uint32_t i = 0; i < 50; ++i) {
     const std::uint32_t word = 0xA0A1A2A3 + i / 4;
     CHECK(host.bytes[300 + i] == static_cast<std::uint8_t>(word >> (8 * (3 - i % 4))));
@@ -179,11 +183,12 @@ TEST_CASE("INSERT lands behind the entries the engine may have taken") {
 
     f.kernel.run();
     std::vector<std::uint32_t> order;
-    while (const std::uint32_t w = f.read(0, LANAI_REG_HDMA_DONE_POP)) order.push_back(w & 0xFFFF);
+    while (const std::uint32_t w = f.read(0, LANAI_REG_HDMA_DONE_POP))
+      order.push_back(w & 0xFFFF);
     // The one in service always finishes first; then queue order.
-    const std::vector<std::uint32_t> expected =
-        race == 2 ? std::vector<std::uint32_t>{1, 2, 6, 4, 3, 5}
-                  : std::vector<std::uint32_t>{1, 4, 6, 2, 3, 5};
+    const std::vector<std::uint32_t> expected = race == 2
+                                                    ? std::vector<std::uint32_t>{1, 2, 6, 4, 3, 5}
+                                                    : std::vector<std::uint32_t>{1, 4, 6, 2, 3, 5};
     CHECK(order == expected);
   }
 }
@@ -213,7 +218,8 @@ TEST_CASE("positions count from the oldest completion not yet popped") {
   CHECK(append(f, LANAI_HDMA_TO_SRAM) == (LANAI_HDMA_ACCEPTED | 5u << 16 | 6u));
   f.kernel.run();
   std::vector<std::uint32_t> order;
-  while (const std::uint32_t w = f.read(0, LANAI_REG_HDMA_DONE_POP)) order.push_back(w & 0xFFFF);
+  while (const std::uint32_t w = f.read(0, LANAI_REG_HDMA_DONE_POP))
+    order.push_back(w & 0xFFFF);
   CHECK(order == std::vector<std::uint32_t>{1, 2, 5, 4, 3, 6});
 }
 
@@ -260,8 +266,10 @@ TEST_CASE("request ids wrap from 0xFFFF to 1, never 0") {
       while (f.read(0, LANAI_REG_HDMA_DONE_POP) != 0) {
       }
     }
-    if (i == 0xFFFE) CHECK(last == 0xFFFFu);
-    if (i == 0xFFFF) CHECK(last == 1u);
+    if (i == 0xFFFE)
+      CHECK(last == 0xFFFFu);
+    if (i == 0xFFFF)
+      CHECK(last == 1u);
   }
   CHECK(last == 2u);
 }

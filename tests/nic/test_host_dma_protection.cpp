@@ -1,8 +1,8 @@
 // Host DMA protection: a request whose handle, tag or bounds fail the check,
 // or a remote write (RDMA write) or read (RDMA read) to a region not open to it, completes
 // after the setup time with its PROT status and moves no byte.
-#include "nic_fixture.hpp"
-#include "nic/host_dma.hpp"
+#include "tests/nic/nic_fixture.hpp"
+#include "emulator/nic/host_dma.hpp"
 
 using namespace nic_test;
 using lanai::kernel::microseconds;
@@ -10,7 +10,7 @@ using lanai::kernel::picoseconds;
 
 namespace {
 
-void stage_and_append(Fixture& f, std::uint64_t host, std::uint32_t handle, std::uint32_t tag,
+void stage_and_append(Fixture &f, std::uint64_t host, std::uint32_t handle, std::uint32_t tag,
                       std::uint32_t sram, std::uint32_t length, std::uint32_t direction) {
   f.write(0, LANAI_REG_HDMA_HOST_LO, static_cast<std::uint32_t>(host));
   f.write(0, LANAI_REG_HDMA_HOST_HI, static_cast<std::uint32_t>(host >> 32));
@@ -36,7 +36,8 @@ TEST_CASE("protection failures complete after setup with their status and move n
   REQUIRE(f.tables[0]->remove(gone));
   int host_writes = 0;
   f.card(0).set_on_host_write([&](std::uint64_t, std::uint32_t) { ++host_writes; });
-  for (std::uint32_t i = 0; i < 64; ++i) f.card(0).write_sram_word(0x400 + 4 * i, 0xCCCCCCCC);
+  for (std::uint32_t i = 0; i < 64; ++i)
+    f.card(0).write_sram_word(0x400 + 4 * i, 0xCCCCCCCC);
 
   struct Case {
     std::uint32_t handle, tag;
@@ -55,17 +56,18 @@ TEST_CASE("protection failures complete after setup with their status and move n
       {open, 8, base, 16, LANAI_HDMA_TO_HOST_REMOTE, LANAI_HDMA_PROT_TAG},
       {open, 7, base, 16, LANAI_HDMA_TO_SRAM_REMOTE, LANAI_HDMA_PROT_REMOTE},
       {readable, 7, base + 120, 16, LANAI_HDMA_TO_SRAM_REMOTE, LANAI_HDMA_PROT_BOUNDS},
-      {good, 7, base, 128, LANAI_HDMA_TO_HOST, LANAI_HDMA_OK}, // control: the check passes
+      {good, 7, base, 128, LANAI_HDMA_TO_HOST, LANAI_HDMA_OK},        // control: the check passes
       {open, 7, base, 128, LANAI_HDMA_TO_HOST_REMOTE, LANAI_HDMA_OK}, // open to remote writes
       {readable, 7, base, 64, LANAI_HDMA_TO_SRAM_REMOTE, LANAI_HDMA_OK}, // open to remote reads
   };
-  for (const auto& c : cases) stage_and_append(f, c.host, c.handle, c.tag, 0x400, c.length, c.direction);
+  for (const auto &c : cases)
+    stage_and_append(f, c.host, c.handle, c.tag, 0x400, c.length, c.direction);
 
-  const auto& dma = f.card(0).host_dma();
+  const auto &dma = f.card(0).host_dma();
   SimTime t = f.kernel.now();
   for (std::size_t i = 0; i < cases.size(); ++i) {
     CAPTURE(i);
-    const auto& c = cases[i];
+    const auto &c = cases[i];
     t += c.status == LANAI_HDMA_OK ? dma.service_time(c.length) : microseconds(1);
     f.kernel.run_until(t - picoseconds(1));
     CHECK(f.read(0, LANAI_REG_HDMA_DONE_POP) == 0u);

@@ -1,10 +1,10 @@
 // HDMA/NSDMA overlap: the level is 1 exactly while both busy levels are 1,
 // its picosecond total is the length of the finished overlap periods, and
 // on a card it follows the two engines' own busy levels to the picosecond.
-#include "nic_fixture.hpp"
-#include "nic/busy_meter.hpp"
-#include "nic/host_dma.hpp"
-#include "nic/net_send_dma.hpp"
+#include "tests/nic/nic_fixture.hpp"
+#include "emulator/nic/busy_meter.hpp"
+#include "emulator/nic/host_dma.hpp"
+#include "emulator/nic/net_send_dma.hpp"
 
 using namespace nic_test;
 using lanai::kernel::nanoseconds;
@@ -16,7 +16,7 @@ TEST_CASE("the overlap level is the AND of two busy levels, at their exact times
   lanai::nic::OverlapMeter both(stats, "x.ab.overlap");
   a.watch_overlap(&both, 0);
   b.watch_overlap(&both, 1);
-  auto& level = stats.time_weighted("x.ab.overlap");
+  auto &level = stats.time_weighted("x.ab.overlap");
 
   a.begin(nanoseconds(10));
   CHECK_FALSE(both.overlapping());
@@ -96,14 +96,16 @@ TEST_CASE("a card's overlap follows its HDMA and NSDMA busy levels exactly") {
   f.write(0, LANAI_REG_NSDMA_START, 1);
   REQUIRE(f.read(0, LANAI_REG_NSDMA_RESULT) == LANAI_NSDMA_ACCEPTED);
 
-  auto& card = f.card(0);
+  auto &card = f.card(0);
   CHECK(card.hdma_nsdma_overlap().overlapping());
   SimTime hdma_end{}, nsdma_end{};
   f.advance(t0 + nanoseconds(100'000), [&] {
     CHECK(card.hdma_nsdma_overlap().overlapping() ==
           (card.host_dma().engine_busy() && card.send_dma().busy()));
-    if (hdma_end == SimTime{} && !card.host_dma().engine_busy()) hdma_end = f.kernel.now();
-    if (nsdma_end == SimTime{} && !card.send_dma().busy()) nsdma_end = f.kernel.now();
+    if (hdma_end == SimTime{} && !card.host_dma().engine_busy())
+      hdma_end = f.kernel.now();
+    if (nsdma_end == SimTime{} && !card.send_dma().busy())
+      nsdma_end = f.kernel.now();
   });
   REQUIRE(hdma_end != SimTime{});
   REQUIRE(nsdma_end != SimTime{});

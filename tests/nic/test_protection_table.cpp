@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "nic/protection_table.hpp"
+#include "emulator/nic/protection_table.hpp"
 
 using lanai::nic::Access;
 using lanai::nic::ProtectionCheck;
@@ -54,7 +54,8 @@ TEST_CASE("handles of another node and removed handles never match") {
 
 TEST_CASE("a full protection table refuses more regions") {
   ProtectionTable t(0);
-  for (std::size_t i = 0; i < ProtectionTable::max_regions; ++i) t.add(Registration{i * 16, 16, 0});
+  for (std::size_t i = 0; i < ProtectionTable::max_regions; ++i)
+    t.add(Registration{i * 16, 16, 0});
   CHECK(t.live() == ProtectionTable::max_regions);
   CHECK_THROWS_AS(t.add(Registration{}), std::length_error);
 }
@@ -92,11 +93,14 @@ TEST_CASE("a remote read needs a region open to remote reads, whatever it allows
   lanai::nic::ProtectionTable table(1);
   const std::uint32_t writable = table.add({0x1000, 0x100, 5, true, false});
   const std::uint32_t readable = table.add({0x2000, 0x100, 5, false, true});
-  CHECK(table.check(writable, 5, 0x1000, 4, Access::remote_read) == ProtectionCheck::remote_refused);
+  CHECK(table.check(writable, 5, 0x1000, 4, Access::remote_read) ==
+        ProtectionCheck::remote_refused);
   CHECK(table.check(readable, 5, 0x2000, 0x100, Access::remote_read) == ProtectionCheck::ok);
-  CHECK(table.check(readable, 5, 0x2000, 4, Access::remote_write) == ProtectionCheck::remote_refused);
+  CHECK(table.check(readable, 5, 0x2000, 4, Access::remote_write) ==
+        ProtectionCheck::remote_refused);
   CHECK(table.check(readable, 6, 0x2000, 4, Access::remote_read) == ProtectionCheck::wrong_tag);
-  CHECK(table.check(readable, 5, 0x20F0, 0x20, Access::remote_read) == ProtectionCheck::out_of_bounds);
+  CHECK(table.check(readable, 5, 0x20F0, 0x20, Access::remote_read) ==
+        ProtectionCheck::out_of_bounds);
   CHECK(table.change(writable, 5, true, true));
   CHECK(table.check(writable, 5, 0x1000, 4, Access::remote_read) == ProtectionCheck::ok);
 }

@@ -1,7 +1,7 @@
 // Tests of hardware profiles through parse_profile, load_profile and
 // dump_profile: defaults, overrides, dump/parse round trips of every
 // parameter, each error path's message, and the shipped benchmark profiles.
-#include "profile/hardware_profile.hpp"
+#include "emulator/profile/hardware_profile.hpp"
 
 #include <doctest/doctest.h>
 
@@ -17,9 +17,10 @@ namespace {
 
 // Compares through the parameter table so a parameter added later is
 // covered without touching this file.
-void check_equal(const HardwareProfile& a, const HardwareProfile& b, bool with_name = true) {
-  if (with_name) CHECK(a.name == b.name);
-  for (const auto& info : parameter_table()) {
+void check_equal(const HardwareProfile &a, const HardwareProfile &b, bool with_name = true) {
+  if (with_name)
+    CHECK(a.name == b.name);
+  for (const auto &info : parameter_table()) {
     CAPTURE(info.key);
     if (info.real)
       CHECK(info.real_value(a) == info.real_value(b));
@@ -30,25 +31,26 @@ void check_equal(const HardwareProfile& a, const HardwareProfile& b, bool with_n
 
 // The ProfileError message parse_profile gives for `text`; fails the test
 // if the text is accepted or something else is thrown.
-std::string error_of(const std::string& text, const std::string& source = "test.toml") {
+std::string error_of(const std::string &text, const std::string &source = "test.toml") {
   try {
     parse_profile(text, source);
-  } catch (const ProfileError& e) {
+  } catch (const ProfileError &e) {
     return e.what();
   }
   FAIL("profile was accepted: " << text);
   return {};
 }
 
-void check_error(const std::string& text, std::initializer_list<std::string> needles) {
+void check_error(const std::string &text, std::initializer_list<std::string> needles) {
   const std::string msg = error_of(text, "profiles/card.toml");
   CAPTURE(text);
   CAPTURE(msg);
   CHECK(msg.rfind("profiles/card.toml:", 0) == 0); // names the file first
-  for (const auto& n : needles) CHECK(msg.find(n) != std::string::npos);
+  for (const auto &n : needles)
+    CHECK(msg.find(n) != std::string::npos);
 }
 
-std::filesystem::path scratch_file(const std::string& name, const std::string& text) {
+std::filesystem::path scratch_file(const std::string &name, const std::string &text) {
   const std::filesystem::path dir = LANAI_PROFILE_TEST_SCRATCH;
   std::filesystem::create_directories(dir);
   const auto path = dir / name;
@@ -56,9 +58,10 @@ std::filesystem::path scratch_file(const std::string& name, const std::string& t
   return path;
 }
 
-const ParamInfo* param(std::string_view key) {
-  for (const auto& info : parameter_table())
-    if (info.key == key) return &info;
+const ParamInfo *param(std::string_view key) {
+  for (const auto &info : parameter_table())
+    if (info.key == key)
+      return &info;
   return nullptr;
 }
 
@@ -87,7 +90,7 @@ TEST_CASE("defaults are the documented LANai values") {
 
 TEST_CASE("the parameter table describes each parameter once") {
   std::set<std::string_view> keys;
-  for (const auto& info : parameter_table()) {
+  for (const auto &info : parameter_table()) {
     CAPTURE(info.key);
     CHECK(keys.insert(info.key).second);
     const std::string_view section = info.key.substr(0, info.key.find('.'));
@@ -97,7 +100,7 @@ TEST_CASE("the parameter table describes each parameter once") {
     CHECK(!info.description.empty());
     CHECK((info.real == nullptr) != (info.integer == nullptr)); // exactly one member
   }
-  CHECK(keys.size() == 32);
+  CHECK(keys.size() == 34);
   REQUIRE(param("lanai.clock_mhz") != nullptr);
   auto probe = default_profile();
   CHECK(param("lanai.clock_mhz")->real(probe) == &probe.lanai.clock_mhz);
@@ -137,11 +140,12 @@ TEST_CASE("overrides change only the keys given") {
 }
 
 TEST_CASE("dump then parse gives back every parameter") {
-  SUBCASE("the defaults") { check_equal(parse_profile(dump_profile(default_profile()), "d"),
-                                        default_profile()); }
+  SUBCASE("the defaults") {
+    check_equal(parse_profile(dump_profile(default_profile()), "d"), default_profile());
+  }
 
   SUBCASE("each parameter changed on its own") {
-    for (const auto& info : parameter_table()) {
+    for (const auto &info : parameter_table()) {
       CAPTURE(info.key);
       auto p = default_profile();
       if (info.real) // needs all 17 digits to survive, and inside the range
@@ -169,7 +173,7 @@ TEST_CASE("dump then parse gives back every parameter") {
   SUBCASE("everything changed at once") {
     HardwareProfile p;
     p.name = "everything changed";
-    p.lanai = LanaiParams{41.5, 1u << 20, 2, 3, 4, 5, 6, 7, 8};
+    p.lanai = LanaiParams{{2, 3, 4, 5, 6, 7, 8}, 41.5, 1u << 20};
     check_equal(parse_profile(dump_profile(p), "all"), p);
   }
 
@@ -192,7 +196,7 @@ TEST_CASE("the dump documents each parameter") {
   CHECK(text.find("name = \"default\"\n") != std::string::npos);
   CHECK(text.find("\n[lanai]\n") != std::string::npos);
   CHECK(text.find("clock_mhz = 66.0  #") != std::string::npos); // a float stays a float
-  for (const auto& info : parameter_table()) {
+  for (const auto &info : parameter_table()) {
     CAPTURE(info.key);
     const auto leaf = std::string(info.key.substr(info.key.find('.') + 1));
     const auto at = text.find("\n" + leaf + " = ");
@@ -273,7 +277,7 @@ TEST_CASE("load_profile reads files and names them in errors") {
   try {
     load_profile(bad);
     FAIL("a negative count was accepted");
-  } catch (const ProfileError& e) {
+  } catch (const ProfileError &e) {
     const std::string msg = e.what();
     CHECK(msg.rfind(bad.string() + ": ", 0) == 0);
     CHECK(msg.find("lanai.alu_cycles") != std::string::npos);
@@ -283,7 +287,7 @@ TEST_CASE("load_profile reads files and names them in errors") {
   try {
     load_profile(missing);
     FAIL("a missing file was accepted");
-  } catch (const ProfileError& e) {
+  } catch (const ProfileError &e) {
     CHECK(std::string(e.what()) == missing.string() + ": cannot open profile");
   }
 }
@@ -297,8 +301,9 @@ TEST_CASE("shipped benchmark profiles") {
   }
   SUBCASE("every shipped profile loads") {
     int count = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-      if (entry.path().extension() != ".toml") continue;
+    for (const auto &entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() != ".toml")
+        continue;
       CAPTURE(entry.path().string());
       CHECK_NOTHROW(load_profile(entry.path()));
       ++count;
@@ -313,8 +318,7 @@ TEST_CASE("host.admission_fraction is 0 (off) or a fraction in (0, 1]") {
         0.0);
   CHECK(parse_profile("[host]\nadmission_fraction = 0.9\n", "a.toml").host.admission_fraction ==
         0.9);
-  CHECK(parse_profile("[host]\nadmission_fraction = 1\n", "a.toml").host.admission_fraction ==
-        1.0);
+  CHECK(parse_profile("[host]\nadmission_fraction = 1\n", "a.toml").host.admission_fraction == 1.0);
   check_error("[host]\nadmission_fraction = 1.5\n",
               {"host.admission_fraction", "0 (off) or in (0, 1]", "1.5"});
   check_error("[host]\nadmission_fraction = -0.1\n", {"host.admission_fraction", "-0.1"});
@@ -327,11 +331,11 @@ TEST_CASE("[faults]: probabilities in [0, 1], a seed, and windows when a link is
   CHECK(off.link_down.empty());
   CHECK_FALSE(off.any());
 
-  const auto p = parse_profile(
-      "[faults]\ndrop_probability = 0.01\ncorrupt_probability = 1\nseed = 99\n"
-      "link_down = [{link = \"wire.node1.rx\", from_us = 10, until_us = 20.5},\n"
-      "             {link = \"wire.sw0_to_sw1\", from_us = 0.0, until_us = 1.0}]\n",
-      "f.toml");
+  const auto p =
+      parse_profile("[faults]\ndrop_probability = 0.01\ncorrupt_probability = 1\nseed = 99\n"
+                    "link_down = [{link = \"wire.node1.rx\", from_us = 10, until_us = 20.5},\n"
+                    "             {link = \"wire.sw0_to_sw1\", from_us = 0.0, until_us = 1.0}]\n",
+                    "f.toml");
   CHECK(p.faults.drop_probability == 0.01);
   CHECK(p.faults.corrupt_probability == 1.0);
   CHECK(p.faults.seed == 99);

@@ -20,7 +20,7 @@
 #include <vipl.h>
 #include <vipl_emu.h>
 
-#include "../vipl/vipl_test_util.h"
+#include "tests/vipl/vipl_test_util.h"
 
 enum { CHANNELS = 4, BEST_EFFORT = 3, SIZE = 4096, DEPTH = 8, RECV_DEPTH = 16, SLOT = SIZE + 128 };
 
@@ -35,21 +35,25 @@ struct node {
 
 static int channel_of(struct node *n, VIP_VI_HANDLE vi) {
   for (int c = 0; c < CHANNELS; c++)
-    if (n->vis[c] == vi) return c;
+    if (n->vis[c] == vi)
+      return c;
   return -1;
 }
 
 static VIP_DESCRIPTOR *slot_desc(struct node *n, int c, int i) {
   return (VIP_DESCRIPTOR *)(n->mem + ((size_t)c * RECV_DEPTH + i) * SLOT);
 }
-static unsigned char *slot_buf(struct node *n, int c, int i) { return (unsigned char *)slot_desc(n, c, i) + 64; }
+static unsigned char *slot_buf(struct node *n, int c, int i) {
+  return (unsigned char *)slot_desc(n, c, i) + 64;
+}
 
 /* Waits for the next completion on the node's queue: its channel and descriptor. */
 static VIP_DESCRIPTOR *next_done(struct node *n, int *channel) {
   VIP_VI_HANDLE vi;
   VIP_BOOLEAN recv;
   VIP_DESCRIPTOR *d = NULL;
-  if (VipCQWait(n->cq, VIP_INFINITE, &vi, &recv) != VIP_SUCCESS) exit(3);
+  if (VipCQWait(n->cq, VIP_INFINITE, &vi, &recv) != VIP_SUCCESS)
+    exit(3);
   VIP_RETURN r = recv ? VipRecvDone(vi, &d) : VipSendDone(vi, &d);
   if (r != VIP_SUCCESS || (d->CS.Status & VIP_STATUS_ERROR_MASK)) {
     fprintf(stderr, "node%d: completion failed: ret %d status 0x%x\n", lanai_emu_node(), (int)r,
@@ -86,8 +90,7 @@ static int sender(struct node *n, uint64_t stop_ns) {
     }
   }
   for (int c = 0; c < CHANNELS; c++)
-    VT_CHECK(vt_post(n->vis[c], slot_desc(n, c, 0), slot_buf(n, c, 0), 4, n->mh, 0) ==
-             VIP_SUCCESS);
+    VT_CHECK(vt_post(n->vis[c], slot_desc(n, c, 0), slot_buf(n, c, 0), 4, n->mh, 0) == VIP_SUCCESS);
   for (int closed = 0; closed < CHANNELS; closed++) {
     int c;
     next_done(n, &c);
@@ -117,7 +120,8 @@ static int receiver(struct node *n, uint64_t from_ns, uint64_t to_ns, double win
       return 20;
     }
     expected[c]++;
-    if (now >= from_ns && now < to_ns) bytes[c] += d->CS.Length;
+    if (now >= from_ns && now < to_ns)
+      bytes[c] += d->CS.Length;
     VT_CHECK(VipPostRecv(n->vis[c], d, n->mh) == VIP_SUCCESS);
   }
   double total = 0.0;
@@ -152,17 +156,20 @@ static int receiver(struct node *n, uint64_t from_ns, uint64_t to_ns, double win
   } else if (*expect != '\0') {
     return 64;
   }
-  if (*expect != '\0') printf("node1: %s as expected\n", expect);
+  if (*expect != '\0')
+    printf("node1: %s as expected\n", expect);
   return 0;
 }
 
 int via_main(int argc, char **argv) {
-  if (argc < 4) return 64;
+  if (argc < 4)
+    return 64;
   const double warmup_ms = argc > 4 ? atof(argv[4]) : 5.0;
   const double window_ms = argc > 5 ? atof(argv[5]) : 20.0;
   const char *expect = argc > 6 ? argv[6] : "";
   const int me = lanai_emu_node(), peer = 1 - me;
-  if (me > 1) return 0;
+  if (me > 1)
+    return 0;
   struct node *n = calloc(1, sizeof *n);
   VIP_PROTECTION_HANDLE ptag;
   VT_CHECK(VipOpenNic("nic0", &n->nic) == VIP_SUCCESS);
@@ -174,8 +181,8 @@ int via_main(int argc, char **argv) {
   VT_CHECK(VipRegisterMem(n->nic, n->mem, bytes, &mattrs, &n->mh) == VIP_SUCCESS);
   for (int c = 0; c < CHANNELS; c++) {
     n->qos[c].BandwidthBytesPerSec = c == BEST_EFFORT ? 0 : (VIP_ULONG)(atof(argv[1 + c]) * 1e6);
-    VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, SIZE, &n->qos[c], ptag, VIP_FALSE,
-                               VIP_FALSE};
+    VIP_VI_ATTRIBUTES attrs = {
+        VIP_SERVICE_RELIABLE_DELIVERY, SIZE, &n->qos[c], ptag, VIP_FALSE, VIP_FALSE};
     VIP_CQ_HANDLE send_cq = me == 0 ? n->cq : NULL, recv_cq = me == 1 ? n->cq : NULL;
     VT_CHECK(VipCreateVi(n->nic, &attrs, send_cq, recv_cq, &n->vis[c]) == VIP_SUCCESS);
     if (me == 1)

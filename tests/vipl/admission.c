@@ -8,7 +8,8 @@
 
 int via_main(int argc, char **argv) {
   (void)argc, (void)argv;
-  if (lanai_emu_node() != 0) return 0;
+  if (lanai_emu_node() != 0)
+    return 0;
   VIP_NIC_HANDLE nic;
   VIP_PROTECTION_HANDLE ptag;
   VT_CHECK(VipOpenNic("nic0", &nic) == VIP_SUCCESS);
@@ -16,8 +17,8 @@ int via_main(int argc, char **argv) {
   const VIP_ULONG rates[] = {50000000, 40000000, 30000000};
   for (int i = 0; i < 3; i++) {
     VIP_QOS_REQUEST qos = {rates[i]};
-    VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, 4096, &qos, ptag, VIP_FALSE,
-                               VIP_FALSE};
+    VIP_VI_ATTRIBUTES attrs = {
+        VIP_SERVICE_RELIABLE_DELIVERY, 4096, &qos, ptag, VIP_FALSE, VIP_FALSE};
     VIP_VI_HANDLE vi;
     VIP_RETURN r = VipCreateVi(nic, &attrs, NULL, NULL, &vi);
     if (r == VIP_SUCCESS)

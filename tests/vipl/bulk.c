@@ -37,7 +37,8 @@ int via_main(int argc, char **argv) {
       window < 1 || window > MAX_WINDOW)
     return 64;
   int me = lanai_emu_node();
-  if (me > 1) return 0;
+  if (me > 1)
+    return 0;
   int sender = me == 0, peer = 1 - me;
   /* A sender reuses WINDOW buffers per VI; the receiver has one per message. */
   int per_vi = sender ? window : msgs;
@@ -53,13 +54,14 @@ int via_main(int argc, char **argv) {
     for (int i = 0; i < per_vi; i++, p += slot) {
       b->desc[v][i] = (VIP_DESCRIPTOR *)p;
       b->buf[v][i] = p + 64;
-      for (int k = 0; k < size; k++) b->buf[v][i][k] = (unsigned char)(v + i + k);
+      for (int k = 0; k < size; k++)
+        b->buf[v][i][k] = (unsigned char)(v + i + k);
     }
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
   VT_CHECK(VipRegisterMem(b->nic, mem, bytes, &mattrs, &b->mh) == VIP_SUCCESS);
 
-  VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, (VIP_UINT32)size, NULL, ptag,
-                             VIP_FALSE, VIP_FALSE};
+  VIP_VI_ATTRIBUTES attrs = {
+      VIP_SERVICE_RELIABLE_DELIVERY, (VIP_UINT32)size, NULL, ptag, VIP_FALSE, VIP_FALSE};
   for (int v = 0; v < nvis; v++) {
     VT_CHECK(VipCreateVi(b->nic, &attrs, NULL, NULL, &b->vis[v]) == VIP_SUCCESS);
     if (!sender)
@@ -76,11 +78,12 @@ int via_main(int argc, char **argv) {
      * going round the VIs so all channels stay busy. */
     for (int v = 0; v < nvis; v++)
       for (; posted[v] < window && posted[v] < msgs; posted[v]++)
-        VT_CHECK(vt_post(b->vis[v], b->desc[v][posted[v]], b->buf[v][posted[v]],
-                         (VIP_UINT32)size, b->mh, 0) == VIP_SUCCESS);
+        VT_CHECK(vt_post(b->vis[v], b->desc[v][posted[v]], b->buf[v][posted[v]], (VIP_UINT32)size,
+                         b->mh, 0) == VIP_SUCCESS);
     while (left > 0)
       for (int v = 0; v < nvis; v++) {
-        if (done[v] == posted[v]) continue;
+        if (done[v] == posted[v])
+          continue;
         VT_CHECK(completed(b->vis[v], 0));
         done[v]++, left--;
         if (posted[v] < msgs) {

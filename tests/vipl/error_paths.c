@@ -42,14 +42,19 @@ static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *e) {
 
 /* Opens the NIC, makes two ptags, registers `n->mem`, creates one VI. */
 static int setup(struct node *n, VIP_RELIABILITY_LEVEL level) {
-  if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS) return 1;
-  if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS) return 1;
-  if (VipCreatePtag(n->nic, &n->other_ptag) != VIP_SUCCESS) return 1;
-  if (VipErrorCallback(n->nic, n, on_error) != VIP_SUCCESS) return 1;
+  if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS)
+    return 1;
+  if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS)
+    return 1;
+  if (VipCreatePtag(n->nic, &n->other_ptag) != VIP_SUCCESS)
+    return 1;
+  if (VipErrorCallback(n->nic, n, on_error) != VIP_SUCCESS)
+    return 1;
   n->mem = buffer(n, 69632);
   memset(n->mem, 0, 69632);
   VIP_MEM_ATTRIBUTES ma = {n->ptag, VIP_FALSE, VIP_FALSE};
-  if (VipRegisterMem(n->nic, n->mem, 69632, &ma, &n->mh) != VIP_SUCCESS) return 1;
+  if (VipRegisterMem(n->nic, n->mem, 69632, &ma, &n->mh) != VIP_SUCCESS)
+    return 1;
   VIP_VI_ATTRIBUTES va = {level, 65536, NULL, n->ptag, VIP_FALSE, VIP_FALSE};
   return VipCreateVi(n->nic, &va, NULL, NULL, &n->vi) != VIP_SUCCESS;
 }
@@ -61,10 +66,12 @@ static VIP_UINT32 wait_status(struct node *n, int recv) {
 }
 
 /* Sends one descriptor whose data segment is (addr, handle, len). */
-static VIP_UINT32 send_segment(struct node *n, int slot, void *addr, VIP_MEM_HANDLE handle, VIP_UINT32 len) {
+static VIP_UINT32 send_segment(struct node *n, int slot, void *addr, VIP_MEM_HANDLE handle,
+                               VIP_UINT32 len) {
   VIP_DESCRIPTOR *d = desc(n, slot);
   vt_fill(d, addr, len, handle);
-  if (VipPostSend(n->vi, d, n->mh) != VIP_SUCCESS) return 0xFFFFFFFEu;
+  if (VipPostSend(n->vi, d, n->mh) != VIP_SUCCESS)
+    return 0xFFFFFFFEu;
   return wait_status(n, 0);
 }
 
@@ -89,7 +96,8 @@ static int protection(struct node *n) {
     vt_fill(desc(n, 2), foreign, 512, fh);
     VT_CHECK(VipPostRecv(n->vi, desc(n, 2), n->mh) == VIP_SUCCESS);
     VT_CHECK(wait_status(n, 1) == (prot | VIP_STATUS_OP_RECEIVE));
-    for (int i = 0; i < 4096; i++) VT_CHECK(foreign[i] == 0x11);
+    for (int i = 0; i < 4096; i++)
+      VT_CHECK(foreign[i] == 0x11);
     return 0;
   }
   VT_CHECK(vt_post(n->vi, desc(n, 0), data(n, 0), 4, n->mh, 1) == VIP_SUCCESS);
@@ -123,7 +131,8 @@ static int protection(struct node *n) {
 }
 
 static int unconnected(struct node *n) {
-  if (n->me == 1) return 0;
+  if (n->me == 1)
+    return 0;
   vt_fill(desc(n, 0), data(n, 0), 16, n->mh);
   desc(n, 0)->CS.Status = 0x5A5A;
   VT_CHECK(VipPostSend(n->vi, desc(n, 0), n->mh) == VIP_INVALID_STATE);
@@ -176,14 +185,16 @@ static int doorbell_overflow(struct node *n) {
     return 0;
   }
   VIP_VI_HANDLE idle;
-  VIP_VI_ATTRIBUTES va = {VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, n->ptag, VIP_FALSE, VIP_FALSE};
+  VIP_VI_ATTRIBUTES va = {
+      VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, n->ptag, VIP_FALSE, VIP_FALSE};
   VT_CHECK(VipCreateVi(n->nic, &va, NULL, NULL, &idle) == VIP_SUCCESS);
   vt_fill(desc(n, 0), n->mem + 4096, 65536, n->mh);
   VT_CHECK(VipPostSend(n->vi, desc(n, 0), n->mh) == VIP_SUCCESS);
   /* the firmware takes doorbells while they keep coming: let it start the
    * 64 KiB data transfer first */
   lanai_emu_compute_ns(20000);
-  for (int i = 1; i <= 8; i++) VT_CHECK(vt_post(idle, desc(n, i), data(n, i), 16, n->mh, 1) == VIP_SUCCESS);
+  for (int i = 1; i <= 8; i++)
+    VT_CHECK(vt_post(idle, desc(n, i), data(n, i), 16, n->mh, 1) == VIP_SUCCESS);
   VT_CHECK(wait_status(n, 0) == VIP_STATUS_DONE);
   lanai_emu_compute_ns(100000);
   VIP_DESCRIPTOR *d;
@@ -204,14 +215,20 @@ static int deadlock(struct node *n) {
 
 static int run_scenario(struct node *n, const char *scenario) {
   int unreliable = strcmp(scenario, "no-recv-unreliable") == 0;
-  if (setup(n, unreliable ? VIP_SERVICE_UNRELIABLE : VIP_SERVICE_RELIABLE_DELIVERY)) return 1;
-  if (strcmp(scenario, "protection") == 0) return protection(n);
-  if (strcmp(scenario, "unconnected") == 0) return unconnected(n);
-  if (unreliable) return no_receive_posted(n, VIP_SERVICE_UNRELIABLE);
+  if (setup(n, unreliable ? VIP_SERVICE_UNRELIABLE : VIP_SERVICE_RELIABLE_DELIVERY))
+    return 1;
+  if (strcmp(scenario, "protection") == 0)
+    return protection(n);
+  if (strcmp(scenario, "unconnected") == 0)
+    return unconnected(n);
+  if (unreliable)
+    return no_receive_posted(n, VIP_SERVICE_UNRELIABLE);
   if (strcmp(scenario, "no-recv-reliable") == 0)
     return no_receive_posted(n, VIP_SERVICE_RELIABLE_DELIVERY);
-  if (strcmp(scenario, "doorbell-overflow") == 0) return doorbell_overflow(n);
-  if (strcmp(scenario, "deadlock") == 0) return deadlock(n);
+  if (strcmp(scenario, "doorbell-overflow") == 0)
+    return doorbell_overflow(n);
+  if (strcmp(scenario, "deadlock") == 0)
+    return deadlock(n);
   fprintf(stderr, "unknown scenario '%s'\n", scenario);
   return 64;
 }
@@ -220,7 +237,8 @@ int via_main(int argc, char **argv) {
   struct node *n = calloc(1, sizeof *n);
   n->me = lanai_emu_node();
   int status = run_scenario(n, argc > 1 ? argv[1] : "");
-  for (int i = 0; i < n->n_owned; i++) free(n->owned[i]);
+  for (int i = 0; i < n->n_owned; i++)
+    free(n->owned[i]);
   free(n);
   return status;
 }

@@ -21,20 +21,24 @@ static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *e) {
 }
 
 static int setup(struct node *n) {
-  if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS) return 1;
-  if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS) return 1;
-  if (VipErrorCallback(n->nic, n, on_error) != VIP_SUCCESS) return 1;
+  if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS)
+    return 1;
+  if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS)
+    return 1;
+  if (VipErrorCallback(n->nic, n, on_error) != VIP_SUCCESS)
+    return 1;
   n->mem = aligned_alloc(64, MEM_BYTES);
-  if (!n->mem) return 1;
+  if (!n->mem)
+    return 1;
   memset(n->mem, 0, MEM_BYTES);
   VIP_MEM_ATTRIBUTES ma = {n->ptag, VIP_FALSE, VIP_FALSE};
   return VipRegisterMem(n->nic, n->mem, MEM_BYTES, &ma, &n->mh) != VIP_SUCCESS;
 }
 
 VIP_RETURN make_vi(struct node *n, VIP_CQ_HANDLE send_cq, VIP_CQ_HANDLE recv_cq,
-                          VIP_VI_HANDLE *vi) {
-  VIP_VI_ATTRIBUTES va = {VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, n->ptag, VIP_FALSE,
-                          VIP_FALSE};
+                   VIP_VI_HANDLE *vi) {
+  VIP_VI_ATTRIBUTES va = {
+      VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, n->ptag, VIP_FALSE, VIP_FALSE};
   return VipCreateVi(n->nic, &va, send_cq, recv_cq, vi);
 }
 
@@ -44,7 +48,7 @@ VIP_RETURN connect_vi(struct node *n, VIP_VI_HANDLE vi, VIP_UINT8 disc) {
 
 /* A descriptor over two data segments (a0, l0) and (a1, l1). */
 void fill2(VIP_DESCRIPTOR *d, void *a0, VIP_UINT32 l0, void *a1, VIP_UINT32 l1,
-                  VIP_MEM_HANDLE handle) {
+           VIP_MEM_HANDLE handle) {
   memset(d, 0, sizeof *d);
   d->CS.SegCount = 2;
   d->CS.Length = l0 + l1;
@@ -69,42 +73,56 @@ VIP_DESCRIPTOR *wait_desc(VIP_VI_HANDLE vi, int recv) {
 }
 
 int check_status(const VIP_DESCRIPTOR *d, VIP_UINT32 status, VIP_UINT32 length) {
-  if (d->CS.Status == status && d->CS.Length == length) return 1;
+  if (d->CS.Status == status && d->CS.Length == length)
+    return 1;
   fprintf(stderr, "node%d: status 0x%x length %u, expected 0x%x length %u\n", lanai_emu_node(),
           (unsigned)d->CS.Status, (unsigned)d->CS.Length, (unsigned)status, (unsigned)length);
   return 0;
 }
 
-
 int via_main(int argc, char **argv) {
   const char *scenario = argc > 1 ? argv[1] : "";
-  if (lanai_emu_nodes() != 2) return 64;
+  if (lanai_emu_nodes() != 2)
+    return 64;
   struct node *n = calloc(1, sizeof *n);
   n->me = lanai_emu_node();
   n->peer = 1 - n->me;
   n->active = n->me == 0;
-  if (setup(n)) return 1;
+  if (setup(n))
+    return 1;
   int failed;
-  if (strcmp(scenario, "cq") == 0) failed = cq(n);
-  else if (strcmp(scenario, "immediate") == 0) failed = immediate(n);
-  else if (strcmp(scenario, "segments") == 0) failed = segments(n);
-  else if (strcmp(scenario, "zero-byte") == 0) failed = zero_byte(n);
-  else if (strcmp(scenario, "too-long") == 0) failed = too_long(n);
-  else if (strcmp(scenario, "disconnect") == 0) failed = disconnect(n);
-  else if (strcmp(scenario, "disconnect-data") == 0) failed = disconnect_data(n);
-  else if (strcmp(scenario, "reconnect") == 0) failed = reconnect(n);
-  else if (strcmp(scenario, "timeouts") == 0) failed = timeouts(n);
-  else if (strcmp(scenario, "peer") == 0) failed = peer(n);
-  else if (strcmp(scenario, "notify") == 0) failed = notify(n);
+  if (strcmp(scenario, "cq") == 0)
+    failed = cq(n);
+  else if (strcmp(scenario, "immediate") == 0)
+    failed = immediate(n);
+  else if (strcmp(scenario, "segments") == 0)
+    failed = segments(n);
+  else if (strcmp(scenario, "zero-byte") == 0)
+    failed = zero_byte(n);
+  else if (strcmp(scenario, "too-long") == 0)
+    failed = too_long(n);
+  else if (strcmp(scenario, "disconnect") == 0)
+    failed = disconnect(n);
+  else if (strcmp(scenario, "disconnect-data") == 0)
+    failed = disconnect_data(n);
+  else if (strcmp(scenario, "reconnect") == 0)
+    failed = reconnect(n);
+  else if (strcmp(scenario, "timeouts") == 0)
+    failed = timeouts(n);
+  else if (strcmp(scenario, "peer") == 0)
+    failed = peer(n);
+  else if (strcmp(scenario, "notify") == 0)
+    failed = notify(n);
   else {
     fprintf(stderr, "unknown scenario '%s'\n", scenario);
     return 64;
   }
-  if (failed) return failed;
+  if (failed)
+    return failed;
   /* no scenario expects an asynchronous error (too-long reports its own) */
   if (strcmp(scenario, "too-long") != 0 && n->errors_seen != 0) {
-    fprintf(stderr, "node%d: %d unexpected error callbacks, last code %d\n", n->me,
-            n->errors_seen, (int)n->last_error.ErrorCode);
+    fprintf(stderr, "node%d: %d unexpected error callbacks, last code %d\n", n->me, n->errors_seen,
+            (int)n->last_error.ErrorCode);
     return 1;
   }
   printf("node%d: %s ok\n", n->me, scenario);
@@ -112,4 +130,3 @@ int via_main(int argc, char **argv) {
   free(n);
   return 0;
 }
-

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <vipl.h>
 
-#include "vipl_test_util.h"
+#include "tests/vipl/vipl_test_util.h"
 
 #define PAGE 4096
 #define PAGES 16
 #define MEM_BYTES (PAGE + PAGES * PAGE) /* 64 descriptors, then 16 data pages */
-#define WAIT_MS 100 /* virtual ms: ample for any message here, short to fail */
+#define WAIT_MS 100                     /* virtual ms: ample for any message here, short to fail */
 #define MS 1000000ull
 
 #define RECV_OK (VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE)
@@ -37,8 +37,7 @@ VIP_DESCRIPTOR *desc(struct node *n, int i);
 unsigned char *page(struct node *n, int i);
 /* The byte at `offset` of message number `message`. */
 unsigned char pattern(int message, VIP_UINT32 offset);
-VIP_RETURN make_vi(struct node *n, VIP_CQ_HANDLE send_cq, VIP_CQ_HANDLE recv_cq,
-                   VIP_VI_HANDLE *vi);
+VIP_RETURN make_vi(struct node *n, VIP_CQ_HANDLE send_cq, VIP_CQ_HANDLE recv_cq, VIP_VI_HANDLE *vi);
 VIP_RETURN connect_vi(struct node *n, VIP_VI_HANDLE vi, VIP_UINT8 disc);
 /* A descriptor over two data segments (a0, l0) and (a1, l1). */
 void fill2(VIP_DESCRIPTOR *d, void *a0, VIP_UINT32 l0, void *a1, VIP_UINT32 l1,

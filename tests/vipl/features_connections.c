@@ -33,17 +33,20 @@ int disconnect(struct node *n) {
     VT_CHECK(vt_post(n->vi, desc(n, k), page(n, k), 256, n->mh, 1) == VIP_SUCCESS);
   VT_CHECK(connect_vi(n, n->vi, 0) == VIP_SUCCESS);
   const VIP_UINT32 mine = n->me == 0 ? 128 : 64, theirs = n->me == 0 ? 64 : 128;
-  for (VIP_UINT32 i = 0; i < mine; i++) page(n, 8)[i] = pattern(n->me, i);
+  for (VIP_UINT32 i = 0; i < mine; i++)
+    page(n, 8)[i] = pattern(n->me, i);
   VIP_DESCRIPTOR *d;
   if (n->me == 1) {
     VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, 0) && check_status(d, RECV_OK, theirs));
-    for (VIP_UINT32 i = 0; i < theirs; i++) VT_CHECK(page(n, 0)[i] == pattern(0, i));
+    for (VIP_UINT32 i = 0; i < theirs; i++)
+      VT_CHECK(page(n, 0)[i] == pattern(0, i));
   }
   VT_CHECK(vt_post(n->vi, desc(n, 8), page(n, 8), mine, n->mh, 0) == VIP_SUCCESS);
   VT_CHECK((d = wait_desc(n->vi, 0)) == desc(n, 8) && check_status(d, SEND_OK, mine));
   if (n->me == 0) {
     VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, 0) && check_status(d, RECV_OK, theirs));
-    for (VIP_UINT32 i = 0; i < theirs; i++) VT_CHECK(page(n, 0)[i] == pattern(1, i));
+    for (VIP_UINT32 i = 0; i < theirs; i++)
+      VT_CHECK(page(n, 0)[i] == pattern(1, i));
     VT_CHECK(VipDisconnect(n->vi) == VIP_SUCCESS);
   } else {
     /* the peer's disconnection flushes what is posted here */
@@ -72,7 +75,8 @@ int disconnect(struct node *n) {
   VT_CHECK(state == VIP_STATE_IDLE && send_empty == VIP_TRUE && recv_empty == VIP_TRUE);
   /* nothing of the flushed buffers was touched */
   for (int k = 1; k < 3; k++)
-    for (int i = 0; i < 256; i++) VT_CHECK(page(n, k)[i] == 0);
+    for (int i = 0; i < 256; i++)
+      VT_CHECK(page(n, k)[i] == 0);
   VT_CHECK(VipDestroyVi(n->vi) == VIP_SUCCESS);
   return 0;
 }
@@ -92,7 +96,8 @@ int disconnect_data(struct node *n) {
   VIP_DESCRIPTOR *d;
   if (n->me == 0) {
     for (int k = 0; k < SENDS; k++) {
-      for (VIP_UINT32 i = 0; i < BYTES; i++) page(n, 2 * k)[i] = pattern(k, i);
+      for (VIP_UINT32 i = 0; i < BYTES; i++)
+        page(n, 2 * k)[i] = pattern(k, i);
       VT_CHECK(vt_post(n->vi, desc(n, k), page(n, 2 * k), BYTES, n->mh, 0) == VIP_SUCCESS);
     }
     VT_CHECK(VipDisconnect(n->vi) == VIP_SUCCESS);
@@ -103,7 +108,8 @@ int disconnect_data(struct node *n) {
   }
   for (int k = 0; k < SENDS; k++) {
     VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, k) && check_status(d, RECV_OK, BYTES));
-    for (VIP_UINT32 i = 0; i < BYTES; i++) VT_CHECK(page(n, 2 * k)[i] == pattern(k, i));
+    for (VIP_UINT32 i = 0; i < BYTES; i++)
+      VT_CHECK(page(n, 2 * k)[i] == pattern(k, i));
   }
   VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, SENDS));
   VT_CHECK(d->CS.Status == (FLUSHED | VIP_STATUS_OP_RECEIVE));
@@ -123,7 +129,8 @@ int reconnect(struct node *n) {
       VT_CHECK(vt_post(n->vi, desc(n, k), page(n, k), 256, n->mh, 1) == VIP_SUCCESS);
   VT_CHECK(connect_vi(n, n->vi, 0) == VIP_SUCCESS);
   if (n->me == 0) {
-    for (VIP_UINT32 i = 0; i < 100; i++) page(n, 8)[i] = pattern(0, i);
+    for (VIP_UINT32 i = 0; i < 100; i++)
+      page(n, 8)[i] = pattern(0, i);
     VT_CHECK(vt_post(n->vi, desc(n, 8), page(n, 8), 100, n->mh, 0) == VIP_SUCCESS);
     VT_CHECK((d = wait_desc(n->vi, 0)) == desc(n, 8) && check_status(d, SEND_OK, 100));
     VT_CHECK(VipDisconnect(n->vi) == VIP_SUCCESS);
@@ -139,19 +146,23 @@ int reconnect(struct node *n) {
   lanai_emu_compute_ns(MS); /* the NIC is long idle */
   VT_CHECK(connect_vi(n, n->vi, 1) == VIP_SUCCESS);
   if (n->me == 0) {
-    for (VIP_UINT32 i = 0; i < 100; i++) page(n, 9)[i] = pattern(1, i);
+    for (VIP_UINT32 i = 0; i < 100; i++)
+      page(n, 9)[i] = pattern(1, i);
     VT_CHECK(vt_post(n->vi, desc(n, 9), page(n, 9), 100, n->mh, 0) == VIP_SUCCESS);
     VT_CHECK((d = wait_desc(n->vi, 0)) == desc(n, 9) && check_status(d, SEND_OK, 100));
     return 0;
   }
   d = wait_desc(n->vi, 1);
   if (d == NULL)
-    fprintf(stderr, "node1: flushed descriptor now has status 0x%x length %u, its buffer 0x%02x...\n",
+    fprintf(stderr,
+            "node1: flushed descriptor now has status 0x%x length %u, its buffer 0x%02x...\n",
             (unsigned)desc(n, 1)->CS.Status, (unsigned)desc(n, 1)->CS.Length, page(n, 1)[0]);
   VT_CHECK(d == desc(n, 2) && check_status(d, RECV_OK, 100));
-  for (VIP_UINT32 i = 0; i < 100; i++) VT_CHECK(page(n, 2)[i] == pattern(1, i));
+  for (VIP_UINT32 i = 0; i < 100; i++)
+    VT_CHECK(page(n, 2)[i] == pattern(1, i));
   VT_CHECK(desc(n, 1)->CS.Status == (FLUSHED | VIP_STATUS_OP_RECEIVE));
-  for (int i = 0; i < 256; i++) VT_CHECK(page(n, 1)[i] == 0xEE);
+  for (int i = 0; i < 256; i++)
+    VT_CHECK(page(n, 1)[i] == 0xEE);
   return 0;
 }
 
@@ -163,7 +174,8 @@ int reconnect(struct node *n) {
  * withdrawn request. A node outside the network is not reachable. */
 static int elapsed_ok(uint64_t start, uint64_t at_least_ns) {
   const uint64_t took = lanai_emu_now_ns() - start;
-  if (took >= at_least_ns && took < at_least_ns + MS) return 1;
+  if (took >= at_least_ns && took < at_least_ns + MS)
+    return 1;
   fprintf(stderr, "node%d: took %llu ns, expected %llu ns or a little more\n", lanai_emu_node(),
           (unsigned long long)took, (unsigned long long)at_least_ns);
   return 0;
@@ -243,20 +255,23 @@ int peer(struct node *n) {
   VT_CHECK(vt_addresses(n->nic, n->me, n->peer, 5, local, remote) == 0);
   for (int k = 0; k < 3; k++)
     VT_CHECK(vt_post(n->vi, desc(n, k), page(n, k), 1024, n->mh, 1) == VIP_SUCCESS);
-  if (n->me == 1) lanai_emu_compute_ns(MS);
+  if (n->me == 1)
+    lanai_emu_compute_ns(MS);
   VT_CHECK(VipConnectPeerRequest(n->vi, (VIP_NET_ADDRESS *)local, (VIP_NET_ADDRESS *)remote,
                                  VIP_INFINITE) == VIP_SUCCESS);
   VT_CHECK(VipConnectPeerWait(n->vi, &remote_attrs) == VIP_SUCCESS);
   VT_CHECK(remote_attrs.MaxTransferSize == 65536);
   if (n->me == 0) {
     for (int k = 0; k < 3; k++) {
-      for (VIP_UINT32 i = 0; i < 1000; i++) page(n, 8 + k)[i] = pattern(k, i);
+      for (VIP_UINT32 i = 0; i < 1000; i++)
+        page(n, 8 + k)[i] = pattern(k, i);
       VT_CHECK(vt_post(n->vi, desc(n, 8 + k), page(n, 8 + k), 1000, n->mh, 0) == VIP_SUCCESS);
     }
     for (int k = 0; k < 3; k++)
       VT_CHECK((d = wait_desc(n->vi, 0)) == desc(n, 8 + k) && check_status(d, SEND_OK, 1000));
     VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, 0) && check_status(d, RECV_OK, 10));
-    for (VIP_UINT32 i = 0; i < 10; i++) VT_CHECK(page(n, 0)[i] == pattern(7, i));
+    for (VIP_UINT32 i = 0; i < 10; i++)
+      VT_CHECK(page(n, 0)[i] == pattern(7, i));
     LANAI_EMU_NIC_COUNTERS c;
     VT_CHECK(VipQuerySystemManagementInfo(n->nic, LANAI_EMU_SMI_NIC_COUNTERS, &c) == VIP_SUCCESS);
     VT_CHECK(c.packets_sent >= 3 && c.bytes_sent >= 3000 && c.hdma_bytes_to_sram >= 3000);
@@ -266,9 +281,11 @@ int peer(struct node *n) {
   }
   for (int k = 0; k < 3; k++) {
     VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, k) && check_status(d, RECV_OK, 1000));
-    for (VIP_UINT32 i = 0; i < 1000; i++) VT_CHECK(page(n, k)[i] == pattern(k, i));
+    for (VIP_UINT32 i = 0; i < 1000; i++)
+      VT_CHECK(page(n, k)[i] == pattern(k, i));
   }
-  for (VIP_UINT32 i = 0; i < 10; i++) page(n, 8)[i] = pattern(7, i);
+  for (VIP_UINT32 i = 0; i < 10; i++)
+    page(n, 8)[i] = pattern(7, i);
   VT_CHECK(vt_post(n->vi, desc(n, 8), page(n, 8), 10, n->mh, 0) == VIP_SUCCESS);
   VT_CHECK((d = wait_desc(n->vi, 0)) == desc(n, 8) && check_status(d, SEND_OK, 10));
   return 0;

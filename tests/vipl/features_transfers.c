@@ -21,7 +21,8 @@ static VIP_UINT32 length_b(int k) { return 200u + 53u * (VIP_UINT32)k; }
 /* Waits, computing, until the NIC has completed `d` without a VIPL call. */
 static int spin_done(const VIP_DESCRIPTOR *d) {
   for (int i = 0; i < WAIT_MS * 1000; i++) {
-    if (*(const volatile VIP_UINT32 *)&d->CS.Status & VIP_STATUS_DONE) return 1;
+    if (*(const volatile VIP_UINT32 *)&d->CS.Status & VIP_STATUS_DONE)
+      return 1;
     lanai_emu_compute_ns(1000);
   }
   fprintf(stderr, "node%d: descriptor never completed\n", lanai_emu_node());
@@ -30,11 +31,12 @@ static int spin_done(const VIP_DESCRIPTOR *d) {
 
 /* Sends four messages, VI order[k], lengths len(k), pattern 10*base+k, each
  * once the one before has completed. */
-static int cq_send(struct node *n, VIP_VI_HANDLE *vis, const int *order,
-                   VIP_UINT32 (*len)(int), int base) {
+static int cq_send(struct node *n, VIP_VI_HANDLE *vis, const int *order, VIP_UINT32 (*len)(int),
+                   int base) {
   for (int k = 0; k < 4; k++) {
     unsigned char *b = page(n, 8 + k);
-    for (VIP_UINT32 i = 0; i < len(k); i++) b[i] = pattern(10 * base + k, i);
+    for (VIP_UINT32 i = 0; i < len(k); i++)
+      b[i] = pattern(10 * base + k, i);
     VT_CHECK(vt_post(vis[order[k]], desc(n, 8 + k), b, len(k), n->mh, 0) == VIP_SUCCESS);
     VT_CHECK(spin_done(desc(n, 8 + k)));
   }
@@ -56,8 +58,8 @@ static int cq_take_sends(struct node *n, VIP_CQ_HANDLE cq, VIP_VI_HANDLE *vis, c
 }
 
 /* Receive j of VI v was posted at slot 2v+j. */
-static int cq_take_receives(struct node *n, VIP_CQ_HANDLE cq, VIP_VI_HANDLE *vis,
-                            const int *order, VIP_UINT32 (*len)(int), int base) {
+static int cq_take_receives(struct node *n, VIP_CQ_HANDLE cq, VIP_VI_HANDLE *vis, const int *order,
+                            VIP_UINT32 (*len)(int), int base) {
   int taken[2] = {0, 0};
   for (int k = 0; k < 4; k++) {
     VIP_VI_HANDLE vi = NULL;
@@ -69,7 +71,8 @@ static int cq_take_receives(struct node *n, VIP_CQ_HANDLE cq, VIP_VI_HANDLE *vis
     const int slot = 2 * v + taken[v]++;
     VT_CHECK(VipRecvDone(vi, &d) == VIP_SUCCESS && d == desc(n, slot));
     VT_CHECK(check_status(d, RECV_OK, len(k)));
-    for (VIP_UINT32 i = 0; i < len(k); i++) VT_CHECK(page(n, slot)[i] == pattern(10 * base + k, i));
+    for (VIP_UINT32 i = 0; i < len(k); i++)
+      VT_CHECK(page(n, slot)[i] == pattern(10 * base + k, i));
   }
   return 0;
 }
@@ -78,7 +81,8 @@ int cq(struct node *n) {
   VIP_CQ_HANDLE cqs[2] = {NULL, NULL}; /* node0: one CQ; node1: send CQ, receive CQ */
   VIP_VI_HANDLE vis[2];
   VT_CHECK(VipCreateCQ(n->nic, 16, &cqs[0]) == VIP_SUCCESS);
-  if (n->me == 1) VT_CHECK(VipCreateCQ(n->nic, 16, &cqs[1]) == VIP_SUCCESS);
+  if (n->me == 1)
+    VT_CHECK(VipCreateCQ(n->nic, 16, &cqs[1]) == VIP_SUCCESS);
   VIP_CQ_HANDLE send_cq = cqs[0], recv_cq = n->me == 0 ? cqs[0] : cqs[1];
   for (int v = 0; v < 2; v++) {
     VT_CHECK(make_vi(n, send_cq, recv_cq, &vis[v]) == VIP_SUCCESS);
@@ -86,29 +90,39 @@ int cq(struct node *n) {
       VT_CHECK(vt_post(vis[v], desc(n, 2 * v + j), page(n, 2 * v + j), PAGE, n->mh, 1) ==
                VIP_SUCCESS);
   }
-  for (int v = 0; v < 2; v++) VT_CHECK(connect_vi(n, vis[v], (VIP_UINT8)v) == VIP_SUCCESS);
+  for (int v = 0; v < 2; v++)
+    VT_CHECK(connect_vi(n, vis[v], (VIP_UINT8)v) == VIP_SUCCESS);
   VIP_VI_HANDLE vi;
   VIP_BOOLEAN recv;
   VT_CHECK(VipCQDone(recv_cq, &vi, &recv) == VIP_NOT_DONE);
   /* a CQ with VI queues attached cannot go */
   VT_CHECK(VipDestroyCQ(send_cq) == VIP_INVALID_STATE);
   if (n->me == 1) {
-    if (cq_send(n, vis, order_a, length_a, 1)) return 1;
-    if (cq_take_sends(n, send_cq, vis, order_a, length_a)) return 1;
+    if (cq_send(n, vis, order_a, length_a, 1))
+      return 1;
+    if (cq_take_sends(n, send_cq, vis, order_a, length_a))
+      return 1;
     VT_CHECK(VipCQDone(send_cq, &vi, &recv) == VIP_NOT_DONE);
-    for (int k = 0; k < 4; k++) VT_CHECK(spin_done(desc(n, k)));
-    if (cq_take_receives(n, recv_cq, vis, order_b, length_b, 2)) return 1;
+    for (int k = 0; k < 4; k++)
+      VT_CHECK(spin_done(desc(n, k)));
+    if (cq_take_receives(n, recv_cq, vis, order_b, length_b, 2))
+      return 1;
   } else {
-    for (int k = 0; k < 4; k++) VT_CHECK(spin_done(desc(n, k)));
-    if (cq_send(n, vis, order_b, length_b, 2)) return 1;
+    for (int k = 0; k < 4; k++)
+      VT_CHECK(spin_done(desc(n, k)));
+    if (cq_send(n, vis, order_b, length_b, 2))
+      return 1;
     /* one CQ, eight entries: receives first, as they completed first */
-    if (cq_take_receives(n, recv_cq, vis, order_a, length_a, 1)) return 1;
-    if (cq_take_sends(n, send_cq, vis, order_b, length_b)) return 1;
+    if (cq_take_receives(n, recv_cq, vis, order_a, length_a, 1))
+      return 1;
+    if (cq_take_sends(n, send_cq, vis, order_b, length_b))
+      return 1;
   }
   /* every completion was reported once, every descriptor taken once */
   VIP_DESCRIPTOR *d;
   for (int c = 0; c < 2; c++)
-    if (cqs[c]) VT_CHECK(VipCQDone(cqs[c], &vi, &recv) == VIP_NOT_DONE);
+    if (cqs[c])
+      VT_CHECK(VipCQDone(cqs[c], &vi, &recv) == VIP_NOT_DONE);
   VT_CHECK(VipCQWait(recv_cq, 0, &vi, &recv) == VIP_TIMEOUT);
   for (int v = 0; v < 2; v++) {
     VT_CHECK(VipSendDone(vis[v], &d) == VIP_NOT_DONE);
@@ -139,9 +153,11 @@ int immediate(struct node *n) {
   VT_CHECK(connect_vi(n, n->vi, 0) == VIP_SUCCESS);
   if (n->me == 0) {
     for (int k = 0; k < 4; k++) {
-      for (VIP_UINT32 i = 0; i < lengths[k]; i++) page(n, k)[i] = pattern(k, i);
+      for (VIP_UINT32 i = 0; i < lengths[k]; i++)
+        page(n, k)[i] = pattern(k, i);
       vt_fill(desc(n, k), page(n, k), lengths[k], n->mh);
-      if (with[k]) desc(n, k)->CS.Control = VIP_CONTROL_IMMEDIATE;
+      if (with[k])
+        desc(n, k)->CS.Control = VIP_CONTROL_IMMEDIATE;
       desc(n, k)->CS.ImmediateData = data[k];
       VT_CHECK(VipPostSend(n->vi, desc(n, k), n->mh) == VIP_SUCCESS);
     }
@@ -159,7 +175,8 @@ int immediate(struct node *n) {
     VT_CHECK(d == desc(n, k));
     VT_CHECK(check_status(d, RECV_OK | (with[k] ? VIP_STATUS_IMMEDIATE : 0u), lengths[k]));
     VT_CHECK(d->CS.ImmediateData == (with[k] ? data[k] : 0x0BADF00Du));
-    for (VIP_UINT32 i = 0; i < lengths[k]; i++) VT_CHECK(page(n, k)[i] == pattern(k, i));
+    for (VIP_UINT32 i = 0; i < lengths[k]; i++)
+      VT_CHECK(page(n, k)[i] == pattern(k, i));
     VT_CHECK(page(n, k)[lengths[k]] == 0);
   }
   return 0;
@@ -175,14 +192,14 @@ struct seg {
   VIP_UINT32 offset, length;
 };
 static const struct seg send_segs[3][2] = {
-    {{0, 1, 13}, {1, 3, 250}},   /* 263 bytes */
-    {{2, 7, 1}, {3, 11, 98}},    /* 99 bytes */
-    {{4, 2049, 40}, {5, 5, 8}},  /* 48 bytes */
+    {{0, 1, 13}, {1, 3, 250}},  /* 263 bytes */
+    {{2, 7, 1}, {3, 11, 98}},   /* 99 bytes */
+    {{4, 2049, 40}, {5, 5, 8}}, /* 48 bytes */
 };
 static const struct seg recv_segs[3][2] = {
-    {{0, 5, 100}, {1, 9, 400}},      /* split after 100; 237 bytes of room left over */
-    {{2, 3, 99}, {3, 1, 50}},        /* the first segment takes it all */
-    {{4, 13, 31}, {5, 4079, 17}},    /* exactly full, to the end of the page */
+    {{0, 5, 100}, {1, 9, 400}},   /* split after 100; 237 bytes of room left over */
+    {{2, 3, 99}, {3, 1, 50}},     /* the first segment takes it all */
+    {{4, 13, 31}, {5, 4079, 17}}, /* exactly full, to the end of the page */
 };
 
 int segments(struct node *n) {
@@ -232,8 +249,8 @@ int segments(struct node *n) {
   }
   for (size_t i = 0; i < PAGES * PAGE; i++)
     if (page(n, 0)[i] != expected[i]) {
-      fprintf(stderr, "node1: page %zu byte %zu is 0x%02x, expected 0x%02x\n", i / PAGE,
-              i % PAGE, page(n, 0)[i], expected[i]);
+      fprintf(stderr, "node1: page %zu byte %zu is 0x%02x, expected 0x%02x\n", i / PAGE, i % PAGE,
+              page(n, 0)[i], expected[i]);
       return 1;
     }
   free(expected);
@@ -261,7 +278,8 @@ int zero_byte(struct node *n) {
   if (n->me == 0) {
     for (int k = 0; k < 3; k++) {
       vt_fill(desc(n, k), page(n, k), 0, n->mh);
-      if (k != 1) desc(n, k)->CS.SegCount = 0;
+      if (k != 1)
+        desc(n, k)->CS.SegCount = 0;
       VT_CHECK(VipPostSend(n->vi, desc(n, k), n->mh) == VIP_SUCCESS);
     }
   }
@@ -270,7 +288,8 @@ int zero_byte(struct node *n) {
     VT_CHECK(d == desc(n, k));
     VT_CHECK(check_status(d, n->me == 1 ? RECV_OK : SEND_OK, 0));
   }
-  for (size_t i = 0; i < PAGES * PAGE; i++) VT_CHECK(page(n, 0)[i] == 0xEE);
+  for (size_t i = 0; i < PAGES * PAGE; i++)
+    VT_CHECK(page(n, 0)[i] == 0xEE);
   return 0;
 }
 
@@ -280,10 +299,14 @@ int zero_byte(struct node *n) {
  * 0, the whole buffer keeps its contents); the send completes normally. */
 static const char *state_name(VIP_VI_STATE s) {
   switch (s) {
-  case VIP_STATE_IDLE: return "idle";
-  case VIP_STATE_CONNECTED: return "connected";
-  case VIP_STATE_CONNECT_PENDING: return "connect-pending";
-  case VIP_STATE_ERROR: return "error";
+  case VIP_STATE_IDLE:
+    return "idle";
+  case VIP_STATE_CONNECTED:
+    return "connected";
+  case VIP_STATE_CONNECT_PENDING:
+    return "connect-pending";
+  case VIP_STATE_ERROR:
+    return "error";
   }
   return "?";
 }
@@ -297,7 +320,8 @@ int too_long(struct node *n) {
   }
   VT_CHECK(connect_vi(n, n->vi, 0) == VIP_SUCCESS);
   if (n->me == 0) {
-    for (VIP_UINT32 i = 0; i < 200; i++) page(n, 1)[i] = pattern(0, i);
+    for (VIP_UINT32 i = 0; i < 200; i++)
+      page(n, 1)[i] = pattern(0, i);
     VT_CHECK(vt_post(n->vi, desc(n, 0), page(n, 1), 200, n->mh, 0) == VIP_SUCCESS);
     VIP_DESCRIPTOR *d = wait_desc(n->vi, 0);
     VT_CHECK(d == desc(n, 0));
@@ -307,7 +331,8 @@ int too_long(struct node *n) {
   VIP_DESCRIPTOR *d = wait_desc(n->vi, 1);
   VT_CHECK(d == desc(n, 0));
   VT_CHECK(check_status(d, RECV_OK | VIP_STATUS_LENGTH_ERROR, 0));
-  for (size_t i = 0; i < PAGES * PAGE; i++) VT_CHECK(page(n, 0)[i] == 0xEE);
+  for (size_t i = 0; i < PAGES * PAGE; i++)
+    VT_CHECK(page(n, 0)[i] == 0xEE);
   VIP_VI_STATE state;
   VIP_VI_ATTRIBUTES attrs;
   VIP_BOOLEAN send_empty, recv_empty;
@@ -334,9 +359,11 @@ struct notified {
 static void on_descriptor(VIP_PVOID context, VIP_NIC_HANDLE nic, VIP_DESCRIPTOR *d) {
   struct notified *s = context;
   (void)nic;
-  if (s->count < 4) s->got[s->count] = d;
+  if (s->count < 4)
+    s->got[s->count] = d;
   s->count++;
-  if (s->count < 3 && VipRecvNotify(s->vi, s, on_descriptor) != VIP_SUCCESS) s->count = 100;
+  if (s->count < 3 && VipRecvNotify(s->vi, s, on_descriptor) != VIP_SUCCESS)
+    s->count = 100;
 }
 
 static void on_send(VIP_PVOID context, VIP_NIC_HANDLE nic, VIP_DESCRIPTOR *d) {
@@ -374,21 +401,25 @@ int notify(struct node *n) {
   if (n->me == 0) {
     VT_CHECK(VipSendNotify(n->vi, &s, on_send) == VIP_SUCCESS);
     for (int k = 0; k < 3; k++) {
-      for (VIP_UINT32 i = 0; i < 500; i++) page(n, 8 + k)[i] = pattern(k, i);
+      for (VIP_UINT32 i = 0; i < 500; i++)
+        page(n, 8 + k)[i] = pattern(k, i);
       VT_CHECK(vt_post(n->vi, desc(n, 8 + k), page(n, 8 + k), 500, n->mh, 0) == VIP_SUCCESS);
     }
-    for (int spins = 0; s.count == 0 && spins < 1000; spins++) lanai_emu_compute_ns(1000);
+    for (int spins = 0; s.count == 0 && spins < 1000; spins++)
+      lanai_emu_compute_ns(1000);
     VT_CHECK(s.count == 1 && s.got[0] == desc(n, 8) && check_status(s.got[0], SEND_OK, 500));
     VIP_DESCRIPTOR *d;
     for (int k = 1; k < 3; k++)
       VT_CHECK((d = wait_desc(n->vi, 0)) == desc(n, 8 + k) && check_status(d, SEND_OK, 500));
     return 0;
   }
-  for (int spins = 0; s.count < 3 && spins < 1000; spins++) lanai_emu_compute_ns(1000);
+  for (int spins = 0; s.count < 3 && spins < 1000; spins++)
+    lanai_emu_compute_ns(1000);
   VT_CHECK(s.count == 3);
   for (int k = 0; k < 3; k++) {
     VT_CHECK(s.got[k] == desc(n, k) && check_status(s.got[k], RECV_OK, 500));
-    for (VIP_UINT32 i = 0; i < 500; i++) VT_CHECK(page(n, k)[i] == pattern(k, i));
+    for (VIP_UINT32 i = 0; i < 500; i++)
+      VT_CHECK(page(n, k)[i] == pattern(k, i));
   }
   VT_CHECK(s.cq_calls == 1 && s.cq_vi == n->vi && s.cq_recv == VIP_TRUE);
   /* the handlers took every receive: nothing is left to take */

@@ -32,22 +32,30 @@ static int bounce(const LANAI_EMU_FRAGMENTATION *how, int size, int rounds, unsi
   int me = lanai_emu_node();
   VIP_DESCRIPTOR *sd = (VIP_DESCRIPTOR *)mem, *rd = (VIP_DESCRIPTOR *)(mem + 64);
   unsigned char *sbuf = mem + 128, *rbuf = sbuf + size;
-  for (int i = 0; i < size; i++) sbuf[i] = (unsigned char)(i * 13 + 5), rbuf[i] = 0;
+  for (int i = 0; i < size; i++)
+    sbuf[i] = (unsigned char)(i * 13 + 5), rbuf[i] = 0;
   struct pair_vi p;
-  if (open_pair_vi(mem, 128 + 2 * (size_t)size, &p) || set_fragmentation(&p, how)) return 2;
+  if (open_pair_vi(mem, 128 + 2 * (size_t)size, &p) || set_fragmentation(&p, how))
+    return 2;
   VIP_VI_HANDLE vi = p.vi;
   VIP_MEM_HANDLE mh = p.mh;
-  if (post(vi, rd, rbuf, size, mh, 1)) return 3;
-  if (connect_pair(&p, me)) return 3;
+  if (post(vi, rd, rbuf, size, mh, 1))
+    return 3;
+  if (connect_pair(&p, me))
+    return 3;
   uint64_t start = 0;
   for (int round = 0; round < WARMUP + rounds; round++) {
     VIP_DESCRIPTOR *d;
-    if (me == 0 && round == WARMUP) start = lanai_emu_now_ns();
-    if (me == 0 && post(vi, sd, sbuf, size, mh, 0)) return 4;
+    if (me == 0 && round == WARMUP)
+      start = lanai_emu_now_ns();
+    if (me == 0 && post(vi, sd, sbuf, size, mh, 0))
+      return 4;
     if (VipRecvWait(vi, VIP_INFINITE, &d) != VIP_SUCCESS || d->CS.Length != (VIP_UINT32)size)
       return 4;
-    if (round + 1 < WARMUP + rounds && post(vi, rd, rbuf, size, mh, 1)) return 4;
-    if (me == 1 && post(vi, sd, rbuf, size, mh, 0)) return 4;
+    if (round + 1 < WARMUP + rounds && post(vi, rd, rbuf, size, mh, 1))
+      return 4;
+    if (me == 1 && post(vi, sd, rbuf, size, mh, 0))
+      return 4;
     if (VipSendWait(vi, VIP_INFINITE, &d) != VIP_SUCCESS || d->CS.Status != VIP_STATUS_DONE)
       return 5;
   }
@@ -56,18 +64,22 @@ static int bounce(const LANAI_EMU_FRAGMENTATION *how, int size, int rounds, unsi
     const int intact = memcmp(sbuf, rbuf, (size_t)size) == 0;
     printf("node0: %d bytes one-way %llu ns, %s\n", size,
            (unsigned long long)(elapsed / (2u * (uint64_t)rounds)), intact ? "intact" : "changed");
-    if (!intact) return 6;
+    if (!intact)
+      return 6;
   }
   return 0;
 }
 
 int via_main(int argc, char **argv) {
-  if (argc != 9) return 1;
+  if (argc != 9)
+    return 1;
   int size = atoi(argv[1]), rounds = atoi(argv[2]);
   LANAI_EMU_FRAGMENTATION how = fragmentation_from_args(argv + 3);
-  if (size < 1 || size > 65536 || rounds < 1) return 1;
+  if (size < 1 || size > 65536 || rounds < 1)
+    return 1;
   unsigned char *mem = aligned_alloc(64, (128 + 2 * (size_t)size + 63) / 64 * 64);
-  if (!mem) return 2;
+  if (!mem)
+    return 2;
   int status = bounce(&how, size, rounds, mem);
   free(mem);
   return status;

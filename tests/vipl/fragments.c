@@ -16,15 +16,19 @@
 #define MAX_MESSAGES 32
 #define GUARD 64
 
-static unsigned char pattern(int message, int i) { return (unsigned char)(message * 31 + i * 7 + 1); }
+static unsigned char pattern(int message, int i) {
+  return (unsigned char)(message * 31 + i * 7 + 1);
+}
 
 /* Unknown policy, static size 0, static size above MaxTransferSize,
  * fixed-optimal without g_b, ramp-up without G_0: each refused, with a
  * reason, and the VI's policy left as it was. */
 static int refuses_bad_policies(VIP_VI_HANDLE vi, int me) {
-  const LANAI_EMU_FRAGMENTATION bad[] = {
-      {9, 0, {0, 0, 0, 0}},      {1, 0, {0, 0, 0, 0}},       {1, 1u << 20, {0, 0, 0, 0}},
-      {2, 512, {0, 500, 0, 0}}, {3, 256, {100, 0, 100, 100}}};
+  const LANAI_EMU_FRAGMENTATION bad[] = {{9, 0, {0, 0, 0, 0}},
+                                         {1, 0, {0, 0, 0, 0}},
+                                         {1, 1u << 20, {0, 0, 0, 0}},
+                                         {2, 512, {0, 500, 0, 0}},
+                                         {3, 256, {100, 0, 100, 100}}};
   for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     if (lanai_emu_set_fragmentation(vi, &bad[i]) != VIP_INVALID_PARAMETER ||
         lanai_emu_last_error()[0] == '\0') {
@@ -55,7 +59,8 @@ static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int co
     buf[m] = at;
     at += sizes[m] + GUARD;
     if (me == 0)
-      for (int i = 0; i < sizes[m]; i++) buf[m][i] = pattern(m, i);
+      for (int i = 0; i < sizes[m]; i++)
+        buf[m][i] = pattern(m, i);
     memset(desc[m], 0, sizeof *desc[m]);
     /* two segments, split unevenly, so fragments straddle them */
     int first = sizes[m] / 3;
@@ -67,17 +72,21 @@ static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int co
     desc[m]->DS[1].Local.Data.Address = buf[m] + first;
     desc[m]->DS[1].Local.Handle = mh;
     desc[m]->DS[1].Local.Length = (VIP_UINT32)(sizes[m] - first);
-    if (me == 1 && VipPostRecv(vi, desc[m], mh) != VIP_SUCCESS) return 3;
+    if (me == 1 && VipPostRecv(vi, desc[m], mh) != VIP_SUCCESS)
+      return 3;
   }
-  if (connect_pair(&p, me)) return 3;
+  if (connect_pair(&p, me))
+    return 3;
   int bad = 0;
   for (int m = 0; m < count; m++) {
     VIP_DESCRIPTOR *d;
     if (me == 0) {
-      if (VipPostSend(vi, desc[m], mh) != VIP_SUCCESS) return 4;
+      if (VipPostSend(vi, desc[m], mh) != VIP_SUCCESS)
+        return 4;
       continue;
     }
-    if (VipRecvWait(vi, VIP_INFINITE, &d) != VIP_SUCCESS) return 4;
+    if (VipRecvWait(vi, VIP_INFINITE, &d) != VIP_SUCCESS)
+      return 4;
     if (d != desc[m] || d->CS.Status != (VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE) ||
         d->CS.Length != (VIP_UINT32)sizes[m]) {
       fprintf(stderr, "node1: message %d: status 0x%x length %u\n", m, (unsigned)d->CS.Status,
@@ -92,7 +101,8 @@ static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int co
         break;
       }
     for (int i = 0; i < GUARD; i++)
-      if (buf[m][sizes[m] + i] != 0xEE) bad = 1;
+      if (buf[m][sizes[m] + i] != 0xEE)
+        bad = 1;
   }
   if (me == 0)
     for (int m = 0; m < count; m++) {
@@ -100,19 +110,24 @@ static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int co
       if (VipSendWait(vi, VIP_INFINITE, &d) != VIP_SUCCESS || d->CS.Status != VIP_STATUS_DONE)
         return 5;
     }
-  if (me == 1 && !bad) printf("node1: %d messages intact\n", count);
+  if (me == 1 && !bad)
+    printf("node1: %d messages intact\n", count);
   return bad ? 6 : 0;
 }
 
 int via_main(int argc, char **argv) {
-  if (argc < 8) return 1;
+  if (argc < 8)
+    return 1;
   LANAI_EMU_FRAGMENTATION how = fragmentation_from_args(argv + 1);
   int count = argc - 7, sizes[MAX_MESSAGES];
-  if (count > MAX_MESSAGES) return 1;
+  if (count > MAX_MESSAGES)
+    return 1;
   size_t bytes = 64 * MAX_MESSAGES;
-  for (int m = 0; m < count; m++) sizes[m] = atoi(argv[7 + m]), bytes += (size_t)sizes[m] + GUARD;
+  for (int m = 0; m < count; m++)
+    sizes[m] = atoi(argv[7 + m]), bytes += (size_t)sizes[m] + GUARD;
   unsigned char *mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
-  if (!mem) return 2;
+  if (!mem)
+    return 2;
   int status = exchange(&how, sizes, count, mem, bytes);
   free(mem);
   return status;

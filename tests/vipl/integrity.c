@@ -4,7 +4,9 @@
  * offset), so the receiver checks each byte and the per-VI order without
  * being told what was sent. After each round the receiver acknowledges on
  * every VI, so no message ever finds its receive queue empty.
- * Run: ./vipl_integrity --nodes 2 -- [VIS] [ROUNDS] [DEPTH] */
+ * LEVEL is the VIs' reliability: rd (Reliable Delivery, the default) or rr
+ * (Reliable Reception).
+ * Run: ./vipl_integrity --nodes 2 -- [VIS] [ROUNDS] [DEPTH] [LEVEL] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,10 +38,14 @@ static unsigned char pattern(int vi, int seq, VIP_UINT32 offset) {
 /* Sizes favour the edges: 0, 1, small, around powers of two, and the MTU. */
 static VIP_UINT32 random_size(struct node *n) {
   switch (next_random(n) % 6) {
-  case 0: return next_random(n) % 5;
-  case 1: return MAX_SIZE - next_random(n) % 3;
-  case 2: return next_random(n) % 256;
-  default: return next_random(n) % (MAX_SIZE + 1);
+  case 0:
+    return next_random(n) % 5;
+  case 1:
+    return MAX_SIZE - next_random(n) % 3;
+  case 2:
+    return next_random(n) % 256;
+  default:
+    return next_random(n) % (MAX_SIZE + 1);
   }
 }
 
@@ -67,9 +73,16 @@ static VIP_DESCRIPTOR *wait_for(VIP_VI_HANDLE vi, int recv) {
 int via_main(int argc, char **argv) {
   int nvis = argc > 1 ? atoi(argv[1]) : 8, rounds = argc > 2 ? atoi(argv[2]) : 3;
   int depth = argc > 3 ? atoi(argv[3]) : 4;
-  if (nvis < 1 || nvis > MAX_VIS || depth < 1 || depth > MAX_DEPTH || rounds < 1) return 64;
+  VIP_RELIABILITY_LEVEL level = VIP_SERVICE_RELIABLE_DELIVERY;
+  if (argc > 4 && strcmp(argv[4], "rr") == 0)
+    level = VIP_SERVICE_RELIABLE_RECEPTION;
+  else if (argc > 4 && strcmp(argv[4], "rd") != 0)
+    return 64;
+  if (nvis < 1 || nvis > MAX_VIS || depth < 1 || depth > MAX_DEPTH || rounds < 1)
+    return 64;
   int me = lanai_emu_node(), sender = me % 2 == 0, peer = sender ? me + 1 : me - 1;
-  if (peer >= lanai_emu_nodes()) return 0; /* an odd node out has no partner */
+  if (peer >= lanai_emu_nodes())
+    return 0; /* an odd node out has no partner */
   struct node *n = calloc(1, sizeof *n);
   n->rng = lanai_emu_seed() * 1000003u + (VIP_UINT64)(me / 2);
 
@@ -84,18 +97,21 @@ int via_main(int argc, char **argv) {
     n->ack_desc[v] = (VIP_DESCRIPTOR *)p, n->ack_buf[v] = p + 64, p += 128;
   }
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
-  if (VipRegisterMem(n->nic, mem, bytes, &mattrs, &n->mh) != VIP_SUCCESS) return 11;
+  if (VipRegisterMem(n->nic, mem, bytes, &mattrs, &n->mh) != VIP_SUCCESS)
+    return 11;
 
-  VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, MAX_SIZE, NULL, ptag, VIP_FALSE,
-                             VIP_FALSE};
+  VIP_VI_ATTRIBUTES attrs = {level, MAX_SIZE, NULL, ptag, VIP_FALSE, VIP_FALSE};
   for (int v = 0; v < nvis; v++) {
-    if (VipCreateVi(n->nic, &attrs, NULL, NULL, &n->vis[v]) != VIP_SUCCESS) return 13;
+    if (VipCreateVi(n->nic, &attrs, NULL, NULL, &n->vis[v]) != VIP_SUCCESS)
+      return 13;
     if (sender)
       post(n, n->vis[v], n->ack_desc[v], n->ack_buf[v], 4, 1);
     else
-      for (int i = 0; i < depth; i++) post(n, n->vis[v], n->desc[v][i], n->buf[v][i], MAX_SIZE, 1);
+      for (int i = 0; i < depth; i++)
+        post(n, n->vis[v], n->desc[v][i], n->buf[v][i], MAX_SIZE, 1);
     /* the discriminator tells the channels apart */
-    if (vt_connect(n->nic, n->vis[v], me, peer, (VIP_UINT8)v, sender) != VIP_SUCCESS) return 14;
+    if (vt_connect(n->nic, n->vis[v], me, peer, (VIP_UINT8)v, sender) != VIP_SUCCESS)
+      return 14;
   }
 
   unsigned long long checked = 0;
@@ -106,15 +122,18 @@ int via_main(int argc, char **argv) {
       for (int i = 0; i < depth; i++)
         for (int v = 0; v < nvis; v++) {
           VIP_UINT32 size = random_size(n);
-          for (VIP_UINT32 k = 0; k < size; k++) n->buf[v][i][k] = pattern(v, seq[v], k);
+          for (VIP_UINT32 k = 0; k < size; k++)
+            n->buf[v][i][k] = pattern(v, seq[v], k);
           seq[v]++;
           post(n, n->vis[v], n->desc[v][i], n->buf[v][i], size, 0);
         }
       for (int i = 0; i < depth; i++)
-        for (int v = 0; v < nvis; v++) wait_for(n->vis[v], 0);
+        for (int v = 0; v < nvis; v++)
+          wait_for(n->vis[v], 0);
       for (int v = 0; v < nvis; v++) {
         wait_for(n->vis[v], 1);
-        if (r + 1 < rounds) post(n, n->vis[v], n->ack_desc[v], n->ack_buf[v], 4, 1);
+        if (r + 1 < rounds)
+          post(n, n->vis[v], n->ack_desc[v], n->ack_buf[v], 4, 1);
       }
     } else {
       for (int i = 0; i < depth; i++)
@@ -155,8 +174,7 @@ int via_main(int argc, char **argv) {
   if (!sender)
     printf("node%d: %d messages on %d VIs, %llu bytes intact and in order\n"
            "node%d: finished at %llu ns\n",
-           me, rounds * depth * nvis, nvis, checked, me,
-           (unsigned long long)lanai_emu_now_ns());
+           me, rounds * depth * nvis, nvis, checked, me, (unsigned long long)lanai_emu_now_ns());
   free(mem);
   free(n);
   return 0;

@@ -20,9 +20,10 @@ struct pair_vi {
 /* 0 once the NIC is open, the VI created and MEM (BYTES long) registered. */
 static inline int open_pair_vi(unsigned char *mem, size_t bytes, struct pair_vi *p) {
   VIP_PROTECTION_HANDLE ptag;
-  if (VipOpenNic("nic0", &p->nic) || VipCreatePtag(p->nic, &ptag)) return 1;
-  const VIP_VI_ATTRIBUTES attrs = {VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE,
-                                   VIP_FALSE};
+  if (VipOpenNic("nic0", &p->nic) || VipCreatePtag(p->nic, &ptag))
+    return 1;
+  const VIP_VI_ATTRIBUTES attrs = {
+      VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE, VIP_FALSE};
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
   p->attrs = attrs;
   return VipCreateVi(p->nic, &p->attrs, NULL, NULL, &p->vi) != VIP_SUCCESS ||
@@ -31,7 +32,8 @@ static inline int open_pair_vi(unsigned char *mem, size_t bytes, struct pair_vi 
 
 /* POLICY BYTES P0 P1 P2 P3, as six arguments. */
 static inline LANAI_EMU_FRAGMENTATION fragmentation_from_args(char **args) {
-  LANAI_EMU_FRAGMENTATION how = {(uint32_t)atoi(args[0]), (uint32_t)atoi(args[1]),
+  LANAI_EMU_FRAGMENTATION how = {(uint32_t)atoi(args[0]),
+                                 (uint32_t)atoi(args[1]),
                                  {(uint32_t)atoi(args[2]), (uint32_t)atoi(args[3]),
                                   (uint32_t)atoi(args[4]), (uint32_t)atoi(args[5])}};
   return how;
@@ -39,7 +41,8 @@ static inline LANAI_EMU_FRAGMENTATION fragmentation_from_args(char **args) {
 
 /* 0 once HOW is the VI's policy; otherwise prints the reason. */
 static inline int set_fragmentation(const struct pair_vi *p, const LANAI_EMU_FRAGMENTATION *how) {
-  if (lanai_emu_set_fragmentation(p->vi, how) == VIP_SUCCESS) return 0;
+  if (lanai_emu_set_fragmentation(p->vi, how) == VIP_SUCCESS)
+    return 0;
   fprintf(stderr, "%s\n", lanai_emu_last_error());
   return 1;
 }

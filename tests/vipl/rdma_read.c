@@ -71,20 +71,26 @@ static VIP_RETURN make_vi(struct node *n, VIP_RELIABILITY_LEVEL level, VIP_BOOLE
 }
 
 static int setup(struct node *n, int readable) {
-  if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS) return 1;
-  if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS) return 1;
-  if (VipErrorCallback(n->nic, n, on_error) != VIP_SUCCESS) return 1;
+  if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS)
+    return 1;
+  if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS)
+    return 1;
+  if (VipErrorCallback(n->nic, n, on_error) != VIP_SUCCESS)
+    return 1;
   n->mem = aligned_alloc(64, MEM);
   n->window = aligned_alloc(64, WINDOW);
   n->closed = aligned_alloc(64, 4096);
-  if (!n->mem || !n->window || !n->closed) return 1;
+  if (!n->mem || !n->window || !n->closed)
+    return 1;
   memset(n->mem, 0, MEM);
   memset(n->window, 0, WINDOW);
   memset(n->closed, 0, 4096);
   VIP_MEM_ATTRIBUTES plain = {n->ptag, VIP_FALSE, VIP_FALSE};
   VIP_MEM_ATTRIBUTES open = {n->ptag, VIP_FALSE, readable ? VIP_TRUE : VIP_FALSE};
-  if (VipRegisterMem(n->nic, n->mem, MEM, &plain, &n->mh) != VIP_SUCCESS) return 1;
-  if (VipRegisterMem(n->nic, n->window, WINDOW, &open, &n->window_mh) != VIP_SUCCESS) return 1;
+  if (VipRegisterMem(n->nic, n->mem, MEM, &plain, &n->mh) != VIP_SUCCESS)
+    return 1;
+  if (VipRegisterMem(n->nic, n->window, WINDOW, &open, &n->window_mh) != VIP_SUCCESS)
+    return 1;
   return VipRegisterMem(n->nic, n->closed, 4096, &plain, &n->closed_mh) != VIP_SUCCESS;
 }
 
@@ -111,7 +117,8 @@ static int done(VIP_VI_HANDLE vi, int recv, VIP_UINT32 status, VIP_UINT32 length
     fprintf(stderr, "node%d: wait returned %d\n", lanai_emu_node(), (int)r);
     return 0;
   }
-  if (d->CS.Status == status && d->CS.Length == length) return 1;
+  if (d->CS.Status == status && d->CS.Length == length)
+    return 1;
   fprintf(stderr, "node%d: status 0x%x length %u, expected 0x%x %u\n", lanai_emu_node(),
           (unsigned)d->CS.Status, (unsigned)d->CS.Length, (unsigned)status, (unsigned)length);
   return 0;
@@ -121,13 +128,15 @@ static int done(VIP_VI_HANDLE vi, int recv, VIP_UINT32 status, VIP_UINT32 length
  * zeros on either side. */
 static int placed(const unsigned char *window, VIP_UINT32 at, VIP_UINT32 len, VIP_UINT32 from) {
   for (VIP_UINT32 i = 0; i < len; ++i)
-    if (window[at + i] != byte_at(from + i)) return 0;
+    if (window[at + i] != byte_at(from + i))
+      return 0;
   return (at == 0 || window[at - 1] == 0) && (at + len >= WINDOW || window[at + len] == 0);
 }
 
 static int untouched(const unsigned char *p, VIP_UINT32 len) {
   for (VIP_UINT32 i = 0; i < len; ++i)
-    if (p[i] != 0) return 0;
+    if (p[i] != 0)
+      return 0;
   return 1;
 }
 
@@ -181,12 +190,14 @@ static int reader(struct node *n) {
   const VIP_MEM_HANDLE handle = n->where.open_handle;
   VT_CHECK(VipPostSend(vi, rdma_read(n, 1, n->window, n->window_mh, 40000, remote, handle),
                        n->mh) == VIP_SUCCESS);
-  VT_CHECK(VipPostSend(vi, rdma_read(n, 2, n->window + 40001, n->window_mh, 13, remote + 40000,
-                                     handle), n->mh) == VIP_SUCCESS);
+  VT_CHECK(VipPostSend(vi,
+                       rdma_read(n, 2, n->window + 40001, n->window_mh, 13, remote + 40000, handle),
+                       n->mh) == VIP_SUCCESS);
   VT_CHECK(VipPostSend(vi, rdma_read(n, 3, n->window + 50000, n->window_mh, 0, remote, handle),
                        n->mh) == VIP_SUCCESS);
-  VT_CHECK(VipPostSend(vi, rdma_read(n, 4, n->window + 50000, n->window_mh, 9000, remote + 50000,
-                                     handle), n->mh) == VIP_SUCCESS);
+  VT_CHECK(VipPostSend(
+               vi, rdma_read(n, 4, n->window + 50000, n->window_mh, 9000, remote + 50000, handle),
+               n->mh) == VIP_SUCCESS);
   /* a send behind the reads completes after them, though it leaves sooner */
   VT_CHECK(vt_post(vi, desc(n, 5), n->mem + 2048, 8, n->mh, 0) == VIP_SUCCESS);
   VT_CHECK(done(vi, 0, READ_OK, 40000));
@@ -205,7 +216,8 @@ static int reader(struct node *n) {
 }
 
 static int read_target(struct node *n) {
-  for (VIP_UINT32 i = 0; i < WINDOW; ++i) n->window[i] = byte_at(i);
+  for (VIP_UINT32 i = 0; i < WINDOW; ++i)
+    n->window[i] = byte_at(i);
   VT_CHECK(serve_reads(n, VIP_TRUE, 1, 2) == 0);
   /* and raise nothing here */
   VT_CHECK(n->errors == 0);
@@ -245,8 +257,8 @@ static int refusing_reader(struct node *n) {
   VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_DELIVERY, VIP_FALSE, &plain) == VIP_SUCCESS);
   VT_CHECK(VipPostSend(plain, rdma_read(n, 10, n->window, n->window_mh, 8, 0, 0), n->mh) ==
            VIP_DESCRIPTOR_ERROR);
-  VIP_VI_ATTRIBUTES unreliable_read = {VIP_SERVICE_UNRELIABLE, 65536, NULL, n->ptag, VIP_FALSE,
-                                       VIP_TRUE};
+  VIP_VI_ATTRIBUTES unreliable_read = {
+      VIP_SERVICE_UNRELIABLE, 65536, NULL, n->ptag, VIP_FALSE, VIP_TRUE};
   VT_CHECK(VipSetViAttributes(plain, &unreliable_read) == VIP_INVALID_RDMAREAD);
   /* memory not open to reads (node1's closed page), a target VI that
    * allows none, past the end of the window */
@@ -280,7 +292,8 @@ static int refusing_reader(struct node *n) {
 }
 
 static int refusing_target(struct node *n) {
-  for (VIP_UINT32 i = 0; i < WINDOW; ++i) n->window[i] = byte_at(i);
+  for (VIP_UINT32 i = 0; i < WINDOW; ++i)
+    n->window[i] = byte_at(i);
   /* each refused read leaves node0's VI broken: node1's VI is let go */
   for (VIP_UINT8 disc = 2; disc <= 4; ++disc) {
     VIP_VI_HANDLE vi;
@@ -312,12 +325,14 @@ static int unsupported(struct node *n) {
 
 int via_main(int argc, char **argv) {
   const char *scenario = argc > 1 ? argv[1] : "";
-  if (lanai_emu_nodes() != 2) return 64;
+  if (lanai_emu_nodes() != 2)
+    return 64;
   const int me = lanai_emu_node();
   struct node *n = calloc(1, sizeof *n);
   const int supported = strcmp(scenario, "unsupported") != 0 &&
                         !(strcmp(scenario, "refused-by-target") == 0 && me == 1);
-  if (!n || setup(n, supported)) return 1;
+  if (!n || setup(n, supported))
+    return 1;
   int failed;
   if (strcmp(scenario, "read") == 0) {
     failed = me == 0 ? reader(n) : read_target(n);
@@ -344,7 +359,8 @@ int via_main(int argc, char **argv) {
     fprintf(stderr, "unknown scenario '%s'\n", scenario);
     return 64;
   }
-  if (failed) return failed;
+  if (failed)
+    return failed;
   printf("node%d: %s ok\n", me, scenario);
   free(n->mem);
   free(n->window);

@@ -53,26 +53,32 @@ static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *e) {
 static VIP_DESCRIPTOR *desc(struct node *n, int i) { return (VIP_DESCRIPTOR *)(n->mem + 64 * i); }
 
 static VIP_RETURN make_vi(struct node *n, VIP_BOOLEAN rdma_write, VIP_VI_HANDLE *vi) {
-  VIP_VI_ATTRIBUTES va = {VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, n->ptag, rdma_write,
-                          VIP_FALSE};
+  VIP_VI_ATTRIBUTES va = {
+      VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, n->ptag, rdma_write, VIP_FALSE};
   return VipCreateVi(n->nic, &va, NULL, NULL, vi);
 }
 
 static int setup(struct node *n) {
-  if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS) return 1;
-  if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS) return 1;
-  if (VipErrorCallback(n->nic, n, on_error) != VIP_SUCCESS) return 1;
+  if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS)
+    return 1;
+  if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS)
+    return 1;
+  if (VipErrorCallback(n->nic, n, on_error) != VIP_SUCCESS)
+    return 1;
   n->mem = aligned_alloc(64, MEM);
   n->open = aligned_alloc(64, WINDOW);
   n->closed = aligned_alloc(64, 4096);
-  if (!n->mem || !n->open || !n->closed) return 1;
+  if (!n->mem || !n->open || !n->closed)
+    return 1;
   memset(n->mem, 0, MEM);
   memset(n->open, 0, WINDOW);
   memset(n->closed, 0, 4096);
   VIP_MEM_ATTRIBUTES plain = {n->ptag, VIP_FALSE, VIP_FALSE};
   VIP_MEM_ATTRIBUTES writable = {n->ptag, VIP_TRUE, VIP_FALSE};
-  if (VipRegisterMem(n->nic, n->mem, MEM, &plain, &n->mh) != VIP_SUCCESS) return 1;
-  if (VipRegisterMem(n->nic, n->open, WINDOW, &writable, &n->open_mh) != VIP_SUCCESS) return 1;
+  if (VipRegisterMem(n->nic, n->mem, MEM, &plain, &n->mh) != VIP_SUCCESS)
+    return 1;
+  if (VipRegisterMem(n->nic, n->open, WINDOW, &writable, &n->open_mh) != VIP_SUCCESS)
+    return 1;
   return VipRegisterMem(n->nic, n->closed, 4096, &plain, &n->closed_mh) != VIP_SUCCESS;
 }
 
@@ -106,8 +112,7 @@ static int done(VIP_VI_HANDLE vi, int recv, VIP_UINT32 status, VIP_UINT32 length
     return 1;
   fprintf(stderr, "node%d: status 0x%x length %u immediate 0x%x, expected 0x%x %u 0x%x\n",
           lanai_emu_node(), (unsigned)d->CS.Status, (unsigned)d->CS.Length,
-          (unsigned)d->CS.ImmediateData, (unsigned)status, (unsigned)length,
-          (unsigned)immediate);
+          (unsigned)d->CS.ImmediateData, (unsigned)status, (unsigned)length, (unsigned)immediate);
   return 0;
 }
 
@@ -115,13 +120,15 @@ static int done(VIP_VI_HANDLE vi, int recv, VIP_UINT32 status, VIP_UINT32 length
  * in the `gap` bytes on either side. */
 static int placed(const unsigned char *window, VIP_UINT32 at, VIP_UINT32 len, VIP_UINT32 from) {
   for (VIP_UINT32 i = 0; i < len; ++i)
-    if (window[at + i] != byte_at(from + i)) return 0;
+    if (window[at + i] != byte_at(from + i))
+      return 0;
   return (at == 0 || window[at - 1] == 0) && (at + len >= WINDOW || window[at + len] == 0);
 }
 
 static int writer(struct node *n) {
   /* the source: the open window's twin on this node, filled with the pattern */
-  for (VIP_UINT32 i = 0; i < WINDOW; ++i) n->open[i] = byte_at(i);
+  for (VIP_UINT32 i = 0; i < WINDOW; ++i)
+    n->open[i] = byte_at(i);
   VIP_VI_HANDLE plain;
   VT_CHECK(make_vi(n, VIP_FALSE, &plain) == VIP_SUCCESS);
   VT_CHECK(make_vi(n, VIP_TRUE, &n->vi) == VIP_SUCCESS);
@@ -137,14 +144,20 @@ static int writer(struct node *n) {
   struct window_note where;
   memcpy(&where, n->mem + 2048, sizeof where);
 
-  VT_CHECK(VipPostSend(n->vi, rdma(n, 1, n->open, 40000, where.open_address, where.open_handle, 1,
-                                   0x1111), n->mh) == VIP_SUCCESS);
-  VT_CHECK(VipPostSend(n->vi, rdma(n, 2, n->open + 40000, 13, where.open_address + 40001,
-                                   where.open_handle, 1, 0x2222), n->mh) == VIP_SUCCESS);
-  VT_CHECK(VipPostSend(n->vi, rdma(n, 3, n->open + 50000, 9000, where.open_address + 50000,
-                                   where.open_handle, 0, 0), n->mh) == VIP_SUCCESS);
-  VT_CHECK(VipPostSend(n->vi, rdma(n, 4, n->open, 0, where.open_address, where.open_handle, 1,
-                                   0x4444), n->mh) == VIP_SUCCESS);
+  VT_CHECK(VipPostSend(n->vi,
+                       rdma(n, 1, n->open, 40000, where.open_address, where.open_handle, 1, 0x1111),
+                       n->mh) == VIP_SUCCESS);
+  VT_CHECK(VipPostSend(n->vi,
+                       rdma(n, 2, n->open + 40000, 13, where.open_address + 40001,
+                            where.open_handle, 1, 0x2222),
+                       n->mh) == VIP_SUCCESS);
+  VT_CHECK(VipPostSend(n->vi,
+                       rdma(n, 3, n->open + 50000, 9000, where.open_address + 50000,
+                            where.open_handle, 0, 0),
+                       n->mh) == VIP_SUCCESS);
+  VT_CHECK(VipPostSend(n->vi,
+                       rdma(n, 4, n->open, 0, where.open_address, where.open_handle, 1, 0x4444),
+                       n->mh) == VIP_SUCCESS);
   VT_CHECK(vt_post(n->vi, desc(n, 5), n->mem + 2048, 8, n->mh, 0) == VIP_SUCCESS);
   VT_CHECK(done(n->vi, 0, WRITE_OK, 40000, 0));
   VT_CHECK(done(n->vi, 0, WRITE_OK, 13, 0));
@@ -153,8 +166,10 @@ static int writer(struct node *n) {
   VT_CHECK(done(n->vi, 0, VIP_STATUS_DONE | VIP_STATUS_OP_SEND, 8, 0));
 
   /* into memory node1 did not open: refused there, sent from here */
-  VT_CHECK(VipPostSend(n->vi, rdma(n, 6, n->open, 100, where.closed_address, where.closed_handle,
-                                   1, 0x5555), n->mh) == VIP_SUCCESS);
+  VT_CHECK(
+      VipPostSend(n->vi,
+                  rdma(n, 6, n->open, 100, where.closed_address, where.closed_handle, 1, 0x5555),
+                  n->mh) == VIP_SUCCESS);
   VT_CHECK(done(n->vi, 0, WRITE_OK, 100, 0));
   return 0;
 }
@@ -189,7 +204,8 @@ static int target(struct node *n) {
   VT_CHECK(n->errors == 0);
 
   VT_CHECK(done(n->vi, 1, REMOTE_OK | VIP_STATUS_RDMA_PROT_ERROR, 0, 0x5555));
-  for (int i = 0; i < 4096; ++i) VT_CHECK(n->closed[i] == 0);
+  for (int i = 0; i < 4096; ++i)
+    VT_CHECK(n->closed[i] == 0);
   VT_CHECK(n->errors == 1 && n->last_error == VIP_ERROR_RDMAW_PROT);
   VIP_VI_STATE state;
   VIP_VI_ATTRIBUTES attributes;
@@ -202,9 +218,11 @@ static int target(struct node *n) {
 
 int via_main(int argc, char **argv) {
   const char *scenario = argc > 1 ? argv[1] : "";
-  if (lanai_emu_nodes() != 2) return 64;
+  if (lanai_emu_nodes() != 2)
+    return 64;
   struct node *n = calloc(1, sizeof *n);
-  if (!n || setup(n)) return 1;
+  if (!n || setup(n))
+    return 1;
   const int me = lanai_emu_node();
   int failed;
   if (strcmp(scenario, "write") == 0) {
@@ -213,7 +231,8 @@ int via_main(int argc, char **argv) {
     fprintf(stderr, "unknown scenario '%s'\n", scenario);
     return 64;
   }
-  if (failed) return failed;
+  if (failed)
+    return failed;
   printf("node%d: %s ok\n", me, scenario);
   free(n->mem);
   free(n->open);

@@ -54,11 +54,13 @@ static unsigned char pattern(int message, VIP_UINT32 offset) {
   return (unsigned char)(message * 41 + offset * 7 + 5 + (offset >> 9));
 }
 static void fill_pattern(unsigned char *p, int message, VIP_UINT32 len) {
-  for (VIP_UINT32 i = 0; i < len; ++i) p[i] = pattern(message, i);
+  for (VIP_UINT32 i = 0; i < len; ++i)
+    p[i] = pattern(message, i);
 }
 static int holds(const unsigned char *p, int message, VIP_UINT32 len) {
   for (VIP_UINT32 i = 0; i < len; ++i)
-    if (p[i] != pattern(message, i)) return 0;
+    if (p[i] != pattern(message, i))
+      return 0;
   return 1;
 }
 
@@ -69,17 +71,22 @@ static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *e) {
 }
 
 static int setup(struct node *n) {
-  if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS) return 1;
-  if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS) return 1;
-  if (VipErrorCallback(n->nic, n, on_error) != VIP_SUCCESS) return 1;
+  if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS)
+    return 1;
+  if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS)
+    return 1;
+  if (VipErrorCallback(n->nic, n, on_error) != VIP_SUCCESS)
+    return 1;
   n->mem = aligned_alloc(64, MEM);
   n->closed = aligned_alloc(64, 4096);
-  if (!n->mem || !n->closed) return 1;
+  if (!n->mem || !n->closed)
+    return 1;
   memset(n->mem, 0, MEM);
   memset(n->closed, 0, 4096);
   VIP_MEM_ATTRIBUTES open = {n->ptag, VIP_TRUE, VIP_FALSE};
   VIP_MEM_ATTRIBUTES plain = {n->ptag, VIP_FALSE, VIP_FALSE};
-  if (VipRegisterMem(n->nic, n->mem, MEM, &open, &n->mh) != VIP_SUCCESS) return 1;
+  if (VipRegisterMem(n->nic, n->mem, MEM, &open, &n->mh) != VIP_SUCCESS)
+    return 1;
   return VipRegisterMem(n->nic, n->closed, 4096, &plain, &n->closed_mh) != VIP_SUCCESS;
 }
 
@@ -101,7 +108,8 @@ static VIP_DESCRIPTOR *wait(VIP_VI_HANDLE vi, int recv) {
 }
 
 static int status_is(const VIP_DESCRIPTOR *d, VIP_UINT32 status, VIP_UINT32 length) {
-  if (d && d->CS.Status == status && d->CS.Length == length) return 1;
+  if (d && d->CS.Status == status && d->CS.Length == length)
+    return 1;
   if (d)
     fprintf(stderr, "node%d: status 0x%x length %u, expected 0x%x length %u\n", lanai_emu_node(),
             (unsigned)d->CS.Status, (unsigned)d->CS.Length, (unsigned)status, (unsigned)length);
@@ -110,9 +118,8 @@ static int status_is(const VIP_DESCRIPTOR *d, VIP_UINT32 status, VIP_UINT32 leng
 
 /* --- levels ----------------------------------------------------------------- */
 
-static const VIP_RELIABILITY_LEVEL levels[] = {VIP_SERVICE_UNRELIABLE,
-                                               VIP_SERVICE_RELIABLE_DELIVERY,
-                                               VIP_SERVICE_RELIABLE_RECEPTION};
+static const VIP_RELIABILITY_LEVEL levels[] = {
+    VIP_SERVICE_UNRELIABLE, VIP_SERVICE_RELIABLE_DELIVERY, VIP_SERVICE_RELIABLE_RECEPTION};
 #define LEVEL_BYTES 16384
 
 static int levels_sender(struct node *n) {
@@ -125,8 +132,10 @@ static int levels_sender(struct node *n) {
     VT_CHECK(status_is(wait(vi, 0), SEND_OK, LEVEL_BYTES));
     /* the moment the send completes: is the message in node1's memory? */
     const int arrived = holds(buffer(peer_buffers, l), l, LEVEL_BYTES);
-    if (levels[l] == VIP_SERVICE_RELIABLE_RECEPTION) VT_CHECK(arrived);
-    else VT_CHECK(!arrived);
+    if (levels[l] == VIP_SERVICE_RELIABLE_RECEPTION)
+      VT_CHECK(arrived);
+    else
+      VT_CHECK(!arrived);
   }
   return 0;
 }
@@ -168,7 +177,8 @@ static int order_sender(struct node *n) {
     unsigned char *data = buffer(n->mem, m % 4) + (m >= 4 ? 32768 : 0);
     fill_pattern(data, m, order_sizes[m]);
     vt_fill(desc(n, m), data, order_sizes[m], n->mh);
-    if (m == MALFORMED) desc(n, m)->CS.Length += 1; /* disagrees with its segment */
+    if (m == MALFORMED)
+      desc(n, m)->CS.Length += 1; /* disagrees with its segment */
     VT_CHECK(VipPostSend(vi, desc(n, m), n->mh) == VIP_SUCCESS);
   }
   /* Whenever the CQ reports a completion, the sends completed so far are
@@ -179,17 +189,21 @@ static int order_sender(struct node *n) {
     VT_CHECK(VipCQWait(cq, WAIT_MS, &from, &recv_queue) == VIP_SUCCESS);
     VT_CHECK(from == vi && !recv_queue);
     int done = 0;
-    while (done < ORDER_SENDS && (desc(n, done)->CS.Status & VIP_STATUS_DONE)) ++done;
+    while (done < ORDER_SENDS && (desc(n, done)->CS.Status & VIP_STATUS_DONE))
+      ++done;
     VT_CHECK(done > taken);
-    for (int m = done; m < ORDER_SENDS; ++m) VT_CHECK(!(desc(n, m)->CS.Status & VIP_STATUS_DONE));
+    for (int m = done; m < ORDER_SENDS; ++m)
+      VT_CHECK(!(desc(n, m)->CS.Status & VIP_STATUS_DONE));
     for (int m = 0; m < done; ++m)
       VT_CHECK(m == MALFORMED || holds(order_place(peer_buffers, m), m, order_sizes[m]));
   }
   for (int m = 0; m < ORDER_SENDS; ++m) {
     VIP_DESCRIPTOR *d = wait(vi, 0);
     VT_CHECK(d == desc(n, m));
-    if (m == MALFORMED) VT_CHECK(status_is(d, SEND_OK | VIP_STATUS_FORMAT_ERROR, order_sizes[m] + 1));
-    else VT_CHECK(status_is(d, SEND_OK, order_sizes[m]));
+    if (m == MALFORMED)
+      VT_CHECK(status_is(d, SEND_OK | VIP_STATUS_FORMAT_ERROR, order_sizes[m] + 1));
+    else
+      VT_CHECK(status_is(d, SEND_OK, order_sizes[m]));
   }
   return 0;
 }
@@ -199,13 +213,15 @@ static int order_receiver(struct node *n) {
   peer_buffers = n->mem;
   VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_RECEPTION, VIP_FALSE, NULL, &vi) == VIP_SUCCESS);
   for (int m = 0; m < ORDER_SENDS; ++m) {
-    if (m == MALFORMED) continue;
+    if (m == MALFORMED)
+      continue;
     VT_CHECK(vt_post(vi, desc(n, m), order_place(n->mem, m), order_sizes[m], n->mh, 1) ==
              VIP_SUCCESS);
   }
   VT_CHECK(vt_connect(n->nic, vi, 1, 0, 20, 0) == VIP_SUCCESS);
   for (int m = 0; m < ORDER_SENDS; ++m) {
-    if (m == MALFORMED) continue;
+    if (m == MALFORMED)
+      continue;
     VT_CHECK(status_is(wait(vi, 1), RECV_OK, order_sizes[m]));
     VT_CHECK(holds(order_place(n->mem, m), m, order_sizes[m]));
   }
@@ -279,7 +295,8 @@ static int rdma_writer(struct node *n) {
   VT_CHECK(VipPostSend(vi, d, n->mh) == VIP_SUCCESS);
   VT_CHECK(status_is(wait(vi, 0),
                      VIP_STATUS_DONE | VIP_STATUS_OP_RDMA_WRITE | VIP_STATUS_RDMA_PROT_ERROR, 100));
-  for (int i = 0; i < 4096; ++i) VT_CHECK(peer_closed[i] == 0);
+  for (int i = 0; i < 4096; ++i)
+    VT_CHECK(peer_closed[i] == 0);
   return 0;
 }
 
@@ -306,23 +323,31 @@ static int rdma_target(struct node *n) {
 
 int via_main(int argc, char **argv) {
   const char *scenario = argc > 1 ? argv[1] : "";
-  if (lanai_emu_nodes() != 2) return 64;
+  if (lanai_emu_nodes() != 2)
+    return 64;
   struct node *n = calloc(1, sizeof *n);
-  if (!n || setup(n)) return 1;
+  if (!n || setup(n))
+    return 1;
   const int sender = lanai_emu_node() == 0;
   int failed;
-  if (strcmp(scenario, "levels") == 0) failed = sender ? levels_sender(n) : levels_receiver(n);
-  else if (strcmp(scenario, "order") == 0) failed = sender ? order_sender(n) : order_receiver(n);
+  if (strcmp(scenario, "levels") == 0)
+    failed = sender ? levels_sender(n) : levels_receiver(n);
+  else if (strcmp(scenario, "order") == 0)
+    failed = sender ? order_sender(n) : order_receiver(n);
   else if (strcmp(scenario, "remote-errors") == 0)
     failed = sender ? remote_errors_sender(n) : remote_errors_receiver(n);
-  else if (strcmp(scenario, "rdma") == 0) failed = sender ? rdma_writer(n) : rdma_target(n);
+  else if (strcmp(scenario, "rdma") == 0)
+    failed = sender ? rdma_writer(n) : rdma_target(n);
   else {
     fprintf(stderr, "unknown scenario '%s'\n", scenario);
     return 64;
   }
-  if (sender) sender_done = 1;
-  while (!sender && !sender_done) lanai_emu_compute_ns(1000);
-  if (failed) return failed;
+  if (sender)
+    sender_done = 1;
+  while (!sender && !sender_done)
+    lanai_emu_compute_ns(1000);
+  if (failed)
+    return failed;
   printf("node%d: %s ok\n", lanai_emu_node(), scenario);
   free(n->mem);
   free(n->closed);

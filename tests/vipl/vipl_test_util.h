@@ -25,14 +25,16 @@ static inline VIP_RETURN vt_post(VIP_VI_HANDLE vi, VIP_DESCRIPTOR *d, void *buf,
 
 /* Addresses of node `me` and node `peer`, both with discriminator `disc`.
  * Each buffer must hold 64 bytes. */
-static inline int vt_addresses(VIP_NIC_HANDLE nic, int me, int peer, VIP_UINT8 disc,
-                               char *local, char *remote) {
+static inline int vt_addresses(VIP_NIC_HANDLE nic, int me, int peer, VIP_UINT8 disc, char *local,
+                               char *remote) {
   char name[16];
   VIP_NET_ADDRESS *la = (VIP_NET_ADDRESS *)local, *ra = (VIP_NET_ADDRESS *)remote;
   snprintf(name, sizeof name, "node%d", me);
-  if (VipNSGetHostByName(nic, name, la, 0) != VIP_SUCCESS) return -1;
+  if (VipNSGetHostByName(nic, name, la, 0) != VIP_SUCCESS)
+    return -1;
   snprintf(name, sizeof name, "node%d", peer);
-  if (VipNSGetHostByName(nic, name, ra, 0) != VIP_SUCCESS) return -1;
+  if (VipNSGetHostByName(nic, name, ra, 0) != VIP_SUCCESS)
+    return -1;
   la->DiscriminatorLen = ra->DiscriminatorLen = 1;
   la->HostAddress[la->HostAddressLen] = ra->HostAddress[ra->HostAddressLen] = disc;
   return 0;
@@ -44,23 +46,24 @@ static inline VIP_RETURN vt_connect(VIP_NIC_HANDLE nic, VIP_VI_HANDLE vi, int me
                                     VIP_UINT8 disc, int active) {
   char local[64] = {0}, remote[64] = {0};
   VIP_VI_ATTRIBUTES remote_attrs;
-  if (vt_addresses(nic, me, peer, disc, local, remote) != 0) return VIP_ERROR_NAMESERVICE;
+  if (vt_addresses(nic, me, peer, disc, local, remote) != 0)
+    return VIP_ERROR_NAMESERVICE;
   if (active)
-    return VipConnectRequest(vi, (VIP_NET_ADDRESS *)local, (VIP_NET_ADDRESS *)remote,
-                             VIP_INFINITE, &remote_attrs);
+    return VipConnectRequest(vi, (VIP_NET_ADDRESS *)local, (VIP_NET_ADDRESS *)remote, VIP_INFINITE,
+                             &remote_attrs);
   VIP_CONN_HANDLE conn;
   VIP_RETURN r = VipConnectWait(nic, (VIP_NET_ADDRESS *)local, VIP_INFINITE,
                                 (VIP_NET_ADDRESS *)remote, &remote_attrs, &conn);
   return r != VIP_SUCCESS ? r : VipConnectAccept(conn, vi);
 }
 
-#define VT_CHECK(cond)                                                                  \
-  do {                                                                                  \
-    if (!(cond)) {                                                                      \
-      fprintf(stderr, "node%d: %s:%d: check failed: %s\n", lanai_emu_node(), __FILE__, \
-              __LINE__, #cond);                                                         \
-      return 1;                                                                         \
-    }                                                                                   \
+#define VT_CHECK(cond)                                                                             \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "node%d: %s:%d: check failed: %s\n", lanai_emu_node(), __FILE__, __LINE__,   \
+              #cond);                                                                              \
+      return 1;                                                                                    \
+    }                                                                                              \
   } while (0)
 
 #endif

@@ -27,21 +27,23 @@ struct lanai_counter_entry {
   volatile uint32_t *value;
 };
 
-#define LANAI_REGISTER_COUNTER(ident)                                                    \
-  __attribute__((used, section(LANAI_COUNTER_SECTION), aligned(4))) static const struct \
-      lanai_counter_entry lanai_counter_entry_##ident = {#ident, &(ident)}
+#define LANAI_REGISTER_COUNTER(ident)                                                              \
+  __attribute__((                                                                                  \
+      used, section(LANAI_COUNTER_SECTION),                                                        \
+      aligned(4))) static const struct lanai_counter_entry lanai_counter_entry_##ident = {         \
+      #ident, &(ident)}
 
 /* Defines the counter (a plain C symbol, zero at reset like the rest of
  * .bss, so tests can also read it by name) and registers it. */
 #ifdef __cplusplus
-#define LANAI_COUNTER(ident)                 \
-  extern "C" {                               \
-  volatile uint32_t ident;                   \
-  }                                          \
+#define LANAI_COUNTER(ident)                                                                       \
+  extern "C" {                                                                                     \
+  volatile uint32_t ident;                                                                         \
+  }                                                                                                \
   LANAI_REGISTER_COUNTER(ident)
 #else
-#define LANAI_COUNTER(ident)                 \
-  volatile uint32_t ident;                   \
+#define LANAI_COUNTER(ident)                                                                       \
+  volatile uint32_t ident;                                                                         \
   LANAI_REGISTER_COUNTER(ident)
 #endif
 

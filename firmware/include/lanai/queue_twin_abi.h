@@ -18,32 +18,32 @@
 #define TWIN_CONFIG_SYMBOL "twin_config"
 
 typedef struct {
-  uint32_t pooled;            /* 1: one FCFS queue for all LANai work; 0: cyclic polling */
-  uint32_t lanai_only;        /* 1: a message is its doorbell's LANai work and nothing more */
-  uint32_t doorbell_cycles;   /* LANai work per class, in core cycles */
+  uint32_t pooled;          /* 1: one FCFS queue for all LANai work; 0: cyclic polling */
+  uint32_t lanai_only;      /* 1: a message is its doorbell's LANai work and nothing more */
+  uint32_t doorbell_cycles; /* LANai work per class, in core cycles */
   uint32_t descriptor_cycles;
   uint32_t data_cycles;
-  uint32_t descriptor_bytes;  /* host DMA transfer sizes */
+  uint32_t descriptor_bytes; /* host DMA transfer sizes */
   uint32_t data_bytes;
-  uint32_t handle;            /* the host region holding descriptors and data */
+  uint32_t handle; /* the host region holding descriptors and data */
   uint32_t ptag;
-  uint32_t data_host_lo;      /* host address of the data */
+  uint32_t data_host_lo; /* host address of the data */
   uint32_t data_host_hi;
-  uint32_t route_byte;        /* the send DMA's one-byte source route (back to this card) */
-  uint32_t failure;           /* set by the firmware: a TWIN_FAIL_* code, 0 while all is well */
+  uint32_t route_byte; /* the send DMA's one-byte source route (back to this card) */
+  uint32_t failure;    /* set by the firmware: a TWIN_FAIL_* code, 0 while all is well */
 } twin_config_block;
 
-#define TWIN_FAIL_HDMA_REFUSED 1u   /* the host DMA queue refused a request */
-#define TWIN_FAIL_QUEUE_FULL 2u     /* a software job queue overflowed */
-#define TWIN_FAIL_SEND_REFUSED 3u   /* the send DMA refused a packet */
-#define TWIN_FAIL_DMA_STATUS 4u     /* a host DMA completed with an error */
+#define TWIN_FAIL_HDMA_REFUSED 1u /* the host DMA queue refused a request */
+#define TWIN_FAIL_QUEUE_FULL 2u   /* a software job queue overflowed */
+#define TWIN_FAIL_SEND_REFUSED 3u /* the send DMA refused a packet */
+#define TWIN_FAIL_DMA_STATUS 4u   /* a host DMA completed with an error */
 
 /* The VI field of a trace label (VI << 16 | message) names the visit of
  * the message's path that the labelled work belongs to. */
 #define TWIN_VISIT_LANAI_DOORBELL 0u
-#define TWIN_VISIT_HDMA_DESCRIPTOR 1u   /* host DMA, class doorbell: fetch the descriptor */
+#define TWIN_VISIT_HDMA_DESCRIPTOR 1u /* host DMA, class doorbell: fetch the descriptor */
 #define TWIN_VISIT_LANAI_DESCRIPTOR 2u
-#define TWIN_VISIT_HDMA_DATA 3u         /* host DMA, class descriptor: fetch the data */
+#define TWIN_VISIT_HDMA_DATA 3u /* host DMA, class descriptor: fetch the data */
 #define TWIN_VISIT_LANAI_DATA 4u
 #define TWIN_VISIT_NSDMA 5u
 

@@ -139,8 +139,8 @@
  * positions inside the waiting entries the engine may already have taken
  * (nic.hdma_race_entries) land just behind them. */
 #define LANAI_REG_HDMA_INSERT LANAI_REG(0x021C)
-#define LANAI_HDMA_TO_SRAM 0u    /* host memory to SRAM */
-#define LANAI_HDMA_TO_HOST 1u    /* SRAM to host memory */
+#define LANAI_HDMA_TO_SRAM 0u /* host memory to SRAM */
+#define LANAI_HDMA_TO_HOST 1u /* SRAM to host memory */
 /* Host memory to SRAM on behalf of another node (an RDMA read): the region
  * must also have been registered with remote reads enabled. */
 #define LANAI_HDMA_TO_SRAM_REMOTE 2u
@@ -165,11 +165,11 @@
 #define LANAI_REG_HDMA_DONE_POP LANAI_REG(0x0228)
 #define LANAI_HDMA_DONE_VALID 0x80000000u
 #define LANAI_HDMA_DONE_STATUS(word) (((word) >> 16) & 0xFFu)
-#define LANAI_HDMA_OK 0u              /* bytes moved */
-#define LANAI_HDMA_PROT_HANDLE 1u     /* no live registration for the handle */
-#define LANAI_HDMA_PROT_TAG 2u        /* region's protection tag differs */
-#define LANAI_HDMA_PROT_BOUNDS 3u     /* transfer not inside the region */
-#define LANAI_HDMA_PROT_REMOTE 4u     /* remote write (read) to a region that refuses it */
+#define LANAI_HDMA_OK 0u          /* bytes moved */
+#define LANAI_HDMA_PROT_HANDLE 1u /* no live registration for the handle */
+#define LANAI_HDMA_PROT_TAG 2u    /* region's protection tag differs */
+#define LANAI_HDMA_PROT_BOUNDS 3u /* transfer not inside the region */
+#define LANAI_HDMA_PROT_REMOTE 4u /* remote write (read) to a region that refuses it */
 
 /* --- Network send DMA block (0x0300 - 0x03FF) --------------------------
  * One packet at a time, no queue. The buffer starts with ROUTE_LEN source
@@ -184,10 +184,10 @@
 /* Read: outcome of the last START. */
 #define LANAI_REG_NSDMA_RESULT LANAI_REG(0x0310)
 #define LANAI_NSDMA_ACCEPTED 1u
-#define LANAI_NSDMA_BUSY 2u          /* the previous packet has not left */
-#define LANAI_NSDMA_TOO_LARGE 3u     /* payload beyond wire.max_payload_bytes */
-#define LANAI_NSDMA_NO_ROUTE 4u      /* zero route bytes */
-#define LANAI_NSDMA_SRAM_RANGE 5u    /* buffer outside SRAM or shorter than its route */
+#define LANAI_NSDMA_BUSY 2u       /* the previous packet has not left */
+#define LANAI_NSDMA_TOO_LARGE 3u  /* payload beyond wire.max_payload_bytes */
+#define LANAI_NSDMA_NO_ROUTE 4u   /* zero route bytes */
+#define LANAI_NSDMA_SRAM_RANGE 5u /* buffer outside SRAM or shorter than its route */
 /* Read: bit 0 busy; bits 8-31 packets completed since reset. */
 #define LANAI_REG_NSDMA_STATUS LANAI_REG(0x0314)
 #define LANAI_NSDMA_STATUS_BUSY 0x1u
@@ -204,8 +204,8 @@
 /* Read: outcome of the last ARM. */
 #define LANAI_REG_NRDMA_RESULT LANAI_REG(0x040C)
 #define LANAI_NRDMA_ACCEPTED 1u
-#define LANAI_NRDMA_BUSY 2u          /* already armed, or DONE not yet acknowledged */
-#define LANAI_NRDMA_SRAM_RANGE 3u    /* buffer outside SRAM */
+#define LANAI_NRDMA_BUSY 2u       /* already armed, or DONE not yet acknowledged */
+#define LANAI_NRDMA_SRAM_RANGE 3u /* buffer outside SRAM */
 /* Read: receive state. Write LANAI_NRDMA_STATUS_DONE to acknowledge a packet. */
 #define LANAI_REG_NRDMA_STATUS LANAI_REG(0x0410)
 #define LANAI_NRDMA_STATUS_ARMED 0x1u     /* waiting for a packet */

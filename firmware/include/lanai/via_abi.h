@@ -40,9 +40,9 @@ typedef struct {
   VIP_UINT16 SegCount;       /* data/address segments that follow */
   VIP_UINT16 Control;        /* VIP_CONTROL_* */
   VIP_UINT32 Reserved;
-  VIP_UINT32 ImmediateData;  /* sent with VIP_CONTROL_IMMEDIATE */
-  VIP_UINT32 Length;         /* send: bytes to send; receive: bytes received */
-  VIP_UINT32 Status;         /* VIP_STATUS_*, written by the NIC */
+  VIP_UINT32 ImmediateData; /* sent with VIP_CONTROL_IMMEDIATE */
+  VIP_UINT32 Length;        /* send: bytes to send; receive: bytes received */
+  VIP_UINT32 Status;        /* VIP_STATUS_*, written by the NIC */
 } VIP_CONTROL_SEGMENT;
 
 /* Address segment (remote side of RDMA): 16 bytes. */
@@ -83,10 +83,10 @@ typedef struct _VIP_DESCRIPTOR {
 #define VIP_CONTROL_RESERVED 0xFFF0
 
 /* Status field, written by the NIC when it completes a descriptor. */
-#define VIP_STATUS_DONE 0x00000001               /* descriptor completed */
-#define VIP_STATUS_FORMAT_ERROR 0x00000002       /* malformed descriptor */
-#define VIP_STATUS_PROTECTION_ERROR 0x00000004   /* handle, tag or bounds check failed */
-#define VIP_STATUS_LENGTH_ERROR 0x00000008       /* lengths disagree or exceed the buffer/MTU */
+#define VIP_STATUS_DONE 0x00000001             /* descriptor completed */
+#define VIP_STATUS_FORMAT_ERROR 0x00000002     /* malformed descriptor */
+#define VIP_STATUS_PROTECTION_ERROR 0x00000004 /* handle, tag or bounds check failed */
+#define VIP_STATUS_LENGTH_ERROR 0x00000008     /* lengths disagree or exceed the buffer/MTU */
 #define VIP_STATUS_PARTIAL_ERROR 0x00000010
 #define VIP_STATUS_DESC_FLUSHED_ERROR 0x00000020 /* VI not connected or in error */
 #define VIP_STATUS_TRANSPORT_ERROR 0x00000040    /* packet damaged on the wire */
@@ -99,19 +99,19 @@ typedef struct _VIP_DESCRIPTOR {
 #define VIP_STATUS_OP_REMOTE_RDMA_WRITE 0x00030000
 #define VIP_STATUS_OP_RDMA_READ 0x00040000
 #define VIP_STATUS_OP_MASK 0x00070000
-#define VIP_STATUS_IMMEDIATE 0x00080000          /* ImmediateData is valid */
+#define VIP_STATUS_IMMEDIATE 0x00080000 /* ImmediateData is valid */
 #define VIP_STATUS_RESERVED 0xFFF0FE00
 
 /* Byte offsets inside a descriptor, for firmware that reads the copy the
  * host DMA brought into SRAM. */
-#define VIA_DESC_SEGCOUNT 12      /* 16-bit SegCount (low half of a LE word at 12) */
-#define VIA_DESC_CONTROL 14       /* 16-bit Control (high half of that word) */
+#define VIA_DESC_SEGCOUNT 12 /* 16-bit SegCount (low half of a LE word at 12) */
+#define VIA_DESC_CONTROL 14  /* 16-bit Control (high half of that word) */
 #define VIA_DESC_IMMEDIATE 20
 #define VIA_DESC_LENGTH 24
 #define VIA_DESC_STATUS 28
-#define VIA_DESC_SEGMENTS 32      /* first segment */
+#define VIA_DESC_SEGMENTS 32 /* first segment */
 #define VIA_SEG_SIZE 16
-#define VIA_SEG_ADDR 0            /* 64-bit address, LE */
+#define VIA_SEG_ADDR 0 /* 64-bit address, LE */
 #define VIA_SEG_HANDLE 8
 #define VIA_SEG_LENGTH 12
 /* The NIC writes back ImmediateData, Length and Status: 12 bytes from here. */
@@ -121,20 +121,20 @@ typedef struct _VIP_DESCRIPTOR {
 /* Limits of this provider. */
 #define VIA_MAX_SEGMENTS 2
 #define VIA_DESC_BYTES 64
-#define VIA_MAX_TRANSFER 65536  /* largest message (MTU) */
-#define VIA_MAX_VI 128          /* VIs per NIC */
-#define VIA_MAX_NODES 64        /* nodes a NIC can route to */
-#define VIA_MAX_ROUTE 8         /* route bytes to any node */
-#define VIA_QUEUE_DEPTH 64      /* descriptors a VI queue holds on the NIC */
+#define VIA_MAX_TRANSFER 65536 /* largest message (MTU) */
+#define VIA_MAX_VI 128         /* VIs per NIC */
+#define VIA_MAX_NODES 64       /* nodes a NIC can route to */
+#define VIA_MAX_ROUTE 8        /* route bytes to any node */
+#define VIA_QUEUE_DEPTH 64     /* descriptors a VI queue holds on the NIC */
 
 /* --- Doorbell ------------------------------------------------------------
  * One posted 16-byte PCI write into the card's doorbell window, kept whole
  * by the doorbell FIFO (LANAI_REG_DB_ENTRY_* show its fields). */
 typedef struct {
-  VIP_UINT32 vi_queue;          /* VI number | VIA_DOORBELL_RECV for the receive queue
+  VIP_UINT32 vi_queue;   /* VI number | VIA_DOORBELL_RECV for the receive queue
                                    | the VI's epoch << VIA_DOORBELL_EPOCH_SHIFT */
-  VIP_MEM_HANDLE handle;        /* handle of the region holding the descriptor */
-  VIP_UINT64 descriptor;        /* host address of the descriptor */
+  VIP_MEM_HANDLE handle; /* handle of the region holding the descriptor */
+  VIP_UINT64 descriptor; /* host address of the descriptor */
 } via_doorbell;
 #define VIA_DOORBELL_RECV 0x00010000u
 /* The epoch of the VI when the descriptor was posted (see via_vi_config):
@@ -148,17 +148,17 @@ typedef struct {
  * Two kinds of packet share it: data (a message's fragment, an RDMA
  * request or an RDMA read's data) and acknowledgements (below). */
 typedef struct {
-  uint32_t kind;       /* VIA_PACKET_* */
-  uint16_t src_node;   /* sending node */
-  uint16_t src_vi;     /* sending VI */
-  uint16_t dst_vi;     /* receiving VI */
-  uint16_t flags;      /* VIA_PACKET_F_* */
-  uint32_t length;     /* payload bytes */
-  uint32_t immediate;  /* immediate data, valid with VIA_PACKET_F_IMMEDIATE */
-  uint32_t sequence;   /* per-VI message number, from 0; every fragment of a
+  uint32_t kind;      /* VIA_PACKET_* */
+  uint16_t src_node;  /* sending node */
+  uint16_t src_vi;    /* sending VI */
+  uint16_t dst_vi;    /* receiving VI */
+  uint16_t flags;     /* VIA_PACKET_F_* */
+  uint32_t length;    /* payload bytes */
+  uint32_t immediate; /* immediate data, valid with VIA_PACKET_F_IMMEDIATE */
+  uint32_t sequence;  /* per-VI message number, from 0; every fragment of a
                           message carries its message's number */
-  uint32_t offset;     /* where this fragment's payload starts in the message */
-  uint32_t message;    /* the whole message's length */
+  uint32_t offset;    /* where this fragment's payload starts in the message */
+  uint32_t message;   /* the whole message's length */
 } via_packet_header;
 #define VIA_PACKET_HEADER_BYTES 32
 #define VIA_PACKET_DATA 0x56494144u /* "VIAD": a VI send */
@@ -187,6 +187,18 @@ typedef struct {
  * gave it up part way: the initiator's descriptor completes with
  * VIP_STATUS_RDMA_PROT_ERROR. */
 #define VIA_PACKET_F_RDMA_READ_DATA 0x0040u
+/* Sent on a Reliable Delivery or Reliable Reception VI by firmware that
+ * retransmits (SVIA): the receiving card takes the VI's messages strictly
+ * in sequence, drops duplicates (acknowledging them again at once) and
+ * packets past a gap, and acknowledges what it took (at once under
+ * VIA_PACKET_F_ACK_WANTED or VIA_PACKET_F_ACK_NOW, else within a quarter of
+ * the retransmission timeout, several messages in one), so that the sender can
+ * free, or resend, what it keeps. */
+#define VIA_PACKET_F_RELIABLE 0x0080u
+/* With VIA_PACKET_F_RELIABLE: the sender's window of packets kept for
+ * resending is filling (or the packet is resent): the receiving card
+ * acknowledges what it has taken at once rather than later. */
+#define VIA_PACKET_F_ACK_NOW 0x0100u
 
 /* --- Acknowledgements ----------------------------------------------------
  * A VIA_PACKET_ACK packet is the header alone (length 0, no payload), sent
@@ -199,7 +211,12 @@ typedef struct {
  *   immediate         the outcome of message `sequence`: 0, its data is in
  *                     host memory; else the VIP_STATUS_* error bits its
  *                     send descriptor completes with
- *   flags             VIA_ACK_F_EXACT or 0; offset and message are 0.
+ *   flags             VIA_ACK_F_EXACT or 0; message is 0.
+ *   offset            cumulative acks: the outcomes of the sixteen messages
+ *                     up to `sequence`, two bits each (VIA_ACK_OUTCOME_*),
+ *                     message `sequence - i` in bits 2i+1..2i, so that a
+ *                     sender whose earlier ack was lost still learns that
+ *                     a Reliable Reception message failed; 0 otherwise.
  * Reliable Reception messages (VIA_PACKET_F_ACK_WANTED) are acknowledged
  * in their VI's order once their data (or their failure) is settled, so a
  * later ack stands for the earlier ones and a card may merge acks not yet
@@ -210,6 +227,15 @@ typedef struct {
  * per-VI sequence, the cumulative ack is what a retransmitting protocol
  * would also use (a sender keeps what is not yet acknowledged). */
 #define VIA_ACK_F_EXACT 0x0001u
+/* With a cumulative ack: a message past a gap arrived (the one after
+ * `sequence` was lost), so the sender need not wait for its timeout to go
+ * back. Sent once per gap. */
+#define VIA_ACK_F_GAP 0x0002u
+#define VIA_ACK_OUTCOME_OK 0u          /* data in host memory */
+#define VIA_ACK_OUTCOME_REMOTE_DESC 1u /* VIP_STATUS_REMOTE_DESC_ERROR */
+#define VIA_ACK_OUTCOME_RDMA_PROT 2u   /* VIP_STATUS_RDMA_PROT_ERROR */
+#define VIA_ACK_OUTCOME_TRANSPORT 3u   /* VIP_STATUS_TRANSPORT_ERROR */
+#define VIA_ACK_OUTCOMES 16u           /* messages an ack's outcomes cover */
 
 /* Trails the payload of every fragment of an RDMA write; big endian. */
 /* An RDMA read request carries the same trailer (its only payload), naming
@@ -217,7 +243,7 @@ typedef struct {
 typedef struct {
   uint32_t address_hi; /* the message's first byte at the target */
   uint32_t address_lo;
-  uint32_t handle;     /* the target's memory handle for it */
+  uint32_t handle; /* the target's memory handle for it */
   uint32_t reserved;
 } via_rdma_trailer;
 #define VIA_RDMA_TRAILER_BYTES 16
@@ -226,13 +252,16 @@ typedef struct {
  * Word the firmware writes to LANAI_REG_HOST_INTERRUPT for an asynchronous
  * error: (code << 16) | VI number. The driver turns it into VipErrorCallback. */
 #define VIA_INTR_CODE(word) ((word) >> 16)
-#define VIA_INTR_VI(word) ((word) & 0xFFFFu)
-#define VIA_INTR_WORD(code, vi) (((uint32_t)(code) << 16) | ((uint32_t)(vi) & 0xFFFFu))
-#define VIA_INTR_RECVQ_EMPTY 1u     /* a packet arrived with no receive posted */
-#define VIA_INTR_DOORBELL_LOST 2u   /* doorbells were dropped on overflow (VI = 0xFFFF) */
-#define VIA_INTR_BAD_PACKET 3u      /* a damaged or unroutable packet was dropped */
-#define VIA_INTR_RDMAW_PROT 4u      /* an RDMA write to this VI failed its protection checks */
-#define VIA_INTR_RDMAR_PROT 5u      /* an RDMA read on this VI was refused by its target */
+#define VIA_INTR_VI(word) ((word)&0xFFFFu)
+#define VIA_INTR_WORD(code, vi) (((uint32_t)(code) << 16) | ((uint32_t)(vi)&0xFFFFu))
+#define VIA_INTR_RECVQ_EMPTY 1u   /* a packet arrived with no receive posted */
+#define VIA_INTR_DOORBELL_LOST 2u /* doorbells were dropped on overflow (VI = 0xFFFF) */
+#define VIA_INTR_BAD_PACKET 3u    /* a damaged or unroutable packet was dropped */
+#define VIA_INTR_RDMAW_PROT 4u    /* an RDMA write to this VI failed its protection checks */
+#define VIA_INTR_RDMAR_PROT 5u    /* an RDMA read on this VI was refused by its target */
+#define VIA_INTR_CONN_LOST                                                                         \
+  6u /* the peer stayed unreachable past the retry limit: the
+                                       VI is broken, its sends on the card failed */
 
 /* --- Configuration block in SRAM ----------------------------------------
  * Firmware defines `via_nic_config` (C linkage); the driver finds it by
@@ -250,22 +279,22 @@ enum {
 #define VIP_SERVICE_RELIABLE_RECEPTION 0x04
 
 typedef struct {
-  uint32_t state;        /* VIA_VI_* (driver writes; firmware sets ERROR) */
-  uint32_t ptag;         /* protection tag of the VI */
-  uint32_t reliability;  /* VIP_SERVICE_* */
-  uint32_t mtu;          /* largest message on this VI */
-  uint32_t remote_node;  /* peer node when connected */
-  uint32_t remote_vi;    /* peer VI when connected */
-  uint32_t vtick_lo;     /* QoS: ideal time between MTU packets, LANai cycles; */
-  uint32_t vtick_hi;     /*      all ones for best effort */
-  uint32_t epoch;        /* 0-255; the driver advances it whenever it flushes the
+  uint32_t state;         /* VIA_VI_* (driver writes; firmware sets ERROR) */
+  uint32_t ptag;          /* protection tag of the VI */
+  uint32_t reliability;   /* VIP_SERVICE_* */
+  uint32_t mtu;           /* largest message on this VI */
+  uint32_t remote_node;   /* peer node when connected */
+  uint32_t remote_vi;     /* peer VI when connected */
+  uint32_t vtick_lo;      /* QoS: ideal time between MTU packets, LANai cycles; */
+  uint32_t vtick_hi;      /*      all ones for best effort */
+  uint32_t epoch;         /* 0-255; the driver advances it whenever it flushes the
                             VI's queues (disconnect, destroy, re-create) */
-  uint32_t frag_policy;  /* VIA_FRAG_*: how firmware that pipelines cuts sends */
-  uint32_t frag_bytes;   /* STATIC: the fragment size; the others: the smallest;
+  uint32_t frag_policy;   /* VIA_FRAG_*: how firmware that pipelines cuts sends */
+  uint32_t frag_bytes;    /* STATIC: the fragment size; the others: the smallest;
                             NONE: all ones. Firmware sends a message no larger
                             whole without consulting the policy */
-  uint32_t frag_param[4];/* the policy's pipeline figures (VIA_FRAG_* below) */
-  uint32_t access;       /* VIA_ACCESS_*: what the VI lets its peer do */
+  uint32_t frag_param[4]; /* the policy's pipeline figures (VIA_FRAG_* below) */
+  uint32_t access;        /* VIA_ACCESS_*: what the VI lets its peer do */
 } via_vi_config;
 
 /* VI access bits (via_vi_config.access). */
@@ -282,27 +311,36 @@ typedef struct {
  * SVIA sends every message whole). Times in ns, per-byte costs in ns per KB
  * (1024 bytes). Fragment sizes other than a message's last are multiples of
  * VIA_FRAG_ALIGN. */
-#define VIA_FRAG_NONE 0u          /* one packet per message */
-#define VIA_FRAG_STATIC 1u        /* frag_bytes per fragment */
-#define VIA_FRAG_FIXED_OPTIMAL 2u /* equal fragments, k from the fixed-size theorem:
+#define VIA_FRAG_NONE 0u   /* one packet per message */
+#define VIA_FRAG_STATIC 1u /* frag_bytes per fragment */
+#define VIA_FRAG_FIXED_OPTIMAL                                                                     \
+  2u /* equal fragments, k from the fixed-size theorem:
                                      param[0] = g_b, param[1] = sum of the other
                                      stages' G */
-#define VIA_FRAG_RAMP_UP 3u       /* growing sizes from the two-stage recurrence:
+#define VIA_FRAG_RAMP_UP                                                                           \
+  3u /* growing sizes from the two-stage recurrence:
                                      param[0..3] = g_0, G_0, g_1, G_1 */
-#define VIA_FRAG_ADAPTIVE 4u      /* as FIXED_OPTIMAL, with g_b and the other
+#define VIA_FRAG_ADAPTIVE                                                                          \
+  4u /* as FIXED_OPTIMAL, with g_b and the other
                                      stages' G measured by the firmware from its
                                      own fragments (param[0..1] seed them) */
 #define VIA_FRAG_POLICIES 5u
 #define VIA_FRAG_ALIGN 8u
 
 typedef struct {
-  uint32_t magic;        /* VIA_CONFIG_MAGIC once the driver has written it */
-  uint32_t node;         /* this node */
-  uint32_t nodes;        /* nodes in the network */
-  uint32_t clock_khz;    /* the LANai's clock, for firmware that measures time */
-  uint8_t route_len[VIA_MAX_NODES];             /* 0: unreachable (or self) */
-  uint8_t route[VIA_MAX_NODES][VIA_MAX_ROUTE];  /* first hop first */
+  uint32_t magic;                   /* VIA_CONFIG_MAGIC once the driver has written it */
+  uint32_t node;                    /* this node */
+  uint32_t nodes;                   /* nodes in the network */
+  uint32_t clock_khz;               /* the LANai's clock, for firmware that measures time */
+  uint8_t route_len[VIA_MAX_NODES]; /* 0: unreachable (or self) */
+  uint8_t route[VIA_MAX_NODES][VIA_MAX_ROUTE]; /* first hop first */
   via_vi_config vi[VIA_MAX_VI];
+  /* Firmware that retransmits (the hardware profile's nic.retransmit_*):
+   * LANai cycles a reliable packet waits for its acknowledgement before it
+   * is sent again, and how many times in a row it is sent again unanswered
+   * before its VI breaks (VIA_INTR_CONN_LOST). */
+  uint32_t retransmit_cycles;
+  uint32_t retry_limit;
 } via_nic_config_block;
 #define VIA_CONFIG_MAGIC 0x56494131u /* "VIA1" */
 #define VIA_CONFIG_SYMBOL "via_nic_config"
@@ -310,8 +348,7 @@ typedef struct {
 /* Little-endian word at p (descriptors and doorbells from host memory). */
 static inline uint32_t via_le32(const void *p) {
   const uint8_t *b = (const uint8_t *)p;
-  return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) |
-         ((uint32_t)b[3] << 24);
+  return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
 }
 static inline void via_store_le32(void *p, uint32_t v) {
   uint8_t *b = (uint8_t *)p;

@@ -202,8 +202,8 @@ uint64_t diff_overflow_builtins(const uint64_t in[4]) {
   acc = diff_mix(acc, __builtin_mul_overflow(in[2], in[3], &u));
   acc = diff_mix(acc, u);
   int32_t w = 0;
-  acc = diff_mix(acc, __builtin_mul_overflow((int32_t)(uint32_t)in[3],
-                                             (int32_t)(uint32_t)in[0], &w));
+  acc =
+      diff_mix(acc, __builtin_mul_overflow((int32_t)(uint32_t)in[3], (int32_t)(uint32_t)in[0], &w));
   acc = diff_mix(acc, (uint32_t)w);
   return acc;
 }

@@ -20,13 +20,9 @@ uint64_t diff_popcount_parity(const uint64_t in[4]) {
 }
 
 /* clz/ctz are undefined for zero, so zero gets the width by hand. */
-static uint32_t clz64_or_width(uint64_t v) {
-  return v == 0u ? 64u : (uint32_t)__builtin_clzll(v);
-}
+static uint32_t clz64_or_width(uint64_t v) { return v == 0u ? 64u : (uint32_t)__builtin_clzll(v); }
 
-static uint32_t ctz32_or_width(uint32_t v) {
-  return v == 0u ? 32u : (uint32_t)__builtin_ctz(v);
-}
+static uint32_t ctz32_or_width(uint32_t v) { return v == 0u ? 32u : (uint32_t)__builtin_ctz(v); }
 
 uint64_t diff_clz_ctz(const uint64_t in[4]) {
   uint64_t acc = 0u;
@@ -52,8 +48,7 @@ static uint32_t reverse32(uint32_t v) {
 
 uint64_t diff_bit_reverse(const uint64_t in[4]) {
   uint64_t v = in[0];
-  uint64_t r64 = ((uint64_t)reverse32((uint32_t)v) << 32) |
-                 reverse32((uint32_t)(v >> 32));
+  uint64_t r64 = ((uint64_t)reverse32((uint32_t)v) << 32) | reverse32((uint32_t)(v >> 32));
   /* A bit-serial loop as the reference for the mask version. */
   uint32_t w = (uint32_t)in[1], slow = 0u;
   for (uint32_t i = 0u; i < 32u; ++i) {
@@ -71,10 +66,8 @@ uint64_t diff_byte_swap(const uint64_t in[4]) {
   acc = diff_mix(acc, __builtin_bswap16((uint16_t)in[2]));
   /* Assembling a big-endian word from bytes, as a packet parser would. */
   uint32_t v = (uint32_t)in[3];
-  uint32_t bytes[4] = {v & 0xFFu, (v >> 8) & 0xFFu, (v >> 16) & 0xFFu,
-                       v >> 24};
-  uint32_t be = (bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) |
-                bytes[3];
+  uint32_t bytes[4] = {v & 0xFFu, (v >> 8) & 0xFFu, (v >> 16) & 0xFFu, v >> 24};
+  uint32_t be = (bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3];
   return diff_mix(acc, be);
 }
 

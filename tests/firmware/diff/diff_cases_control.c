@@ -42,9 +42,7 @@ uint64_t diff_ackermann_small(const uint64_t in[4]) {
   return ((uint64_t)ackermann(m, n) << 8) | ackermann((uint32_t)in[2] & 1u, 5u);
 }
 
-static uint64_t fib(uint32_t n) {
-  return n < 2u ? n : fib(n - 1u) + fib(n - 2u);
-}
+static uint64_t fib(uint32_t n) { return n < 2u ? n : fib(n - 1u) + fib(n - 2u); }
 
 uint64_t diff_fib_recursive(const uint64_t in[4]) {
   return diff_mix(fib((uint32_t)in[0] & 15u), fib((uint32_t)in[1] & 7u));
@@ -121,14 +119,13 @@ uint64_t diff_compare_all(const uint64_t in[4]) {
     int64_t sx = (int64_t)x, sy = (int64_t)y;
     uint32_t x32 = (uint32_t)x, y32 = (uint32_t)(y >> (i * 8u));
     int32_t sx32 = (int32_t)x32, sy32 = (int32_t)y32;
-    uint32_t r = (uint32_t)(x < y) | (uint32_t)(x <= y) << 1 |
-                 (uint32_t)(x > y) << 2 | (uint32_t)(x >= y) << 3 |
-                 (uint32_t)(x == y) << 4 | (uint32_t)(x != y) << 5 |
-                 (uint32_t)(sx < sy) << 6 | (uint32_t)(sx <= sy) << 7 |
-                 (uint32_t)(sx > sy) << 8 | (uint32_t)(sx >= sy) << 9 |
-                 (uint32_t)(x32 < y32) << 10 | (uint32_t)(x32 >= y32) << 11 |
-                 (uint32_t)(sx32 < sy32) << 12 | (uint32_t)(sx32 > sy32) << 13 |
-                 (uint32_t)(sx32 <= 0) << 14 | (uint32_t)(sx < 0) << 15;
+    uint32_t r = (uint32_t)(x < y) | (uint32_t)(x <= y) << 1 | (uint32_t)(x > y) << 2 |
+                 (uint32_t)(x >= y) << 3 | (uint32_t)(x == y) << 4 | (uint32_t)(x != y) << 5 |
+                 (uint32_t)(sx < sy) << 6 | (uint32_t)(sx <= sy) << 7 | (uint32_t)(sx > sy) << 8 |
+                 (uint32_t)(sx >= sy) << 9 | (uint32_t)(x32 < y32) << 10 |
+                 (uint32_t)(x32 >= y32) << 11 | (uint32_t)(sx32 < sy32) << 12 |
+                 (uint32_t)(sx32 > sy32) << 13 | (uint32_t)(sx32 <= 0) << 14 |
+                 (uint32_t)(sx < 0) << 15;
     bits = (bits << 16) | r;
   }
   return bits;

@@ -21,9 +21,13 @@ T checked_sum(const T (&values)[N]) {
   return total;
 }
 
-template <typename T> T max_of(T a, T b) { return a < b ? b : a; }
+template <typename T>
+T max_of(T a, T b) {
+  return a < b ? b : a;
+}
 
-template <typename T, unsigned N> T max_element(const T (&values)[N]) {
+template <typename T, unsigned N>
+T max_element(const T (&values)[N]) {
   T best = values[0];
   for (unsigned i = 1; i < N; ++i)
     best = max_of(best, values[i]);
@@ -67,13 +71,12 @@ private:
   uint32_t a_, b_, c_;
 };
 
-uint64_t describe(const shape &s) {
-  return mix(mix(s.area(), s.perimeter()), s.kind());
-}
+uint64_t describe(const shape &s) { return mix(mix(s.area(), s.perimeter()), s.kind()); }
 
 // Applies a callable repeatedly; the lambdas below are inlined or called
 // through their closure type depending on the optimisation level.
-template <typename F> uint64_t iterate(uint64_t seed, unsigned times, F f) {
+template <typename F>
+uint64_t iterate(uint64_t seed, unsigned times, F f) {
   for (unsigned i = 0; i < times; ++i)
     seed = f(seed, i);
   return seed;
@@ -81,7 +84,8 @@ template <typename F> uint64_t iterate(uint64_t seed, unsigned times, F f) {
 
 // Fixed-capacity stack: a class template with member functions and
 // operator overloading, storage in the object itself.
-template <typename T, unsigned Capacity> class fixed_stack {
+template <typename T, unsigned Capacity>
+class fixed_stack {
 public:
   bool push(T v) {
     if (size_ == Capacity)
@@ -105,7 +109,8 @@ private:
 
 // Static polymorphism: the base calls into the derived class without a
 // vtable; evaluated both at compile time and at run time.
-template <typename Derived> struct checksum_base {
+template <typename Derived>
+struct checksum_base {
   constexpr uint32_t run(const uint32_t *data, unsigned n) const {
     uint32_t state = static_cast<const Derived *>(this)->start();
     for (unsigned i = 0; i < n; ++i)
@@ -149,8 +154,7 @@ extern "C" uint64_t diff_cpp_templates(const uint64_t in[4]) {
     halves[i] = static_cast<uint16_t>(in[1] >> (i * 16));
   for (unsigned i = 0; i < 3; ++i)
     wides[i] = static_cast<int64_t>(in[2 + (i & 1)] >> i);
-  uint64_t acc =
-      static_cast<uint64_t>(static_cast<int64_t>(checked_sum(bytes)));
+  uint64_t acc = static_cast<uint64_t>(static_cast<int64_t>(checked_sum(bytes)));
   acc = mix(acc, checked_sum(halves));
   acc = mix(acc, static_cast<uint64_t>(max_element(wides)));
   acc = mix(acc, static_cast<uint64_t>(max_element(bytes)));
@@ -179,13 +183,9 @@ extern "C" uint64_t diff_cpp_lambdas(const uint64_t in[4]) {
     return (v ^ (k >> (i & 31u))) + (v << 3) + i;
   };
   uint64_t a = iterate(in[0], 10, step);
-  auto clamp = [](uint64_t v, uint64_t lo, uint64_t hi) {
-    return v < lo ? lo : (v > hi ? hi : v);
-  };
+  auto clamp = [](uint64_t v, uint64_t lo, uint64_t hi) { return v < lo ? lo : (v > hi ? hi : v); };
   uint64_t lo = in[2] >> 1, hi = lo + (in[3] >> 4);
-  uint64_t b = iterate(in[3], 5, [&](uint64_t v, unsigned) {
-    return clamp(v * 3u, lo, hi) ^ a;
-  });
+  uint64_t b = iterate(in[3], 5, [&](uint64_t v, unsigned) { return clamp(v * 3u, lo, hi) ^ a; });
   return mix(mix(a, b), calls);
 }
 

@@ -8,22 +8,38 @@
  * compares and conditional branches on the LANai. */
 static uint32_t dense_step(uint32_t op, uint32_t x) {
   switch (op) {
-  case 0: return x + 1u;
-  case 1: return x ^ 0xA5A5A5A5u;
-  case 2: return x << 3;
-  case 3: return x >> 5;
-  case 4: return ~x;
-  case 5: return x - 0x1234u;
-  case 6: return x | 0x80000001u;
-  case 7: return x & 0x7FFFFFF0u;
-  case 8: return (x << 16) | (x >> 16);
-  case 9: return x + (x >> 1);
-  case 10: return x ^ (x << 7);
-  case 11: return x - (x >> 3);
-  case 12: return x + 0x9E3779B9u;
-  case 13: return (x & 0xFFFFu) + (x >> 16);
-  case 14: return x ^ (x >> 11);
-  default: return x + op;
+  case 0:
+    return x + 1u;
+  case 1:
+    return x ^ 0xA5A5A5A5u;
+  case 2:
+    return x << 3;
+  case 3:
+    return x >> 5;
+  case 4:
+    return ~x;
+  case 5:
+    return x - 0x1234u;
+  case 6:
+    return x | 0x80000001u;
+  case 7:
+    return x & 0x7FFFFFF0u;
+  case 8:
+    return (x << 16) | (x >> 16);
+  case 9:
+    return x + (x >> 1);
+  case 10:
+    return x ^ (x << 7);
+  case 11:
+    return x - (x >> 3);
+  case 12:
+    return x + 0x9E3779B9u;
+  case 13:
+    return (x & 0xFFFFu) + (x >> 16);
+  case 14:
+    return x ^ (x >> 11);
+  default:
+    return x + op;
   }
 }
 
@@ -37,21 +53,58 @@ uint64_t diff_switch_dense(const uint64_t in[4]) {
   /* A second, larger table indexed by a byte of another input. */
   uint32_t y = 0u;
   switch ((uint32_t)in[2] & 31u) {
-  case 0: case 1: case 2: y = 10u; break;
-  case 3: case 4: y = 20u; break;
-  case 5: y = 30u; /* falls through */
-  case 6: y += 40u; break;
-  case 7: case 8: case 9: case 10: y = 50u; break;
-  case 11: y = 60u; break;
-  case 12: y = 70u; break;
-  case 13: case 14: y = 80u; break;
-  case 15: y = 90u; break;
-  case 16: y = 100u; break;
-  case 17: y = 110u; break;
-  case 18: y = 120u; break;
-  case 19: case 20: y = 130u; break;
-  case 21: y = 140u; break;
-  default: y = 7u; break;
+  case 0:
+  case 1:
+  case 2:
+    y = 10u;
+    break;
+  case 3:
+  case 4:
+    y = 20u;
+    break;
+  case 5:
+    y = 30u; /* falls through */
+  case 6:
+    y += 40u;
+    break;
+  case 7:
+  case 8:
+  case 9:
+  case 10:
+    y = 50u;
+    break;
+  case 11:
+    y = 60u;
+    break;
+  case 12:
+    y = 70u;
+    break;
+  case 13:
+  case 14:
+    y = 80u;
+    break;
+  case 15:
+    y = 90u;
+    break;
+  case 16:
+    y = 100u;
+    break;
+  case 17:
+    y = 110u;
+    break;
+  case 18:
+    y = 120u;
+    break;
+  case 19:
+  case 20:
+    y = 130u;
+    break;
+  case 21:
+    y = 140u;
+    break;
+  default:
+    y = 7u;
+    break;
   }
   return diff_mix(x, y);
 }
@@ -62,15 +115,33 @@ uint64_t diff_switch_sparse(const uint64_t in[4]) {
     uint32_t key = (uint32_t)(in[i] >> 20) & 0x3FFu;
     key = key < 512u ? key : (key & 7u) * 100u; /* hits the case labels */
     switch (key) {
-    case 0: acc += 1u; break;
-    case 100: acc ^= 0xFFu; break;
-    case 200: acc <<= 1; break;
-    case 300: acc += 301u; break;
-    case 400: acc = ~acc; break;
-    case 500: acc -= 17u; break;
-    case 600: acc += in[i]; break;
-    case 700: acc ^= in[i] >> 3; break;
-    default: acc += key; break;
+    case 0:
+      acc += 1u;
+      break;
+    case 100:
+      acc ^= 0xFFu;
+      break;
+    case 200:
+      acc <<= 1;
+      break;
+    case 300:
+      acc += 301u;
+      break;
+    case 400:
+      acc = ~acc;
+      break;
+    case 500:
+      acc -= 17u;
+      break;
+    case 600:
+      acc += in[i];
+      break;
+    case 700:
+      acc ^= in[i] >> 3;
+      break;
+    default:
+      acc += key;
+      break;
     }
   }
   return acc;
@@ -80,14 +151,23 @@ uint64_t diff_switch_sparse(const uint64_t in[4]) {
  * neither merge the cases nor turn the switch into a table of constants:
  * 128 cases reach a real jump table (an indexed load and a jump through a
  * register). */
-#define DIFF_QUAD(n)                                                           \
-  case (n): x += (uint32_t)(n) * 0x01000193u; break;                          \
-  case (n) + 1: x ^= x >> ((n) % 13 + 1); break;                              \
-  case (n) + 2: x = (x << ((n) % 7 + 1)) | (x >> (31 - (n) % 7)); break;      \
-  case (n) + 3: x -= (x >> 3) ^ (uint32_t)(n); break;
-#define DIFF_QUAD4(n)                                                          \
-  DIFF_QUAD(n) DIFF_QUAD((n) + 4) DIFF_QUAD((n) + 8) DIFF_QUAD((n) + 12)
+#define DIFF_QUAD(n)                                                                               \
+  case (n):                                                                                        \
+    x += (uint32_t)(n)*0x01000193u;                                                                \
+    break;                                                                                         \
+  case (n) + 1:                                                                                    \
+    x ^= x >> ((n) % 13 + 1);                                                                      \
+    break;                                                                                         \
+  case (n) + 2:                                                                                    \
+    x = (x << ((n) % 7 + 1)) | (x >> (31 - (n) % 7));                                              \
+    break;                                                                                         \
+  case (n) + 3:                                                                                    \
+    x -= (x >> 3) ^ (uint32_t)(n);                                                                 \
+    break;
+#define DIFF_QUAD4(n) DIFF_QUAD(n) DIFF_QUAD((n) + 4) DIFF_QUAD((n) + 8) DIFF_QUAD((n) + 12)
 
+/* The case labels come from macros, which clang-format cannot lay out. */
+/* clang-format off */
 static uint32_t table_step(uint32_t op, uint32_t x) {
   switch (op) {
     DIFF_QUAD4(0) DIFF_QUAD4(16) DIFF_QUAD4(32) DIFF_QUAD4(48)
@@ -98,6 +178,7 @@ static uint32_t table_step(uint32_t op, uint32_t x) {
   }
   return x;
 }
+/* clang-format on */
 
 uint64_t diff_switch_jump_table(const uint64_t in[4]) {
   uint32_t x = (uint32_t)in[0];

@@ -123,9 +123,8 @@ uint64_t diff_wrap8_16(const uint64_t in[4]) {
   int16_t s16 = (int16_t)(uint16_t)in[3];
   int8_t s8_inc = (int8_t)(uint8_t)((uint32_t)(uint8_t)s8 + 100u);
   int16_t s16_neg = (int16_t)(uint16_t)(0u - (uint32_t)(uint16_t)s16);
-  uint64_t acc = ((uint64_t)sum8 << 56) | ((uint64_t)diff8 << 48) |
-                 ((uint64_t)prod8 << 40) | ((uint64_t)sum16 << 24) |
-                 ((uint64_t)diff16 << 8) | (prod16 & 0xFFu);
+  uint64_t acc = ((uint64_t)sum8 << 56) | ((uint64_t)diff8 << 48) | ((uint64_t)prod8 << 40) |
+                 ((uint64_t)sum16 << 24) | ((uint64_t)diff16 << 8) | (prod16 & 0xFFu);
   acc = diff_mix(acc, (uint64_t)(int64_t)s8_inc);
   acc = diff_mix(acc, (uint64_t)(int64_t)s16_neg);
   /* A uint8_t loop counter that wraps around. */
@@ -164,8 +163,7 @@ uint64_t diff_mem_functions(const uint64_t in[4]) {
   uint32_t len = (uint32_t)(in[0] >> 8) & 31u;
   memset(buf, (int)(in[1] & 0xFFu), sizeof buf);
   for (uint32_t i = 0u; i < 32u; ++i)
-    other[i] = (unsigned char)(in[2 + (i >> 4)] >> ((i & 7u) * 8u)) ^
-               (unsigned char)i;
+    other[i] = (unsigned char)(in[2 + (i >> 4)] >> ((i & 7u) * 8u)) ^ (unsigned char)i;
   memset(other + 32, 0x5A, 40);
   memcpy(buf + off, other + (off ^ 3u), len);
   memmove(buf + 3, buf + 1, 40); /* overlapping, forwards */

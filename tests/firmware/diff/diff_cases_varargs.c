@@ -17,10 +17,18 @@ static uint64_t fold_args(const char *kinds, ...) {
   for (const char *k = kinds; *k != '\0'; ++k) {
     uint64_t v;
     switch (*k) {
-    case 'i': v = (uint64_t)(int64_t)va_arg(ap, int32_t); break;
-    case 'u': v = va_arg(ap, uint32_t); break;
-    case 'l': v = (uint64_t)va_arg(ap, int64_t); break;
-    default: v = va_arg(ap, uint64_t); break;
+    case 'i':
+      v = (uint64_t)(int64_t)va_arg(ap, int32_t);
+      break;
+    case 'u':
+      v = va_arg(ap, uint32_t);
+      break;
+    case 'l':
+      v = (uint64_t)va_arg(ap, int64_t);
+      break;
+    default:
+      v = va_arg(ap, uint64_t);
+      break;
     }
     acc = (acc ^ v) * 0x100000001B3ull + (acc >> 29);
   }
@@ -33,7 +41,8 @@ uint64_t diff_varargs_mixed(const uint64_t in[4]) {
   const int64_t b = (int64_t)in[1];
   const uint64_t c = in[2] ^ in[3];
   uint64_t r = fold_args("ilq", (int32_t)a, b, c);
-  r ^= fold_args("iquil", (int32_t)(in[3] >> 7), c + 1u, (uint32_t)in[1], (int32_t)a, (int64_t)(in[1] - 5u));
+  r ^= fold_args("iquil", (int32_t)(in[3] >> 7), c + 1u, (uint32_t)in[1], (int32_t)a,
+                 (int64_t)(in[1] - 5u));
   r += fold_args("uqqqq", a, in[0], in[1], in[2], in[3]);
   r -= fold_args("iuiuiu", (int32_t)a, a * 3u, (int32_t)in[2], (uint32_t)in[3], 7, 9u);
   return r;

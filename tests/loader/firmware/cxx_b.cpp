@@ -27,7 +27,9 @@ struct Registered {
 
 Registered registered_b;
 
-extern "C" int cxx_b_value() { return registered_b.value + early_b.value + shared_counter() + twice(4); }
+extern "C" int cxx_b_value() {
+  return registered_b.value + early_b.value + shared_counter() + twice(4);
+}
 
 extern "C" void _start() {
   for (;;) {

@@ -23,9 +23,7 @@ __attribute__((noinline)) int main_callback(int value) {
   return local_state;
 }
 
-int run_dispatch(unsigned which, int a, int b) {
-  return which < 3 ? dispatch[which](a, b) : 0;
-}
+int run_dispatch(unsigned which, int a, int b) { return which < 3 ? dispatch[which](a, b) : 0; }
 
 void _start(void) {
   counter = add_values(shared_total, 3);

@@ -1,0 +1,1 @@
+// The register map, open to every floor.

@@ -1,0 +1,2 @@
+// Keeps to the order: the driver below it.
+#include "hostlib/driver/node.hpp"

@@ -1,0 +1,1 @@
+// A launcher header: hostlib's own code.
