@@ -17,13 +17,13 @@ namespace {
 // does not leave the kernel refusing every later run.
 class RunningGuard {
 public:
-  explicit RunningGuard(bool &flag) : flag_(flag) { flag_ = true; }
+  explicit RunningGuard(bool& flag) : flag_(flag) { flag_ = true; }
   ~RunningGuard() { flag_ = false; }
-  RunningGuard(const RunningGuard &) = delete;
-  RunningGuard &operator=(const RunningGuard &) = delete;
+  RunningGuard(const RunningGuard&) = delete;
+  RunningGuard& operator=(const RunningGuard&) = delete;
 
 private:
-  bool &flag_;
+  bool& flag_;
 };
 
 } // namespace
@@ -51,7 +51,7 @@ EventId Kernel::schedule_at(SimTime when, Callback callback, std::string_view la
     slot = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
   }
-  Slot &s = slots_[slot];
+  Slot& s = slots_[slot];
   s.callback = std::move(callback);
   s.label.assign(label);
   s.sequence = sequence;
@@ -73,7 +73,7 @@ bool Kernel::cancel(EventId id) {
   const std::uint32_t slot = slot_of(id);
   if (slot == no_slot)
     return false;
-  Slot &s = slots_[slot];
+  Slot& s = slots_[slot];
   if (s.sequence == live_front_)
     live_front_ = 0;
   s.sequence = 0;
@@ -132,7 +132,7 @@ void Kernel::drop_cancelled_front() {
 }
 
 void Kernel::execute(Entry entry) {
-  Slot &s = slots_[entry.slot];
+  Slot& s = slots_[entry.slot];
   s.sequence = 0; // no longer pending, also for the callback itself
   --live_;
   now_ = entry.time;
@@ -193,7 +193,7 @@ void Kernel::wake_task(TaskId task, SimTime when) {
 
 bool Kernel::run_next(SimTime limit) {
   drop_cancelled_front();
-  const TaskQueue::Wake *wake = tasks_.front();
+  const TaskQueue::Wake* wake = tasks_.front();
   const bool event = !heap_.empty() && heap_.front().time <= limit;
   if (wake != nullptr && wake->time <= limit &&
       (!event || wake->time < heap_.front().time ||
@@ -210,7 +210,7 @@ bool Kernel::run_next(SimTime limit) {
   return true;
 }
 
-void Kernel::enter_run(const char *who) {
+void Kernel::enter_run(const char* who) {
   if (running_) {
     throw std::logic_error(
         fmt::format("lanai::kernel: {}() called from inside an event callback ('{}'); "
@@ -221,7 +221,7 @@ void Kernel::enter_run(const char *who) {
 
 SimTime Kernel::next_event_time() {
   drop_cancelled_front();
-  const TaskQueue::Wake *wake = tasks_.front();
+  const TaskQueue::Wake* wake = tasks_.front();
   const SimTime event = heap_.empty() ? SimTime::max() : heap_.front().time;
   return wake != nullptr ? std::min(event, wake->time) : event;
 }

@@ -32,8 +32,8 @@ struct EventId {
 class Kernel {
 public:
   Kernel() = default;
-  Kernel(const Kernel &) = delete;
-  Kernel &operator=(const Kernel &) = delete;
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
 
   SimTime now() const { return now_; }
 
@@ -113,7 +113,7 @@ private:
 
   // Heap order: the root is the smallest (time, sequence).
   struct Later {
-    bool operator()(const Entry &a, const Entry &b) const {
+    bool operator()(const Entry& a, const Entry& b) const {
       if (a.time != b.time)
         return a.time > b.time;
       return a.sequence > b.sequence;
@@ -129,7 +129,7 @@ private:
                ? slot
                : no_slot;
   }
-  bool entry_live(const Entry &e) const { return slots_[e.slot].sequence == e.sequence; }
+  bool entry_live(const Entry& e) const { return slots_[e.slot].sequence == e.sequence; }
   void push_entry(Entry entry);
   void pop_entry();
   // Discards cancelled entries sitting at the root of the heap.
@@ -139,7 +139,7 @@ private:
   // Runs the earliest event or task wake if it lies at or before `limit`;
   // returns false if there is none.
   bool run_next(SimTime limit);
-  void enter_run(const char *who);
+  void enter_run(const char* who);
 
   std::vector<Entry> heap_;
   // Slots stay where they are while callbacks schedule more events.
