@@ -180,5 +180,7 @@ int via_main(int argc, char **argv) {
       return 10;
     status = conn_lost(n, me, level);
   }
+  free(n->mem);
+  free(n);
   return status;
 }

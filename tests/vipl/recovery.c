@@ -206,24 +206,27 @@ static int timer_wait(struct node *n) {
 int via_main(int argc, char **argv) {
   if (argc != 2)
     return 64;
-  struct node *n = calloc(1, sizeof *n);
-  n->me = lanai_emu_node();
-  if (n->me > 1)
+  const int me = lanai_emu_node();
+  if (me > 1)
     return 0;
-  if (strcmp(argv[1], "error-ack-lost") == 0) {
-    if (open_vi(n, VIP_SERVICE_RELIABLE_RECEPTION))
+  struct node *n = calloc(1, sizeof *n);
+  n->me = me;
+  int status = 64;
+  const VIP_RELIABILITY_LEVEL level = strcmp(argv[1], "error-ack-lost") == 0
+                                          ? VIP_SERVICE_RELIABLE_RECEPTION
+                                          : VIP_SERVICE_RELIABLE_DELIVERY;
+  if (strcmp(argv[1], "error-ack-lost") == 0 || strcmp(argv[1], "stale-ack") == 0 ||
+      strcmp(argv[1], "timer-wait") == 0) {
+    if (open_vi(n, level))
       return 10;
-    return error_ack_lost(n);
+    if (strcmp(argv[1], "error-ack-lost") == 0)
+      status = error_ack_lost(n);
+    else if (strcmp(argv[1], "stale-ack") == 0)
+      status = stale_ack(n);
+    else
+      status = timer_wait(n);
   }
-  if (strcmp(argv[1], "stale-ack") == 0) {
-    if (open_vi(n, VIP_SERVICE_RELIABLE_DELIVERY))
-      return 10;
-    return stale_ack(n);
-  }
-  if (strcmp(argv[1], "timer-wait") == 0) {
-    if (open_vi(n, VIP_SERVICE_RELIABLE_DELIVERY))
-      return 10;
-    return timer_wait(n);
-  }
-  return 64;
+  free(n->mem);
+  free(n);
+  return status;
 }
