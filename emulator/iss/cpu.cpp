@@ -70,7 +70,7 @@ bool default_fast_forward() { return fast_forward_default; }
 void set_default_blocks(bool on) { blocks_default = on; }
 bool default_blocks() { return blocks_default; }
 
-Cpu::Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus *bus)
+Cpu::Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus* bus)
     : sram_bytes_(valid_sram_bytes(sram_bytes)), sram_(zeroed_array<std::uint8_t>(sram_bytes)),
       decoded_(zeroed_array<Instruction>(sram_bytes / 4)),
       code_(zeroed_array<std::uint8_t>(sram_bytes / 4)), blocks_(sram_bytes), costs_(costs),
@@ -103,7 +103,7 @@ void Cpu::reset(std::uint32_t entry) {
   fault_ = {};
 }
 
-void Cpu::set_profile(PcProfile *profile) {
+void Cpu::set_profile(PcProfile* profile) {
   if (profile && (profile->cycles.size() != sram_bytes_ / 4 ||
                   profile->instructions.size() != sram_bytes_ / 4))
     throw std::invalid_argument("a PC profile must have one entry per SRAM word");
@@ -163,7 +163,7 @@ void Cpu::write_word(std::uint32_t addr, std::uint32_t v) {
   write_sram(addr, b);
 }
 
-void Cpu::raise(FaultKind kind, const Instruction &in, std::uint32_t pc, std::uint32_t address,
+void Cpu::raise(FaultKind kind, const Instruction& in, std::uint32_t pc, std::uint32_t address,
                 std::uint32_t width, bool is_store) {
   fault_ = Fault{kind, pc, address, in.word, kind != FaultKind::fetch_error, width, is_store};
   state_ = StopReason::fault;

@@ -42,7 +42,7 @@ bool default_blocks();
 
 class Cpu {
 public:
-  Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus *bus);
+  Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus* bus);
 
   // Clears registers and flags, starts fetching at `entry`.
   void reset(std::uint32_t entry);
@@ -75,11 +75,11 @@ public:
   // included) into `profile` (sized for this SRAM) while set; nullptr stops.
   // Idle laps that fast-forward skips are not attributed: a profiled core
   // normally runs with fast-forward off.
-  void set_profile(PcProfile *profile);
+  void set_profile(PcProfile* profile);
   // Cycles (and instructions) that fast-forward accounted without executing.
   std::uint64_t skipped_cycles() const { return skipped_cycles_; }
   std::uint64_t skipped_instructions() const { return skipped_instructions_; }
-  const Fault &fault() const { return fault_; }
+  const Fault& fault() const { return fault_; }
   StopReason state() const { return state_; }
   bool running() const { return state_ == StopReason::cycle_limit; }
 
@@ -113,18 +113,18 @@ private:
   // Runs cached blocks back to back while each fits in both limits.
   BlockExit run_blocks(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
   // Builds the block entered at `pc` and marks the words it covers.
-  const Block *build_block_at(std::uint32_t pc);
+  const Block* build_block_at(std::uint32_t pc);
   // The SRAM word at `index` was written: forget what was decoded from it.
   void code_written(std::uint32_t index);
-  bool load(const Instruction &in, std::uint32_t pc, std::uint32_t ea, std::uint32_t &out);
-  bool store(const Instruction &in, std::uint32_t pc, std::uint32_t ea, std::uint32_t value);
-  bool mmio_access(const Instruction &in, std::uint32_t pc, std::uint32_t ea, std::uint32_t *value,
+  bool load(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t& out);
+  bool store(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t value);
+  bool mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t* value,
                    bool is_store);
-  void raise(FaultKind kind, const Instruction &in, std::uint32_t pc, std::uint32_t address,
+  void raise(FaultKind kind, const Instruction& in, std::uint32_t pc, std::uint32_t address,
              std::uint32_t width, bool is_store);
-  void skip_predicated(const Instruction &in);
-  bool execute_memory(const Instruction &in, std::uint32_t pc);
-  const Instruction &fetch(std::uint32_t pc);
+  void skip_predicated(const Instruction& in);
+  bool execute_memory(const Instruction& in, std::uint32_t pc);
+  const Instruction& fetch(std::uint32_t pc);
   IdleState idle_state() const;
   // What the idle watch does at a taken backward branch at `pc`, `cycles`
   // after it (deciding may use up one of the watch's skips).
@@ -148,7 +148,7 @@ private:
   CycleCosts costs_;
   bool blocks_on_;
   std::uint32_t class_cost_[static_cast<int>(CostClass::count)];
-  MmioBus *bus_;
+  MmioBus* bus_;
 
   std::uint32_t regs_[reg_discard + 1] = {}; // the 32 registers and the discarded one
   std::uint8_t flags_ = 0;
@@ -162,7 +162,7 @@ private:
   Fault fault_;
   bool fast_forward_ = default_fast_forward();
   IdleWatch watch_;
-  PcProfile *profile_ = nullptr;
+  PcProfile* profile_ = nullptr;
   std::uint64_t skipped_cycles_ = 0;
   std::uint64_t skipped_instructions_ = 0;
   std::uint64_t block_instructions_ = 0;

@@ -23,18 +23,18 @@ std::uint32_t big_endian(std::uint32_t v) {
   return v;
 }
 
-std::uint32_t load_be32(const std::uint8_t *p) {
+std::uint32_t load_be32(const std::uint8_t* p) {
   std::uint32_t v;
   std::memcpy(&v, p, 4);
   return big_endian(v);
 }
 
-void store_be32(std::uint8_t *p, std::uint32_t v) {
+void store_be32(std::uint8_t* p, std::uint32_t v) {
   v = big_endian(v);
   std::memcpy(p, &v, 4);
 }
 
-std::uint32_t read_part(const std::uint8_t *p, std::uint32_t width, bool zero_extend) {
+std::uint32_t read_part(const std::uint8_t* p, std::uint32_t width, bool zero_extend) {
   if (width == 4)
     return load_be32(p);
   if (width == 2) {
@@ -44,7 +44,7 @@ std::uint32_t read_part(const std::uint8_t *p, std::uint32_t width, bool zero_ex
   return zero_extend ? p[0] : static_cast<std::uint32_t>(static_cast<std::int8_t>(p[0]));
 }
 
-std::uint32_t read_before(const std::uint8_t *p, std::uint32_t width) {
+std::uint32_t read_before(const std::uint8_t* p, std::uint32_t width) {
   std::uint32_t before = 0;
   for (std::uint32_t i = 0; i < width; ++i)
     before = before << 8 | p[i];
@@ -54,8 +54,8 @@ std::uint32_t read_before(const std::uint8_t *p, std::uint32_t width) {
 } // namespace
 
 // Out of line and cold: the executor's loop stays small.
-[[gnu::noinline, gnu::cold]] const Block *Cpu::build_block_at(std::uint32_t pc) {
-  const Block &block = blocks_.build(pc, sram_.get(), sram_bytes_, costs_);
+[[gnu::noinline, gnu::cold]] const Block* Cpu::build_block_at(std::uint32_t pc) {
+  const Block& block = blocks_.build(pc, sram_.get(), sram_bytes_, costs_);
   const std::uint32_t first = pc >> 2, words = BlockCache::words_covered(block);
   for (std::uint32_t index = first; index < first + words; ++index)
     code_[index] |= code_in_block;
@@ -73,7 +73,7 @@ struct MemoryAddress {
 };
 
 [[gnu::always_inline]] inline MemoryAddress
-memory_address(const BlockOp *op, const std::uint32_t *regs, std::uint8_t flags) {
+memory_address(const BlockOp* op, const std::uint32_t* regs, std::uint8_t flags) {
   const std::uint32_t base = regs[op->rs1];
   const std::uint32_t computed =
       op->bits & op_rrm
@@ -86,7 +86,7 @@ memory_address(const BlockOp *op, const std::uint32_t *regs, std::uint8_t flags)
 
 Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   // In OpKind order.
-  static const void *const dispatch[] = {
+  static const void* const dispatch[] = {
       &&op_end,        &&op_read_pc, &&op_add_ri,   &&op_add_ri_f,   &&op_addc_ri,
       &&op_addc_ri_f,  &&op_and_ri,  &&op_or_ri,    &&op_xor_ri,     &&op_logic_ri_f,
       &&op_shl_ri,     &&op_shr_ri,  &&op_sar_ri,   &&op_shift_ri_f, &&op_add_rr,
@@ -97,24 +97,24 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
       &&op_jump_imm};
   static_assert(std::size(dispatch) == static_cast<std::size_t>(OpKind::count));
 
-  std::uint32_t *const regs = regs_;
-  std::uint8_t *const sram = sram_.get();
+  std::uint32_t* const regs = regs_;
+  std::uint8_t* const sram = sram_.get();
   const std::uint32_t sram_bytes = sram_bytes_;
-  const std::uint16_t *const conds = cond_table_;
+  const std::uint16_t* const conds = cond_table_;
   const bool watch_branches = fast_forward_;
   std::uint8_t flags = flags_;
-  const Block *const *const entries = blocks_.entries();
+  const Block* const* const entries = blocks_.entries();
   const std::uint64_t first_instruction = instructions_;
   std::uint64_t cycles = cycles_, instructions = instructions_;
   std::uint32_t loaded = loaded_reg_, pc = pc_, last_pc = regs_[reg_pc];
   BlockExit exit = BlockExit::step;
 
-  const Block *block;
-  const BlockOp *op;
+  const Block* block;
+  const BlockOp* op;
   std::uint32_t next;       // the pc after the block: its end, or a taken branch's target
   std::uint32_t stored = 0; // the word index of the last store
 
-#define LANAI_DISPATCH() goto *dispatch[static_cast<unsigned>(op->kind)]
+#define LANAI_DISPATCH() goto* dispatch[static_cast<unsigned>(op->kind)]
 #define LANAI_NEXT()                                                                               \
   do {                                                                                             \
     ++op;                                                                                          \
@@ -156,7 +156,7 @@ op_end:
 
 op_read_pc:
   regs[reg_pc] = block->pc + 4 * static_cast<std::uint32_t>(op - block->ops);
-  goto *dispatch[static_cast<unsigned>(op->then)];
+  goto* dispatch[static_cast<unsigned>(op->then)];
 
 op_add_ri:
   regs[op->rd] = regs[op->rs1] + op->imm;
@@ -290,7 +290,7 @@ op_store : {
   const std::uint32_t width = op->width;
   if (ea >= sram_bytes || (ea & (width - 1u)))
     goto stop_before;
-  std::uint8_t *p = sram + ea;
+  std::uint8_t* p = sram + ea;
   if (watch_.clean())
     watch_.note_store(ea, width, read_before(p, width));
   const std::uint32_t v = regs[op->rd_read]; // the old base, if it is also the data

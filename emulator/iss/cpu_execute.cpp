@@ -16,10 +16,10 @@
 namespace lanai::iss {
 
 // Defined here, next to the loop, so the compiler can inline them.
-inline const Instruction &Cpu::fetch(std::uint32_t pc) {
+inline const Instruction& Cpu::fetch(std::uint32_t pc) {
   const std::uint32_t index = pc >> 2;
   if (!(code_[index] & code_decoded)) {
-    const std::uint8_t *p = &sram_[pc];
+    const std::uint8_t* p = &sram_[pc];
     decoded_[index] = decode(std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 |
                              std::uint32_t(p[2]) << 8 | p[3]);
     code_[index] |= code_decoded;
@@ -42,8 +42,8 @@ inline void Cpu::write_reg(unsigned r, std::uint32_t v, bool from_load) {
   }
 }
 
-bool Cpu::mmio_access(const Instruction &in, std::uint32_t pc, std::uint32_t ea,
-                      std::uint32_t *value, bool is_store) {
+bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
+                      std::uint32_t* value, bool is_store) {
   if (in.width != 4) {
     raise(FaultKind::register_width, in, pc, ea, in.width, is_store);
     return false;
@@ -69,14 +69,14 @@ bool Cpu::mmio_access(const Instruction &in, std::uint32_t pc, std::uint32_t ea,
   return true;
 }
 
-bool Cpu::load(const Instruction &in, std::uint32_t pc, std::uint32_t ea, std::uint32_t &out) {
+bool Cpu::load(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t& out) {
   const std::uint32_t width = in.width;
   if (ea & (width - 1)) {
     raise(FaultKind::misaligned_access, in, pc, ea, width, false);
     return false;
   }
   if (ea < sram_bytes_) {
-    const std::uint8_t *p = &sram_[ea];
+    const std::uint8_t* p = &sram_[ea];
     if (width == 4) {
       out = std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
     } else if (width == 2) {
@@ -93,14 +93,14 @@ bool Cpu::load(const Instruction &in, std::uint32_t pc, std::uint32_t ea, std::u
   return false;
 }
 
-bool Cpu::store(const Instruction &in, std::uint32_t pc, std::uint32_t ea, std::uint32_t v) {
+bool Cpu::store(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t v) {
   const std::uint32_t width = in.width;
   if (ea & (width - 1)) {
     raise(FaultKind::misaligned_access, in, pc, ea, width, true);
     return false;
   }
   if (ea < sram_bytes_) {
-    std::uint8_t *p = &sram_[ea];
+    std::uint8_t* p = &sram_[ea];
     if (watch_.clean()) {
       std::uint32_t before = 0;
       for (std::uint32_t i = 0; i < width; ++i)
@@ -128,7 +128,7 @@ bool Cpu::store(const Instruction &in, std::uint32_t pc, std::uint32_t ea, std::
   return false;
 }
 
-bool Cpu::execute_memory(const Instruction &in, std::uint32_t pc) {
+bool Cpu::execute_memory(const Instruction& in, std::uint32_t pc) {
   std::uint32_t ea;
   bool update = false;
   std::uint32_t updated = 0;
@@ -166,7 +166,7 @@ bool Cpu::execute_memory(const Instruction &in, std::uint32_t pc) {
   return true;
 }
 
-void Cpu::skip_predicated(const Instruction &in) {
+void Cpu::skip_predicated(const Instruction& in) {
   // A register-register operation whose condition fails leaves Rd as it
   // was; its `.f' form still sets Z and N from that (unchanged) Rd. LLVM
   // relies on this: it folds a later compare-with-zero of Rd into a
@@ -184,7 +184,7 @@ void Cpu::skip_predicated(const Instruction &in) {
     raise(FaultKind::fetch_error, none, pc, pc, 0, false);
     return false;
   }
-  const Instruction &in = fetch(pc);
+  const Instruction& in = fetch(pc);
   const std::uint64_t started = cycles_;
   regs_[reg_pc] = pc;
   std::uint32_t cost = class_cost_[static_cast<int>(in.cost)];

@@ -29,7 +29,7 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
     return;
   bool repeats = watch_.clean() && cycles_ > watch_.cycles();
   for (int i = 0; repeats && i < watch_.stores(); ++i) {
-    const IdleWatch::Store &store = watch_.store(i);
+    const IdleWatch::Store& store = watch_.store(i);
     std::uint32_t now = 0;
     for (std::uint32_t b = 0; b < store.width; ++b)
       now = now << 8 | sram_[store.address + b];

@@ -19,7 +19,7 @@ struct IdleState {
   std::uint32_t pc = 0, npc = 0, nnpc = 0, loaded_reg = 0;
   std::uint8_t flags = 0;
 
-  friend bool operator==(const IdleState &, const IdleState &) = default;
+  friend bool operator==(const IdleState&, const IdleState&) = default;
 };
 
 class IdleWatch {
@@ -54,7 +54,7 @@ public:
   void taint() { clean_ = false; }
 
   // Starts watching `branch` from `state`, at the given counts.
-  void begin(std::uint32_t branch, const IdleState &state, std::uint64_t cycles,
+  void begin(std::uint32_t branch, const IdleState& state, std::uint64_t cycles,
              std::uint64_t instructions) {
     branch_ = branch;
     skip_branch_ = none;
@@ -104,9 +104,9 @@ public:
     return true;
   }
   int stores() const { return stores_; }
-  const Store &store(int i) const { return stores_at_[i]; }
+  const Store& store(int i) const { return stores_at_[i]; }
 
-  const IdleState &state() const { return state_; }
+  const IdleState& state() const { return state_; }
   std::uint64_t cycles() const { return cycles_; }
   std::uint64_t instructions() const { return instructions_; }
 

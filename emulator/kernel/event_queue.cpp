@@ -17,13 +17,13 @@ namespace {
 // does not leave the kernel refusing every later run.
 class RunningGuard {
 public:
-  explicit RunningGuard(bool &flag) : flag_(flag) { flag_ = true; }
+  explicit RunningGuard(bool& flag) : flag_(flag) { flag_ = true; }
   ~RunningGuard() { flag_ = false; }
-  RunningGuard(const RunningGuard &) = delete;
-  RunningGuard &operator=(const RunningGuard &) = delete;
+  RunningGuard(const RunningGuard&) = delete;
+  RunningGuard& operator=(const RunningGuard&) = delete;
 
 private:
-  bool &flag_;
+  bool& flag_;
 };
 
 } // namespace
@@ -135,7 +135,7 @@ void Kernel::wake_task(TaskId task, SimTime when) {
 
 bool Kernel::run_next(SimTime limit) {
   drop_cancelled_front();
-  const TaskQueue::Wake *wake = tasks_.front();
+  const TaskQueue::Wake* wake = tasks_.front();
   const bool event = !heap_.empty() && heap_.front().time <= limit;
   if (wake != nullptr && wake->time <= limit &&
       (!event || wake->time < heap_.front().time ||
@@ -150,7 +150,7 @@ bool Kernel::run_next(SimTime limit) {
   return true;
 }
 
-void Kernel::enter_run(const char *who) {
+void Kernel::enter_run(const char* who) {
   if (running_) {
     throw std::logic_error(
         fmt::format("lanai::kernel: {}() called from inside an event callback ('{}'); "
@@ -161,7 +161,7 @@ void Kernel::enter_run(const char *who) {
 
 SimTime Kernel::next_event_time() {
   drop_cancelled_front();
-  const TaskQueue::Wake *wake = tasks_.front();
+  const TaskQueue::Wake* wake = tasks_.front();
   const SimTime event = heap_.empty() ? SimTime::max() : heap_.front().time;
   return wake != nullptr ? std::min(event, wake->time) : event;
 }

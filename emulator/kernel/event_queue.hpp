@@ -31,8 +31,8 @@ struct EventId {
 class Kernel {
 public:
   Kernel() = default;
-  Kernel(const Kernel &) = delete;
-  Kernel &operator=(const Kernel &) = delete;
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
 
   SimTime now() const { return now_; }
 
@@ -103,7 +103,7 @@ private:
 
   // Heap order: the root is the smallest (time, sequence).
   struct Later {
-    bool operator()(const Entry &a, const Entry &b) const {
+    bool operator()(const Entry& a, const Entry& b) const {
       if (a.time != b.time)
         return a.time > b.time;
       return a.sequence > b.sequence;
@@ -118,7 +118,7 @@ private:
   // Runs the earliest event or task wake if it lies at or before `limit`;
   // returns false if there is none.
   bool run_next(SimTime limit);
-  void enter_run(const char *who);
+  void enter_run(const char* who);
 
   std::vector<Entry> heap_;
   // Sequence numbers of events still due to run. Cancellation removes the

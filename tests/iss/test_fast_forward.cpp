@@ -32,13 +32,13 @@ struct Snapshot {
   std::string console;
   std::uint64_t skipped;
 
-  bool same_as(const Snapshot &o) const {
+  bool same_as(const Snapshot& o) const {
     return stop == o.stop && cycles == o.cycles && instructions == o.instructions && pc == o.pc &&
            regs == o.regs && sram == o.sram && console == o.console;
   }
 };
 
-Snapshot snapshot_of(const ProgramRun &p, lanai::iss::StopReason stop, std::uint32_t sram_bytes) {
+Snapshot snapshot_of(const ProgramRun& p, lanai::iss::StopReason stop, std::uint32_t sram_bytes) {
   Snapshot s{stop, p.cpu->cycles(),     p.cpu->instructions(),  p.cpu->pc(), {},
              {},   p.system->console(), p.cpu->skipped_cycles()};
   for (unsigned r = 0; r < 32; ++r)
@@ -51,7 +51,7 @@ Snapshot snapshot_of(const ProgramRun &p, lanai::iss::StopReason stop, std::uint
 // Runs `words` to `limit` in slices of `slice` cycles (as the card's core
 // does between events); `between` runs between slices.
 template <typename Between>
-Snapshot run(const std::vector<std::uint32_t> &words, bool fast_forward, std::uint64_t limit,
+Snapshot run(const std::vector<std::uint32_t>& words, bool fast_forward, std::uint64_t limit,
              std::uint64_t slice, Between between, lanai::iss::CycleCosts costs = {}) {
   ProgramRun p(words, costs);
   p.cpu->set_fast_forward(fast_forward);
@@ -66,8 +66,8 @@ Snapshot run(const std::vector<std::uint32_t> &words, bool fast_forward, std::ui
 // Runs `words` (with registers from r3 up set from `regs`, when given) to
 // `end` cycles in runs of `step` cycles, with or without predecoded blocks;
 // the state and the first `sram_bytes` of SRAM.
-Snapshot run_in_steps(const std::vector<std::uint32_t> &words, bool fast_forward,
-                      const std::array<std::uint32_t, 32> *regs, std::uint64_t step,
+Snapshot run_in_steps(const std::vector<std::uint32_t>& words, bool fast_forward,
+                      const std::array<std::uint32_t, 32>* regs, std::uint64_t step,
                       std::uint64_t end, std::uint32_t sram_bytes, bool blocks = true) {
   ProgramRun p(words);
   p.cpu->set_fast_forward(fast_forward);
@@ -82,13 +82,13 @@ Snapshot run_in_steps(const std::vector<std::uint32_t> &words, bool fast_forward
   return snapshot_of(p, stop, sram_bytes);
 }
 
-Snapshot run(const std::vector<std::uint32_t> &words, bool fast_forward,
+Snapshot run(const std::vector<std::uint32_t>& words, bool fast_forward,
              std::uint64_t limit = 200'000, std::uint64_t slice = 50'000) {
-  return run(words, fast_forward, limit, slice, [](lanai::iss::Cpu &) {});
+  return run(words, fast_forward, limit, slice, [](lanai::iss::Cpu&) {});
 }
 
 // Both ways; the states must agree. Returns the fast-forwarded run.
-Snapshot both_ways(const std::vector<std::uint32_t> &words, std::uint64_t limit = 200'000,
+Snapshot both_ways(const std::vector<std::uint32_t>& words, std::uint64_t limit = 200'000,
                    std::uint64_t slice = 50'000) {
   const Snapshot plain = run(words, false, limit, slice);
   const Snapshot fast = run(words, true, limit, slice);
@@ -172,7 +172,7 @@ TEST_CASE("a word changed between slices ends the skip at the right lap") {
   // completion event would change it: both runs leave the loop at the same
   // cycle and exit with the same value.
   for (const std::uint64_t slice : {7u, 1'000u, 33'333u}) {
-    auto poke = [](lanai::iss::Cpu &cpu) {
+    auto poke = [](lanai::iss::Cpu& cpu) {
       if (cpu.cycles() >= 100'000 && cpu.read_word(data) == 0)
         cpu.write_word(data, 42);
     };
@@ -191,9 +191,9 @@ TEST_CASE("the skip stops short of a cycle or instruction limit inside the next 
   costs.load_cycles = 2;
   for (std::uint64_t limit = 1'000; limit < 1'012; ++limit) {
     const Snapshot plain = run(
-        wait_for_word(), false, limit, limit, [](lanai::iss::Cpu &) {}, costs);
+        wait_for_word(), false, limit, limit, [](lanai::iss::Cpu&) {}, costs);
     const Snapshot fast = run(
-        wait_for_word(), true, limit, limit, [](lanai::iss::Cpu &) {}, costs);
+        wait_for_word(), true, limit, limit, [](lanai::iss::Cpu&) {}, costs);
     CHECK(fast.same_as(plain));
   }
   for (std::uint64_t n = 100; n < 110; ++n) {
@@ -227,7 +227,7 @@ TEST_CASE("random instruction streams give the same state with and without fast-
   for (std::uint64_t seed = 0; seed < 1500; ++seed) {
     lanai::kernel::RandomStream rng(seed, "fast-forward-program");
     std::vector<std::uint32_t> words(64);
-    for (auto &w : words) {
+    for (auto& w : words) {
       w = static_cast<std::uint32_t>(rng.next_u64());
       // Many backward branches into the program, and loads and stores.
       const std::uint32_t kind = rng.uniform_u32(0, 5);
