@@ -52,7 +52,7 @@ std::optional<double> load_average() {
   return load[0];
 }
 
-int run_benchmark(const Options &o) {
+int run_benchmark(const Options& o) {
   const auto profile =
       o.profile.empty() ? profile::default_profile() : profile::load_profile(o.profile);
   const auto objects = machine::objects_in_manifest(BENCH_FIRMWARE_DIR);
@@ -111,7 +111,7 @@ int run_benchmark(const Options &o) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   CLI::App app{"Measures the LANai instruction-set simulator's speed on compute-heavy "
                "firmware against the same program run natively"};
   Options o;
@@ -131,9 +131,9 @@ int main(int argc, char **argv) {
   try {
     app.parse(argc, argv);
     return run_benchmark(o);
-  } catch (const CLI::ParseError &e) {
+  } catch (const CLI::ParseError& e) {
     return app.exit(e);
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     fmt::print(stderr, "bench_iss_speed: {}\n", e.what());
     return 2;
   }

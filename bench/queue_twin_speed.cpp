@@ -17,7 +17,7 @@
 #include "emulator/profile/hardware_profile.hpp"
 #include "bench/queueing/twin_point.hpp"
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   using namespace lanai;
   CLI::App app{"Queueing-twin speed: wall time to a +-5% interval on the host DMA queue"};
   std::string model_file = BENCH_NIC_SEND_MODEL;
@@ -71,11 +71,11 @@ int main(int argc, char **argv) {
     model.rate_per_us = rate;
     const models::QnaResult qna = models::solve_qna(model);
     double qna_hdma = 0;
-    for (const auto &s : qna.stations)
+    for (const auto& s : qna.stations)
       if (s.name == "hdma")
         qna_hdma = s.queue;
-    const bench::StationEstimate *hdma = nullptr;
-    for (const auto &s : r.stations)
+    const bench::StationEstimate* hdma = nullptr;
+    for (const auto& s : r.stations)
       if (s.station == "hdma")
         hdma = &s;
     if (!hdma) {
@@ -111,7 +111,7 @@ int main(int argc, char **argv) {
                static_cast<double>(r.messages) / r.wall_seconds);
     fmt::print("fast-forward: {}, {} idle LANai cycles skipped\n", r.fast_forward ? "on" : "off",
                r.skipped_cycles);
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     fmt::print(stderr, "queue_twin_speed: {}\n", e.what());
     return 1;
   }

@@ -16,7 +16,7 @@ namespace {
 // (and JSON has no infinity).
 double positive(double seconds) { return std::max(seconds, 1e-9); }
 
-std::string run_json(const EmulatedRun &run, double clock_mhz) {
+std::string run_json(const EmulatedRun& run, double clock_mhz) {
   return fmt::format("{{\"instructions\":{},\"cycles\":{},\"wall_s\":{},\"cpu_s\":{},"
                      "\"minstr_per_s\":{},\"mcycles_per_s\":{},\"realtime_ratio\":{}}}",
                      run.instructions, run.cycles, run.wall_s, run.cpu_s, minstr_per_s(run),
@@ -25,41 +25,41 @@ std::string run_json(const EmulatedRun &run, double clock_mhz) {
 
 } // namespace
 
-double minstr_per_s(const EmulatedRun &run) {
+double minstr_per_s(const EmulatedRun& run) {
   return static_cast<double>(run.instructions) / positive(run.wall_s) / 1e6;
 }
 
-double mcycles_per_s(const EmulatedRun &run) {
+double mcycles_per_s(const EmulatedRun& run) {
   return static_cast<double>(run.cycles) / positive(run.wall_s) / 1e6;
 }
 
-double realtime_ratio(const EmulatedRun &run, double clock_mhz) {
+double realtime_ratio(const EmulatedRun& run, double clock_mhz) {
   return mcycles_per_s(run) / clock_mhz;
 }
 
-const EmulatedRun &best_run(const SpeedReport &report) {
+const EmulatedRun& best_run(const SpeedReport& report) {
   return *std::max_element(
       report.runs.begin(), report.runs.end(),
-      [](const EmulatedRun &a, const EmulatedRun &b) { return minstr_per_s(a) < minstr_per_s(b); });
+      [](const EmulatedRun& a, const EmulatedRun& b) { return minstr_per_s(a) < minstr_per_s(b); });
 }
 
-double best_native_wall_s(const SpeedReport &report) {
+double best_native_wall_s(const SpeedReport& report) {
   return positive(*std::min_element(report.native_wall_s.begin(), report.native_wall_s.end()));
 }
 
-double slowdown(const SpeedReport &report) {
+double slowdown(const SpeedReport& report) {
   return positive(best_run(report).wall_s) / best_native_wall_s(report);
 }
 
-bool goal_met(const SpeedReport &report) {
+bool goal_met(const SpeedReport& report) {
   return minstr_per_s(best_run(report)) >= goal_minstr_per_s;
 }
 
-bool checksums_match(const SpeedReport &report) {
+bool checksums_match(const SpeedReport& report) {
   return report.emulated_checksum == report.native_checksum;
 }
 
-std::string format_table(const SpeedReport &r) {
+std::string format_table(const SpeedReport& r) {
   std::string out =
       fmt::format("ISS speed: compute_kernels firmware, scale {}, profile '{}' (LANai at {} MHz)\n",
                   r.scale, r.profile_name, r.clock_mhz);
@@ -70,7 +70,7 @@ std::string format_table(const SpeedReport &r) {
                      "instructions", "cycles", "wall s", "cpu s", "M instr/s", "M cycles/s",
                      "x real time");
   for (std::size_t i = 0; i < r.runs.size(); ++i) {
-    const auto &run = r.runs[i];
+    const auto& run = r.runs[i];
     out +=
         fmt::format("{:>3}  {:>12}  {:>12}  {:>8.3f}  {:>8.3f}  {:>10.1f}  {:>10.1f}  {:>11.2f}\n",
                     i + 1, run.instructions, run.cycles, run.wall_s, run.cpu_s, minstr_per_s(run),
@@ -78,7 +78,7 @@ std::string format_table(const SpeedReport &r) {
   }
   // Rates are per wall second; a run that got much less than a core says
   // more about the host's other work than about the simulator.
-  const auto &best = best_run(r);
+  const auto& best = best_run(r);
   if (best.cpu_s < 0.9 * best.wall_s)
     out += fmt::format("note: the best run got {:.0f}% of a core (cpu s / wall s); per "
                        "processor second it ran {:.1f} M instr/s\n",
@@ -94,9 +94,9 @@ std::string format_table(const SpeedReport &r) {
   return out;
 }
 
-std::string format_json(const SpeedReport &r) {
+std::string format_json(const SpeedReport& r) {
   std::string runs;
-  for (const auto &run : r.runs) {
+  for (const auto& run : r.runs) {
     if (!runs.empty())
       runs += ',';
     runs += run_json(run, r.clock_mhz);

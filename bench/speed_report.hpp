@@ -31,21 +31,21 @@ struct SpeedReport {
 };
 
 // Emulated instructions (millions) per wall second.
-double minstr_per_s(const EmulatedRun &run);
+double minstr_per_s(const EmulatedRun& run);
 // Emulated cycles (millions) per wall second: the emulation's MHz.
-double mcycles_per_s(const EmulatedRun &run);
+double mcycles_per_s(const EmulatedRun& run);
 // How many times faster than a real LANai at clock_mhz (below 1: slower).
-double realtime_ratio(const EmulatedRun &run, double clock_mhz);
+double realtime_ratio(const EmulatedRun& run, double clock_mhz);
 
 // The run with the highest instruction rate; the report must have runs.
-const EmulatedRun &best_run(const SpeedReport &report);
-double best_native_wall_s(const SpeedReport &report);
+const EmulatedRun& best_run(const SpeedReport& report);
+double best_native_wall_s(const SpeedReport& report);
 // Best emulated wall time over best native wall time.
-double slowdown(const SpeedReport &report);
-bool goal_met(const SpeedReport &report);
-bool checksums_match(const SpeedReport &report);
+double slowdown(const SpeedReport& report);
+bool goal_met(const SpeedReport& report);
+bool checksums_match(const SpeedReport& report);
 
-std::string format_table(const SpeedReport &report);
-std::string format_json(const SpeedReport &report);
+std::string format_table(const SpeedReport& report);
+std::string format_json(const SpeedReport& report);
 
 } // namespace lanai::bench

@@ -11,8 +11,8 @@
 
 namespace lanai::bench {
 
-CalibrationSummary summarize_fit(const std::vector<TargetCell> &cells,
-                                 const std::vector<double> &model) {
+CalibrationSummary summarize_fit(const std::vector<TargetCell>& cells,
+                                 const std::vector<double>& model) {
   CalibrationSummary s;
   std::vector<double> abs_errors;
   std::map<std::uint32_t, std::map<std::string, double>> one_way; // size -> firmware -> us
@@ -34,10 +34,10 @@ CalibrationSummary summarize_fit(const std::vector<TargetCell> &cells,
     s.median_abs_error =
         n % 2 ? abs_errors[n / 2] : (abs_errors[n / 2 - 1] + abs_errors[n / 2]) / 2;
   }
-  for (const auto &[size_key, by_fw_value] : one_way) {
+  for (const auto& [size_key, by_fw_value] : one_way) {
     const auto size = size_key;
-    const auto &by_fw = by_fw_value;
-    auto check = [&](const char *lo, const char *hi, bool strict) {
+    const auto& by_fw = by_fw_value;
+    auto check = [&](const char* lo, const char* hi, bool strict) {
       const auto a = by_fw.find(lo), b = by_fw.find(hi);
       if (a == by_fw.end() || b == by_fw.end())
         return false;
@@ -53,7 +53,7 @@ CalibrationSummary summarize_fit(const std::vector<TargetCell> &cells,
   return s;
 }
 
-std::string render_cells(const std::vector<TargetCell> &cells, const std::vector<double> &model) {
+std::string render_cells(const std::vector<TargetCell>& cells, const std::vector<double>& model) {
   std::string out = fmt::format("{:<9} {:>6} {:<22} {:>9} {:>9} {:>8}\n", "firmware", "size",
                                 "quantity", "target", "model", "error%");
   for (std::size_t i = 0; i < cells.size(); ++i)
@@ -63,20 +63,20 @@ std::string render_cells(const std::vector<TargetCell> &cells, const std::vector
   return out;
 }
 
-bool meets(const CalibrationSummary &s, double median_limit, double one_way_limit) {
+bool meets(const CalibrationSummary& s, double median_limit, double one_way_limit) {
   return s.median_abs_error <= median_limit &&
          (!s.has_one_way || std::abs(s.worst_one_way_error) <= one_way_limit) &&
          s.order_violations.empty();
 }
 
-std::string render_summary(const std::vector<TargetCell> &cells, const CalibrationSummary &s,
+std::string render_summary(const std::vector<TargetCell>& cells, const CalibrationSummary& s,
                            double median_limit, double one_way_limit) {
   auto verdict = [](bool ok) { return ok ? "ok" : "OVER THE LIMIT"; };
   std::string out = fmt::format(
       "median absolute error over {} cells: {:.1f}% (limit {:.0f}%: {})\n", cells.size(),
       100 * s.median_abs_error, 100 * median_limit, verdict(s.median_abs_error <= median_limit));
   if (s.has_one_way) {
-    const TargetCell &w = cells[s.worst_one_way_cell];
+    const TargetCell& w = cells[s.worst_one_way_cell];
     out += fmt::format("worst 1-way error: {:+.1f}% ({} {} B) (limit {:.0f}%: {})\n",
                        100 * s.worst_one_way_error, w.firmware, w.size, 100 * one_way_limit,
                        verdict(std::abs(s.worst_one_way_error) <= one_way_limit));
@@ -88,7 +88,7 @@ std::string render_summary(const std::vector<TargetCell> &cells, const Calibrati
         fmt::format("1-way order SVIA < PVIA <= QoS-VIA: yes, at all {} sizes\n", s.ordered_sizes);
   } else {
     out += "1-way order SVIA < PVIA <= QoS-VIA: NO\n";
-    for (const OrderViolation &v : s.order_violations)
+    for (const OrderViolation& v : s.order_violations)
       out += fmt::format("  at {} B: {} {:.2f} us {} {} {:.2f} us (by {:.2f} us)\n", v.size,
                          v.lower, v.lower_us, v.strict ? "is not below" : "is above", v.higher,
                          v.higher_us, v.lower_us - v.higher_us);

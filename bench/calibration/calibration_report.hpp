@@ -26,15 +26,15 @@ struct CalibrationSummary {
   std::size_t ordered_sizes = 0;                // sizes where the order could be checked
 };
 
-CalibrationSummary summarize_fit(const std::vector<TargetCell> &cells,
-                                 const std::vector<double> &model);
+CalibrationSummary summarize_fit(const std::vector<TargetCell>& cells,
+                                 const std::vector<double>& model);
 
 // Fixed-width table: firmware, size, quantity, target, model, error %.
-std::string render_cells(const std::vector<TargetCell> &cells, const std::vector<double> &model);
+std::string render_cells(const std::vector<TargetCell>& cells, const std::vector<double>& model);
 // The summary lines; `median_limit` and `one_way_limit` (fractions) mark
 // each figure "ok" or "over the limit".
-std::string render_summary(const std::vector<TargetCell> &cells, const CalibrationSummary &s,
+std::string render_summary(const std::vector<TargetCell>& cells, const CalibrationSummary& s,
                            double median_limit, double one_way_limit);
-bool meets(const CalibrationSummary &s, double median_limit, double one_way_limit);
+bool meets(const CalibrationSummary& s, double median_limit, double one_way_limit);
 
 } // namespace lanai::bench

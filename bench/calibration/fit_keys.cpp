@@ -14,8 +14,8 @@ namespace lanai::bench {
 
 namespace {
 
-const profile::ParamInfo *find_key(std::string_view key) {
-  for (const profile::ParamInfo &info : profile::parameter_table())
+const profile::ParamInfo* find_key(std::string_view key) {
+  for (const profile::ParamInfo& info : profile::parameter_table())
     if (info.key == key)
       return &info;
   return nullptr;
@@ -23,7 +23,7 @@ const profile::ParamInfo *find_key(std::string_view key) {
 
 std::string valid_keys() {
   std::vector<std::string_view> keys;
-  for (const profile::ParamInfo &info : profile::parameter_table())
+  for (const profile::ParamInfo& info : profile::parameter_table())
     keys.push_back(info.key);
   return fmt::format("{}", fmt::join(keys, ", "));
 }
@@ -39,7 +39,7 @@ double parse_bound(std::string_view text, std::string_view item) {
 } // namespace
 
 std::vector<FitParameter> parse_fit_keys(std::string_view list,
-                                         const profile::HardwareProfile &base) {
+                                         const profile::HardwareProfile& base) {
   std::vector<FitParameter> keys;
   while (!list.empty()) {
     const auto comma = list.find(',');
@@ -49,11 +49,11 @@ std::vector<FitParameter> parse_fit_keys(std::string_view list,
       continue;
     const auto eq = item.find('=');
     const std::string_view key = item.substr(0, eq);
-    const profile::ParamInfo *info = find_key(key);
+    const profile::ParamInfo* info = find_key(key);
     if (!info)
       throw CalibrationError(
           fmt::format("--fit: unknown key '{}'; valid keys: {}", key, valid_keys()));
-    for (const FitParameter &k : keys)
+    for (const FitParameter& k : keys)
       if (k.name == key)
         throw CalibrationError(fmt::format("--fit: key '{}' given twice", key));
     FitParameter p;
@@ -82,12 +82,12 @@ std::vector<FitParameter> parse_fit_keys(std::string_view list,
   return keys;
 }
 
-profile::HardwareProfile apply_fit(const profile::HardwareProfile &base,
-                                   const std::vector<FitParameter> &keys,
-                                   const std::vector<double> &values) {
+profile::HardwareProfile apply_fit(const profile::HardwareProfile& base,
+                                   const std::vector<FitParameter>& keys,
+                                   const std::vector<double>& values) {
   profile::HardwareProfile p = base;
   for (std::size_t j = 0; j < keys.size(); ++j) {
-    const profile::ParamInfo *info = find_key(keys[j].name);
+    const profile::ParamInfo* info = find_key(keys[j].name);
     const double v = std::clamp(values.at(j), keys[j].lower, keys[j].upper);
     if (info->integer)
       *info->integer(p) = static_cast<std::uint32_t>(std::llround(v));

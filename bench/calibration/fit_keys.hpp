@@ -18,11 +18,11 @@ namespace lanai::bench {
 // Integer keys are fitted on integers. Throws CalibrationError for an
 // unknown key (listing the valid ones), a repeated key or a bad range.
 std::vector<FitParameter> parse_fit_keys(std::string_view list,
-                                         const profile::HardwareProfile &base);
+                                         const profile::HardwareProfile& base);
 
 // `base` with the fitted keys set to `values` (integers rounded).
-profile::HardwareProfile apply_fit(const profile::HardwareProfile &base,
-                                   const std::vector<FitParameter> &keys,
-                                   const std::vector<double> &values);
+profile::HardwareProfile apply_fit(const profile::HardwareProfile& base,
+                                   const std::vector<FitParameter>& keys,
+                                   const std::vector<double>& values);
 
 } // namespace lanai::bench

@@ -35,9 +35,9 @@ struct LatencyModel::Pool {
 
 LatencyModel::LatencyModel(std::vector<TargetCell> cells, ModelOptions options)
     : cells_(std::move(cells)), options_(options) {
-  for (const TargetCell &c : cells_) {
+  for (const TargetCell& c : cells_) {
     const bool breakdown = !is_one_way(c.quantity);
-    auto it = std::find_if(runs_.begin(), runs_.end(), [&](const Run &r) {
+    auto it = std::find_if(runs_.begin(), runs_.end(), [&](const Run& r) {
       return r.firmware == c.firmware && r.size == c.size && r.breakdown == breakdown;
     });
     if (it == runs_.end())
@@ -50,13 +50,13 @@ LatencyModel::LatencyModel(std::vector<TargetCell> cells, ModelOptions options)
 
 LatencyModel::~LatencyModel() = default;
 
-std::vector<double> LatencyModel::evaluate(const profile::HardwareProfile &profile) {
+std::vector<double> LatencyModel::evaluate(const profile::HardwareProfile& profile) {
   struct Outcome {
     double median_us = 0;
     Breakdown breakdown;
   };
   std::vector<std::future<Outcome>> futures;
-  for (const Run &run : runs_) {
+  for (const Run& run : runs_) {
     auto task = std::make_shared<std::packaged_task<Outcome()>>([this, &profile, run] {
       PingPongSpec spec;
       spec.setup.profile = profile;
@@ -84,7 +84,7 @@ std::vector<double> LatencyModel::evaluate(const profile::HardwareProfile &profi
   // Wait for all before rethrowing, so no task outlives `profile`.
   std::vector<Outcome> outcomes;
   std::exception_ptr failure;
-  for (auto &f : futures) {
+  for (auto& f : futures) {
     try {
       outcomes.push_back(f.get());
     } catch (...) {
@@ -98,7 +98,7 @@ std::vector<double> LatencyModel::evaluate(const profile::HardwareProfile &profi
   std::vector<double> values;
   values.reserve(cells_.size());
   for (std::size_t i = 0; i < cells_.size(); ++i) {
-    const Outcome &o = outcomes[cell_run_[i]];
+    const Outcome& o = outcomes[cell_run_[i]];
     values.push_back(is_one_way(cells_[i].quantity)
                          ? o.median_us
                          : breakdown_value(o.breakdown, cells_[i].quantity));

@@ -26,14 +26,14 @@ class LatencyModel {
 public:
   LatencyModel(std::vector<TargetCell> cells, ModelOptions options);
   ~LatencyModel();
-  LatencyModel(const LatencyModel &) = delete;
-  LatencyModel &operator=(const LatencyModel &) = delete;
+  LatencyModel(const LatencyModel&) = delete;
+  LatencyModel& operator=(const LatencyModel&) = delete;
 
-  const std::vector<TargetCell> &cells() const { return cells_; }
+  const std::vector<TargetCell>& cells() const { return cells_; }
   // The model value of every cell, in the table's order. Throws
   // CalibrationError naming the firmware and size if a run fails, and the
   // cluster's error for an unknown firmware.
-  std::vector<double> evaluate(const profile::HardwareProfile &profile);
+  std::vector<double> evaluate(const profile::HardwareProfile& profile);
 
 private:
   struct Run;

@@ -18,7 +18,7 @@ namespace lanai::bench {
 
 namespace {
 
-double sum_of_squares(const std::vector<double> &r) {
+double sum_of_squares(const std::vector<double>& r) {
   double s = 0;
   for (const double v : r)
     s += v * v;
@@ -27,7 +27,7 @@ double sum_of_squares(const std::vector<double> &r) {
 
 class Problem {
 public:
-  Problem(const std::vector<FitParameter> &p, const ResidualFunction &f) : params_(p), f_(f) {}
+  Problem(const std::vector<FitParameter>& p, const ResidualFunction& f) : params_(p), f_(f) {}
 
   std::vector<double> clamp(std::vector<double> x) const {
     for (std::size_t j = 0; j < x.size(); ++j)
@@ -35,7 +35,7 @@ public:
     return x;
   }
   // The point the model is run at: within bounds, integers rounded.
-  std::vector<double> evaluated_point(const std::vector<double> &x) const {
+  std::vector<double> evaluated_point(const std::vector<double>& x) const {
     std::vector<double> e = clamp(x);
     for (std::size_t j = 0; j < e.size(); ++j)
       if (params_[j].integer)
@@ -43,7 +43,7 @@ public:
             std::clamp(std::round(e[j]), std::ceil(params_[j].lower), std::floor(params_[j].upper));
     return e;
   }
-  const std::vector<double> &residuals(const std::vector<double> &x) {
+  const std::vector<double>& residuals(const std::vector<double>& x) {
     const std::vector<double> e = evaluated_point(x);
     auto it = cache_.find(e);
     if (it != cache_.end())
@@ -60,8 +60,8 @@ public:
   int evaluations() const { return evaluations_; }
 
 private:
-  const std::vector<FitParameter> &params_;
-  const ResidualFunction &f_;
+  const std::vector<FitParameter>& params_;
+  const ResidualFunction& f_;
   std::map<std::vector<double>, std::vector<double>> cache_;
   std::size_t size_ = 0;
   int evaluations_ = 0;
@@ -70,23 +70,23 @@ private:
 // Hands each round's outcome to the caller's observer, if any.
 class Reporter {
 public:
-  Reporter(const FitOptions &options, const Problem &problem)
+  Reporter(const FitOptions& options, const Problem& problem)
       : options_(options), problem_(problem) {}
-  void operator()(const char *phase, int round, const std::vector<double> &x, double cost,
+  void operator()(const char* phase, int round, const std::vector<double>& x, double cost,
                   double damping) const {
     if (options_.on_round)
       options_.on_round({phase, round, problem_.evaluated_point(x), cost, damping});
   }
 
 private:
-  const FitOptions &options_;
-  const Problem &problem_;
+  const FitOptions& options_;
+  const Problem& problem_;
 };
 
-void check_ranges(const std::vector<FitParameter> &parameters) {
+void check_ranges(const std::vector<FitParameter>& parameters) {
   if (parameters.empty())
     throw std::invalid_argument("least-squares fit: no parameters to fit");
-  for (const FitParameter &p : parameters)
+  for (const FitParameter& p : parameters)
     if (!(p.lower <= p.upper) || (p.integer && std::ceil(p.lower) > std::floor(p.upper)))
       throw std::invalid_argument(fmt::format("least-squares fit: {} has an empty range [{}, {}]",
                                               p.name, p.lower, p.upper));
@@ -94,14 +94,14 @@ void check_ranges(const std::vector<FitParameter> &parameters) {
 
 // Forward-difference Jacobian, one row per parameter; backwards at an upper
 // bound, and a zero row for a parameter pinned between its bounds.
-std::vector<std::vector<double>> jacobian(Problem &problem,
-                                          const std::vector<FitParameter> &parameters,
-                                          const std::vector<double> &x,
-                                          const std::vector<double> &r, const FitOptions &options) {
+std::vector<std::vector<double>> jacobian(Problem& problem,
+                                          const std::vector<FitParameter>& parameters,
+                                          const std::vector<double>& x,
+                                          const std::vector<double>& r, const FitOptions& options) {
   const std::size_t n = parameters.size();
   std::vector<std::vector<double>> jac(n);
   for (std::size_t j = 0; j < n; ++j) {
-    const FitParameter &p = parameters[j];
+    const FitParameter& p = parameters[j];
     double h = options.relative_step * std::max(std::abs(x[j]), 1e-3 * (p.upper - p.lower));
     if (p.integer)
       h = std::max(1.0, std::round(h));
@@ -113,7 +113,7 @@ std::vector<std::vector<double>> jacobian(Problem &problem,
     jac[j].assign(r.size(), 0.0);
     if (actual == 0)
       continue; // pinned between bounds
-    const std::vector<double> &rh = problem.residuals(xh);
+    const std::vector<double>& rh = problem.residuals(xh);
     for (std::size_t i = 0; i < r.size(); ++i)
       jac[j][i] = (rh[i] - r[i]) / actual;
   }
@@ -126,8 +126,8 @@ struct NormalEquations {
   std::vector<double> g;
 };
 
-NormalEquations normal_equations(const std::vector<std::vector<double>> &jac,
-                                 const std::vector<double> &r) {
+NormalEquations normal_equations(const std::vector<std::vector<double>>& jac,
+                                 const std::vector<double>& r) {
   const std::size_t n = jac.size();
   NormalEquations eq{std::vector<std::vector<double>>(n, std::vector<double>(n, 0.0)),
                      std::vector<double>(n, 0.0)};
@@ -153,8 +153,8 @@ enum class Step { accepted, converged, rejected };
 
 // Up to ten damped steps from the state, the damping raised after each
 // that fails to lower the cost and lowered after one that does.
-Step damped_step(Problem &problem, const NormalEquations &eq, double max_diag,
-                 const FitOptions &options, FitState &s) {
+Step damped_step(Problem& problem, const NormalEquations& eq, double max_diag,
+                 const FitOptions& options, FitState& s) {
   const std::size_t n = eq.g.size();
   for (int attempt = 0; attempt < 10; ++attempt) {
     std::vector<std::vector<double>> damped = eq.a;
@@ -169,7 +169,7 @@ Step damped_step(Problem &problem, const NormalEquations &eq, double max_diag,
     for (std::size_t j = 0; j < n; ++j)
       trial[j] += step[j];
     trial = problem.clamp(trial);
-    const std::vector<double> &rt = problem.residuals(trial);
+    const std::vector<double>& rt = problem.residuals(trial);
     const double trial_cost = sum_of_squares(rt);
     if (trial_cost < s.cost) {
       const double gain = (s.cost - trial_cost) / std::max(s.cost, 1e-300);
@@ -185,8 +185,8 @@ Step damped_step(Problem &problem, const NormalEquations &eq, double max_diag,
 }
 
 // Levenberg-Marquardt rounds until converged, stuck or out of rounds.
-void levenberg_marquardt(Problem &problem, const std::vector<FitParameter> &parameters,
-                         const FitOptions &options, const Reporter &report, FitState &s) {
+void levenberg_marquardt(Problem& problem, const std::vector<FitParameter>& parameters,
+                         const FitOptions& options, const Reporter& report, FitState& s) {
   for (int round = 1; round <= options.max_rounds; ++round) {
     const NormalEquations eq =
         normal_equations(jacobian(problem, parameters, s.x, s.r, options), s.r);
@@ -206,8 +206,8 @@ void levenberg_marquardt(Problem &problem, const std::vector<FitParameter> &para
 
 // Settles the integer parameters: coordinate search, steps shrinking from a
 // few percent of the value down to one unit.
-void settle_integers(Problem &problem, const std::vector<FitParameter> &parameters,
-                     const FitOptions &options, const Reporter &report, FitState &s) {
+void settle_integers(Problem& problem, const std::vector<FitParameter>& parameters,
+                     const FitOptions& options, const Reporter& report, FitState& s) {
   const std::size_t n = parameters.size();
   s.x = problem.evaluated_point(s.x);
   std::vector<double> step(n, 0.0);
@@ -254,14 +254,14 @@ void settle_integers(Problem &problem, const std::vector<FitParameter> &paramete
 
 } // namespace
 
-FitResult fit_least_squares(const std::vector<FitParameter> &parameters,
-                            const ResidualFunction &model, const FitOptions &options) {
+FitResult fit_least_squares(const std::vector<FitParameter>& parameters,
+                            const ResidualFunction& model, const FitOptions& options) {
   check_ranges(parameters);
   Problem problem(parameters, model);
   const Reporter report(options, problem);
 
   FitState s;
-  for (const FitParameter &p : parameters)
+  for (const FitParameter& p : parameters)
     s.x.push_back(p.initial);
   s.x = problem.clamp(s.x);
   s.r = problem.residuals(s.x);

@@ -22,7 +22,7 @@ struct FitParameter {
 
 // Residuals of the model at the given parameter values (integer parameters
 // already rounded). The cost minimised is the sum of their squares.
-using ResidualFunction = std::function<std::vector<double>(const std::vector<double> &)>;
+using ResidualFunction = std::function<std::vector<double>(const std::vector<double>&)>;
 
 struct FitRound {
   std::string phase; // "start", "lm" or "integer"
@@ -37,7 +37,7 @@ struct FitOptions {
   int max_integer_passes = 8;  // sweeps of the final integer search
   double relative_step = 0.05; // finite-difference step, relative to |value|
   double tolerance = 1e-4;     // stop when a round improves the cost by less (relative)
-  std::function<void(const FitRound &)> on_round; // progress
+  std::function<void(const FitRound&)> on_round; // progress
 };
 
 struct FitResult {
@@ -50,7 +50,7 @@ struct FitResult {
 // Starts from the initial values (clamped into their bounds). Throws
 // std::invalid_argument for no parameters, inverted bounds or residual
 // vectors that change length.
-FitResult fit_least_squares(const std::vector<FitParameter> &parameters,
-                            const ResidualFunction &residuals, const FitOptions &options = {});
+FitResult fit_least_squares(const std::vector<FitParameter>& parameters,
+                            const ResidualFunction& residuals, const FitOptions& options = {});
 
 } // namespace lanai::bench

@@ -17,26 +17,26 @@ namespace lanai::bench {
 namespace {
 
 struct QuantityAccess {
-  const char *name;
-  double (*get)(const Breakdown &);
+  const char* name;
+  double (*get)(const Breakdown&);
 };
 
 // Same names and order as the JSON keys of `lanai-emu pingpong --breakdown`.
-const std::vector<QuantityAccess> &breakdown_quantities() {
+const std::vector<QuantityAccess>& breakdown_quantities() {
   static const std::vector<QuantityAccess> table = {
-      {"send_hdma_prog_desc", [](const Breakdown &b) { return b.send.hdma_prog_desc; }},
-      {"send_desc_down", [](const Breakdown &b) { return b.send.desc_down; }},
-      {"send_hdma_prog_data", [](const Breakdown &b) { return b.send.hdma_prog_data; }},
-      {"send_data_down", [](const Breakdown &b) { return b.send.data_down; }},
-      {"send_nsdma_done", [](const Breakdown &b) { return b.send.nsdma_done; }},
-      {"send_hdma_prog_status", [](const Breakdown &b) { return b.send.hdma_prog_status; }},
-      {"send_status_done", [](const Breakdown &b) { return b.send.status_done; }},
-      {"recv_hdma_prog_desc", [](const Breakdown &b) { return b.recv.hdma_prog_desc; }},
-      {"recv_desc_down", [](const Breakdown &b) { return b.recv.desc_down; }},
-      {"recv_hdma_prog_data", [](const Breakdown &b) { return b.recv.hdma_prog_data; }},
-      {"recv_data_up", [](const Breakdown &b) { return b.recv.data_up; }},
-      {"recv_hdma_prog_status", [](const Breakdown &b) { return b.recv.hdma_prog_status; }},
-      {"recv_status_done", [](const Breakdown &b) { return b.recv.status_done; }},
+      {"send_hdma_prog_desc", [](const Breakdown& b) { return b.send.hdma_prog_desc; }},
+      {"send_desc_down", [](const Breakdown& b) { return b.send.desc_down; }},
+      {"send_hdma_prog_data", [](const Breakdown& b) { return b.send.hdma_prog_data; }},
+      {"send_data_down", [](const Breakdown& b) { return b.send.data_down; }},
+      {"send_nsdma_done", [](const Breakdown& b) { return b.send.nsdma_done; }},
+      {"send_hdma_prog_status", [](const Breakdown& b) { return b.send.hdma_prog_status; }},
+      {"send_status_done", [](const Breakdown& b) { return b.send.status_done; }},
+      {"recv_hdma_prog_desc", [](const Breakdown& b) { return b.recv.hdma_prog_desc; }},
+      {"recv_desc_down", [](const Breakdown& b) { return b.recv.desc_down; }},
+      {"recv_hdma_prog_data", [](const Breakdown& b) { return b.recv.hdma_prog_data; }},
+      {"recv_data_up", [](const Breakdown& b) { return b.recv.data_up; }},
+      {"recv_hdma_prog_status", [](const Breakdown& b) { return b.recv.hdma_prog_status; }},
+      {"recv_status_done", [](const Breakdown& b) { return b.recv.status_done; }},
   };
   return table;
 }
@@ -60,7 +60,7 @@ std::vector<std::string_view> split_fields(std::string_view line) {
   }
 }
 
-std::uint32_t parse_size(std::string_view text, const std::string &where) {
+std::uint32_t parse_size(std::string_view text, const std::string& where) {
   std::uint64_t scale = 1;
   if (!text.empty() && (text.back() == 'K' || text.back() == 'k'))
     scale = 1024;
@@ -77,7 +77,7 @@ std::uint32_t parse_size(std::string_view text, const std::string &where) {
   return static_cast<std::uint32_t>(value * scale);
 }
 
-double parse_time(std::string_view text, const std::string &where) {
+double parse_time(std::string_view text, const std::string& where) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
@@ -89,10 +89,10 @@ double parse_time(std::string_view text, const std::string &where) {
 
 } // namespace
 
-const std::vector<std::string> &target_quantities() {
+const std::vector<std::string>& target_quantities() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
-    for (const QuantityAccess &q : breakdown_quantities())
+    for (const QuantityAccess& q : breakdown_quantities())
       n.emplace_back(q.name);
     n.emplace_back("one_way");
     return n;
@@ -102,8 +102,8 @@ const std::vector<std::string> &target_quantities() {
 
 bool is_one_way(std::string_view quantity) { return quantity == "one_way"; }
 
-double breakdown_value(const Breakdown &b, std::string_view quantity) {
-  for (const QuantityAccess &q : breakdown_quantities())
+double breakdown_value(const Breakdown& b, std::string_view quantity) {
+  for (const QuantityAccess& q : breakdown_quantities())
     if (quantity == q.name)
       return q.get(b);
   throw std::invalid_argument(fmt::format("not a breakdown quantity: {}", quantity));
@@ -141,7 +141,7 @@ std::vector<TargetCell> parse_target_table(std::string_view text, std::string_vi
       throw CalibrationError(fmt::format("{}: empty firmware name", where));
     cell.size = parse_size(fields[1], where);
     cell.quantity = std::string(fields[2]);
-    const auto &names = target_quantities();
+    const auto& names = target_quantities();
     if (std::find(names.begin(), names.end(), cell.quantity) == names.end())
       throw CalibrationError(fmt::format("{}: unknown quantity '{}'; valid: {}", where,
                                          cell.quantity, fmt::join(names, ", ")));
@@ -160,7 +160,7 @@ std::vector<TargetCell> parse_target_table(std::string_view text, std::string_vi
   return cells;
 }
 
-std::vector<TargetCell> read_target_table(const std::filesystem::path &file) {
+std::vector<TargetCell> read_target_table(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in)
     throw CalibrationError(fmt::format("{}: cannot read the target table", file.string()));

@@ -29,16 +29,16 @@ struct TargetCell {
 
 // The quantity names in table order: send_<breakdown key>..., then
 // recv_<breakdown key>..., then one_way.
-const std::vector<std::string> &target_quantities();
+const std::vector<std::string>& target_quantities();
 bool is_one_way(std::string_view quantity);
 // The value of a breakdown quantity (not one_way) in `b`.
-double breakdown_value(const Breakdown &b, std::string_view quantity);
+double breakdown_value(const Breakdown& b, std::string_view quantity);
 
 // Reads the CSV: a header line `firmware,size,quantity,target_us`; blank
 // lines and lines starting with '#' are skipped. Sizes take K/M suffixes.
 // Throws CalibrationError "FILE:LINE: what is wrong" for an unreadable file,
 // a wrong header, a bad field, an unknown quantity or a repeated cell.
-std::vector<TargetCell> read_target_table(const std::filesystem::path &file);
+std::vector<TargetCell> read_target_table(const std::filesystem::path& file);
 std::vector<TargetCell> parse_target_table(std::string_view text, std::string_view source);
 
 } // namespace lanai::bench

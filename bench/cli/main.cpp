@@ -12,7 +12,7 @@
 #include "hostlib/program/launch_command.hpp"
 #include "tools/analytic/model_commands.hpp"
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   CLI::App app{"lanai-emu: emulator of a Myrinet-style programmable NIC (LANai firmware, "
                "devices, VIA hosts) in deterministic virtual time"};
   app.require_subcommand(1);
@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
   // Listed for --help; its line is read by the launcher itself (below), as
   // everything after "--" belongs to the program it runs.
   app.add_subcommand("launch", lanai::vipl::kLaunchSummary);
-  for (CLI::App *sub : app.get_subcommands([](CLI::App *) { return true; }))
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
     sub->fallthrough();
   // CLI11 takes an unknown first word for a stray argument: it would only
   // say that a subcommand is required, or print the top-level help and
@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
     const std::string word = argv[first];
     std::vector<std::string> names;
     bool known = false;
-    for (const CLI::App *sub : app.get_subcommands([](CLI::App *) { return true; })) {
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
       names.push_back(sub->get_name());
       known = known || sub->check_name(word);
     }
@@ -76,15 +76,15 @@ int main(int argc, char **argv) {
   }
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
-  } catch (const CLI::CallForAllHelp &e) {
+  } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
-  } catch (const CLI::ParseError &e) {
+  } catch (const CLI::ParseError& e) {
     // Usage errors get the same one-line form and status as bad input.
     fmt::print(stderr, "lanai-emu: {} (see --help)\n", e.what());
     return 1;
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     fmt::print(stderr, "lanai-emu: {}\n", e.what());
     return 1;
   }

@@ -6,13 +6,13 @@
 
 namespace lanai::bench {
 
-void add_pingpong_command(CLI::App &app, int &exit_status);
-void add_pingbulk_command(CLI::App &app, int &exit_status);
-void add_run_command(CLI::App &app, int &exit_status);
-void add_calibrate_command(CLI::App &app, int &exit_status);
-void add_frag_command(CLI::App &app, int &exit_status);
+void add_pingpong_command(CLI::App& app, int& exit_status);
+void add_pingbulk_command(CLI::App& app, int& exit_status);
+void add_run_command(CLI::App& app, int& exit_status);
+void add_calibrate_command(CLI::App& app, int& exit_status);
+void add_frag_command(CLI::App& app, int& exit_status);
 
-inline void add_bench_commands(CLI::App &app, int &exit_status) {
+inline void add_bench_commands(CLI::App& app, int& exit_status) {
   add_pingpong_command(app, exit_status);
   add_pingbulk_command(app, exit_status);
   add_run_command(app, exit_status);

@@ -37,10 +37,10 @@ struct CalibrateOptions {
 };
 
 // Every firmware of the table must exist before hours of fitting start.
-void check_firmwares(const std::vector<TargetCell> &cells, const profile::HardwareProfile &profile,
-                     const std::string &table) {
+void check_firmwares(const std::vector<TargetCell>& cells, const profile::HardwareProfile& profile,
+                     const std::string& table) {
   std::set<std::string> checked;
-  for (const TargetCell &c : cells) {
+  for (const TargetCell& c : cells) {
     if (!checked.insert(c.firmware).second)
       continue;
     ClusterSetup setup;
@@ -48,13 +48,13 @@ void check_firmwares(const std::vector<TargetCell> &cells, const profile::Hardwa
     setup.firmware = c.firmware;
     try {
       (void)cluster_config(setup);
-    } catch (const std::exception &e) {
+    } catch (const std::exception& e) {
       throw CalibrationError(fmt::format("{}:{}: {}", table, c.line, e.what()));
     }
   }
 }
 
-std::string describe(const std::vector<FitParameter> &keys, const std::vector<double> &values) {
+std::string describe(const std::vector<FitParameter>& keys, const std::vector<double>& values) {
   std::string s;
   for (std::size_t j = 0; j < keys.size(); ++j)
     s += fmt::format(" {}={}", keys[j].name,
@@ -63,14 +63,14 @@ std::string describe(const std::vector<FitParameter> &keys, const std::vector<do
   return s;
 }
 
-int run_calibrate(const CalibrateOptions &o) {
+int run_calibrate(const CalibrateOptions& o) {
   const std::vector<TargetCell> cells = read_target_table(o.table);
   profile::HardwareProfile base = find_profile(o.profile);
   const std::vector<FitParameter> keys = parse_fit_keys(o.fit, base);
   check_firmwares(cells, base, o.table);
 
   LatencyModel model(cells, {o.iters, 1, o.seed, o.threads});
-  auto residuals_at = [&](const profile::HardwareProfile &p) {
+  auto residuals_at = [&](const profile::HardwareProfile& p) {
     const std::vector<double> values = model.evaluate(p);
     std::vector<double> r;
     for (std::size_t i = 0; i < cells.size(); ++i)
@@ -82,14 +82,14 @@ int run_calibrate(const CalibrateOptions &o) {
   if (!keys.empty()) {
     FitOptions fit_options;
     fit_options.max_rounds = o.max_rounds;
-    fit_options.on_round = [&](const FitRound &round) {
+    fit_options.on_round = [&](const FitRound& round) {
       fmt::print(stderr, "calibrate: {:<7} {:>2}  cost {:.5f}  rms {:.2f}%{}\n", round.phase,
                  round.round, round.cost,
                  100 * std::sqrt(round.cost / static_cast<double>(cells.size())),
                  describe(keys, round.values));
     };
     const FitResult result = fit_least_squares(
-        keys, [&](const std::vector<double> &x) { return residuals_at(apply_fit(base, keys, x)); },
+        keys, [&](const std::vector<double>& x) { return residuals_at(apply_fit(base, keys, x)); },
         fit_options);
     fitted = apply_fit(base, keys, result.values);
     fmt::print(stderr, "calibrate: done after {} evaluations, cost {:.5f}\n", result.evaluations,
@@ -114,9 +114,9 @@ int run_calibrate(const CalibrateOptions &o) {
 
 } // namespace
 
-void add_calibrate_command(CLI::App &app, int &exit_status) {
+void add_calibrate_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<CalibrateOptions>();
-  CLI::App *cmd = app.add_subcommand(
+  CLI::App* cmd = app.add_subcommand(
       "calibrate", "fit hardware-profile keys to a table of published ping-pong latencies");
   cmd->add_option("table", options->table,
                   "target CSV: firmware,size,quantity,target_us (e.g. "

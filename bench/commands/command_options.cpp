@@ -11,7 +11,7 @@ namespace lanai::bench {
 
 namespace {
 
-std::vector<std::string> split(const std::string &list) {
+std::vector<std::string> split(const std::string& list) {
   std::vector<std::string> items;
   std::string item;
   for (char c : list + ",") {
@@ -26,12 +26,12 @@ std::vector<std::string> split(const std::string &list) {
   return items;
 }
 
-std::uint64_t parse_number(const std::string &item, const std::string &what) {
+std::uint64_t parse_number(const std::string& item, const std::string& what) {
   std::size_t used = 0;
   unsigned long long v = 0;
   try {
     v = std::stoull(item, &used);
-  } catch (const std::exception &) {
+  } catch (const std::exception&) {
     throw std::invalid_argument(fmt::format("{} '{}' is not a number", what, item));
   }
   std::uint64_t scale = 1;
@@ -49,9 +49,9 @@ std::uint64_t parse_number(const std::string &item, const std::string &what) {
 
 } // namespace
 
-std::vector<std::uint32_t> parse_sizes(const std::string &list) {
+std::vector<std::uint32_t> parse_sizes(const std::string& list) {
   std::vector<std::uint32_t> out;
-  for (const std::string &item : split(list)) {
+  for (const std::string& item : split(list)) {
     const std::uint64_t v = parse_number(item, "size");
     if (v < 1 || v > 65536)
       throw std::invalid_argument(fmt::format("size '{}' outside 1..65536 bytes", item));
@@ -62,9 +62,9 @@ std::vector<std::uint32_t> parse_sizes(const std::string &list) {
   return out;
 }
 
-std::vector<std::uint32_t> parse_counts(const std::string &list, const std::string &what) {
+std::vector<std::uint32_t> parse_counts(const std::string& list, const std::string& what) {
   std::vector<std::uint32_t> out;
-  for (const std::string &item : split(list)) {
+  for (const std::string& item : split(list)) {
     const std::uint64_t v = parse_number(item, what);
     if (v < 1 || v > 1'000'000)
       throw std::invalid_argument(fmt::format("{} '{}' outside 1..1000000", what, item));
@@ -75,7 +75,7 @@ std::vector<std::uint32_t> parse_counts(const std::string &list, const std::stri
   return out;
 }
 
-OutputFormat parse_format(const std::string &name) {
+OutputFormat parse_format(const std::string& name) {
   if (name == "table")
     return OutputFormat::table;
   if (name == "csv")
@@ -85,13 +85,13 @@ OutputFormat parse_format(const std::string &name) {
   throw std::invalid_argument(fmt::format("unknown format '{}' (table, csv or json)", name));
 }
 
-void write_firmware_profile(const std::string &path, const host::FirmwareProfiler &profiler) {
+void write_firmware_profile(const std::string& path, const host::FirmwareProfiler& profiler) {
   std::ostringstream csv;
   host::write_profile_csv(csv, profiler.report());
   write_text_file(path, csv.str());
 }
 
-void write_text_file(const std::string &path, const std::string &text) {
+void write_text_file(const std::string& path, const std::string& text) {
   if (path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return;

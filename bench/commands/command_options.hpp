@@ -13,20 +13,20 @@ namespace lanai::bench {
 
 // "4,1K,4K,16K" -> {4, 1024, 4096, 16384}; K = 1024, M = 1024 * 1024.
 // Throws std::invalid_argument naming the bad item.
-std::vector<std::uint32_t> parse_sizes(const std::string &list);
+std::vector<std::uint32_t> parse_sizes(const std::string& list);
 // "1,2,4,8" -> {1, 2, 4, 8}; every item at least 1.
-std::vector<std::uint32_t> parse_counts(const std::string &list, const std::string &what);
+std::vector<std::uint32_t> parse_counts(const std::string& list, const std::string& what);
 
 enum class OutputFormat { table, csv, json };
-OutputFormat parse_format(const std::string &name);
+OutputFormat parse_format(const std::string& name);
 
 // The profile a bench command runs with when none is given.
-inline constexpr const char *default_bench_profile = "myrinet-lanai7";
+inline constexpr const char* default_bench_profile = "myrinet-lanai7";
 
 // Writes `text` to `path` ("-" = stdout); throws naming the file on failure.
-void write_text_file(const std::string &path, const std::string &text);
+void write_text_file(const std::string& path, const std::string& text);
 // Writes the profiler's per-function figures as CSV (host/firmware_profiler.hpp)
 // to `path` ("-" = stdout); throws naming the file on failure.
-void write_firmware_profile(const std::string &path, const host::FirmwareProfiler &profiler);
+void write_firmware_profile(const std::string& path, const host::FirmwareProfiler& profiler);
 
 } // namespace lanai::bench

@@ -57,8 +57,8 @@ struct SizeReport {
   std::int64_t theorem_k = 1; // the fixed-size theorem on the measured stages
   std::uint32_t theorem_frag = 0;
   std::vector<Point> points; // by fragment size
-  const Point &best(bool model) const {
-    return *std::min_element(points.begin(), points.end(), [&](const Point &a, const Point &b) {
+  const Point& best(bool model) const {
+    return *std::min_element(points.begin(), points.end(), [&](const Point& a, const Point& b) {
       return (model ? a.model_us : a.emulator_us) < (model ? b.model_us : b.emulator_us);
     });
   }
@@ -71,7 +71,7 @@ std::uint32_t align_up(std::uint32_t bytes) {
 // The fragment sizes tried for a message: `given` if any, else ("auto")
 // the powers of two from 256 B below it, the theorem's choice and the
 // whole message.
-std::vector<std::uint32_t> fragment_sizes(const std::vector<std::uint32_t> &given,
+std::vector<std::uint32_t> fragment_sizes(const std::vector<std::uint32_t>& given,
                                           std::uint32_t size, std::uint32_t theorem_frag) {
   if (!given.empty())
     return given;
@@ -81,39 +81,39 @@ std::vector<std::uint32_t> fragment_sizes(const std::vector<std::uint32_t> &give
   return {out.begin(), out.end()};
 }
 
-double median_abs_error(const std::vector<SizeReport> &reports, double *worst) {
+double median_abs_error(const std::vector<SizeReport>& reports, double* worst) {
   std::vector<double> errors;
-  for (const SizeReport &r : reports)
-    for (const Point &p : r.points)
+  for (const SizeReport& r : reports)
+    for (const Point& p : r.points)
       errors.push_back(std::abs(p.error_pct()));
   *worst = errors.empty() ? 0 : *std::max_element(errors.begin(), errors.end());
   return errors.empty() ? 0 : summarize(errors).median;
 }
 
-std::string stage_line(const MeasuredStage &s) {
+std::string stage_line(const MeasuredStage& s) {
   return fmt::format("#   {:<14} {:>9.2f} {:>11.2f} {:>12.2f}\n", s.name, s.fit.g_us,
                      s.fit.G_us_per_kb, s.max_residual_us);
 }
 
-std::string render_table(const FragOptions &o, const std::string &profile, const CardStages &stages,
-                         const std::vector<SizeReport> &reports) {
+std::string render_table(const FragOptions& o, const std::string& profile, const CardStages& stages,
+                         const std::vector<SizeReport>& reports) {
   std::string out = fmt::format(
       "# lanai-emu frag: firmware {}, profile {}, static fragments, 1-way latency (us, median of "
       "{} round trips)\n# model: the card's stages by the direct method on whole messages of {} "
       "bytes\n#   {:<14} {:>9} {:>11} {:>12}\n",
       o.firmware, profile, o.iters, fmt::join(stages.sizes, ", "), "stage", "g (us)", "G (us/KB)",
       "fit miss us");
-  for (const MeasuredStage &s : stages.message_path())
+  for (const MeasuredStage& s : stages.message_path())
     out += stage_line(s);
   out += fmt::format("{:>9} {:>9} {:>6} {:>10} {:>10} {:>8}\n", "size(B)", "frag(B)", "frags",
                      "emulator", "model", "error%");
-  for (const SizeReport &r : reports)
-    for (const Point &p : r.points)
+  for (const SizeReport& r : reports)
+    for (const Point& p : r.points)
       out += fmt::format("{:>9} {:>9} {:>6} {:>10.1f} {:>10.1f} {:>+8.1f}\n", p.size, p.frag,
                          p.fragments, p.emulator_us, p.model_us, p.error_pct());
   out += fmt::format("\n# best fragment size per message\n{:>9} {:>20} {:>20} {:>18}\n", "size(B)",
                      "emulator frag(B) us", "model frag(B) us", "theorem k frag(B)");
-  for (const SizeReport &r : reports) {
+  for (const SizeReport& r : reports) {
     const Point &e = r.best(false), &m = r.best(true);
     out += fmt::format("{:>9} {:>10} {:>9.1f} {:>10} {:>9.1f} {:>8} {:>9}\n", r.size, e.frag,
                        e.emulator_us, m.frag, m.model_us, r.theorem_k, r.theorem_frag);
@@ -125,26 +125,26 @@ std::string render_table(const FragOptions &o, const std::string &profile, const
   return out;
 }
 
-std::string render_csv(const FragOptions &o, const std::vector<SizeReport> &reports) {
+std::string render_csv(const FragOptions& o, const std::vector<SizeReport>& reports) {
   std::string out = "firmware,size,frag_bytes,fragments,emulator_us,model_us,error_pct\n";
-  for (const SizeReport &r : reports)
-    for (const Point &p : r.points)
+  for (const SizeReport& r : reports)
+    for (const Point& p : r.points)
       out += fmt::format("{},{},{},{},{:.3f},{:.3f},{:.3f}\n", o.firmware, p.size, p.frag,
                          p.fragments, p.emulator_us, p.model_us, p.error_pct());
   return out;
 }
 
-std::string render_json(const FragOptions &o, const std::string &profile, const CardStages &stages,
-                        const std::vector<SizeReport> &reports) {
+std::string render_json(const FragOptions& o, const std::string& profile, const CardStages& stages,
+                        const std::vector<SizeReport>& reports) {
   std::vector<std::string> stage_items;
-  for (const MeasuredStage &s : stages.message_path())
+  for (const MeasuredStage& s : stages.message_path())
     stage_items.push_back(stage_json(s));
   std::string out = fmt::format(
       "{{\"firmware\":\"{}\",\"profile\":\"{}\",\"iters\":{},\"fit_sizes\":[{}],\"stages\":[{}],"
       "\"results\":[",
       o.firmware, profile, o.iters, fmt::join(stages.sizes, ","), fmt::join(stage_items, ","));
   for (std::size_t i = 0; i < reports.size(); ++i) {
-    const SizeReport &r = reports[i];
+    const SizeReport& r = reports[i];
     const Point &e = r.best(false), &m = r.best(true);
     out += fmt::format("{}\n  {{\"size\":{},\"emulator_best_frag\":{},\"emulator_best_us\":{:.3f},"
                        "\"model_best_frag\":{},\"model_best_us\":{:.3f},\"theorem_k\":{},"
@@ -152,7 +152,7 @@ std::string render_json(const FragOptions &o, const std::string &profile, const 
                        i ? "," : "", r.size, e.frag, e.emulator_us, m.frag, m.model_us, r.theorem_k,
                        r.theorem_frag);
     for (std::size_t j = 0; j < r.points.size(); ++j) {
-      const Point &p = r.points[j];
+      const Point& p = r.points[j];
       out +=
           fmt::format("{}{{\"frag_bytes\":{},\"fragments\":{},\"emulator_us\":{:.3f},"
                       "\"model_us\":{:.3f},\"error_pct\":{:.3f}}}",
@@ -168,14 +168,14 @@ std::string render_json(const FragOptions &o, const std::string &profile, const 
 
 // DIR/frag.csv, DIR/plots/frag.dat and frag.gp, and DIR/frag.png: one
 // panel per message size, latency against fragment size, emulator and model.
-void write_outputs(const std::filesystem::path &dir, const FragOptions &o,
-                   const std::string &profile, const std::vector<SizeReport> &reports) {
+void write_outputs(const std::filesystem::path& dir, const FragOptions& o,
+                   const std::string& profile, const std::vector<SizeReport>& reports) {
   std::filesystem::create_directories(dir / "plots");
   write_text_file((dir / "frag.csv").string(), render_csv(o, reports));
   std::string data;
-  for (const SizeReport &r : reports) {
+  for (const SizeReport& r : reports) {
     data += fmt::format("# message {} bytes: frag_bytes emulator_us model_us\n", r.size);
-    for (const Point &p : r.points)
+    for (const Point& p : r.points)
       data += fmt::format("{} {:.3f} {:.3f}\n", p.frag, p.emulator_us, p.model_us);
     data += "\n\n";
   }
@@ -202,11 +202,11 @@ void write_outputs(const std::filesystem::path &dir, const FragOptions &o,
   if (!warning.empty())
     fmt::print(stderr, "lanai-emu: warning: {}\n", warning);
   fmt::print(stderr, "results: {}\n", (dir / "frag.csv").string());
-  for (const auto &image : images)
+  for (const auto& image : images)
     fmt::print(stderr, "plot:    {}\n", image.string());
 }
 
-int run_frag(const FragOptions &options) {
+int run_frag(const FragOptions& options) {
   // Output names the firmware by its label: a shipped name or a folder's own.
   const loader::FirmwareSource firmware = loader::find_firmware(options.firmware);
   FragOptions o = options;
@@ -272,7 +272,7 @@ int run_frag(const FragOptions &options) {
     points[i].emulator_us = *measured[i];
     reports[points[i].report].points.push_back(points[i]);
   }
-  const std::string &profile = setup.profile.name;
+  const std::string& profile = setup.profile.name;
   switch (format) {
   case OutputFormat::table:
     fmt::print("{}", render_table(o, profile, stages, reports));
@@ -291,9 +291,9 @@ int run_frag(const FragOptions &options) {
 
 } // namespace
 
-void add_frag_command(CLI::App &app, int &exit_status) {
+void add_frag_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<FragOptions>();
-  CLI::App *cmd = app.add_subcommand(
+  CLI::App* cmd = app.add_subcommand(
       "frag", "1-way latency of fragmented messages against the pipeline model, per message and "
               "fragment size");
   cmd->add_option("--firmware", options->firmware,

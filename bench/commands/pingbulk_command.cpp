@@ -35,12 +35,12 @@ struct BulkSizeResult {
   double best_us = 0;
 };
 
-std::string cell(const std::optional<double> &v) {
+std::string cell(const std::optional<double>& v) {
   return v ? fmt::format("{:.2f}", *v) : std::string("overrun");
 }
 
-std::string render(const PingbulkOptions &o, const std::string &profile, OutputFormat format,
-                   const std::vector<BulkSizeResult> &results) {
+std::string render(const PingbulkOptions& o, const std::string& profile, OutputFormat format,
+                   const std::vector<BulkSizeResult>& results) {
   std::string out;
   switch (format) {
   case OutputFormat::table:
@@ -48,12 +48,12 @@ std::string render(const PingbulkOptions &o, const std::string &profile, OutputF
                       "# average 1-way latency per message (us) by window W\n",
                       o.firmware, profile, o.rounds);
     out += fmt::format("{:>10}", "size(B)");
-    for (const auto &[w, v] : results.front().by_window)
+    for (const auto& [w, v] : results.front().by_window)
       out += fmt::format(" {:>9}", fmt::format("W={}", w));
     out += fmt::format(" {:>7} {:>9}\n", "best W", "best");
-    for (const BulkSizeResult &r : results) {
+    for (const BulkSizeResult& r : results) {
       out += fmt::format("{:>10}", r.size);
-      for (const auto &[w, v] : r.by_window)
+      for (const auto& [w, v] : r.by_window)
         out += fmt::format(" {:>9}", cell(v));
       out += r.best_window ? fmt::format(" {:>7} {:>9.2f}\n", r.best_window, r.best_us)
                            : fmt::format(" {:>7} {:>9}\n", "-", "-");
@@ -61,8 +61,8 @@ std::string render(const PingbulkOptions &o, const std::string &profile, OutputF
     break;
   case OutputFormat::csv:
     out = "firmware,size,window,one_way_us,overrun\n";
-    for (const BulkSizeResult &r : results)
-      for (const auto &[w, v] : r.by_window)
+    for (const BulkSizeResult& r : results)
+      for (const auto& [w, v] : r.by_window)
         out += fmt::format("{},{},{},{},{}\n", o.firmware, r.size, w,
                            v ? fmt::format("{:.3f}", *v) : "", v ? 0 : 1);
     break;
@@ -70,9 +70,9 @@ std::string render(const PingbulkOptions &o, const std::string &profile, OutputF
     out = fmt::format("{{\"firmware\":\"{}\",\"profile\":\"{}\",\"rounds\":{},\"results\":[",
                       o.firmware, profile, o.rounds);
     for (std::size_t i = 0; i < results.size(); ++i) {
-      const BulkSizeResult &r = results[i];
+      const BulkSizeResult& r = results[i];
       std::string by, overrun;
-      for (const auto &[w, v] : r.by_window) {
+      for (const auto& [w, v] : r.by_window) {
         by += fmt::format("{}\"{}\":{}", by.empty() ? "" : ",", w,
                           v ? fmt::format("{:.3f}", *v) : "null");
         if (!v)
@@ -89,7 +89,7 @@ std::string render(const PingbulkOptions &o, const std::string &profile, OutputF
   return out;
 }
 
-int run_pingbulk(const PingbulkOptions &given) {
+int run_pingbulk(const PingbulkOptions& given) {
   // Output names the firmware by its label: a shipped name or a folder's own.
   const loader::FirmwareSource firmware = loader::find_firmware(given.firmware);
   PingbulkOptions o = given;
@@ -131,9 +131,9 @@ int run_pingbulk(const PingbulkOptions &given) {
 
 } // namespace
 
-void add_pingbulk_command(CLI::App &app, int &exit_status) {
+void add_pingbulk_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<PingbulkOptions>();
-  CLI::App *cmd = app.add_subcommand(
+  CLI::App* cmd = app.add_subcommand(
       "pingbulk", "windows of W messages each way between two nodes: 1-way latency per message");
   cmd->add_option("--firmware", options->firmware,
                   "firmware on both nodes: a shipped name or a firmware folder's path (containing "

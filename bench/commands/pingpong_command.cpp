@@ -41,11 +41,11 @@ struct SizeResult {
 
 // The rows of the published table, in its order: label, JSON key, value.
 struct Row {
-  const char *label;
-  const char *key;
+  const char* label;
+  const char* key;
   double value;
 };
-std::vector<Row> send_rows(const SendBreakdown &s) {
+std::vector<Row> send_rows(const SendBreakdown& s) {
   return {{"send: HDMA prog (desc)", "hdma_prog_desc", s.hdma_prog_desc},
           {"send: desc down", "desc_down", s.desc_down},
           {"send: HDMA prog (data)", "hdma_prog_data", s.hdma_prog_data},
@@ -54,7 +54,7 @@ std::vector<Row> send_rows(const SendBreakdown &s) {
           {"send: HDMA prog (status)", "hdma_prog_status", s.hdma_prog_status},
           {"send: status done", "status_done", s.status_done}};
 }
-std::vector<Row> recv_rows(const RecvBreakdown &r) {
+std::vector<Row> recv_rows(const RecvBreakdown& r) {
   return {{"recv: HDMA prog (desc)", "hdma_prog_desc", r.hdma_prog_desc},
           {"recv: desc down", "desc_down", r.desc_down},
           {"recv: HDMA prog (data)", "hdma_prog_data", r.hdma_prog_data},
@@ -63,15 +63,15 @@ std::vector<Row> recv_rows(const RecvBreakdown &r) {
           {"recv: status done", "status_done", r.status_done}};
 }
 
-std::string render_table(const PingpongOptions &o, const std::string &profile_name,
-                         const std::vector<SizeResult> &results) {
+std::string render_table(const PingpongOptions& o, const std::string& profile_name,
+                         const std::vector<SizeResult>& results) {
   std::string out = fmt::format(
       "# lanai-emu pingpong: firmware {}, profile {}, {} timed round trips per size after {} "
       "warm-up, receives posted {}\n# 1-way latency (us), half the round trip\n",
       o.firmware, profile_name, o.iters, o.warmup, o.receives);
   out += fmt::format("{:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "size(B)", "t_min",
                      "t_median", "t_avg", "t_stdev", "t_p99", "t_p999");
-  for (const SizeResult &r : results)
+  for (const SizeResult& r : results)
     out += fmt::format("{:>10} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f}\n",
                        r.size, r.one_way.min, r.one_way.median, r.one_way.avg, r.one_way.stdev,
                        r.one_way.p99, r.one_way.p999);
@@ -80,44 +80,44 @@ std::string render_table(const PingpongOptions &o, const std::string &profile_na
   out += "\n# breakdown (us), receives posted ahead: send side from the send doorbell, "
          "receive side from the message's arrival at the NIC\n";
   out += fmt::format("{:<26}", "operation");
-  for (const SizeResult &r : results)
+  for (const SizeResult& r : results)
     out += fmt::format(" {:>9}", r.size);
   out += "\n";
   auto rows = [&](auto pick) {
     const std::size_t n = pick(results.front()).size();
     for (std::size_t i = 0; i < n; ++i) {
       out += fmt::format("{:<26}", pick(results.front())[i].label);
-      for (const SizeResult &r : results)
+      for (const SizeResult& r : results)
         out += fmt::format(" {:>9.1f}", pick(r)[i].value);
       out += "\n";
     }
   };
-  rows([](const SizeResult &r) { return send_rows(r.breakdown->send); });
-  rows([](const SizeResult &r) { return recv_rows(r.breakdown->recv); });
+  rows([](const SizeResult& r) { return send_rows(r.breakdown->send); });
+  rows([](const SizeResult& r) { return recv_rows(r.breakdown->recv); });
   out += fmt::format("{:<26}", "1-way latency (median)");
-  for (const SizeResult &r : results)
+  for (const SizeResult& r : results)
     out += fmt::format(" {:>9.1f}", r.one_way.median);
   out += "\n";
   return out;
 }
 
-std::string render_csv(const PingpongOptions &o, const std::vector<SizeResult> &results) {
+std::string render_csv(const PingpongOptions& o, const std::vector<SizeResult>& results) {
   std::string out = "firmware,size,t_min,t_median,t_avg,t_stdev,t_p99,t_p999";
   if (o.breakdown) {
-    for (const Row &row : send_rows({}))
+    for (const Row& row : send_rows({}))
       out += fmt::format(",send_{}", row.key);
-    for (const Row &row : recv_rows({}))
+    for (const Row& row : recv_rows({}))
       out += fmt::format(",recv_{}", row.key);
   }
   out += "\n";
-  for (const SizeResult &r : results) {
+  for (const SizeResult& r : results) {
     out += fmt::format("{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}", o.firmware, r.size,
                        r.one_way.min, r.one_way.median, r.one_way.avg, r.one_way.stdev,
                        r.one_way.p99, r.one_way.p999);
     if (o.breakdown) {
-      for (const Row &row : send_rows(r.breakdown->send))
+      for (const Row& row : send_rows(r.breakdown->send))
         out += fmt::format(",{:.3f}", row.value);
-      for (const Row &row : recv_rows(r.breakdown->recv))
+      for (const Row& row : recv_rows(r.breakdown->recv))
         out += fmt::format(",{:.3f}", row.value);
     }
     out += "\n";
@@ -125,9 +125,9 @@ std::string render_csv(const PingpongOptions &o, const std::vector<SizeResult> &
   return out;
 }
 
-std::string render_json(const PingpongOptions &o, const std::string &profile_name,
-                        const std::vector<SizeResult> &results) {
-  auto object = [](const std::vector<Row> &rows) {
+std::string render_json(const PingpongOptions& o, const std::string& profile_name,
+                        const std::vector<SizeResult>& results) {
+  auto object = [](const std::vector<Row>& rows) {
     std::string s = "{";
     for (std::size_t i = 0; i < rows.size(); ++i)
       s += fmt::format("{}\"{}\":{:.3f}", i ? "," : "", rows[i].key, rows[i].value);
@@ -137,8 +137,8 @@ std::string render_json(const PingpongOptions &o, const std::string &profile_nam
       "{{\"firmware\":\"{}\",\"profile\":\"{}\",\"iters\":{},\"receives\":\"{}\",\"results\":[",
       o.firmware, profile_name, o.iters, o.receives);
   for (std::size_t i = 0; i < results.size(); ++i) {
-    const SizeResult &r = results[i];
-    const LatencySummary &s = r.one_way;
+    const SizeResult& r = results[i];
+    const LatencySummary& s = r.one_way;
     out += fmt::format("{}\n  {{\"size\":{},\"one_way_us\":{{\"min\":{:.3f},\"median\":{:.3f},"
                        "\"avg\":{:.3f},\"stdev\":{:.3f},\"p99\":{:.3f},\"p999\":{:.3f}}}",
                        i ? "," : "", r.size, s.min, s.median, s.avg, s.stdev, s.p99, s.p999);
@@ -151,7 +151,7 @@ std::string render_json(const PingpongOptions &o, const std::string &profile_nam
   return out + "\n]}\n";
 }
 
-int run_pingpong(const PingpongOptions &given) {
+int run_pingpong(const PingpongOptions& given) {
   // Output names the firmware by its label: a shipped name or a folder's own.
   const loader::FirmwareSource firmware = loader::find_firmware(given.firmware);
   PingpongOptions o = given;
@@ -208,7 +208,7 @@ int run_pingpong(const PingpongOptions &given) {
   }
   if (!o.firmware_profile.empty())
     write_firmware_profile(o.firmware_profile, profiler);
-  const std::string &profile_name = spec.setup.profile.name;
+  const std::string& profile_name = spec.setup.profile.name;
   switch (format) {
   case OutputFormat::table:
     fmt::print("{}", render_table(o, profile_name, results));
@@ -225,9 +225,9 @@ int run_pingpong(const PingpongOptions &given) {
 
 } // namespace
 
-void add_pingpong_command(CLI::App &app, int &exit_status) {
+void add_pingpong_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<PingpongOptions>();
-  CLI::App *cmd = app.add_subcommand(
+  CLI::App* cmd = app.add_subcommand(
       "pingpong", "1-way latency over one VI between two nodes, per message size");
   cmd->add_option("--firmware", options->firmware,
                   "firmware on both nodes: a shipped name (svia, pvia, qosvia, ...) or a firmware "

@@ -48,13 +48,13 @@ std::string cell(bool present, double v, int digits) {
 
 // Under the table: each firmware's knee, or the highest load it kept every
 // class below the threshold at.
-void print_knees(const JitterSweep &sweep) {
-  const Experiment &e = sweep.experiment;
+void print_knees(const JitterSweep& sweep) {
+  const Experiment& e = sweep.experiment;
   fmt::print("\nknee: the first load at which a QoS class reaches theta >= {:.2f}\n", kKneeTheta);
   for (std::size_t f = 0; f < e.firmwares.size(); ++f) {
     double highest = 0;
     bool any = false;
-    for (const auto &rec : sweep.records)
+    for (const auto& rec : sweep.records)
       if (rec && rec->firmware == f && rec->status == PointStatus::ok) {
         highest = std::max(highest, rec->total_mbytes_per_s);
         any = true;
@@ -68,27 +68,27 @@ void print_knees(const JitterSweep &sweep) {
   }
 }
 
-void print_table(const JitterSweep &sweep) {
-  const Experiment &e = sweep.experiment;
+void print_table(const JitterSweep& sweep) {
+  const Experiment& e = sweep.experiment;
   fmt::print("{:<12} {:>9}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", "firmware", "load MB/s",
              "class", "ch", "theta", "jittered", "BE mean us", "BE p99 us");
-  for (const auto &rec : sweep.records) {
+  for (const auto& rec : sweep.records) {
     if (!rec)
       continue;
-    const std::string &fw = e.firmwares[rec->firmware].label;
+    const std::string& fw = e.firmwares[rec->firmware].label;
     if (rec->status == PointStatus::failed) {
       fmt::print("{:<12} {:>9.1f}  failed: {}\n", fw, rec->total_mbytes_per_s, rec->outcome);
       continue;
     }
     for (std::size_t ci = 0; ci < rec->classes.size(); ++ci) {
-      const ClassMetrics &m = rec->classes[ci];
+      const ClassMetrics& m = rec->classes[ci];
       const bool measured = m.jitter.intervals > 0;
       fmt::print("{:<12} {:>9.1f}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", fw,
                  rec->total_mbytes_per_s, e.jitter.classes[ci].name, m.channels,
                  cell(measured, m.jitter.theta(), 6),
                  cell(measured, m.jitter.jittered_fraction(), 4), "", "");
     }
-    if (const auto &be = rec->best_effort) {
+    if (const auto& be = rec->best_effort) {
       const bool measured = be->latency_us.count > 0;
       fmt::print("{:<12} {:>9.1f}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", fw,
                  rec->total_mbytes_per_s, "BE", 1, "", "", cell(measured, be->latency_us.avg, 2),
@@ -103,7 +103,7 @@ void print_table(const JitterSweep &sweep) {
 // Ctrl-C (and on SIGTERM, mpirun's way of passing it on) and drawing a
 // progress bar on a terminal (rank 0's, for every rank's points).
 template <class Options, class Run>
-auto run_with_progress(unsigned jobs, MpiJob *job, Options options, Run run) {
+auto run_with_progress(unsigned jobs, MpiJob* job, Options options, Run run) {
   InterruptFlag interrupt(job != nullptr);
   ProgressBar bar(stderr, (!job || job->leader()) && stderr_reaches_terminal());
   if (job)
@@ -118,9 +118,9 @@ auto run_with_progress(unsigned jobs, MpiJob *job, Options options, Run run) {
 }
 
 // True on the ranks that only run points: they print and write nothing.
-bool serving_rank(const MpiJob *job) { return job && !job->leader(); }
+bool serving_rank(const MpiJob* job) { return job && !job->leader(); }
 
-std::string point_list(const std::vector<std::size_t> &points) {
+std::string point_list(const std::vector<std::size_t>& points) {
   std::string out;
   for (const std::size_t p : points) {
     if (!out.empty())
@@ -132,10 +132,10 @@ std::string point_list(const std::vector<std::size_t> &points) {
 
 // One line per rank that failed or died, with the points it took with it
 // (each also reported, and recorded, as a failed point).
-void report_losses(const MpiJob *job) {
+void report_losses(const MpiJob* job) {
   if (!job)
     return;
-  for (const RankLoss &loss : job->losses()) {
+  for (const RankLoss& loss : job->losses()) {
     if (loss.rank < 0) {
       fmt::print(stderr, "lanai-emu: points {} were not run: every rank had failed\n",
                  point_list(loss.points));
@@ -150,10 +150,10 @@ void report_losses(const MpiJob *job) {
 // Writes a sweep's files and prints its report; a step that throws is
 // reported and gives status 1. Otherwise: 130 if interrupted, 2 if a point
 // failed, else 0.
-int report_run(const std::function<void()> &write_and_print, bool interrupted, std::size_t failed) {
+int report_run(const std::function<void()>& write_and_print, bool interrupted, std::size_t failed) {
   try {
     write_and_print();
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     fmt::print(stderr, "lanai-emu: {}\n", e.what());
     return 1;
   }
@@ -163,7 +163,7 @@ int report_run(const std::function<void()> &write_and_print, bool interrupted, s
 }
 
 // Writes the recorded trace; false (and said) if it cannot.
-bool write_trace(const std::string &file, const trace::Recorder &recorder) {
+bool write_trace(const std::string& file, const trace::Recorder& recorder) {
   std::ofstream out(file, std::ios::binary);
   trace::write_chrome_trace(out, recorder.events());
   if (!out) {
@@ -176,7 +176,7 @@ bool write_trace(const std::string &file, const trace::Recorder &recorder) {
 // Writes the firmware profile of the chosen point if one was asked for;
 // false (and said) if it cannot: the point does not exist, or the file
 // cannot be written.
-bool write_profile(const RunOptions &o, const host::FirmwareProfiler &profiler,
+bool write_profile(const RunOptions& o, const host::FirmwareProfiler& profiler,
                    std::size_t points) {
   if (o.firmware_profile.empty())
     return true;
@@ -188,22 +188,22 @@ bool write_profile(const RunOptions &o, const host::FirmwareProfiler &profiler,
   }
   try {
     write_firmware_profile(o.firmware_profile, profiler);
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     fmt::print(stderr, "lanai-emu: {}\n", e.what());
     return false;
   }
   return true;
 }
 
-void print_plot_warning(const std::string &warning) {
+void print_plot_warning(const std::string& warning) {
   if (!warning.empty())
     fmt::print(stderr, "lanai-emu: warning: {}\n", warning);
 }
 
-int run_queueing(const RunOptions &o, const Experiment &experiment,
-                 const std::filesystem::path &dir, MpiJob *job) {
+int run_queueing(const RunOptions& o, const Experiment& experiment,
+                 const std::filesystem::path& dir, MpiJob* job) {
   QueueingSweep sweep =
-      run_with_progress(o.jobs, job, QueueingRunOptions{}, [&](const auto &options) {
+      run_with_progress(o.jobs, job, QueueingRunOptions{}, [&](const auto& options) {
         return run_queueing_experiment(experiment, options);
       });
   if (serving_rank(job))
@@ -211,11 +211,11 @@ int run_queueing(const RunOptions &o, const Experiment &experiment,
   report_losses(job);
   sweep.quick = o.quick;
   std::size_t kept = 0;
-  for (const auto &p : sweep.points)
+  for (const auto& p : sweep.points)
     kept += p.has_value();
   if (sweep.interrupted)
     fmt::print(stderr, "lanai-emu: interrupted: kept {} of {} points\n", kept, sweep.points.size());
-  for (const auto &p : sweep.points)
+  for (const auto& p : sweep.points)
     if (p && p->twin.status == TwinStatus::failed)
       fmt::print(stderr, "lanai-emu: point {} ({}, {} per us) failed: {}\n", p->index,
                  experiment.queueing.variants[p->variant],
@@ -232,27 +232,27 @@ int run_queueing(const RunOptions &o, const Experiment &experiment,
                    sweep.wall_seconds, (dir / "results.csv").string(),
                    (dir / "comparison.csv").string(), (dir / "summary.json").string(),
                    (dir / "experiment.toml").string());
-        for (const auto &image : images)
+        for (const auto& image : images)
           fmt::print("plot:       {}\n", image.string());
       },
       sweep.interrupted, sweep.failed());
 }
 
-int run_pipeline(const RunOptions &o, const Experiment &experiment,
-                 const std::filesystem::path &dir, MpiJob *job) {
+int run_pipeline(const RunOptions& o, const Experiment& experiment,
+                 const std::filesystem::path& dir, MpiJob* job) {
   PipelineSweep sweep =
-      run_with_progress(o.jobs, job, PipelineRunOptions{}, [&](const auto &options) {
+      run_with_progress(o.jobs, job, PipelineRunOptions{}, [&](const auto& options) {
         return run_pipeline_experiment(experiment, options);
       });
   if (serving_rank(job))
     return 0;
   report_losses(job);
   std::size_t kept = 0;
-  for (const auto &p : sweep.points)
+  for (const auto& p : sweep.points)
     kept += p.emulated_us.has_value();
   if (sweep.interrupted)
     fmt::print(stderr, "lanai-emu: interrupted: kept {} of {} points\n", kept, sweep.points.size());
-  for (const auto &p : sweep.points)
+  for (const auto& p : sweep.points)
     if (!p.failure.empty())
       fmt::print(stderr, "lanai-emu: {} at {} bytes in {} fragments failed: {}\n",
                  experiment.firmwares[p.firmware].label, p.packet, p.k, p.failure);
@@ -266,14 +266,14 @@ int run_pipeline(const RunOptions &o, const Experiment &experiment,
         fmt::print("\nwall time: {:.1f} s\nresults: {}\nsummary: {}\nconfig:  {}\n",
                    sweep.wall_seconds, (dir / "results.csv").string(),
                    (dir / "summary.json").string(), (dir / "experiment.toml").string());
-        for (const auto &image : images)
+        for (const auto& image : images)
           fmt::print("plot:    {}\n", image.string());
       },
       sweep.interrupted, sweep.failed());
 }
 
-int run_saturation(const RunOptions &o, const Experiment &experiment,
-                   const std::filesystem::path &dir, MpiJob *job) {
+int run_saturation(const RunOptions& o, const Experiment& experiment,
+                   const std::filesystem::path& dir, MpiJob* job) {
   trace::Recorder recorder;
   host::FirmwareProfiler profiler;
   SaturationRunOptions saturation_options;
@@ -283,7 +283,7 @@ int run_saturation(const RunOptions &o, const Experiment &experiment,
     saturation_options.profiler = &profiler;
   saturation_options.trace_point = o.trace_point;
   SaturationSweep sweep =
-      run_with_progress(o.jobs, job, saturation_options, [&](const auto &options) {
+      run_with_progress(o.jobs, job, saturation_options, [&](const auto& options) {
         return run_saturation_experiment(experiment, options);
       });
   if (serving_rank(job))
@@ -296,7 +296,7 @@ int run_saturation(const RunOptions &o, const Experiment &experiment,
   if (sweep.interrupted)
     fmt::print(stderr, "lanai-emu: interrupted: kept {} of {} points\n", sweep.kept(),
                sweep.records.size());
-  for (const auto &rec : sweep.records)
+  for (const auto& rec : sweep.records)
     if (rec && !rec->ok())
       fmt::print(stderr, "lanai-emu: point {} ({}, {} bytes, {} receivers) failed: {}\n",
                  rec->index, experiment.firmwares[rec->firmware].label, rec->message_bytes,
@@ -310,7 +310,7 @@ int run_saturation(const RunOptions &o, const Experiment &experiment,
         fmt::print("{}", saturation_table(sweep));
         fmt::print("\nresults: {}\nsummary: {}\nconfig:  {}\n", (dir / "results.csv").string(),
                    (dir / "summary.json").string(), (dir / "experiment.toml").string());
-        for (const auto &image : images)
+        for (const auto& image : images)
           fmt::print("plot:    {}\n", image.string());
       },
       sweep.interrupted, sweep.failed());
@@ -318,7 +318,7 @@ int run_saturation(const RunOptions &o, const Experiment &experiment,
 
 // What is wrong with the options for this experiment, if anything: checked
 // before any rank starts a point.
-std::string option_problem(const RunOptions &o, const Experiment &experiment) {
+std::string option_problem(const RunOptions& o, const Experiment& experiment) {
   if (!o.firmware_profile.empty() &&
       (experiment.kind == "queueing" || experiment.kind == "pipeline"))
     return fmt::format("--firmware-profile: experiments of kind '{}' have no points to profile "
@@ -333,19 +333,19 @@ std::string option_problem(const RunOptions &o, const Experiment &experiment) {
   return "";
 }
 
-int run_jitter(const RunOptions &o, const Experiment &experiment, const std::filesystem::path &dir,
-               MpiJob *job);
+int run_jitter(const RunOptions& o, const Experiment& experiment, const std::filesystem::path& dir,
+               MpiJob* job);
 
 // Reads the experiment and checks the options; every rank does, rank 0
 // alone says what is wrong and makes the output directory. Then the sweep
 // of the experiment's kind, on every rank.
-int run_checked(const RunOptions &o, MpiJob *job) {
+int run_checked(const RunOptions& o, MpiJob* job) {
   const bool leader = !job || job->leader();
   std::string problem;
   Experiment experiment;
   try {
     experiment = load_experiment(o.experiment);
-  } catch (const ExperimentError &e) {
+  } catch (const ExperimentError& e) {
     problem = e.what();
   }
   if (o.seed)
@@ -392,21 +392,21 @@ int run_checked(const RunOptions &o, MpiJob *job) {
   return run_jitter(o, experiment, dir, job);
 }
 
-int run_experiment_file(const RunOptions &given) {
+int run_experiment_file(const RunOptions& given) {
   JoinedJob joined = join_mpi_job();
   if (!joined.error.empty()) {
     if (joined.rank == 0)
       fmt::print(stderr, "lanai-emu: {}\n", joined.error);
     return 1;
   }
-  MpiJob *job = joined.job.get();
+  MpiJob* job = joined.job.get();
   RunOptions o = given;
   if (o.jobs == 0 && job)
     o.jobs = job->default_jobs();
   int status = 1;
   try {
     status = run_checked(o, job);
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     if (!job || job->leader())
       fmt::print(stderr, "lanai-emu: {}\n", e.what());
     // A rank that broke before its part in the sweep tells rank 0, which
@@ -419,8 +419,8 @@ int run_experiment_file(const RunOptions &given) {
   return job ? job->agree(status) : status;
 }
 
-int run_jitter(const RunOptions &o, const Experiment &experiment, const std::filesystem::path &dir,
-               MpiJob *job) {
+int run_jitter(const RunOptions& o, const Experiment& experiment, const std::filesystem::path& dir,
+               MpiJob* job) {
   trace::Recorder recorder;
   host::FirmwareProfiler profiler;
   JitterRunOptions jitter_options;
@@ -429,7 +429,7 @@ int run_jitter(const RunOptions &o, const Experiment &experiment, const std::fil
   if (!o.firmware_profile.empty())
     jitter_options.profiler = &profiler;
   jitter_options.trace_point = o.trace_point;
-  JitterSweep sweep = run_with_progress(o.jobs, job, jitter_options, [&](const auto &options) {
+  JitterSweep sweep = run_with_progress(o.jobs, job, jitter_options, [&](const auto& options) {
     return run_jitter_experiment(experiment, options);
   });
   if (serving_rank(job))
@@ -443,7 +443,7 @@ int run_jitter(const RunOptions &o, const Experiment &experiment, const std::fil
   if (sweep.interrupted)
     fmt::print(stderr, "lanai-emu: interrupted: kept {} of {} points\n", sweep.kept(),
                sweep.records.size());
-  for (const auto &rec : sweep.records)
+  for (const auto& rec : sweep.records)
     if (rec && rec->status == PointStatus::failed)
       fmt::print(stderr, "lanai-emu: point {} ({}, {:.1f} MB/s) failed: {}{}{}\n", rec->index,
                  experiment.firmwares[rec->firmware].label, rec->total_mbytes_per_s, rec->outcome,
@@ -458,7 +458,7 @@ int run_jitter(const RunOptions &o, const Experiment &experiment, const std::fil
         print_table(sweep);
         fmt::print("\nresults: {}\nsummary: {}\nconfig:  {}\n", (dir / "results.csv").string(),
                    (dir / "summary.json").string(), (dir / "experiment.toml").string());
-        for (const auto &image : images)
+        for (const auto& image : images)
           fmt::print("plot:    {}\n", image.string());
       },
       sweep.interrupted, sweep.failed());
@@ -466,9 +466,9 @@ int run_jitter(const RunOptions &o, const Experiment &experiment, const std::fil
 
 } // namespace
 
-void add_run_command(CLI::App &app, int &exit_status) {
+void add_run_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<RunOptions>();
-  CLI::App *cmd = app.add_subcommand(
+  CLI::App* cmd = app.add_subcommand(
       "run", "Run an experiment file (a sweep of firmwares x load points) and write results.csv, "
              "summary.json, the resolved configuration and plots");
   cmd->add_option("experiment", options->experiment, "experiment file (TOML)")->required();

@@ -25,7 +25,7 @@ static uint8_t composite[SIEVE_LIMIT];
 static int32_t mat_a[MAT_N][MAT_N], mat_b[MAT_N][MAT_N], mat_c[MAT_N][MAT_N];
 
 /* xorshift32: cheap, deterministic and identical on both targets. */
-static uint32_t next_random(uint32_t *state) {
+static uint32_t next_random(uint32_t* state) {
   uint32_t x = *state;
   x ^= x << 13;
   x ^= x >> 17;
@@ -64,7 +64,7 @@ static uint32_t kernel_crc(uint32_t seed) {
   return ~crc;
 }
 
-static void swap_values(uint32_t *a, uint32_t *b) {
+static void swap_values(uint32_t* a, uint32_t* b) {
   uint32_t t = *a;
   *a = *b;
   *b = t;
@@ -73,7 +73,7 @@ static void swap_values(uint32_t *a, uint32_t *b) {
 /* Quicksort with a median-of-three pivot; recurses into the smaller part
  * and loops on the larger, so the depth stays logarithmic (the firmware
  * stack is small). Short ranges finish with insertion sort. */
-static void sort_range(uint32_t *v, int32_t lo, int32_t hi) {
+static void sort_range(uint32_t* v, int32_t lo, int32_t hi) {
   while (hi - lo > 16) {
     int32_t mid = lo + (hi - lo) / 2;
     if (v[mid] < v[lo])

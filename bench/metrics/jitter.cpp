@@ -46,7 +46,7 @@ JitterResult pool(std::span<const JitterResult> channels) {
   if (channels.empty())
     return total;
   total.interval_ps = channels.front().interval_ps;
-  for (const JitterResult &c : channels) {
+  for (const JitterResult& c : channels) {
     if (c.interval_ps != total.interval_ps)
       throw std::invalid_argument("jitter pool: channels have different inter-arrival times");
     total.messages += c.messages;

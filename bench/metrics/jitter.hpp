@@ -21,7 +21,7 @@ struct JitterResult {
   double jittered_fraction() const; // jittered / intervals; 0 without intervals
   double interval_ps = 0;           // I
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const JitterResult &) const = default;
+  bool operator==(const JitterResult&) const = default;
 };
 
 // `receipts_ps`: receipt times of one channel in message order (ascending

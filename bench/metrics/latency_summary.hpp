@@ -12,7 +12,7 @@ struct LatencySummary {
   std::size_t count = 0;
   double min = 0, median = 0, avg = 0, stdev = 0, p99 = 0, p999 = 0;
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const LatencySummary &) const = default;
+  bool operator==(const LatencySummary&) const = default;
 };
 
 // Percentiles by the nearest-rank method on the sorted samples (p99 of 100

@@ -13,8 +13,8 @@ namespace lanai::bench {
 
 namespace {
 
-std::optional<int> int_variable(const char *name) {
-  const char *v = std::getenv(name);
+std::optional<int> int_variable(const char* name) {
+  const char* v = std::getenv(name);
   if (!v)
     return std::nullopt;
   int n = 0;
@@ -28,7 +28,7 @@ std::optional<int> int_variable(const char *name) {
 } // namespace
 
 std::optional<LaunchedRank> launched_rank() {
-  for (const auto &[rank, size] : {std::pair{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+  for (const auto& [rank, size] : {std::pair{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
                                    std::pair{"PMI_RANK", "PMI_SIZE"}}) {
     const auto r = int_variable(rank), n = int_variable(size);
     if (r && n && *n > 0 && *r < *n)
@@ -67,7 +67,7 @@ RankFailureHook parse_rank_failure_hook(std::string_view text) {
 }
 
 std::optional<RankFailureHook> rank_failure_hook() {
-  const char *v = std::getenv(kRankFailureVariable);
+  const char* v = std::getenv(kRankFailureVariable);
   if (!v || !*v)
     return std::nullopt;
   return parse_rank_failure_hook(v);

@@ -30,7 +30,7 @@ struct RankFailureHook {
   int rank = 0;
   RankFailureMode mode = RankFailureMode::error;
 };
-inline constexpr const char *kRankFailureVariable = "LANAI_EMU_TEST_RANK_FAILURE";
+inline constexpr const char* kRankFailureVariable = "LANAI_EMU_TEST_RANK_FAILURE";
 
 // Throws std::invalid_argument with a one-line message for a bad value.
 RankFailureHook parse_rank_failure_hook(std::string_view text);

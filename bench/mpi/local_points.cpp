@@ -11,7 +11,7 @@
 
 namespace lanai::bench {
 
-LocalPoints::LocalPoints(unsigned jobs, const Work &work, const std::atomic<bool> *stop,
+LocalPoints::LocalPoints(unsigned jobs, const Work& work, const std::atomic<bool>* stop,
                          std::optional<RankFailureMode> hook)
     : jobs_(jobs == 0 ? 1 : jobs), work_(work), stop_(stop), hook_(hook), pool_(jobs_) {}
 
@@ -38,7 +38,7 @@ void LocalPoints::post(std::size_t point) {
         throw std::runtime_error(std::string("failure requested by ") + kRankFailureVariable);
       if (!(stop_ && stop_->load()))
         done.record = work_(point);
-    } catch (const std::exception &e) {
+    } catch (const std::exception& e) {
       done.failure = e.what();
     } catch (...) {
       done.failure = "unknown exception";

@@ -26,11 +26,11 @@ public:
 
   // `hook`: the test hook, if it names this rank. A point that starts
   // once `stop` is raised is skipped (finished without a record).
-  LocalPoints(unsigned jobs, const Work &work, const std::atomic<bool> *stop,
+  LocalPoints(unsigned jobs, const Work& work, const std::atomic<bool>* stop,
               std::optional<RankFailureMode> hook);
   ~LocalPoints();
-  LocalPoints(const LocalPoints &) = delete;
-  LocalPoints &operator=(const LocalPoints &) = delete;
+  LocalPoints(const LocalPoints&) = delete;
+  LocalPoints& operator=(const LocalPoints&) = delete;
 
   struct Finished {
     std::size_t point = 0;
@@ -49,8 +49,8 @@ public:
 
 private:
   unsigned jobs_;
-  const Work &work_;
-  const std::atomic<bool> *stop_;
+  const Work& work_;
+  const std::atomic<bool>* stop_;
   std::optional<RankFailureMode> hook_;
   bool hook_fired_ = false; // under m_
   mutable std::mutex m_;

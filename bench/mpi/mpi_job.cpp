@@ -52,8 +52,8 @@ public:
     return share > 0 ? share : 1;
   }
 
-  SpreadSweep spread(std::size_t count, const PointWork &work,
-                     const SweepOptions &options) override {
+  SpreadSweep spread(std::size_t count, const PointWork& work,
+                     const SweepOptions& options) override {
     // A broken exchange leaves the other ranks waiting on this one: say
     // why, and end the job.
     spread_called_ = true;
@@ -64,10 +64,10 @@ public:
       }
       SpreadSweep out = lead_sweep(size_, count, work, options, hook_);
       losses_ = out.losses;
-      for (const RankLoss &loss : losses_)
+      for (const RankLoss& loss : losses_)
         intact_ = intact_ && loss.answered;
       return out;
-    } catch (const std::exception &e) {
+    } catch (const std::exception& e) {
       fmt::print(stderr, "lanai-emu: rank {}: the sweep's exchange broke: {}\n", rank_, e.what());
       MPI_Abort(MPI_COMM_WORLD, 1);
       throw;
@@ -83,7 +83,7 @@ public:
     return status;
   }
 
-  void fail_before_sweep(const std::string &reason) override {
+  void fail_before_sweep(const std::string& reason) override {
     if (leader() || spread_called_)
       return;
     spread_called_ = true;
@@ -91,7 +91,7 @@ public:
     sweep_mpi::send(0, sweep_mpi::Tag::done);
   }
 
-  const std::vector<RankLoss> &losses() const override { return losses_; }
+  const std::vector<RankLoss>& losses() const override { return losses_; }
 
 private:
   int rank_ = 0, size_ = 1, local_ = 1;
@@ -114,13 +114,13 @@ JoinedJob join_mpi_job() {
   std::optional<RankFailureHook> hook;
   try {
     hook = rank_failure_hook();
-  } catch (const std::invalid_argument &e) {
+  } catch (const std::invalid_argument& e) {
     joined.error = e.what();
     return joined;
   }
   try {
     joined.job = std::make_unique<OpenMpiJob>(hook);
-  } catch (const std::runtime_error &e) {
+  } catch (const std::runtime_error& e) {
     joined.error = e.what();
   }
   return joined;

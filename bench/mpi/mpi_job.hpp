@@ -22,10 +22,10 @@ public:
   // A rank other than 0 that cannot take part (it could not read the
   // experiment, say) tells rank 0 why, instead of calling spread. Nothing
   // once spread has been called.
-  virtual void fail_before_sweep(const std::string &reason) = 0;
+  virtual void fail_before_sweep(const std::string& reason) = 0;
   // On rank 0, after spread: the ranks that failed or died, with the points
   // they took and never gave back.
-  virtual const std::vector<RankLoss> &losses() const = 0;
+  virtual const std::vector<RankLoss>& losses() const = 0;
 };
 
 struct JoinedJob {

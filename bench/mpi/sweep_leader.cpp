@@ -29,14 +29,14 @@ struct RankState {
 
 } // namespace
 
-std::string rank_failure(int rank, const std::string &why) {
+std::string rank_failure(int rank, const std::string& why) {
   char host[256] = "?";
   gethostname(host, sizeof host - 1);
   return fmt::format("rank {} on {} failed: {}", rank, host, why);
 }
 
-SpreadSweep lead_sweep(int size, std::size_t count, const PointWork &work,
-                       const SweepOptions &options, std::optional<RankFailureMode> hook) {
+SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
+                       const SweepOptions& options, std::optional<RankFailureMode> hook) {
   SpreadSweep out;
   out.records.resize(count);
   const auto stopped = [&] { return options.stop && options.stop->load(); };
@@ -60,7 +60,7 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork &work,
   };
   std::size_t finished = 0;
   const auto keep = [&](int rank, std::size_t point, std::optional<std::string> record) {
-    RankState &r = ranks[static_cast<std::size_t>(rank)];
+    RankState& r = ranks[static_cast<std::size_t>(rank)];
     if (r.held.erase(point) == 0)
       throw std::logic_error(
           fmt::format("rank {} gave back point {}, which it did not hold", rank, point));
@@ -71,12 +71,12 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork &work,
   };
 
   LocalPoints local(options.jobs, work, options.stop, hook);
-  RankState &self = ranks[0];
+  RankState& self = ranks[0];
   std::optional<Clock::time_point> stop_sent;
   auto last_progress = Clock::now();
   std::size_t reported = static_cast<std::size_t>(-1);
   const auto keep_finished = [&] {
-    for (LocalPoints::Finished &f : local.take_finished()) {
+    for (LocalPoints::Finished& f : local.take_finished()) {
       if (f.failure) {
         if (!self.failure)
           self.failure = rank_failure(0, *f.failure);
@@ -94,7 +94,7 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork &work,
       local.post(given.front());
     }
     while (auto m = poll()) {
-      RankState &r = ranks[static_cast<std::size_t>(m->source)];
+      RankState& r = ranks[static_cast<std::size_t>(m->source)];
       switch (m->tag) {
       case Tag::want:
         send(m->source, Tag::give, give_bytes(take(m->source, read_want(m->bytes))));
@@ -129,7 +129,7 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork &work,
       last_progress = now;
     }
     const bool others_done =
-        std::all_of(ranks.begin() + 1, ranks.end(), [](const RankState &r) { return r.done; });
+        std::all_of(ranks.begin() + 1, ranks.end(), [](const RankState& r) { return r.done; });
     const bool idle = local.in_flight() == 0;
     const bool nothing_to_give = stopped() || next == order.size() || self.failure;
     if (idle && others_done && nothing_to_give)
@@ -142,7 +142,7 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork &work,
   keep_finished(); // what finished between the last look and the join
 
   for (int r = 0; r < size; ++r) {
-    const RankState &s = ranks[static_cast<std::size_t>(r)];
+    const RankState& s = ranks[static_cast<std::size_t>(r)];
     const bool silent = r != 0 && !s.done; // never said it was done
     if (!s.failure && s.held.empty() && !silent)
       continue;

@@ -21,13 +21,13 @@ inline constexpr std::chrono::milliseconds kStopGrace{300};
 
 using PointWork = std::function<std::optional<std::string>(std::size_t)>;
 
-SpreadSweep lead_sweep(int size, std::size_t count, const PointWork &work,
-                       const SweepOptions &options, std::optional<RankFailureMode> hook);
+SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
+                       const SweepOptions& options, std::optional<RankFailureMode> hook);
 
-void serve_sweep(int rank, const PointWork &work, const SweepOptions &options,
+void serve_sweep(int rank, const PointWork& work, const SweepOptions& options,
                  std::optional<RankFailureMode> hook);
 
 // "rank R on HOST failed: WHY", the line a rank's failure is reported by.
-std::string rank_failure(int rank, const std::string &why);
+std::string rank_failure(int rank, const std::string& why);
 
 } // namespace lanai::bench

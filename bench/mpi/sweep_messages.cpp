@@ -56,7 +56,7 @@ std::size_t read_want(std::string_view bytes) {
   return slots;
 }
 
-std::string give_bytes(const std::vector<std::size_t> &points) {
+std::string give_bytes(const std::vector<std::size_t>& points) {
   RecordWriter w;
   w.u64(points.size());
   for (const std::size_t p : points)
@@ -67,13 +67,13 @@ std::string give_bytes(const std::vector<std::size_t> &points) {
 std::vector<std::size_t> read_give(std::string_view bytes) {
   RecordReader r(bytes);
   std::vector<std::size_t> points(r.count(8));
-  for (std::size_t &p : points)
+  for (std::size_t& p : points)
     p = r.u64();
   r.finish();
   return points;
 }
 
-std::string record_bytes(std::size_t point, const std::optional<std::string> &record) {
+std::string record_bytes(std::size_t point, const std::optional<std::string>& record) {
   RecordWriter w;
   w.u64(point);
   w.boolean(record.has_value());

@@ -37,9 +37,9 @@ std::optional<Message> poll();
 
 std::string want_bytes(std::size_t slots);
 std::size_t read_want(std::string_view bytes);
-std::string give_bytes(const std::vector<std::size_t> &points);
+std::string give_bytes(const std::vector<std::size_t>& points);
 std::vector<std::size_t> read_give(std::string_view bytes);
-std::string record_bytes(std::size_t point, const std::optional<std::string> &record);
+std::string record_bytes(std::size_t point, const std::optional<std::string>& record);
 std::pair<std::size_t, std::optional<std::string>> read_record(std::string_view bytes);
 
 } // namespace lanai::bench::sweep_mpi

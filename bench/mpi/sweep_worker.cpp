@@ -12,7 +12,7 @@ namespace lanai::bench {
 
 using namespace sweep_mpi;
 
-void serve_sweep(int rank, const PointWork &work, const SweepOptions &options,
+void serve_sweep(int rank, const PointWork& work, const SweepOptions& options,
                  std::optional<RankFailureMode> hook) {
   const auto stopped = [&] { return options.stop && options.stop->load(); };
   LocalPoints local(options.jobs, work, options.stop, hook);
@@ -20,7 +20,7 @@ void serve_sweep(int rank, const PointWork &work, const SweepOptions &options,
   bool no_more = false; // rank 0 has no more points for us, or we stopped
   bool failed = false;  // a point threw: take no more, give back what we can
   const auto send_finished = [&] {
-    for (LocalPoints::Finished &f : local.take_finished()) {
+    for (LocalPoints::Finished& f : local.take_finished()) {
       if (f.failure) {
         // The point is not given back: rank 0 reports it with the failure.
         if (!failed)

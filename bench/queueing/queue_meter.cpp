@@ -38,8 +38,8 @@ void QueueMeter::add(Series series, kernel::SimTime from, kernel::SimTime to) {
 // job starts service when it has arrived and the job before it (of any
 // class) has ended. The firmware times jobs that way too (see
 // firmware/nic-send-twin), so its state span may begin a polling lap later.
-void QueueMeter::lanai_work(std::size_t job_class, const trace::Event &e) {
-  auto &queue = arrivals_[job_class];
+void QueueMeter::lanai_work(std::size_t job_class, const trace::Event& e) {
+  auto& queue = arrivals_[job_class];
   kernel::SimTime service_start = e.begin;
   if (queue.empty()) {
     ++unmatched_;
@@ -57,7 +57,7 @@ void QueueMeter::lanai_work(std::size_t job_class, const trace::Event &e) {
   lanai_free_ = e.end;
 }
 
-void QueueMeter::consume(const trace::Event &e) {
+void QueueMeter::consume(const trace::Event& e) {
   switch (e.track) {
   case trace::Track::doorbell:
     if (e.name == "send") {
@@ -115,7 +115,7 @@ struct MeanCi {
   double ci95 = 0;
 };
 
-MeanCi mean_ci(const std::vector<double> &v) {
+MeanCi mean_ci(const std::vector<double>& v) {
   const double n = static_cast<double>(v.size());
   double mean = 0;
   for (double x : v)

@@ -30,7 +30,7 @@ struct StationEstimate {
   double mean_queue = 0; // waiting, not in service
   double mean_queue_ci95 = 0;
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const StationEstimate &) const = default;
+  bool operator==(const StationEstimate&) const = default;
 };
 
 // Mean service time and count of one visit's services (all of the run).
@@ -48,7 +48,7 @@ struct ServiceTally {
   }
   double mean_us() const { return count ? total_us / static_cast<double>(count) : 0.0; }
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const ServiceTally &) const = default;
+  bool operator==(const ServiceTally&) const = default;
 };
 
 class QueueMeter {
@@ -57,7 +57,7 @@ public:
   QueueMeter(kernel::SimTime start, kernel::SimTime cell, bool lanai_only);
 
   // One event of the card (recorded at its end).
-  void consume(const trace::Event &event);
+  void consume(const trace::Event& event);
 
   // Estimates from the first `cells` cells in `batches` batches of equal
   // length (cells must be a positive multiple of batches, batches >= 2).
@@ -71,7 +71,7 @@ public:
   kernel::SimTime start() const { return start_; }
   // Services of each visit (indexed by TWIN_VISIT_*), to check the devices
   // against the model's service times.
-  const std::array<ServiceTally, 6> &services() const { return services_; }
+  const std::array<ServiceTally, 6>& services() const { return services_; }
   // Messages whose doorbell rang, and works that found no matching arrival
   // (the firmware broke FCFS order within a class: should stay 0).
   std::uint64_t doorbells() const { return doorbells_; }
@@ -91,7 +91,7 @@ private:
     series_count
   };
   void add(Series series, kernel::SimTime from, kernel::SimTime to);
-  void lanai_work(std::size_t job_class, const trace::Event &event);
+  void lanai_work(std::size_t job_class, const trace::Event& event);
   std::vector<double> batch_values(std::size_t cells, std::size_t batches,
                                    std::initializer_list<Series> series) const;
 

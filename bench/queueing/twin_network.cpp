@@ -16,9 +16,9 @@ namespace {
 using models::QnaNetwork;
 
 // The visit a job goes to after `from`, or nullopt when it leaves.
-std::optional<std::size_t> next_visit(const QnaNetwork &n, std::size_t from) {
+std::optional<std::size_t> next_visit(const QnaNetwork& n, std::size_t from) {
   std::optional<std::size_t> next;
-  for (const auto &r : n.routes) {
+  for (const auto& r : n.routes) {
     if (r.from != from)
       continue;
     if (next || std::abs(r.probability - 1.0) > 1e-12)
@@ -33,8 +33,8 @@ std::optional<std::size_t> next_visit(const QnaNetwork &n, std::size_t from) {
 
 } // namespace
 
-TwinServices twin_services(const QnaNetwork &n) {
-  for (const auto &s : n.stations) {
+TwinServices twin_services(const QnaNetwork& n) {
+  for (const auto& s : n.stations) {
     if (s.name != "lanai" && s.name != "hdma" && s.name != "nsdma")
       throw TwinModelError(
           fmt::format("station {}: the twin has only the stations lanai, hdma and nsdma", s.name));
@@ -49,13 +49,13 @@ TwinServices twin_services(const QnaNetwork &n) {
     throw TwinModelError(fmt::format("arrival at lanai.doorbell: the twin's doorbells are "
                                      "Poisson (scov 1), not scov {}",
                                      n.arrivals[0].scov));
-  for (const auto &v : n.visits)
+  for (const auto& v : n.visits)
     if (v.scov != 0.0)
       throw TwinModelError(fmt::format("service {}: the twin's services are deterministic "
                                        "(scov 0), not scov {}",
                                        v.name(), v.scov));
 
-  static constexpr const char *kPath[] = {"lanai.doorbell",  "hdma.doorbell", "lanai.descriptor",
+  static constexpr const char* kPath[] = {"lanai.doorbell",  "hdma.doorbell", "lanai.descriptor",
                                           "hdma.descriptor", "lanai.data",    "nsdma.data"};
   double means[6] = {};
   std::size_t at = n.arrivals[0].visit;
@@ -97,8 +97,8 @@ TwinServices twin_services(const QnaNetwork &n) {
   return s;
 }
 
-profile::HardwareProfile twin_profile(const profile::HardwareProfile &base, const TwinServices &s,
-                                      const TwinTransfers &t) {
+profile::HardwareProfile twin_profile(const profile::HardwareProfile& base, const TwinServices& s,
+                                      const TwinTransfers& t) {
   profile::HardwareProfile p = base;
   p.name = base.name + "+twin";
   // Deep enough that nothing is ever refused: the queues are the model's.
@@ -143,7 +143,7 @@ profile::HardwareProfile twin_profile(const profile::HardwareProfile &base, cons
   return p;
 }
 
-std::uint32_t twin_cycles(const profile::HardwareProfile &profile, double us) {
+std::uint32_t twin_cycles(const profile::HardwareProfile& profile, double us) {
   return static_cast<std::uint32_t>(std::lround(us * profile.lanai.clock_mhz));
 }
 

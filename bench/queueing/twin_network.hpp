@@ -32,7 +32,7 @@ struct TwinServices {
 // Checks that `network` is one of the two shapes above (one server per
 // station, Poisson arrivals at lanai.doorbell, every route taken with
 // probability 1, deterministic services) and returns its service times.
-TwinServices twin_services(const models::QnaNetwork &network);
+TwinServices twin_services(const models::QnaNetwork& network);
 
 // Transfer sizes of the twin's host DMA fetches.
 struct TwinTransfers {
@@ -45,10 +45,10 @@ struct TwinTransfers {
 // the send DMA start-up so that sending data_bytes (plus the route byte)
 // takes nsdma_us, and queues deep enough never to refuse work. Throws
 // TwinModelError when no such setting exists.
-profile::HardwareProfile twin_profile(const profile::HardwareProfile &base,
-                                      const TwinServices &services, const TwinTransfers &transfers);
+profile::HardwareProfile twin_profile(const profile::HardwareProfile& base,
+                                      const TwinServices& services, const TwinTransfers& transfers);
 
 // Core cycles of `us` at the profile's LANai clock, rounded to nearest.
-std::uint32_t twin_cycles(const profile::HardwareProfile &profile, double us);
+std::uint32_t twin_cycles(const profile::HardwareProfile& profile, double us);
 
 } // namespace lanai::bench

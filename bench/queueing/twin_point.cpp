@@ -26,7 +26,7 @@ static_assert(sizeof(twin_config_block) == 13 * sizeof(std::uint32_t));
 // cross a boundary are recorded when they end).
 class StopRule {
 public:
-  StopRule(const TwinPointSpec &spec, const QueueMeter &meter)
+  StopRule(const TwinPointSpec& spec, const QueueMeter& meter)
       : spec_(spec), meter_(meter), min_cells_(spec.batches),
         max_cells_(static_cast<std::size_t>(spec.max_duration.ps() / meter.cell().ps()) /
                    spec.batches * spec.batches) {}
@@ -76,8 +76,8 @@ private:
     return (elapsed - kLagCells) / spec_.batches * spec_.batches;
   }
 
-  const TwinPointSpec &spec_;
-  const QueueMeter &meter_;
+  const TwinPointSpec& spec_;
+  const QueueMeter& meter_;
   std::size_t min_cells_, max_cells_;
   std::size_t seen_ = 0;
   std::size_t judged_ = 0;
@@ -86,7 +86,7 @@ private:
 };
 
 // The block word by word, each in LANai order.
-void write_config(nic::Card &card, const twin_config_block &block) {
+void write_config(nic::Card& card, const twin_config_block& block) {
   std::uint32_t words[sizeof block / sizeof(std::uint32_t)];
   std::memcpy(words, &block, sizeof block);
   const std::uint32_t at = card.symbol(TWIN_CONFIG_SYMBOL);
@@ -119,7 +119,7 @@ struct TwinMemory {
   std::uint64_t data_host = 0;
 };
 
-TwinMemory register_memory(host::Cluster &cluster, const TwinPointSpec &spec) {
+TwinMemory register_memory(host::Cluster& cluster, const TwinPointSpec& spec) {
   TwinMemory m;
   const std::uint32_t desc_bytes = spec.transfers.descriptor_bytes;
   m.bytes.assign(desc_bytes + spec.transfers.data_bytes + 64, 0x5A);
@@ -131,9 +131,9 @@ TwinMemory register_memory(host::Cluster &cluster, const TwinPointSpec &spec) {
 
 // The firmware's configuration block: the services' LANai times in cycles,
 // the transfers and where they go.
-twin_config_block config_block(const TwinPointSpec &spec, const profile::HardwareProfile &p,
-                               const TwinMemory &m, const std::vector<std::uint8_t> &route) {
-  const TwinServices &s = spec.services;
+twin_config_block config_block(const TwinPointSpec& spec, const profile::HardwareProfile& p,
+                               const TwinMemory& m, const std::vector<std::uint8_t>& route) {
+  const TwinServices& s = spec.services;
   twin_config_block block{};
   block.pooled = spec.pooled ? 1u : 0u;
   block.lanai_only = s.lanai_only ? 1u : 0u;
@@ -157,8 +157,8 @@ struct DoorbellSource {
   std::uint64_t rung = 0;
   bool interrupted = false;
 
-  int run(const TwinPointSpec &spec, const std::atomic<bool> *stop, host::HostCpu &cpu,
-          nic::Card &card, const TwinMemory &m, StopRule &rule) {
+  int run(const TwinPointSpec& spec, const std::atomic<bool>* stop, host::HostCpu& cpu,
+          nic::Card& card, const TwinMemory& m, StopRule& rule) {
     kernel::RandomStream gaps(spec.seed, "twin.doorbells");
     const double mean_gap_ps = 1e6 / spec.rate_per_us;
     double next_ps = static_cast<double>(cpu.kernel().now().ps());
@@ -185,7 +185,7 @@ struct DoorbellSource {
 
 } // namespace
 
-TwinPointResult run_twin_point(const TwinPointSpec &spec, const std::atomic<bool> *stop) {
+TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool>* stop) {
   const auto wall_start = std::chrono::steady_clock::now();
   TwinPointResult result;
   auto fail = [&](std::string detail) {
@@ -203,7 +203,7 @@ TwinPointResult run_twin_point(const TwinPointSpec &spec, const std::atomic<bool
     config.profile = twin_profile(spec.profile, spec.services, spec.transfers);
     config.firmware.assign(
         1, machine::link_firmware(loader::find_firmware(spec.firmware), config.profile));
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     return fail(e.what());
   }
   config.nodes = 1;
@@ -214,11 +214,11 @@ TwinPointResult run_twin_point(const TwinPointSpec &spec, const std::atomic<bool
     return fail("min_duration is too short for its batches");
   QueueMeter meter(spec.warmup, cell, spec.services.lanai_only);
   trace::Recorder recorder;
-  recorder.set_consumer([&meter](const trace::Event &e) { meter.consume(e); });
+  recorder.set_consumer([&meter](const trace::Event& e) { meter.consume(e); });
   config.trace = &recorder;
 
   host::Cluster cluster(config);
-  nic::Card &card = cluster.card(0);
+  nic::Card& card = cluster.card(0);
   if (!card.has_symbol(TWIN_CONFIG_SYMBOL))
     return fail(fmt::format("firmware '{}' has no '{}': it is not a queueing twin firmware",
                             spec.firmware, TWIN_CONFIG_SYMBOL));
@@ -227,7 +227,7 @@ TwinPointResult run_twin_point(const TwinPointSpec &spec, const std::atomic<bool
 
   StopRule rule(spec, meter);
   DoorbellSource source;
-  host::HostCpu &cpu = cluster.host(0);
+  host::HostCpu& cpu = cluster.host(0);
   const host::RunReport report =
       cluster.run({[&]() -> int { return source.run(spec, stop, cpu, card, memory, rule); }});
   result.wall_seconds =

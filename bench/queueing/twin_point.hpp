@@ -49,11 +49,11 @@ struct TwinPointResult {
   bool fast_forward = true;         // idle loops were fast-forwarded
   std::uint64_t skipped_cycles = 0; // LANai cycles fast-forward did not execute
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const TwinPointResult &) const = default;
+  bool operator==(const TwinPointResult&) const = default;
 };
 
 // Cells per batch grow with the run: the measured stretch is cut into
 // `batches` batches of whole cells of min_duration / batches.
-TwinPointResult run_twin_point(const TwinPointSpec &spec, const std::atomic<bool> *stop = nullptr);
+TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool>* stop = nullptr);
 
 } // namespace lanai::bench

@@ -23,9 +23,9 @@ namespace {
 constexpr std::uint32_t max_receivers = 64;
 constexpr std::uint32_t max_message_bytes = 65536;
 
-std::string joined(const std::vector<std::string> &names) {
+std::string joined(const std::vector<std::string>& names) {
   std::string out;
-  for (const auto &n : names)
+  for (const auto& n : names)
     out += (out.empty() ? "" : ", ") + n;
   return out.empty() ? "none" : out;
 }
@@ -40,27 +40,27 @@ bool plain_name(std::string_view s) {
   });
 }
 
-double positive(const TableReader &t, std::string_view key) {
+double positive(const TableReader& t, std::string_view key) {
   const double v = t.required_number(key);
   if (!(v > 0))
     t.fail(key, fmt::format("must be > 0 (got {})", v));
   return v;
 }
 
-std::uint32_t in_range(const TableReader &t, std::string_view key, std::int64_t v, std::int64_t lo,
+std::uint32_t in_range(const TableReader& t, std::string_view key, std::int64_t v, std::int64_t lo,
                        std::int64_t hi) {
   if (v < lo || v > hi)
     t.fail(key, fmt::format("must be in {}..{} (got {})", lo, hi, v));
   return static_cast<std::uint32_t>(v);
 }
 
-std::filesystem::path relative_to(const std::filesystem::path &base, const std::string &p) {
+std::filesystem::path relative_to(const std::filesystem::path& base, const std::string& p) {
   const std::filesystem::path path(p);
   return path.is_absolute() ? path : (base / path).lexically_normal();
 }
 
-TrafficClass read_class(const TableReader &t, std::uint32_t receivers,
-                        const std::filesystem::path &base_dir) {
+TrafficClass read_class(const TableReader& t, std::uint32_t receivers,
+                        const std::filesystem::path& base_dir) {
   TrafficClass c;
   const std::string traffic = t.required_string("traffic");
   if (traffic == "cbr") {
@@ -92,7 +92,7 @@ TrafficClass read_class(const TableReader &t, std::uint32_t receivers,
     c.trace = relative_to(base_dir, *trace);
     try {
       c.trace_frames = read_frame_trace(c.trace);
-    } catch (const std::exception &e) {
+    } catch (const std::exception& e) {
       t.fail("trace", e.what());
     }
     return c;
@@ -103,8 +103,8 @@ TrafficClass read_class(const TableReader &t, std::uint32_t receivers,
   return c;
 }
 
-void read_jitter(const TableReader &top, const std::filesystem::path &base_dir, Experiment &e) {
-  JitterSetup &j = e.jitter;
+void read_jitter(const TableReader& top, const std::filesystem::path& base_dir, Experiment& e) {
+  JitterSetup& j = e.jitter;
   j.receivers = in_range(top, "receivers", top.required_integer("receivers"), 1, max_receivers);
   if (auto level = top.string("reliability")) {
     if (*level == "reception")
@@ -114,20 +114,20 @@ void read_jitter(const TableReader &top, const std::filesystem::path &base_dir, 
                fmt::format("\"{}\" is neither \"delivery\" nor \"reception\"", *level));
   }
 
-  const toml::array *classes = top.table_array("class");
+  const toml::array* classes = top.table_array("class");
   if (!classes)
     top.fail("class", "missing (at least one [[class]] is required)");
   for (std::size_t i = 0; i < classes->size(); ++i) {
     const TableReader t(*classes->get(i)->as_table(), top.source(),
                         fmt::format("class[{}]", i + 1));
     TrafficClass c = read_class(t, j.receivers, base_dir);
-    for (const auto &other : j.classes)
+    for (const auto& other : j.classes)
       if (other.name == c.name)
         t.fail("name", fmt::format("duplicate class name \"{}\"", c.name));
     j.classes.push_back(std::move(c));
   }
 
-  if (const toml::table *be = top.table("best_effort")) {
+  if (const toml::table* be = top.table("best_effort")) {
     const TableReader t(*be, top.source(), "best_effort");
     t.allow_only({"rate_MBps", "message_bytes", "receiver"});
     BestEffortChannel b;
@@ -138,7 +138,7 @@ void read_jitter(const TableReader &top, const std::filesystem::path &base_dir, 
     j.best_effort = b;
   }
 
-  const toml::table *load = top.table("load");
+  const toml::table* load = top.table("load");
   if (!load)
     top.fail("load", "missing (a [load] table is required)");
   const TableReader t(*load, top.source(), "load");
@@ -147,12 +147,12 @@ void read_jitter(const TableReader &top, const std::filesystem::path &base_dir, 
     if (order->empty())
       t.fail("add_order", "must name at least one class");
     for (std::size_t i = 0; i < order->size(); ++i) {
-      const auto &want = (*order)[i];
+      const auto& want = (*order)[i];
       const auto it = std::find_if(j.classes.begin(), j.classes.end(),
-                                   [&](const TrafficClass &c) { return c.name == want; });
+                                   [&](const TrafficClass& c) { return c.name == want; });
       if (it == j.classes.end()) {
         std::vector<std::string> names;
-        for (const auto &c : j.classes)
+        for (const auto& c : j.classes)
           names.push_back(c.name);
         t.fail(fmt::format("add_order[{}]", i + 1),
                fmt::format("unknown class \"{}\" (classes: {})", want, joined(names)));
@@ -202,13 +202,13 @@ void read_jitter(const TableReader &top, const std::filesystem::path &base_dir, 
   // The sweep itself may be unreasonable (far too many points).
   try {
     (void)load_points(j);
-  } catch (const std::invalid_argument &err) {
+  } catch (const std::invalid_argument& err) {
     t.fail(mode, err.what());
   }
 }
 
-void read_queueing(const TableReader &t, const std::filesystem::path &base_dir, Experiment &e) {
-  QueueingSetup &q = e.queueing;
+void read_queueing(const TableReader& t, const std::filesystem::path& base_dir, Experiment& e) {
+  QueueingSetup& q = e.queueing;
   if (e.firmwares.size() != 1)
     t.fail("firmwares", "a queueing experiment runs one reference firmware (nic-send-twin)");
   const std::string model = t.required_string("model");
@@ -216,14 +216,14 @@ void read_queueing(const TableReader &t, const std::filesystem::path &base_dir, 
   try {
     q.model = models::load_qna_model(q.model_file);
     q.services = twin_services(q.model);
-  } catch (const std::exception &err) {
+  } catch (const std::exception& err) {
     t.fail("model", err.what());
   }
   q.variants = t.string_array("variants").value_or(std::vector<std::string>{"cyclic", "pooled"});
   if (q.variants.empty())
     t.fail("variants", "must name at least one of cyclic, pooled");
   for (std::size_t i = 0; i < q.variants.size(); ++i) {
-    const auto &v = q.variants[i];
+    const auto& v = q.variants[i];
     const std::string key = fmt::format("variants[{}]", i + 1);
     if (v != "cyclic" && v != "pooled")
       t.fail(key, fmt::format("unknown variant \"{}\" (known: cyclic, pooled)", v));
@@ -253,12 +253,12 @@ void read_queueing(const TableReader &t, const std::filesystem::path &base_dir, 
       in_range(t, "data_bytes", t.integer("data_bytes").value_or(4096), 4, 65536);
   try {
     (void)twin_profile(e.profile, q.services, q.transfers);
-  } catch (const std::exception &err) {
+  } catch (const std::exception& err) {
     t.fail("model", err.what());
   }
 }
 
-std::vector<std::uint32_t> sizes_in_range(const TableReader &t, std::string_view key,
+std::vector<std::uint32_t> sizes_in_range(const TableReader& t, std::string_view key,
                                           std::int64_t lo, std::int64_t hi) {
   const auto values = t.integer_array(key);
   if (!values)
@@ -275,9 +275,9 @@ std::vector<std::uint32_t> sizes_in_range(const TableReader &t, std::string_view
   return out;
 }
 
-HostCopy read_host_copy(const TableReader &top, std::string_view key) {
+HostCopy read_host_copy(const TableReader& top, std::string_view key) {
   HostCopy c;
-  const toml::table *table = top.table(key);
+  const toml::table* table = top.table(key);
   if (!table)
     return c;
   const TableReader t(*table, top.source(), top.path(key));
@@ -291,8 +291,8 @@ HostCopy read_host_copy(const TableReader &top, std::string_view key) {
   return c;
 }
 
-void read_pipeline(const TableReader &t, const std::filesystem::path &, Experiment &e) {
-  PipelineSetup &p = e.pipeline;
+void read_pipeline(const TableReader& t, const std::filesystem::path&, Experiment& e) {
+  PipelineSetup& p = e.pipeline;
   p.packets = sizes_in_range(t, "packets", 1, max_message_bytes);
   p.fragments = sizes_in_range(t, "fragments", 1, kMaxHostFragments);
   if (p.fragments.back() > p.packets.front())
@@ -301,7 +301,7 @@ void read_pipeline(const TableReader &t, const std::filesystem::path &, Experime
   p.iterations = in_range(t, "iterations", t.integer("iterations").value_or(3), 1, 1000);
   p.send_copy = read_host_copy(t, "send_copy");
   p.recv_copy = read_host_copy(t, "recv_copy");
-  const toml::array *stages = t.table_array("reference_stage");
+  const toml::array* stages = t.table_array("reference_stage");
   if (!stages || stages->empty())
     t.fail("reference_stage", "missing (at least one [[reference_stage]] is required)");
   for (std::size_t i = 0; i < stages->size(); ++i) {
@@ -326,8 +326,8 @@ void read_pipeline(const TableReader &t, const std::filesystem::path &, Experime
   }
 }
 
-void read_saturation(const TableReader &t, const std::filesystem::path &, Experiment &e) {
-  SaturationSetup &s = e.saturation;
+void read_saturation(const TableReader& t, const std::filesystem::path&, Experiment& e) {
+  SaturationSetup& s = e.saturation;
   s.sizes = sizes_in_range(t, "sizes", kStampedMessageBytes, max_message_bytes);
   s.receivers = t.has("receivers") ? sizes_in_range(t, "receivers", 1, max_receivers)
                                    : std::vector<std::uint32_t>{1};
@@ -344,7 +344,7 @@ double TrafficClass::interval_ps() const {
   return static_cast<double>(message_bytes) * 1e6 / rate_mbytes_per_s;
 }
 
-const std::vector<ExperimentKind> &experiment_kinds() {
+const std::vector<ExperimentKind>& experiment_kinds() {
   static const std::vector<ExperimentKind> kinds{
       {"jitter",
        "one sender, QoS classes of CBR or VBR channels and an optional best-effort channel; "
@@ -373,8 +373,8 @@ const std::vector<ExperimentKind> &experiment_kinds() {
   return kinds;
 }
 
-Experiment parse_experiment(std::string_view text, const std::filesystem::path &source,
-                            const std::filesystem::path &base_dir, const ParseOptions &options) {
+Experiment parse_experiment(std::string_view text, const std::filesystem::path& source,
+                            const std::filesystem::path& base_dir, const ParseOptions& options) {
   const std::string src = source.string();
   const toml::table root = parse_toml(text, src);
   const TableReader top(root, src, "");
@@ -382,13 +382,13 @@ Experiment parse_experiment(std::string_view text, const std::filesystem::path &
   Experiment e;
   e.file = source;
   std::vector<std::string> kind_names;
-  for (const auto &k : experiment_kinds())
+  for (const auto& k : experiment_kinds())
     kind_names.emplace_back(k.name);
   const auto kind_value = top.string("kind");
   if (!kind_value)
     top.fail("kind", fmt::format("missing (one of: {})", joined(kind_names)));
   const auto kind = std::find_if(experiment_kinds().begin(), experiment_kinds().end(),
-                                 [&](const ExperimentKind &k) { return k.name == *kind_value; });
+                                 [&](const ExperimentKind& k) { return k.name == *kind_value; });
   if (kind == experiment_kinds().end())
     top.fail("kind",
              fmt::format("unknown kind \"{}\" (known: {})", *kind_value, joined(kind_names)));
@@ -413,7 +413,7 @@ Experiment parse_experiment(std::string_view text, const std::filesystem::path &
         e.profile_source.find('/') != std::string::npos || e.profile_source.ends_with(".toml");
     e.profile = is_path ? profile::load_profile(relative_to(base_dir, e.profile_source))
                         : find_profile(e.profile_source);
-  } catch (const std::exception &err) {
+  } catch (const std::exception& err) {
     top.fail("profile", err.what());
   }
 
@@ -436,7 +436,7 @@ Experiment parse_experiment(std::string_view text, const std::filesystem::path &
   return e;
 }
 
-Experiment load_experiment(const std::filesystem::path &file, const ParseOptions &options) {
+Experiment load_experiment(const std::filesystem::path& file, const ParseOptions& options) {
   std::ifstream in(file, std::ios::binary);
   if (!in)
     throw ExperimentError(fmt::format("{}: cannot open experiment file", file.string()));

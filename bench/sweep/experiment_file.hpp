@@ -148,19 +148,19 @@ struct ParseOptions {
 struct ExperimentKind {
   std::string_view name;
   std::string_view description;
-  void (*read)(const TableReader &top, const std::filesystem::path &base_dir,
-               Experiment &experiment);
+  void (*read)(const TableReader& top, const std::filesystem::path& base_dir,
+               Experiment& experiment);
   // The kind's keys at the top level, besides the common ones.
   std::vector<std::string_view> top_level_keys;
 };
 
-const std::vector<ExperimentKind> &experiment_kinds();
+const std::vector<ExperimentKind>& experiment_kinds();
 
 // Parses and validates an experiment; relative paths inside it (profile,
 // traces) are relative to `base_dir`. Throws ExperimentError.
-Experiment parse_experiment(std::string_view text, const std::filesystem::path &source,
-                            const std::filesystem::path &base_dir,
-                            const ParseOptions &options = {});
-Experiment load_experiment(const std::filesystem::path &file, const ParseOptions &options = {});
+Experiment parse_experiment(std::string_view text, const std::filesystem::path& source,
+                            const std::filesystem::path& base_dir,
+                            const ParseOptions& options = {});
+Experiment load_experiment(const std::filesystem::path& file, const ParseOptions& options = {});
 
 } // namespace lanai::bench

@@ -27,16 +27,16 @@ bool plain_label(std::string_view s) {
   });
 }
 
-std::string listed(const std::vector<std::string> &names) {
+std::string listed(const std::vector<std::string>& names) {
   std::string out;
-  for (const auto &n : names)
+  for (const auto& n : names)
     out += (out.empty() ? "" : ", ") + n;
   return out.empty() ? "none" : out;
 }
 
 // A shipped firmware by name, checked against the names accepted.
-ExperimentFirmware shipped_entry(const text::TableReader &t, std::string_view key,
-                                 const std::string &name, const std::vector<std::string> &known) {
+ExperimentFirmware shipped_entry(const text::TableReader& t, std::string_view key,
+                                 const std::string& name, const std::vector<std::string>& known) {
   if (loader::names_firmware_folder(name))
     t.fail(key, fmt::format("\"{}\" is a path: give it as path = \"...\"", name));
   if (std::find(known.begin(), known.end(), name) == known.end())
@@ -47,26 +47,26 @@ ExperimentFirmware shipped_entry(const text::TableReader &t, std::string_view ke
 }
 
 // A firmware folder by path, relative to the experiment file.
-ExperimentFirmware folder_entry(const text::TableReader &t, std::string_view key,
-                                const std::string &path, const fs::path &base_dir) {
+ExperimentFirmware folder_entry(const text::TableReader& t, std::string_view key,
+                                const std::string& path, const fs::path& base_dir) {
   try {
     const loader::FirmwareSource found = loader::find_firmware(path, base_dir);
     return {found.label, fs::absolute(found.folder).lexically_normal().string(), false};
-  } catch (const loader::LoadError &e) {
+  } catch (const loader::LoadError& e) {
     t.fail(key, e.what());
   }
 }
 
-ExperimentFirmware firmware_entry(const text::TableReader &top, std::size_t i,
-                                  const toml::node &node, const fs::path &base_dir,
-                                  const std::vector<std::string> &known) {
+ExperimentFirmware firmware_entry(const text::TableReader& top, std::size_t i,
+                                  const toml::node& node, const fs::path& base_dir,
+                                  const std::vector<std::string>& known) {
   const std::string key = fmt::format("firmwares[{}]", i + 1);
   if (const auto value = node.value<std::string>()) {
     if (loader::names_firmware_folder(*value))
       return folder_entry(top, key, *value, base_dir);
     return shipped_entry(top, key, *value, known);
   }
-  const toml::table *table = node.as_table();
+  const toml::table* table = node.as_table();
   if (!table)
     top.fail(key, "must be a firmware name, a firmware folder's path, or a table "
                   "{path = \"...\", label = \"...\"}");
@@ -92,10 +92,10 @@ ExperimentFirmware firmware_entry(const text::TableReader &top, std::size_t i,
 
 } // namespace
 
-std::vector<ExperimentFirmware> read_firmwares(const text::TableReader &top,
-                                               const fs::path &base_dir,
-                                               const std::vector<std::string> &known) {
-  const toml::array *entries = top.array("firmwares");
+std::vector<ExperimentFirmware> read_firmwares(const text::TableReader& top,
+                                               const fs::path& base_dir,
+                                               const std::vector<std::string>& known) {
+  const toml::array* entries = top.array("firmwares");
   if (!entries)
     top.fail("firmwares", "missing (an array of firmware names or folders is required)");
   if (entries->empty())
@@ -108,7 +108,7 @@ std::vector<ExperimentFirmware> read_firmwares(const text::TableReader &top,
       top.fail(key, fmt::format("the folder's name \"{}\" cannot label results: give it a label, "
                                 "{{path = \"...\", label = \"...\"}}",
                                 f.label));
-    for (const ExperimentFirmware &other : firmwares) {
+    for (const ExperimentFirmware& other : firmwares) {
       if (other.source == f.source && other.label == f.label)
         top.fail(key, fmt::format("\"{}\" is listed twice", f.label));
       if (other.label == f.label)
@@ -121,21 +121,21 @@ std::vector<ExperimentFirmware> read_firmwares(const text::TableReader &top,
   return firmwares;
 }
 
-void check_firmware_links(const text::TableReader &top,
-                          const std::vector<ExperimentFirmware> &firmwares,
-                          const profile::HardwareProfile &profile, bool names_too) {
+void check_firmware_links(const text::TableReader& top,
+                          const std::vector<ExperimentFirmware>& firmwares,
+                          const profile::HardwareProfile& profile, bool names_too) {
   for (std::size_t i = 0; i < firmwares.size(); ++i) {
     if (firmwares[i].shipped && !names_too)
       continue;
     try {
       (void)machine::link_firmware(loader::find_firmware(firmwares[i].source), profile);
-    } catch (const loader::LoadError &e) {
+    } catch (const loader::LoadError& e) {
       top.fail(fmt::format("firmwares[{}]", i + 1), e.what());
     }
   }
 }
 
-std::string firmware_toml(const ExperimentFirmware &firmware) {
+std::string firmware_toml(const ExperimentFirmware& firmware) {
   if (firmware.shipped && firmware.label == firmware.source)
     return text::json_string(firmware.source);
   return fmt::format("{{{} = {}, label = {}}}", firmware.shipped ? "name" : "path",

@@ -27,19 +27,19 @@ struct ExperimentFirmware {
 // labels plain (letters, digits, '-', '_', '.') and distinct. A shipped
 // name must be in `known` (empty: every shipped firmware found). Throws
 // text::InputError naming the file and the entry, e.g. firmwares[3].
-std::vector<ExperimentFirmware> read_firmwares(const text::TableReader &top,
-                                               const std::filesystem::path &base_dir,
-                                               const std::vector<std::string> &known);
+std::vector<ExperimentFirmware> read_firmwares(const text::TableReader& top,
+                                               const std::filesystem::path& base_dir,
+                                               const std::vector<std::string>& known);
 
 // Links each firmware for the profile, so a run never starts on one that
 // would fail at its first point: an unresolved symbol, an object that is
 // not a LANai object. Shipped names are linked only if `names_too`.
-void check_firmware_links(const text::TableReader &top,
-                          const std::vector<ExperimentFirmware> &firmwares,
-                          const profile::HardwareProfile &profile, bool names_too);
+void check_firmware_links(const text::TableReader& top,
+                          const std::vector<ExperimentFirmware>& firmwares,
+                          const profile::HardwareProfile& profile, bool names_too);
 
 // An entry of `firmwares` that finds the same firmware under the same label
 // from anywhere: "pvia", or {path = "/abs/build/edf", label = "edf"}.
-std::string firmware_toml(const ExperimentFirmware &firmware);
+std::string firmware_toml(const ExperimentFirmware& firmware);
 
 } // namespace lanai::bench

@@ -39,7 +39,7 @@ InterruptFlag::~InterruptFlag() {
     sigaction(SIGTERM, &previous_term_, nullptr);
 }
 
-const std::atomic<bool> &InterruptFlag::flag() const { return interrupted; }
+const std::atomic<bool>& InterruptFlag::flag() const { return interrupted; }
 
 void raise_interrupt() { interrupted.store(true); }
 

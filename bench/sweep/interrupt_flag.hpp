@@ -16,10 +16,10 @@ class InterruptFlag {
 public:
   explicit InterruptFlag(bool also_sigterm = false);
   ~InterruptFlag();
-  InterruptFlag(const InterruptFlag &) = delete;
-  InterruptFlag &operator=(const InterruptFlag &) = delete;
+  InterruptFlag(const InterruptFlag&) = delete;
+  InterruptFlag& operator=(const InterruptFlag&) = delete;
 
-  const std::atomic<bool> &flag() const;
+  const std::atomic<bool>& flag() const;
   bool raised() const { return flag().load(); }
 
 private:

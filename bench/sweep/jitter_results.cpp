@@ -22,37 +22,37 @@ std::string outcome_name(host::RunOutcome outcome) {
 
 std::uint64_t PointRecord::lost() const {
   std::uint64_t n = best_effort ? best_effort->lost : 0;
-  for (const auto &c : classes)
+  for (const auto& c : classes)
     n += c.lost;
   return n;
 }
 
 double PointRecord::receiver_hdma_busy() const {
   double most = 0;
-  for (const CardUtilisation &u : receivers)
+  for (const CardUtilisation& u : receivers)
     most = std::max(most, u.hdma);
   return most;
 }
 
 std::uint64_t PointRecord::corrupted() const {
   std::uint64_t n = best_effort ? best_effort->corrupted : 0;
-  for (const auto &c : classes)
+  for (const auto& c : classes)
     n += c.corrupted;
   return n;
 }
 
 std::size_t JitterSweep::kept() const {
   std::size_t n = 0;
-  for (const auto &r : records)
+  for (const auto& r : records)
     n += r.has_value();
   return n;
 }
 
 std::optional<double> JitterSweep::knee_mbytes_per_s(std::size_t firmware) const {
-  for (const auto &rec : records) {
+  for (const auto& rec : records) {
     if (!rec || rec->firmware != firmware || rec->status != PointStatus::ok)
       continue;
-    for (const ClassMetrics &m : rec->classes)
+    for (const ClassMetrics& m : rec->classes)
       if (m.jitter.intervals > 0 && m.jitter.theta() >= kKneeTheta)
         return rec->total_mbytes_per_s;
   }
@@ -61,14 +61,14 @@ std::optional<double> JitterSweep::knee_mbytes_per_s(std::size_t firmware) const
 
 std::size_t JitterSweep::failed() const {
   std::size_t n = 0;
-  for (const auto &r : records)
+  for (const auto& r : records)
     n += r && r->status == PointStatus::failed;
   return n;
 }
 
 namespace {
 
-std::vector<std::int64_t> receipts(const ChannelResult &ch) {
+std::vector<std::int64_t> receipts(const ChannelResult& ch) {
   std::vector<std::int64_t> out;
   out.reserve(ch.received_ps.size());
   for (const std::int64_t t : ch.received_ps)
@@ -79,9 +79,9 @@ std::vector<std::int64_t> receipts(const ChannelResult &ch) {
 
 } // namespace
 
-PointRecord jitter_record(const Experiment &e, const LoadPoint &load,
-                          const StreamPointResult &result) {
-  const auto &classes = e.jitter.classes;
+PointRecord jitter_record(const Experiment& e, const LoadPoint& load,
+                          const StreamPointResult& result) {
+  const auto& classes = e.jitter.classes;
   PointRecord r;
   r.total_mbytes_per_s = load.total_mbytes_per_s;
   r.outcome = outcome_name(result.outcome);
@@ -106,7 +106,7 @@ PointRecord jitter_record(const Experiment &e, const LoadPoint &load,
     m.channels = load.channels[ci];
     std::vector<JitterResult> per_channel;
     for (std::uint32_t k = 0; k < m.channels; ++k) {
-      const ChannelResult &ch = result.channels[next++];
+      const ChannelResult& ch = result.channels[next++];
       const auto times = receipts(ch);
       per_channel.push_back(jitter(times, classes[ci].interval_ps()));
       m.messages += ch.sent_ps.size();
@@ -117,7 +117,7 @@ PointRecord jitter_record(const Experiment &e, const LoadPoint &load,
     r.classes.push_back(m);
   }
   if (e.jitter.best_effort) {
-    const ChannelResult &ch = result.channels[next];
+    const ChannelResult& ch = result.channels[next];
     BestEffortMetrics be;
     std::vector<double> latencies;
     for (std::size_t i = 0; i < ch.sent_ps.size() && i < ch.received_ps.size(); ++i)

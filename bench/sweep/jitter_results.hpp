@@ -24,7 +24,7 @@ struct ClassMetrics {
   std::uint64_t lost = 0;
   std::uint64_t corrupted = 0;
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const ClassMetrics &) const = default;
+  bool operator==(const ClassMetrics&) const = default;
 };
 
 struct BestEffortMetrics {
@@ -33,7 +33,7 @@ struct BestEffortMetrics {
   std::uint64_t lost = 0;
   std::uint64_t corrupted = 0;
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const BestEffortMetrics &) const = default;
+  bool operator==(const BestEffortMetrics&) const = default;
 };
 
 enum class PointStatus : std::uint8_t { ok, failed };
@@ -58,7 +58,7 @@ struct PointRecord {
   std::uint64_t lost() const;
   std::uint64_t corrupted() const;
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const PointRecord &) const = default;
+  bool operator==(const PointRecord&) const = default;
 };
 
 // A whole sweep as the result files see it: records by point index
@@ -84,7 +84,7 @@ std::string outcome_name(host::RunOutcome outcome);
 // The metrics of one finished run. Lost messages (received_ps < 0) are left
 // out of the jitter and latency figures and counted instead. A run that did
 // not finish gives a failed record without figures.
-PointRecord jitter_record(const Experiment &experiment, const LoadPoint &load,
-                          const StreamPointResult &result);
+PointRecord jitter_record(const Experiment& experiment, const LoadPoint& load,
+                          const StreamPointResult& result);
 
 } // namespace lanai::bench

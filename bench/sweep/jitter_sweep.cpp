@@ -7,7 +7,7 @@
 
 namespace lanai::bench {
 
-JitterSweep run_jitter_experiment(const Experiment &experiment, const JitterRunOptions &options) {
+JitterSweep run_jitter_experiment(const Experiment& experiment, const JitterRunOptions& options) {
   JitterSweep sweep;
   sweep.experiment = experiment;
   sweep.loads = load_points(experiment.jitter);
@@ -16,7 +16,7 @@ JitterSweep run_jitter_experiment(const Experiment &experiment, const JitterRunO
 
   const std::function<std::optional<PointRecord>(std::size_t)> point = [&](std::size_t i) {
     const SweepPoint p = sweep_point(i, per_firmware);
-    const LoadPoint &load = sweep.loads[p.load];
+    const LoadPoint& load = sweep.loads[p.load];
     PointRecord record;
     try {
       StreamPointSpec spec = point_spec(experiment, load, p);
@@ -28,7 +28,7 @@ JitterSweep run_jitter_experiment(const Experiment &experiment, const JitterRunO
       if (result.stopped)
         return std::optional<PointRecord>{};
       record = jitter_record(experiment, load, result);
-    } catch (const std::exception &e) {
+    } catch (const std::exception& e) {
       if (options.stop && options.stop->load())
         return std::optional<PointRecord>{};
       record = PointRecord{};
@@ -51,7 +51,7 @@ JitterSweep run_jitter_experiment(const Experiment &experiment, const JitterRunO
   if (options.trace || options.profiler)
     sweep_options.leader_point = options.trace_point;
   // A point an MPI rank took and never gave back is a failed point.
-  const auto lost = [&](std::size_t i, const std::string &why) {
+  const auto lost = [&](std::size_t i, const std::string& why) {
     const SweepPoint p = sweep_point(i, per_firmware);
     PointRecord record;
     record.index = i;

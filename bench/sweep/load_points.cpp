@@ -12,7 +12,7 @@ namespace lanai::bench {
 
 namespace {
 
-double total_load(const JitterSetup &setup, const std::vector<std::uint32_t> &channels) {
+double total_load(const JitterSetup& setup, const std::vector<std::uint32_t>& channels) {
   double total = setup.best_effort ? setup.best_effort->rate_mbytes_per_s : 0.0;
   for (std::size_t c = 0; c < channels.size(); ++c)
     total += channels[c] * setup.classes[c].rate_mbytes_per_s;
@@ -25,7 +25,7 @@ std::uint32_t LoadPoint::qos_channels() const {
   return std::accumulate(channels.begin(), channels.end(), std::uint32_t{0});
 }
 
-std::vector<LoadPoint> load_points(const JitterSetup &setup) {
+std::vector<LoadPoint> load_points(const JitterSetup& setup) {
   std::vector<LoadPoint> points;
   if (setup.load.add_order.empty() || setup.classes.empty())
     return points;

@@ -25,6 +25,6 @@ struct LoadPoint {
 // the sweep would have more than max_load_points points or a point more
 // than max_channels_per_point channels, or (totals) if a total leaves room
 // for no channel or gives the same channels as the one before.
-std::vector<LoadPoint> load_points(const JitterSetup &setup);
+std::vector<LoadPoint> load_points(const JitterSetup& setup);
 
 } // namespace lanai::bench

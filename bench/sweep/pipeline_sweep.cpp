@@ -23,28 +23,28 @@ namespace {
 
 using text::json_string;
 
-std::vector<models::PipelineStage> reference_path(const PipelineSetup &p) {
+std::vector<models::PipelineStage> reference_path(const PipelineSetup& p) {
   std::vector<models::PipelineStage> out;
-  for (const ReferenceStage &r : p.reference)
+  for (const ReferenceStage& r : p.reference)
     out.push_back(r.stage);
   return out;
 }
 
-MeasuredStage host_stage(std::string name, const HostCopy &copy) {
+MeasuredStage host_stage(std::string name, const HostCopy& copy) {
   MeasuredStage s;
   s.name = std::move(name);
   s.fit = {copy.g_us, copy.G_us_per_kb};
   return s;
 }
 
-double error_pct(const PipelinePoint &p, double model_us) {
+double error_pct(const PipelinePoint& p, double model_us) {
   return 100.0 * (model_us - *p.emulated_us) / *p.emulated_us;
 }
 
 // The sizes the indirect method streams: the fit sizes that fit 16 to a
 // message of at most 64 KB.
 constexpr std::uint32_t kStream = 16;
-std::vector<std::uint32_t> indirect_sizes(const PipelineSetup &setup) {
+std::vector<std::uint32_t> indirect_sizes(const PipelineSetup& setup) {
   std::vector<std::uint32_t> out;
   for (const std::uint32_t s : setup.fit_sizes)
     if (s * kStream <= VIA_MAX_TRANSFER)
@@ -52,28 +52,28 @@ std::vector<std::uint32_t> indirect_sizes(const PipelineSetup &setup) {
   return out;
 }
 
-std::string summary_json(const PipelineSweep &sweep) {
-  const Experiment &e = sweep.experiment;
+std::string summary_json(const PipelineSweep& sweep) {
+  const Experiment& e = sweep.experiment;
   std::string out =
       fmt::format("{{\n  \"experiment\": {},\n  \"kind\": \"pipeline\",\n  \"profile\": {},\n"
                   "  \"interrupted\": {},\n  \"reference_stages\": [",
                   json_string(e.name), json_string(e.profile.name), sweep.interrupted);
   for (std::size_t i = 0; i < e.pipeline.reference.size(); ++i) {
-    const ReferenceStage &r = e.pipeline.reference[i];
+    const ReferenceStage& r = e.pipeline.reference[i];
     out += fmt::format("{}{{\"name\":{},\"g_us\":{},\"G_us_per_kb\":{}}}", i ? "," : "",
                        json_string(r.name), r.stage.g_us, r.stage.G_us_per_kb);
   }
   out += "],\n  \"measured_stages\": {";
   for (std::size_t f = 0; f < sweep.stages.size(); ++f) {
     std::vector<std::string> items;
-    for (const MeasuredStage &s : sweep.stages[f])
+    for (const MeasuredStage& s : sweep.stages[f])
       items.push_back(stage_json(s));
     out += fmt::format("{}\n    {}: [{}]", f ? "," : "", json_string(e.firmwares[f].label),
                        fmt::join(items, ","));
   }
   out += "\n  },\n  \"indirect\": {";
   for (std::size_t f = 0; f < sweep.indirect.size(); ++f) {
-    const IndirectStages &d = sweep.indirect[f];
+    const IndirectStages& d = sweep.indirect[f];
     out += fmt::format(
         "{}\n    {}: {{\"sizes\":[{}],\"latency_us\":[{:.3f}],\"interarrival_us\":[{:.3f}],"
         "\"sum_g_us\":{:.4f},\"sum_G_us_per_kb\":{:.4f},\"g_b_us\":{:.4f},"
@@ -84,7 +84,7 @@ std::string summary_json(const PipelineSweep &sweep) {
   }
   out += "\n  },\n  \"points\": [";
   for (std::size_t i = 0; i < sweep.points.size(); ++i) {
-    const PipelinePoint &p = sweep.points[i];
+    const PipelinePoint& p = sweep.points[i];
     out += fmt::format(
         "{}\n    {{\"firmware\":{},\"packet_bytes\":{},\"fragments\":{},\"emulated_us\":{},"
         "\"measured_model_us\":{:.3f},\"indirect_model_us\":{:.3f},"
@@ -96,7 +96,7 @@ std::string summary_json(const PipelineSweep &sweep) {
   out += "\n  ],\n  \"best\": [";
   const auto best = sweep.best();
   for (std::size_t i = 0; i < best.size(); ++i) {
-    const PipelineBest &b = best[i];
+    const PipelineBest& b = best[i];
     out += fmt::format(
         "{}\n    {{\"firmware\":{},\"packet_bytes\":{},\"emulated_k\":{},\"emulated_us\":{:.3f},"
         "\"measured_model_k\":{},\"measured_model_us\":{:.3f},\"measured_theorem_k\":{},"
@@ -111,10 +111,10 @@ std::string summary_json(const PipelineSweep &sweep) {
   return out + "\n  ]\n}\n";
 }
 
-std::string results_csv(const PipelineSweep &sweep) {
+std::string results_csv(const PipelineSweep& sweep) {
   std::string out = "firmware,packet_bytes,fragments,emulated_us,measured_model_us,"
                     "indirect_model_us,reference_model_us\n";
-  for (const PipelinePoint &p : sweep.points)
+  for (const PipelinePoint& p : sweep.points)
     out += fmt::format("{},{},{},{},{:.3f},{:.3f},{:.3f}\n",
                        sweep.experiment.firmwares[p.firmware].label, p.packet, p.k,
                        p.emulated_us ? fmt::format("{:.3f}", *p.emulated_us) : "",
@@ -126,11 +126,11 @@ std::string results_csv(const PipelineSweep &sweep) {
 
 std::size_t PipelineSweep::failed() const {
   return static_cast<std::size_t>(std::count_if(
-      points.begin(), points.end(), [](const PipelinePoint &p) { return !p.failure.empty(); }));
+      points.begin(), points.end(), [](const PipelinePoint& p) { return !p.failure.empty(); }));
 }
 
 std::vector<PipelineBest> PipelineSweep::best() const {
-  const PipelineSetup &setup = experiment.pipeline;
+  const PipelineSetup& setup = experiment.pipeline;
   const auto reference = reference_path(setup);
   std::vector<PipelineBest> out;
   for (std::size_t f = 0; f < experiment.firmwares.size(); ++f)
@@ -141,7 +141,7 @@ std::vector<PipelineBest> PipelineSweep::best() const {
       b.measured_model_us = b.reference_us = INFINITY;
       std::vector<double> errors, indirect_errors;
       b.indirect_us = INFINITY;
-      for (const PipelinePoint &p : points) {
+      for (const PipelinePoint& p : points) {
         if (p.firmware != f || p.packet != packet)
           continue;
         if (p.emulated_us) {
@@ -167,16 +167,16 @@ std::vector<PipelineBest> PipelineSweep::best() const {
   return out;
 }
 
-PipelineSweep run_pipeline_experiment(const Experiment &experiment,
-                                      const PipelineRunOptions &options) {
+PipelineSweep run_pipeline_experiment(const Experiment& experiment,
+                                      const PipelineRunOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  const PipelineSetup &setup = experiment.pipeline;
+  const PipelineSetup& setup = experiment.pipeline;
   PipelineSweep sweep;
   sweep.experiment = experiment;
   for (std::size_t f = 0; f < experiment.firmwares.size(); ++f)
     for (const std::uint32_t packet : setup.packets)
       for (const std::uint32_t k : setup.fragments) {
-        PipelinePoint &p = sweep.points.emplace_back();
+        PipelinePoint& p = sweep.points.emplace_back();
         p.firmware = f;
         p.packet = packet;
         p.k = k;
@@ -196,7 +196,7 @@ PipelineSweep run_pipeline_experiment(const Experiment &experiment,
       cluster.seed = experiment.seed;
       const CardStages card = measure_card_stages(cluster, setup.fit_sizes, setup.iterations);
       std::vector<MeasuredStage> path{host_stage("send copy", setup.send_copy)};
-      for (const MeasuredStage &s : card.message_path())
+      for (const MeasuredStage& s : card.message_path())
         path.push_back(s);
       path.push_back(host_stage("receive copy", setup.recv_copy));
       const auto model = stage_fits(path);
@@ -206,7 +206,7 @@ PipelineSweep run_pipeline_experiment(const Experiment &experiment,
       base.send_copy = setup.send_copy;
       base.recv_copy = setup.recv_copy;
       const IndirectStages indirect = measure_indirect(base, indirect_sizes(setup), kStream);
-      for (PipelinePoint &p : sweep.points) {
+      for (PipelinePoint& p : sweep.points) {
         if (p.firmware != f)
           continue;
         p.measured_model_us = models::fixed_latency_us(model, p.packet, p.k);
@@ -225,7 +225,7 @@ PipelineSweep run_pipeline_experiment(const Experiment &experiment,
     models = std::async(std::launch::async, measure_models);
 
   const std::function<std::optional<PipelineOutcome>(std::size_t)> point = [&](std::size_t i) {
-    const PipelinePoint &p = plan[i];
+    const PipelinePoint& p = plan[i];
     PingPongSpec spec;
     spec.setup.profile = experiment.profile;
     spec.setup.firmware = experiment.firmwares[p.firmware].source;
@@ -240,7 +240,7 @@ PipelineSweep run_pipeline_experiment(const Experiment &experiment,
     return std::optional<PipelineOutcome>(std::move(out));
   };
   // A point an MPI rank took and never gave back is a failed point.
-  const auto lost = [](std::size_t, const std::string &why) {
+  const auto lost = [](std::size_t, const std::string& why) {
     return PipelineOutcome{std::nullopt, why};
   };
   const auto outcomes = run_sweep(plan.size(), point, options, lost);
@@ -257,8 +257,8 @@ PipelineSweep run_pipeline_experiment(const Experiment &experiment,
   return sweep;
 }
 
-std::string pipeline_table(const PipelineSweep &sweep) {
-  const Experiment &e = sweep.experiment;
+std::string pipeline_table(const PipelineSweep& sweep) {
+  const Experiment& e = sweep.experiment;
   std::string out = fmt::format(
       "# {}: packets cut into k fragments by the host programs, profile {}\n"
       "# 1-way latency (us), emulated and by the pipeline model on the emulated path's stages "
@@ -266,20 +266,20 @@ std::string pipeline_table(const PipelineSweep &sweep) {
       e.name, e.profile.name);
   for (std::size_t f = 0; f < sweep.stages.size(); ++f) {
     out += fmt::format("# {} direct:", e.firmwares[f].label);
-    for (const MeasuredStage &s : sweep.stages[f])
+    for (const MeasuredStage& s : sweep.stages[f])
       out += fmt::format("  {} {:.1f}+{:.1f}/KB", s.name, s.fit.g_us, s.fit.G_us_per_kb);
-    const IndirectStages &d = sweep.indirect[f];
+    const IndirectStages& d = sweep.indirect[f];
     out += fmt::format(
         "\n# {} indirect: sum g {:.1f} us, sum G {:.1f} us/KB, bottleneck g_b {:.1f} us, "
         "G_b {:.1f} us/KB\n",
         e.firmwares[f].label, d.sum_g_us, d.sum_G_us_per_kb, d.g_b_us, d.G_b_us_per_kb);
   }
   out += "# reference stages:";
-  for (const ReferenceStage &r : e.pipeline.reference)
+  for (const ReferenceStage& r : e.pipeline.reference)
     out += fmt::format("  {} {:.1f}+{:.1f}/KB", r.name, r.stage.g_us, r.stage.G_us_per_kb);
   out += fmt::format("\n{:<10} {:>7} {:>4} {:>10} {:>10} {:>10} {:>10}\n", "firmware", "packet",
                      "k", "emulated", "direct", "indirect", "reference");
-  for (const PipelinePoint &p : sweep.points)
+  for (const PipelinePoint& p : sweep.points)
     out += fmt::format("{:<10} {:>7} {:>4} {:>10} {:>10.1f} {:>10.1f} {:>10.1f}\n",
                        e.firmwares[p.firmware].label, p.packet, p.k,
                        p.emulated_us ? fmt::format("{:.1f}", *p.emulated_us) : "-",
@@ -289,7 +289,7 @@ std::string pipeline_table(const PipelineSweep &sweep) {
                      "{:<10} {:>7} {:>14} {:>14} {:>7} {:>14} {:>14} {:>7} {:>8} {:>8}\n",
                      "firmware", "packet", "emulated", "direct", "theorem", "indirect", "reference",
                      "theorem", "direct%", "indir.%");
-  for (const PipelineBest &b : sweep.best())
+  for (const PipelineBest& b : sweep.best())
     out += fmt::format("{:<10} {:>7} {:>4} {:>9.1f} {:>4} {:>9.1f} {:>7} {:>4} {:>9.1f} {:>4} "
                        "{:>9.1f} {:>7} {:>8.1f} "
                        "{:>8.1f}\n",
@@ -300,18 +300,18 @@ std::string pipeline_table(const PipelineSweep &sweep) {
   return out;
 }
 
-void write_pipeline_files(const std::filesystem::path &dir, const PipelineSweep &sweep) {
+void write_pipeline_files(const std::filesystem::path& dir, const PipelineSweep& sweep) {
   write_text_file(dir / "results.csv", results_csv(sweep));
   write_text_file(dir / "summary.json", summary_json(sweep));
   write_text_file(dir / "experiment.toml", resolved_experiment(sweep.experiment));
   write_text_file(dir / "profile.toml", profile::dump_profile(sweep.experiment.profile));
 }
 
-std::vector<std::filesystem::path> render_pipeline_plots(const std::filesystem::path &dir,
-                                                         const PipelineSweep &sweep,
-                                                         std::string &warning) {
-  const Experiment &e = sweep.experiment;
-  const PipelineSetup &setup = e.pipeline;
+std::vector<std::filesystem::path> render_pipeline_plots(const std::filesystem::path& dir,
+                                                         const PipelineSweep& sweep,
+                                                         std::string& warning) {
+  const Experiment& e = sweep.experiment;
+  const PipelineSetup& setup = e.pipeline;
   std::filesystem::create_directories(dir / "plots");
   std::string data;
   for (std::size_t f = 0; f < e.firmwares.size(); ++f)
@@ -319,7 +319,7 @@ std::vector<std::filesystem::path> render_pipeline_plots(const std::filesystem::
       data += fmt::format("# {} {} bytes: k emulated_us measured_model_us reference_model_us "
                           "indirect_model_us\n",
                           e.firmwares[f].label, packet);
-      for (const PipelinePoint &p : sweep.points)
+      for (const PipelinePoint& p : sweep.points)
         if (p.firmware == f && p.packet == packet)
           data += fmt::format("{} {} {:.3f} {:.3f} {:.3f}\n", p.k,
                               p.emulated_us ? fmt::format("{:.3f}", *p.emulated_us) : "?",

@@ -34,7 +34,7 @@ struct PipelinePoint {
 struct PipelineOutcome {
   std::optional<double> emulated_us; // empty: not run (interrupted) or failed
   std::string failure;
-  bool operator==(const PipelineOutcome &) const = default;
+  bool operator==(const PipelineOutcome&) const = default;
 };
 
 // The best fragment count of one packet on one firmware, by each measure.
@@ -72,16 +72,16 @@ struct PipelineSweep {
 using PipelineRunOptions = SweepOptions;
 
 // Throws std::runtime_error if the direct method's runs fail.
-PipelineSweep run_pipeline_experiment(const Experiment &experiment,
-                                      const PipelineRunOptions &options);
+PipelineSweep run_pipeline_experiment(const Experiment& experiment,
+                                      const PipelineRunOptions& options);
 
 // results.csv (firmware,packet_bytes,fragments,emulated_us,measured_model_us,
 // indirect_model_us,reference_model_us), summary.json (stages, points, best counts),
 // experiment.toml and profile.toml; the plot pipeline.png.
-void write_pipeline_files(const std::filesystem::path &dir, const PipelineSweep &sweep);
-std::string pipeline_table(const PipelineSweep &sweep);
-std::vector<std::filesystem::path> render_pipeline_plots(const std::filesystem::path &dir,
-                                                         const PipelineSweep &sweep,
-                                                         std::string &warning);
+void write_pipeline_files(const std::filesystem::path& dir, const PipelineSweep& sweep);
+std::string pipeline_table(const PipelineSweep& sweep);
+std::vector<std::filesystem::path> render_pipeline_plots(const std::filesystem::path& dir,
+                                                         const PipelineSweep& sweep,
+                                                         std::string& warning);
 
 } // namespace lanai::bench

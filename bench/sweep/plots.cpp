@@ -11,7 +11,7 @@ namespace lanai::bench {
 
 namespace {
 
-constexpr const char *missing = "?";
+constexpr const char* missing = "?";
 
 std::string value_or_missing(bool present, double v) {
   return present ? fmt::format("{:.6f}", v) : std::string(missing);
@@ -19,17 +19,17 @@ std::string value_or_missing(bool present, double v) {
 
 // One data file per firmware: total load, then theta and jittered share per
 // class, then best-effort mean and p99 latency.
-std::string data_file(const JitterSweep &sweep, std::size_t firmware) {
-  const Experiment &e = sweep.experiment;
+std::string data_file(const JitterSweep& sweep, std::size_t firmware) {
+  const Experiment& e = sweep.experiment;
   std::string out = "# total_load_MBps";
-  for (const auto &c : e.jitter.classes)
+  for (const auto& c : e.jitter.classes)
     out += fmt::format(" theta_{0} jittered_{0}", c.name);
   out += " be_mean_us be_p99_us\n";
-  for (const auto &rec : sweep.records) {
+  for (const auto& rec : sweep.records) {
     if (!rec || rec->firmware != firmware || rec->status != PointStatus::ok)
       continue;
     out += fmt::format("{:.3f}", rec->total_mbytes_per_s);
-    for (const auto &m : rec->classes) {
+    for (const auto& m : rec->classes) {
       const bool measured = m.jitter.intervals > 0;
       out += fmt::format(" {} {}", value_or_missing(measured, m.jitter.theta()),
                          value_or_missing(measured, m.jitter.jittered_fraction()));
@@ -41,7 +41,7 @@ std::string data_file(const JitterSweep &sweep, std::size_t firmware) {
   return out;
 }
 
-std::string preamble(const std::string &image, int width, const std::string &title) {
+std::string preamble(const std::string& image, int width, const std::string& title) {
   return fmt::format("# Re-render with: gnuplot {0}.gp (in this folder)\n"
                      "set terminal pngcairo size {1},420 noenhanced\n"
                      "set output '../{0}.png'\n"
@@ -53,8 +53,8 @@ std::string preamble(const std::string &image, int width, const std::string &tit
                      image, width, missing, title);
 }
 
-bool has_data(const JitterSweep &sweep, std::size_t firmware) {
-  for (const auto &rec : sweep.records)
+bool has_data(const JitterSweep& sweep, std::size_t firmware) {
+  for (const auto& rec : sweep.records)
     if (rec && rec->firmware == firmware && rec->status == PointStatus::ok)
       return true;
   return false;
@@ -62,13 +62,13 @@ bool has_data(const JitterSweep &sweep, std::size_t firmware) {
 
 // One line per firmware with data, from `column` of its data file (1 is the
 // load, then two per class, then the best-effort latencies).
-std::string class_plot(const JitterSweep &sweep, std::size_t column) {
+std::string class_plot(const JitterSweep& sweep, std::size_t column) {
   std::string plot = "plot ";
   bool first = true;
   for (std::size_t f = 0; f < sweep.experiment.firmwares.size(); ++f) {
     if (!has_data(sweep, f))
       continue;
-    const auto &name = sweep.experiment.firmwares[f].label;
+    const auto& name = sweep.experiment.firmwares[f].label;
     plot += fmt::format("{}'{}.dat' using 1:{} with linespoints title '{}'",
                         first ? "" : ", \\\n     ", name, column, name);
     first = false;
@@ -79,7 +79,7 @@ std::string class_plot(const JitterSweep &sweep, std::size_t column) {
 // A dashed vertical line at each firmware's knee, in its line's colour, on
 // every panel that follows, labelled near the top (the key is below the
 // panels, out of the labels' way).
-std::string knee_marks(const JitterSweep &sweep) {
+std::string knee_marks(const JitterSweep& sweep) {
   std::string s;
   int line = 0;
   for (std::size_t f = 0; f < sweep.experiment.firmwares.size(); ++f) {
@@ -98,9 +98,9 @@ std::string knee_marks(const JitterSweep &sweep) {
   return s;
 }
 
-std::string per_class_script(const JitterSweep &sweep, const std::string &image,
-                             const std::string &ylabel, std::size_t offset, bool knees) {
-  const auto &classes = sweep.experiment.jitter.classes;
+std::string per_class_script(const JitterSweep& sweep, const std::string& image,
+                             const std::string& ylabel, std::size_t offset, bool knees) {
+  const auto& classes = sweep.experiment.jitter.classes;
   const int width = static_cast<int>(450 * classes.size());
   std::string s = preamble(image, width, ylabel + " per QoS class against load");
   s += fmt::format("set ylabel '{}'\n", ylabel);
@@ -115,7 +115,7 @@ std::string per_class_script(const JitterSweep &sweep, const std::string &image,
   return s + "unset multiplot\n";
 }
 
-std::string be_script(const JitterSweep &sweep) {
+std::string be_script(const JitterSweep& sweep) {
   const std::size_t column = 2 + 2 * sweep.experiment.jitter.classes.size();
   std::string s = preamble("be-latency", 640, "best-effort 1-way latency against load");
   s += "set ylabel 'best-effort mean 1-way latency (us)'\n";
@@ -124,14 +124,14 @@ std::string be_script(const JitterSweep &sweep) {
 }
 
 // Runs `gnuplot script` in `dir`; returns its exit status (127: not found).
-int run_gnuplot(const std::filesystem::path &dir, const std::filesystem::path &script) {
+int run_gnuplot(const std::filesystem::path& dir, const std::filesystem::path& script) {
   const pid_t child = fork();
   if (child < 0)
     return -1;
   if (child == 0) {
     if (chdir(dir.c_str()) != 0)
       _exit(126);
-    execlp("gnuplot", "gnuplot", script.filename().c_str(), static_cast<char *>(nullptr));
+    execlp("gnuplot", "gnuplot", script.filename().c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   int status = 0;
@@ -142,7 +142,7 @@ int run_gnuplot(const std::filesystem::path &dir, const std::filesystem::path &s
 
 } // namespace
 
-PlotFiles write_plot_scripts(const std::filesystem::path &dir, const JitterSweep &sweep) {
+PlotFiles write_plot_scripts(const std::filesystem::path& dir, const JitterSweep& sweep) {
   const auto plots = dir / "plots";
   std::filesystem::create_directories(plots);
   PlotFiles files;
@@ -153,7 +153,7 @@ PlotFiles write_plot_scripts(const std::filesystem::path &dir, const JitterSweep
     any |= has_data(sweep, f);
   if (!any)
     return files;
-  auto script = [&](const std::string &name, const std::string &text) {
+  auto script = [&](const std::string& name, const std::string& text) {
     write_text_file(plots / (name + ".gp"), text);
     files.scripts.push_back(plots / (name + ".gp"));
   };
@@ -164,9 +164,9 @@ PlotFiles write_plot_scripts(const std::filesystem::path &dir, const JitterSweep
   return files;
 }
 
-std::vector<std::filesystem::path> render_plots(const PlotFiles &files, std::string &warning) {
+std::vector<std::filesystem::path> render_plots(const PlotFiles& files, std::string& warning) {
   std::vector<std::filesystem::path> images;
-  for (const auto &script : files.scripts) {
+  for (const auto& script : files.scripts) {
     const int status = run_gnuplot(script.parent_path(), script);
     if (status == 127) {
       warning = "gnuplot not found: plots skipped (data and scripts are in " +

@@ -18,10 +18,10 @@ struct PlotFiles {
 };
 
 // Writes DIR/plots/<firmware>.dat and the scripts; renders nothing.
-PlotFiles write_plot_scripts(const std::filesystem::path &dir, const JitterSweep &sweep);
+PlotFiles write_plot_scripts(const std::filesystem::path& dir, const JitterSweep& sweep);
 
 // Runs gnuplot on each script (in DIR/plots). Returns the images drawn; on
 // failure (e.g. no gnuplot on the PATH) fills `warning` and draws what it can.
-std::vector<std::filesystem::path> render_plots(const PlotFiles &files, std::string &warning);
+std::vector<std::filesystem::path> render_plots(const PlotFiles& files, std::string& warning);
 
 } // namespace lanai::bench

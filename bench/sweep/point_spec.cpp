@@ -27,14 +27,14 @@ namespace {
 
 // Frames a VBR channel sends: enough for the whole run, plus a margin for
 // the frame in flight at the end.
-std::size_t frames_needed(const Experiment &e, double frame_rate) {
+std::size_t frames_needed(const Experiment& e, double frame_rate) {
   const double seconds = (e.warmup_ms + e.duration_ms) / 1e3;
   return static_cast<std::size_t>(std::ceil(seconds * frame_rate)) + 2;
 }
 
-std::vector<std::uint32_t> vbr_frames(const Experiment &e, std::size_t class_index,
+std::vector<std::uint32_t> vbr_frames(const Experiment& e, std::size_t class_index,
                                       std::uint32_t channel) {
-  const TrafficClass &c = e.jitter.classes[class_index];
+  const TrafficClass& c = e.jitter.classes[class_index];
   const std::size_t count = frames_needed(e, c.frame_rate);
   if (c.trace_frames.empty()) {
     MpegParams params;
@@ -61,7 +61,7 @@ std::vector<std::uint32_t> vbr_frames(const Experiment &e, std::size_t class_ind
 
 } // namespace
 
-StreamPointSpec point_spec(const Experiment &e, const LoadPoint &load, const SweepPoint &point) {
+StreamPointSpec point_spec(const Experiment& e, const LoadPoint& load, const SweepPoint& point) {
   StreamPointSpec spec;
   spec.profile = e.profile;
   spec.firmware = e.firmwares.at(point.firmware).source;
@@ -72,7 +72,7 @@ StreamPointSpec point_spec(const Experiment &e, const LoadPoint &load, const Swe
   spec.warmup = kernel::nanoseconds(std::llround(e.warmup_ms * 1e6));
   spec.duration = kernel::nanoseconds(std::llround(e.duration_ms * 1e6));
   for (std::size_t ci = 0; ci < e.jitter.classes.size(); ++ci) {
-    const TrafficClass &c = e.jitter.classes[ci];
+    const TrafficClass& c = e.jitter.classes[ci];
     for (std::uint32_t k = 0; k < load.channels[ci]; ++k) {
       ChannelSpec ch;
       ch.class_name = c.name;
@@ -88,7 +88,7 @@ StreamPointSpec point_spec(const Experiment &e, const LoadPoint &load, const Swe
       spec.channels.push_back(std::move(ch));
     }
   }
-  if (const auto &be = e.jitter.best_effort) {
+  if (const auto& be = e.jitter.best_effort) {
     ChannelSpec ch;
     ch.class_name = "BE";
     ch.traffic = Traffic::best_effort;

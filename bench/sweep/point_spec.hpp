@@ -28,7 +28,7 @@ SweepPoint sweep_point(std::size_t index, std::size_t load_points);
 
 // The run of one point. Channels come class by class in the classes' order
 // (N channels of a class are N VIs), the best-effort channel last.
-StreamPointSpec point_spec(const Experiment &experiment, const LoadPoint &load,
-                           const SweepPoint &point);
+StreamPointSpec point_spec(const Experiment& experiment, const LoadPoint& load,
+                           const SweepPoint& point);
 
 } // namespace lanai::bench

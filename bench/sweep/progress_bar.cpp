@@ -8,11 +8,11 @@
 
 namespace lanai::bench {
 
-ProgressBar::ProgressBar(std::FILE *stream)
+ProgressBar::ProgressBar(std::FILE* stream)
     : stream_(stream), enabled_(isatty(fileno(stream)) != 0),
       start_(std::chrono::steady_clock::now()) {}
 
-ProgressBar::ProgressBar(std::FILE *stream, bool enabled)
+ProgressBar::ProgressBar(std::FILE* stream, bool enabled)
     : stream_(stream), enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
 
 ProgressBar::~ProgressBar() { finish(); }

@@ -17,12 +17,12 @@ namespace lanai::bench {
 class ProgressBar {
 public:
   // Enabled only if `stream` is a terminal.
-  explicit ProgressBar(std::FILE *stream);
+  explicit ProgressBar(std::FILE* stream);
   // Enabled as told (an MPI rank's stderr is a pipe even when mpirun's is a
   // terminal).
-  ProgressBar(std::FILE *stream, bool enabled);
-  ProgressBar(const ProgressBar &) = delete;
-  ProgressBar &operator=(const ProgressBar &) = delete;
+  ProgressBar(std::FILE* stream, bool enabled);
+  ProgressBar(const ProgressBar&) = delete;
+  ProgressBar& operator=(const ProgressBar&) = delete;
   ~ProgressBar();
 
   void update(std::size_t done, std::size_t total);
@@ -33,7 +33,7 @@ public:
   void set_note(std::string note) { note_ = std::move(note); }
 
 private:
-  std::FILE *stream_;
+  std::FILE* stream_;
   bool enabled_;
   bool drawn_ = false;
   std::string note_;

@@ -28,26 +28,26 @@ std::optional<double> relative(double emulator, double model) {
   return (emulator - model) / model;
 }
 
-const std::vector<std::string> &variants(const QueueingSweep &s) {
+const std::vector<std::string>& variants(const QueueingSweep& s) {
   return s.experiment.queueing.variants;
 }
-double rate_of(const QueueingSweep &s, const QueueingPoint &p) {
+double rate_of(const QueueingSweep& s, const QueueingPoint& p) {
   return s.experiment.queueing.rates_per_us[p.rate];
 }
 
 template <class F>
-void for_each_ok(const QueueingSweep &s, F f) {
-  for (const auto &p : s.points)
+void for_each_ok(const QueueingSweep& s, F f) {
+  for (const auto& p : s.points)
     if (p && p->twin.status == TwinStatus::ok)
       f(*p);
 }
 
-std::string comparison_csv(const QueueingSweep &s) {
+std::string comparison_csv(const QueueingSweep& s) {
   std::string out = "variant,rate_per_us,station,model_utilization,utilization,model_mean_queue,"
                     "mean_queue,mean_queue_ci95,queue_rel_diff\n";
-  for_each_ok(s, [&](const QueueingPoint &p) {
-    const auto &model = s.model[p.rate];
-    for (const auto &st : p.twin.stations) {
+  for_each_ok(s, [&](const QueueingPoint& p) {
+    const auto& model = s.model[p.rate];
+    for (const auto& st : p.twin.stations) {
       const auto m = model ? model_figures(*model, st.station) : std::nullopt;
       const auto rel = m ? relative(st.mean_queue, m->mean_queue) : std::nullopt;
       out +=
@@ -60,12 +60,12 @@ std::string comparison_csv(const QueueingSweep &s) {
   return out;
 }
 
-constexpr const char *kVisitNames[] = {"lanai.doorbell",  "hdma.doorbell", "lanai.descriptor",
+constexpr const char* kVisitNames[] = {"lanai.doorbell",  "hdma.doorbell", "lanai.descriptor",
                                        "hdma.descriptor", "lanai.data",    "nsdma.data"};
 
-std::string summary_json(const QueueingSweep &s) {
-  const Experiment &e = s.experiment;
-  const QueueingSetup &q = e.queueing;
+std::string summary_json(const QueueingSweep& s) {
+  const Experiment& e = s.experiment;
+  const QueueingSetup& q = e.queueing;
   std::string out = "{\n";
   out += fmt::format("  \"experiment\": {},\n  \"kind\": \"queueing\",\n", json_string(e.name));
   out += fmt::format("  \"model\": {},\n", json_string(q.model.name));
@@ -74,10 +74,10 @@ std::string summary_json(const QueueingSweep &s) {
   out += fmt::format("  \"quick\": {},\n  \"interrupted\": {},\n", s.quick, s.interrupted);
   out += fmt::format("  \"wall_seconds\": {:.3f},\n  \"points\": [", s.wall_seconds);
   bool first = true;
-  for (const auto &p : s.points) {
+  for (const auto& p : s.points) {
     if (!p)
       continue;
-    const TwinPointResult &r = p->twin;
+    const TwinPointResult& r = p->twin;
     out += first ? "\n" : ",\n";
     first = false;
     out += fmt::format("    {{\"variant\": {}, \"rate_per_us\": {}, \"status\": {}",
@@ -104,9 +104,9 @@ std::string summary_json(const QueueingSweep &s) {
       first_visit = false;
     }
     out += "},\n     \"stations\": {";
-    const auto &model = s.model[p->rate];
+    const auto& model = s.model[p->rate];
     for (std::size_t i = 0; i < r.stations.size(); ++i) {
-      const StationEstimate &st = r.stations[i];
+      const StationEstimate& st = r.stations[i];
       const auto m = model ? model_figures(*model, st.station) : std::nullopt;
       out +=
           fmt::format("{}{}: {{\"utilization\": {}, \"mean_queue\": {}, \"mean_queue_ci95\": {}, "
@@ -123,20 +123,20 @@ std::string summary_json(const QueueingSweep &s) {
 
 // One plot: the mean queue of `station` against the rate, the model's
 // curve and each variant's points with their 95% intervals.
-std::string plot_data(const QueueingSweep &s, const std::string &station) {
+std::string plot_data(const QueueingSweep& s, const std::string& station) {
   std::string out = "# rate_per_us model";
-  for (const auto &v : variants(s))
+  for (const auto& v : variants(s))
     out += fmt::format(" {0} {0}_ci95", v);
   out += "\n";
-  const auto &rates = s.experiment.queueing.rates_per_us;
+  const auto& rates = s.experiment.queueing.rates_per_us;
   for (std::size_t r = 0; r < rates.size(); ++r) {
     const auto m = s.model[r] ? model_figures(*s.model[r], station) : std::nullopt;
     out += fmt::format("{:.5f} {}", rates[r], m ? number(m->mean_queue) : "?");
     for (std::size_t v = 0; v < variants(s).size(); ++v) {
-      const auto &p = s.points[v * rates.size() + r];
-      const StationEstimate *st = nullptr;
+      const auto& p = s.points[v * rates.size() + r];
+      const StationEstimate* st = nullptr;
       if (p && p->twin.status == TwinStatus::ok)
-        for (const auto &x : p->twin.stations)
+        for (const auto& x : p->twin.stations)
           if (x.station == station)
             st = &x;
       out +=
@@ -147,7 +147,7 @@ std::string plot_data(const QueueingSweep &s, const std::string &station) {
   return out;
 }
 
-std::string plot_script(const QueueingSweep &s, const std::string &station) {
+std::string plot_script(const QueueingSweep& s, const std::string& station) {
   std::string out =
       fmt::format("# Re-render with: gnuplot {0}-queue.gp (in this folder)\n"
                   "set terminal pngcairo size 760,480 noenhanced\n"
@@ -169,10 +169,10 @@ std::string plot_script(const QueueingSweep &s, const std::string &station) {
 
 } // namespace
 
-std::string queueing_results_csv(const QueueingSweep &s) {
+std::string queueing_results_csv(const QueueingSweep& s) {
   std::string out = "variant,rate_per_us,station,utilization,mean_queue,mean_queue_ci95\n";
-  for_each_ok(s, [&](const QueueingPoint &p) {
-    for (const auto &st : p.twin.stations)
+  for_each_ok(s, [&](const QueueingPoint& p) {
+    for (const auto& st : p.twin.stations)
       out += fmt::format("{},{},{},{},{},{}\n", variants(s)[p.variant], number(rate_of(s, p), 5),
                          st.station, number(st.utilization), number(st.mean_queue),
                          number(st.mean_queue_ci95));
@@ -180,13 +180,13 @@ std::string queueing_results_csv(const QueueingSweep &s) {
   return out;
 }
 
-std::string queueing_comparison_table(const QueueingSweep &s) {
+std::string queueing_comparison_table(const QueueingSweep& s) {
   std::string out =
       fmt::format("{:<7} {:>8}  {:<17} {:>7} {:>7}  {:>9} {:>20} {:>8}\n", "variant", "rate/us",
                   "station", "U model", "U emu", "Lq model", "Lq emulator (95%)", "diff");
-  for_each_ok(s, [&](const QueueingPoint &p) {
-    const auto &model = s.model[p.rate];
-    for (const auto &st : p.twin.stations) {
+  for_each_ok(s, [&](const QueueingPoint& p) {
+    const auto& model = s.model[p.rate];
+    for (const auto& st : p.twin.stations) {
       const auto m = model ? model_figures(*model, st.station) : std::nullopt;
       const auto rel = m ? relative(st.mean_queue, m->mean_queue) : std::nullopt;
       out +=
@@ -204,20 +204,20 @@ std::string queueing_comparison_table(const QueueingSweep &s) {
   return out;
 }
 
-void write_queueing_files(const std::filesystem::path &dir, const QueueingSweep &s) {
+void write_queueing_files(const std::filesystem::path& dir, const QueueingSweep& s) {
   write_text_file(dir / "results.csv", queueing_results_csv(s));
   write_text_file(dir / "comparison.csv", comparison_csv(s));
   write_text_file(dir / "summary.json", summary_json(s));
   write_text_file(dir / "experiment.toml", resolved_experiment(s.experiment));
   write_text_file(dir / "profile.toml", profile::dump_profile(s.experiment.profile));
-  const QueueingSetup &q = s.experiment.queueing;
+  const QueueingSetup& q = s.experiment.queueing;
   write_text_file(dir / "twin-profile.toml", profile::dump_profile(twin_profile(
                                                  s.experiment.profile, q.services, q.transfers)));
 }
 
-std::vector<std::filesystem::path> render_queueing_plots(const std::filesystem::path &dir,
-                                                         const QueueingSweep &s,
-                                                         std::string &warning) {
+std::vector<std::filesystem::path> render_queueing_plots(const std::filesystem::path& dir,
+                                                         const QueueingSweep& s,
+                                                         std::string& warning) {
   const auto plots = dir / "plots";
   std::filesystem::create_directories(plots);
   PlotFiles files;

@@ -10,34 +10,34 @@ namespace lanai::bench {
 
 std::size_t QueueingSweep::failed() const {
   std::size_t n = 0;
-  for (const auto &p : points)
+  for (const auto& p : points)
     if (p && p->twin.status == TwinStatus::failed)
       ++n;
   return n;
 }
 
-std::optional<ModelFigures> model_figures(const models::QnaResult &r, std::string_view station) {
-  for (const auto &s : r.stations)
+std::optional<ModelFigures> model_figures(const models::QnaResult& r, std::string_view station) {
+  for (const auto& s : r.stations)
     if (s.name == station)
       return ModelFigures{s.utilization, s.queue};
-  for (const auto &v : r.visits)
+  for (const auto& v : r.visits)
     if (v.name == station)
       return ModelFigures{v.utilization, v.queue};
   return std::nullopt;
 }
 
-QueueingSweep run_queueing_experiment(const Experiment &e, const QueueingRunOptions &options) {
+QueueingSweep run_queueing_experiment(const Experiment& e, const QueueingRunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   QueueingSweep sweep;
   sweep.experiment = e;
-  const QueueingSetup &q = e.queueing;
+  const QueueingSetup& q = e.queueing;
   for (const double rate : q.rates_per_us) {
     models::QnaNetwork network = q.model;
     network.rate_per_us = rate;
     try {
       sweep.model.emplace_back(models::solve_qna(network));
       sweep.model_errors.emplace_back();
-    } catch (const std::exception &err) {
+    } catch (const std::exception& err) {
       sweep.model.emplace_back();
       sweep.model_errors.emplace_back(err.what());
     }
@@ -76,7 +76,7 @@ QueueingSweep run_queueing_experiment(const Experiment &e, const QueueingRunOpti
   sweep_options.progress = options.progress;
   sweep_options.ranks = options.ranks;
   // A point an MPI rank took and never gave back is a failed point.
-  const auto lost = [&](std::size_t i, const std::string &why) {
+  const auto lost = [&](std::size_t i, const std::string& why) {
     QueueingPoint p;
     p.index = i;
     p.variant = i / per_variant;

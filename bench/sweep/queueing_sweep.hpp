@@ -22,7 +22,7 @@ struct QueueingPoint {
   std::size_t rate = 0;    // into experiment.queueing.rates_per_us
   TwinPointResult twin;
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const QueueingPoint &) const = default;
+  bool operator==(const QueueingPoint&) const = default;
 };
 
 // The model's figures for one station name of the results ("lanai",
@@ -44,28 +44,28 @@ struct QueueingSweep {
   std::size_t failed() const;
 };
 
-std::optional<ModelFigures> model_figures(const models::QnaResult &result,
+std::optional<ModelFigures> model_figures(const models::QnaResult& result,
                                           std::string_view station);
 
 struct QueueingRunOptions {
   unsigned jobs = 1;
-  const std::atomic<bool> *stop = nullptr;
+  const std::atomic<bool>* stop = nullptr;
   std::function<void(std::size_t done, std::size_t total)> progress;
-  SweepRanks *ranks = nullptr; // MPI ranks to spread the points over (sweep_runner.hpp)
+  SweepRanks* ranks = nullptr; // MPI ranks to spread the points over (sweep_runner.hpp)
 };
 
-QueueingSweep run_queueing_experiment(const Experiment &experiment,
-                                      const QueueingRunOptions &options);
+QueueingSweep run_queueing_experiment(const Experiment& experiment,
+                                      const QueueingRunOptions& options);
 
 // Files: results.csv (variant,rate_per_us,station,utilization,mean_queue,
 // mean_queue_ci95), comparison.csv (model next to emulator, relative
 // differences), summary.json (everything, with wall times), experiment.toml
 // and profile.toml; plots: hdma-queue.png (and lanai-queue.png).
-void write_queueing_files(const std::filesystem::path &dir, const QueueingSweep &sweep);
-std::string queueing_results_csv(const QueueingSweep &sweep);
-std::string queueing_comparison_table(const QueueingSweep &sweep);
-std::vector<std::filesystem::path> render_queueing_plots(const std::filesystem::path &dir,
-                                                         const QueueingSweep &sweep,
-                                                         std::string &warning);
+void write_queueing_files(const std::filesystem::path& dir, const QueueingSweep& sweep);
+std::string queueing_results_csv(const QueueingSweep& sweep);
+std::string queueing_comparison_table(const QueueingSweep& sweep);
+std::vector<std::filesystem::path> render_queueing_plots(const std::filesystem::path& dir,
+                                                         const QueueingSweep& sweep,
+                                                         std::string& warning);
 
 } // namespace lanai::bench

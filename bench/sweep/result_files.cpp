@@ -45,12 +45,12 @@ std::string traffic_name(Traffic t) {
 
 } // namespace
 
-std::string results_csv(const JitterSweep &sweep) {
-  const Experiment &e = sweep.experiment;
+std::string results_csv(const JitterSweep& sweep) {
+  const Experiment& e = sweep.experiment;
   std::string out = "point,firmware,total_load_MBps,class,channels,theta,jittered_fraction,"
                     "be_latency_mean_us,be_latency_p99_us,messages,lost,corrupted,"
                     "sender_lanai_busy,sender_hdma_busy,sender_nsdma_busy,receiver_hdma_busy\n";
-  for (const auto &rec : sweep.records) {
+  for (const auto& rec : sweep.records) {
     if (!rec || rec->status != PointStatus::ok)
       continue;
     const std::string head = fmt::format("{},{},{}", rec->index, e.firmwares[rec->firmware].label,
@@ -60,14 +60,14 @@ std::string results_csv(const JitterSweep &sweep) {
         fmt::format("{},{},{},{}", fixed(rec->sender.lanai, 4), fixed(rec->sender.hdma, 4),
                     fixed(rec->sender.nsdma, 4), fixed(rec->receiver_hdma_busy(), 4));
     for (std::size_t ci = 0; ci < rec->classes.size(); ++ci) {
-      const ClassMetrics &m = rec->classes[ci];
+      const ClassMetrics& m = rec->classes[ci];
       const bool measured = m.jitter.intervals > 0;
       out += fmt::format("{},{},{},{},{},,,{},{},{},{}\n", head, e.jitter.classes[ci].name,
                          m.channels, measured ? fixed(m.jitter.theta(), 6) : "",
                          measured ? fixed(m.jitter.jittered_fraction(), 6) : "", m.messages, m.lost,
                          m.corrupted, busy);
     }
-    if (const auto &be = rec->best_effort) {
+    if (const auto& be = rec->best_effort) {
       const bool measured = be->latency_us.count > 0;
       out += fmt::format("{},BE,1,,,{},{},{},{},{},{}\n", head,
                          measured ? fixed(be->latency_us.avg, 3) : "",
@@ -78,14 +78,14 @@ std::string results_csv(const JitterSweep &sweep) {
   return out;
 }
 
-std::string summary_json(const JitterSweep &sweep) {
-  const Experiment &e = sweep.experiment;
+std::string summary_json(const JitterSweep& sweep) {
+  const Experiment& e = sweep.experiment;
   std::string out = "{\n";
   out += fmt::format("  \"experiment\": {},\n", json_string(e.name));
   out += fmt::format("  \"kind\": {},\n", json_string(e.kind));
   out += fmt::format("  \"description\": {},\n", json_string(e.description));
   std::string firmwares;
-  for (const auto &f : e.firmwares)
+  for (const auto& f : e.firmwares)
     firmwares += (firmwares.empty() ? "" : ", ") + json_string(f.label);
   out += fmt::format("  \"firmwares\": [{}],\n", firmwares);
   out += fmt::format("  \"profile\": {},\n", json_string(e.profile.name));
@@ -107,7 +107,7 @@ std::string summary_json(const JitterSweep &sweep) {
   out += fmt::format("  \"knee_MBps\": {{{}}},\n", knees);
   out += "  \"points\": [";
   bool first_point = true;
-  for (const auto &rec : sweep.records) {
+  for (const auto& rec : sweep.records) {
     if (!rec)
       continue;
     out += first_point ? "\n" : ",\n";
@@ -122,12 +122,12 @@ std::string summary_json(const JitterSweep &sweep) {
     out += fmt::format("      \"end_us\": {},\n", fixed(rec->end_us, 3));
     out += fmt::format("      \"lost\": {},\n", rec->lost());
     out += fmt::format("      \"corrupted\": {},\n", rec->corrupted());
-    auto card = [](const CardUtilisation &u) {
+    auto card = [](const CardUtilisation& u) {
       return fmt::format("{{\"lanai\": {}, \"hdma\": {}, \"nsdma\": {}, \"nrdma\": {}}}",
                          fixed(u.lanai, 4), fixed(u.hdma, 4), fixed(u.nsdma, 4), fixed(u.nrdma, 4));
     };
     std::string receivers;
-    for (const CardUtilisation &u : rec->receivers) {
+    for (const CardUtilisation& u : rec->receivers) {
       if (!receivers.empty())
         receivers += ", ";
       receivers += card(u);
@@ -138,7 +138,7 @@ std::string summary_json(const JitterSweep &sweep) {
       out += fmt::format("      \"faults\": {},\n", fault_counts_json(rec->faults));
     out += "      \"classes\": [";
     for (std::size_t ci = 0; ci < rec->classes.size(); ++ci) {
-      const ClassMetrics &m = rec->classes[ci];
+      const ClassMetrics& m = rec->classes[ci];
       // Fewer than two receipts give no interval: the figures do not exist.
       const bool measured = m.jitter.intervals > 0;
       out += ci == 0 ? "\n" : ",\n";
@@ -155,8 +155,8 @@ std::string summary_json(const JitterSweep &sweep) {
           m.lost, m.corrupted);
     }
     out += rec->classes.empty() ? "]" : "\n      ]";
-    if (const auto &be = rec->best_effort) {
-      const LatencySummary &l = be->latency_us;
+    if (const auto& be = rec->best_effort) {
+      const LatencySummary& l = be->latency_us;
       const std::string latency =
           l.count == 0 ? std::string("null")
                        : fmt::format("{{\"min\": {}, \"median\": {}, \"mean\": {}, \"stdev\": {}, "
@@ -174,7 +174,7 @@ std::string summary_json(const JitterSweep &sweep) {
   return out;
 }
 
-std::string resolved_experiment(const Experiment &e) {
+std::string resolved_experiment(const Experiment& e) {
   std::string out = fmt::format(
       "# The experiment \"{}\" as run: every default filled in, the profile resolved\n"
       "# into profile.toml beside this file. Run it again with `lanai-emu run` on it.\n\n",
@@ -183,7 +183,7 @@ std::string resolved_experiment(const Experiment &e) {
   out += fmt::format("description = {}\n", toml_string(e.description));
   out += fmt::format("kind = {}\n", toml_string(e.kind));
   std::string firmwares;
-  for (const auto &f : e.firmwares)
+  for (const auto& f : e.firmwares)
     firmwares += (firmwares.empty() ? "" : ", ") + firmware_toml(f);
   out += fmt::format("firmwares = [{}]\n", firmwares);
   out += fmt::format("profile = \"profile.toml\"  # resolved from {}\n",
@@ -193,10 +193,10 @@ std::string resolved_experiment(const Experiment &e) {
   out += fmt::format("warmup_ms = {}\n", toml_float(e.warmup_ms));
   out += fmt::format("duration_ms = {}\n", toml_float(e.duration_ms));
   if (e.kind == "queueing") {
-    const QueueingSetup &q = e.queueing;
+    const QueueingSetup& q = e.queueing;
     out += fmt::format("model = {}\n", toml_string(q.model_file.string()));
     std::string list;
-    for (const auto &v : q.variants)
+    for (const auto& v : q.variants)
       list += (list.empty() ? "" : ", ") + toml_string(v);
     out += fmt::format("variants = [{}]\n", list);
     list.clear();
@@ -215,23 +215,23 @@ std::string resolved_experiment(const Experiment &e) {
     return out;
   }
   if (e.kind == "pipeline") {
-    const PipelineSetup &p = e.pipeline;
+    const PipelineSetup& p = e.pipeline;
     out += fmt::format("packets = [{}]\nfragments = [{}]\niterations = {}\nfit_sizes = [{}]\n",
                        fmt::join(p.packets, ", "), fmt::join(p.fragments, ", "), p.iterations,
                        fmt::join(p.fit_sizes, ", "));
-    for (const auto &[key, copy] :
+    for (const auto& [key, copy] :
          {std::pair{"send_copy", p.send_copy}, {"recv_copy", p.recv_copy}})
       out += fmt::format("\n[{}]\ng_us = {}\nG_us_per_kb = {}\n", key, toml_float(copy.g_us),
                          toml_float(copy.G_us_per_kb));
-    for (const ReferenceStage &r : p.reference)
+    for (const ReferenceStage& r : p.reference)
       out += fmt::format("\n[[reference_stage]]\nname = {}\ng_us = {}\nG_us_per_kb = {}\n",
                          toml_string(r.name), toml_float(r.stage.g_us),
                          toml_float(r.stage.G_us_per_kb));
     return out;
   }
-  const JitterSetup &j = e.jitter;
+  const JitterSetup& j = e.jitter;
   out += fmt::format("receivers = {}\n", j.receivers);
-  for (const auto &c : j.classes) {
+  for (const auto& c : j.classes) {
     out += "\n[[class]]\n";
     out += fmt::format("name = {}\n", toml_string(c.name));
     out += fmt::format("traffic = {}\n", toml_string(traffic_name(c.traffic)));
@@ -247,7 +247,7 @@ std::string resolved_experiment(const Experiment &e) {
     else
       out += fmt::format("trace = {}\n", toml_string(c.trace.string()));
   }
-  if (const auto &be = j.best_effort) {
+  if (const auto& be = j.best_effort) {
     out += "\n[best_effort]\n";
     out += fmt::format("rate_MBps = {}\n", toml_float(be->rate_mbytes_per_s));
     out += fmt::format("message_bytes = {}\n", be->message_bytes);
@@ -274,7 +274,7 @@ std::string resolved_experiment(const Experiment &e) {
   return out;
 }
 
-void write_text_file(const std::filesystem::path &file, const std::string &text) {
+void write_text_file(const std::filesystem::path& file, const std::string& text) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
@@ -282,7 +282,7 @@ void write_text_file(const std::filesystem::path &file, const std::string &text)
     throw std::runtime_error(fmt::format("{}: cannot write", file.string()));
 }
 
-void write_result_files(const std::filesystem::path &dir, const JitterSweep &sweep) {
+void write_result_files(const std::filesystem::path& dir, const JitterSweep& sweep) {
   write_text_file(dir / "results.csv", results_csv(sweep));
   write_text_file(dir / "summary.json", summary_json(sweep));
   write_text_file(dir / "experiment.toml", resolved_experiment(sweep.experiment));

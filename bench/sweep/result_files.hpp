@@ -12,15 +12,15 @@
 
 namespace lanai::bench {
 
-std::string results_csv(const JitterSweep &sweep);
-std::string summary_json(const JitterSweep &sweep);
+std::string results_csv(const JitterSweep& sweep);
+std::string summary_json(const JitterSweep& sweep);
 // The experiment as run, with `profile = "profile.toml"`.
-std::string resolved_experiment(const Experiment &experiment);
+std::string resolved_experiment(const Experiment& experiment);
 
 // Writes the three files and profile.toml into `dir` (which must exist).
 // Throws std::runtime_error naming a file that cannot be written.
-void write_result_files(const std::filesystem::path &dir, const JitterSweep &sweep);
+void write_result_files(const std::filesystem::path& dir, const JitterSweep& sweep);
 
-void write_text_file(const std::filesystem::path &file, const std::string &text);
+void write_text_file(const std::filesystem::path& file, const std::string& text);
 
 } // namespace lanai::bench

@@ -22,21 +22,21 @@ struct PointIndex {
   std::size_t firmware, size, receivers;
 };
 
-PointIndex point_index(const SaturationSetup &s, std::size_t i) {
+PointIndex point_index(const SaturationSetup& s, std::size_t i) {
   const std::size_t r = s.receivers.size(), per_firmware = s.sizes.size() * r;
   return {i / per_firmware, (i % per_firmware) / r, i % r};
 }
 
 std::string busy(double v) { return fmt::format("{:.4f}", v); }
 
-std::string results_csv(const SaturationSweep &sweep) {
+std::string results_csv(const SaturationSweep& sweep) {
   std::string out = "firmware,message_bytes,receivers,throughput_MBps,bound_MBps,"
                     "sender_lanai_busy,sender_hdma_busy,sender_nsdma_busy,receiver_hdma_busy,"
                     "messages,lost,corrupted\n";
-  for (const auto &rec : sweep.records) {
+  for (const auto& rec : sweep.records) {
     if (!rec || !rec->ok())
       continue;
-    const SaturationResult &r = rec->result;
+    const SaturationResult& r = rec->result;
     out += fmt::format("{},{},{},{:.3f},{:.3f},{},{},{},{},{},{},{}\n",
                        sweep.experiment.firmwares[rec->firmware].label, rec->message_bytes,
                        rec->receivers, r.throughput_mbytes_per_s, rec->bound_mbytes_per_s,
@@ -46,13 +46,13 @@ std::string results_csv(const SaturationSweep &sweep) {
   return out;
 }
 
-std::string card_json(const CardUtilisation &u) {
+std::string card_json(const CardUtilisation& u) {
   return fmt::format("{{\"lanai\":{},\"hdma\":{},\"nsdma\":{},\"nrdma\":{}}}", busy(u.lanai),
                      busy(u.hdma), busy(u.nsdma), busy(u.nrdma));
 }
 
-std::string summary_json(const SaturationSweep &sweep) {
-  const Experiment &e = sweep.experiment;
+std::string summary_json(const SaturationSweep& sweep) {
+  const Experiment& e = sweep.experiment;
   std::string out = fmt::format(
       "{{\n  \"experiment\": {},\n  \"kind\": \"saturation\",\n  \"description\": {},\n"
       "  \"profile\": {},\n  \"seed\": {},\n  \"warmup_ms\": {:.6f},\n  \"duration_ms\": {:.6f},\n"
@@ -62,12 +62,12 @@ std::string summary_json(const SaturationSweep &sweep) {
       e.warmup_ms, e.duration_ms, sweep.records.size(), sweep.kept(), sweep.failed(),
       sweep.interrupted);
   bool first = true;
-  for (const auto &rec : sweep.records) {
+  for (const auto& rec : sweep.records) {
     if (!rec)
       continue;
-    const SaturationResult &r = rec->result;
+    const SaturationResult& r = rec->result;
     std::string receivers;
-    for (const CardUtilisation &u : r.receivers) {
+    for (const CardUtilisation& u : r.receivers) {
       if (!receivers.empty())
         receivers += ',';
       receivers += card_json(u);
@@ -92,30 +92,30 @@ std::string summary_json(const SaturationSweep &sweep) {
 
 double SaturationRecord::receiver_hdma_busy() const {
   double most = 0;
-  for (const CardUtilisation &u : result.receivers)
+  for (const CardUtilisation& u : result.receivers)
     most = std::max(most, u.hdma);
   return most;
 }
 
 std::size_t SaturationSweep::failed() const {
   return static_cast<std::size_t>(
-      std::count_if(records.begin(), records.end(), [](const auto &r) { return r && !r->ok(); }));
+      std::count_if(records.begin(), records.end(), [](const auto& r) { return r && !r->ok(); }));
 }
 
 std::size_t SaturationSweep::kept() const {
   return static_cast<std::size_t>(
-      std::count_if(records.begin(), records.end(), [](const auto &r) { return r.has_value(); }));
+      std::count_if(records.begin(), records.end(), [](const auto& r) { return r.has_value(); }));
 }
 
-bool sequential_firmware(const std::string &firmware) {
+bool sequential_firmware(const std::string& firmware) {
   return loader::has_part(loader::find_firmware(firmware).folder, "svia");
 }
 
-SaturationSweep run_saturation_experiment(const Experiment &experiment,
-                                          const SaturationRunOptions &options) {
+SaturationSweep run_saturation_experiment(const Experiment& experiment,
+                                          const SaturationRunOptions& options) {
   SaturationSweep sweep;
   sweep.experiment = experiment;
-  const SaturationSetup &s = experiment.saturation;
+  const SaturationSetup& s = experiment.saturation;
   const std::size_t count = experiment.firmwares.size() * s.sizes.size() * s.receivers.size();
   // What a point is before it runs: its place in the sweep and its bound.
   const auto blank = [&](std::size_t i) {
@@ -153,7 +153,7 @@ SaturationSweep run_saturation_experiment(const Experiment &experiment,
         return std::optional<SaturationRecord>{};
       rec.outcome = rec.result.detail.empty() ? "finished" : "failed";
       rec.detail = rec.result.detail;
-    } catch (const std::exception &e) {
+    } catch (const std::exception& e) {
       if (options.stop && options.stop->load())
         return std::optional<SaturationRecord>{};
       rec.outcome = "error";
@@ -165,7 +165,7 @@ SaturationSweep run_saturation_experiment(const Experiment &experiment,
   if (options.trace || options.profiler)
     sweep_options.leader_point = options.trace_point;
   // A point an MPI rank took and never gave back is a failed point.
-  const auto lost = [&](std::size_t i, const std::string &why) {
+  const auto lost = [&](std::size_t i, const std::string& why) {
     SaturationRecord rec = blank(i);
     rec.outcome = "error";
     rec.detail = why;
@@ -176,27 +176,27 @@ SaturationSweep run_saturation_experiment(const Experiment &experiment,
   return sweep;
 }
 
-void write_saturation_files(const std::filesystem::path &dir, const SaturationSweep &sweep) {
+void write_saturation_files(const std::filesystem::path& dir, const SaturationSweep& sweep) {
   write_text_file(dir / "results.csv", results_csv(sweep));
   write_text_file(dir / "summary.json", summary_json(sweep));
   write_text_file(dir / "experiment.toml", resolved_experiment(sweep.experiment));
   write_text_file(dir / "profile.toml", profile::dump_profile(sweep.experiment.profile));
 }
 
-std::string saturation_table(const SaturationSweep &sweep) {
+std::string saturation_table(const SaturationSweep& sweep) {
   std::string out = fmt::format(
       "{:<12} {:>8} {:>4} {:>10} {:>10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6}\n", "firmware", "bytes",
       "rcv", "MB/s", "bound", "share", "LANai", "HDMA", "NSDMA", "rHDMA", "lost");
-  for (const auto &rec : sweep.records) {
+  for (const auto& rec : sweep.records) {
     if (!rec)
       continue;
-    const std::string &fw = sweep.experiment.firmwares[rec->firmware].label;
+    const std::string& fw = sweep.experiment.firmwares[rec->firmware].label;
     if (!rec->ok()) {
       out += fmt::format("{:<12} {:>8} {:>4}  failed: {}\n", fw, rec->message_bytes, rec->receivers,
                          rec->detail);
       continue;
     }
-    const SaturationResult &r = rec->result;
+    const SaturationResult& r = rec->result;
     out += fmt::format(
         "{:<12} {:>8} {:>4} {:>10.1f} {:>10.1f} {:>6.1f}% {:>6.2f} {:>6.2f} {:>6.2f} "
         "{:>6.2f} {:>6}\n",
@@ -207,11 +207,11 @@ std::string saturation_table(const SaturationSweep &sweep) {
   return out;
 }
 
-std::vector<std::filesystem::path> render_saturation_plots(const std::filesystem::path &dir,
-                                                           const SaturationSweep &sweep,
-                                                           std::string &warning) {
-  const Experiment &e = sweep.experiment;
-  const SaturationSetup &s = e.saturation;
+std::vector<std::filesystem::path> render_saturation_plots(const std::filesystem::path& dir,
+                                                           const SaturationSweep& sweep,
+                                                           std::string& warning) {
+  const Experiment& e = sweep.experiment;
+  const SaturationSetup& s = e.saturation;
   std::filesystem::create_directories(dir / "plots");
   // Blocks in firmware-major order, one per (firmware, receivers): size,
   // throughput, bound.
@@ -220,7 +220,7 @@ std::vector<std::filesystem::path> render_saturation_plots(const std::filesystem
     for (const std::uint32_t receivers : s.receivers) {
       data += fmt::format("# {} to {} receiver(s): message_bytes throughput_MBps bound_MBps\n",
                           e.firmwares[f].label, receivers);
-      for (const auto &rec : sweep.records)
+      for (const auto& rec : sweep.records)
         if (rec && rec->ok() && rec->firmware == f && rec->receivers == receivers)
           data += fmt::format("{} {:.3f} {:.3f}\n", rec->message_bytes,
                               rec->result.throughput_mbytes_per_s, rec->bound_mbytes_per_s);

@@ -31,7 +31,7 @@ struct SaturationRecord {
   // The busiest receiver's host DMA.
   double receiver_hdma_busy() const;
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const SaturationRecord &) const = default;
+  bool operator==(const SaturationRecord&) const = default;
 };
 
 struct SaturationSweep {
@@ -45,26 +45,26 @@ struct SaturationSweep {
 // True if the firmware works through a message's steps one after another
 // (its bound is the serial one): SVIA and its variants, whose engine is the
 // part called svia. `firmware` is what loader::find_firmware takes.
-bool sequential_firmware(const std::string &firmware);
+bool sequential_firmware(const std::string& firmware);
 
 struct SaturationRunOptions : SweepOptions {
-  trace::Recorder *trace = nullptr;           // records point `trace_point` if set
-  host::FirmwareProfiler *profiler = nullptr; // profiles point `trace_point` if set
+  trace::Recorder* trace = nullptr;           // records point `trace_point` if set
+  host::FirmwareProfiler* profiler = nullptr; // profiles point `trace_point` if set
   std::size_t trace_point = 0;
 };
 
-SaturationSweep run_saturation_experiment(const Experiment &experiment,
-                                          const SaturationRunOptions &options);
+SaturationSweep run_saturation_experiment(const Experiment& experiment,
+                                          const SaturationRunOptions& options);
 
 // results.csv (firmware,message_bytes,receivers,throughput_MBps,bound_MBps,
 // sender_lanai_busy,sender_hdma_busy,sender_nsdma_busy,receiver_hdma_busy,
 // messages,lost,corrupted), summary.json, experiment.toml and profile.toml.
-void write_saturation_files(const std::filesystem::path &dir, const SaturationSweep &sweep);
-std::string saturation_table(const SaturationSweep &sweep);
+void write_saturation_files(const std::filesystem::path& dir, const SaturationSweep& sweep);
+std::string saturation_table(const SaturationSweep& sweep);
 // throughput.png: throughput against message size, one panel per number of
 // receivers, one line per firmware with its bound drawn dashed.
-std::vector<std::filesystem::path> render_saturation_plots(const std::filesystem::path &dir,
-                                                           const SaturationSweep &sweep,
-                                                           std::string &warning);
+std::vector<std::filesystem::path> render_saturation_plots(const std::filesystem::path& dir,
+                                                           const SaturationSweep& sweep,
+                                                           std::string& warning);
 
 } // namespace lanai::bench

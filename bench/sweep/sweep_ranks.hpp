@@ -25,8 +25,8 @@ public:
   // Rank 0 gets every record by index, and the points ranks lost with why;
   // the other ranks get nothing. Every rank calls it, with the same count.
   virtual SpreadSweep spread(std::size_t count,
-                             const std::function<std::optional<std::string>(std::size_t)> &work,
-                             const SweepOptions &options) = 0;
+                             const std::function<std::optional<std::string>(std::size_t)>& work,
+                             const SweepOptions& options) = 0;
 };
 
 } // namespace lanai::bench

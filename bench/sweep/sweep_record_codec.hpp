@@ -14,16 +14,16 @@
 namespace lanai::bench {
 
 // decode_record throws RecordError for bytes that are not a whole record.
-std::string encode_record(const PointRecord &record);
-void decode_record(std::string_view bytes, PointRecord &record);
+std::string encode_record(const PointRecord& record);
+void decode_record(std::string_view bytes, PointRecord& record);
 
-std::string encode_record(const SaturationRecord &record);
-void decode_record(std::string_view bytes, SaturationRecord &record);
+std::string encode_record(const SaturationRecord& record);
+void decode_record(std::string_view bytes, SaturationRecord& record);
 
-std::string encode_record(const QueueingPoint &record);
-void decode_record(std::string_view bytes, QueueingPoint &record);
+std::string encode_record(const QueueingPoint& record);
+void decode_record(std::string_view bytes, QueueingPoint& record);
 
-std::string encode_record(const PipelineOutcome &record);
-void decode_record(std::string_view bytes, PipelineOutcome &record);
+std::string encode_record(const PipelineOutcome& record);
+void decode_record(std::string_view bytes, PipelineOutcome& record);
 
 } // namespace lanai::bench

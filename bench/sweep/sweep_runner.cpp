@@ -14,18 +14,18 @@
 
 namespace lanai::bench {
 
-bool spread_over_ranks(const SweepOptions &options) {
+bool spread_over_ranks(const SweepOptions& options) {
   return options.ranks != nullptr && options.ranks->size() > 1;
 }
 
 SpreadSweep spread_points(std::size_t count,
-                          const std::function<std::optional<std::string>(std::size_t)> &work,
-                          const SweepOptions &options) {
+                          const std::function<std::optional<std::string>(std::size_t)>& work,
+                          const SweepOptions& options) {
   return options.ranks->spread(count, work, options);
 }
 
-void run_indexed(std::size_t count, const std::function<void(std::size_t)> &work,
-                 const SweepOptions &options) {
+void run_indexed(std::size_t count, const std::function<void(std::size_t)>& work,
+                 const SweepOptions& options) {
   unsigned jobs = options.jobs != 0 ? options.jobs : std::thread::hardware_concurrency();
   if (jobs == 0)
     jobs = 1;

@@ -24,13 +24,13 @@ class SweepRanks;
 
 struct SweepOptions {
   unsigned jobs = 1;                       // worker threads (0: one per hardware thread)
-  const std::atomic<bool> *stop = nullptr; // may be null
+  const std::atomic<bool>* stop = nullptr; // may be null
   // Called on the calling thread about once a second and after each point
   // finishes, with the count of finished points.
   std::function<void(std::size_t done, std::size_t total)> progress;
   // MPI ranks to spread the points over (null: this process alone). Every
   // rank calls the sweep; only rank 0 gets the records back.
-  SweepRanks *ranks = nullptr;
+  SweepRanks* ranks = nullptr;
   // A point rank 0 runs itself: the traced or profiled one, whose recorder
   // is in rank 0's memory.
   std::optional<std::size_t> leader_point;
@@ -53,16 +53,16 @@ struct SpreadSweep {
 };
 
 // True if options.ranks spreads the sweep over more than one rank.
-bool spread_over_ranks(const SweepOptions &options);
+bool spread_over_ranks(const SweepOptions& options);
 SpreadSweep spread_points(std::size_t count,
-                          const std::function<std::optional<std::string>(std::size_t)> &work,
-                          const SweepOptions &options);
+                          const std::function<std::optional<std::string>(std::size_t)>& work,
+                          const SweepOptions& options);
 
 // Runs work(i) for i in [0, count) on options.jobs threads and returns when
 // every started point has finished. Points not started once the stop flag is
 // raised are skipped.
-void run_indexed(std::size_t count, const std::function<void(std::size_t)> &work,
-                 const SweepOptions &options);
+void run_indexed(std::size_t count, const std::function<void(std::size_t)>& work,
+                 const SweepOptions& options);
 
 // The sweep proper: result i is point(i), or empty if the point was skipped
 // or gave no result (a point discards its result by returning nullopt).
@@ -70,14 +70,13 @@ void run_indexed(std::size_t count, const std::function<void(std::size_t)> &work
 // decode_record (found by argument-dependent lookup: sweep_record_codec.hpp),
 // and a point a rank lost is lost(i, why) if given, else empty.
 template <class Result>
-std::vector<std::optional<Result>>
-run_sweep(std::size_t count, const std::function<std::optional<Result>(std::size_t)> &point,
-          const SweepOptions &options,
-          const std::type_identity_t<std::function<Result(std::size_t, const std::string &)>>
-              &lost = {}) {
+std::vector<std::optional<Result>> run_sweep(
+    std::size_t count, const std::function<std::optional<Result>(std::size_t)>& point,
+    const SweepOptions& options,
+    const std::type_identity_t<std::function<Result(std::size_t, const std::string&)>>& lost = {}) {
   std::vector<std::optional<Result>> results(count);
   // Only records with a byte encoding can be spread; others run here alone.
-  constexpr bool encodable = requires(const Result &r, std::string_view bytes, Result &out) {
+  constexpr bool encodable = requires(const Result& r, std::string_view bytes, Result& out) {
     { encode_record(r) } -> std::convertible_to<std::string>;
     decode_record(bytes, out);
   };
@@ -96,7 +95,7 @@ run_sweep(std::size_t count, const std::function<std::optional<Result>(std::size
         if (spread.records[i])
           decode_record(*spread.records[i], results[i].emplace());
       if (lost)
-        for (const RankLoss &loss : spread.losses)
+        for (const RankLoss& loss : spread.losses)
           for (const std::size_t i : loss.points)
             if (i < count && !results[i])
               results[i] = lost(i, loss.reason);

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 std::vector<fs::path> profile_dirs() {
   std::vector<fs::path> dirs;
-  if (const char *env = std::getenv("LANAI_EMU_PROFILE_DIR"))
+  if (const char* env = std::getenv("LANAI_EMU_PROFILE_DIR"))
     dirs.emplace_back(env);
   std::error_code ec;
   const auto exe = fs::read_symlink("/proc/self/exe", ec);
@@ -37,7 +37,7 @@ profile::HardwareProfile find_profile(std::string_view name_or_path) {
   if (fs::is_regular_file(given, ec) || given.has_parent_path() || given.extension() == ".toml")
     return profile::load_profile(given);
   std::string tried;
-  for (const auto &dir : profile_dirs()) {
+  for (const auto& dir : profile_dirs()) {
     const fs::path file = dir / (std::string(name_or_path) + ".toml");
     if (fs::is_regular_file(file, ec))
       return profile::load_profile(file);
@@ -50,9 +50,9 @@ profile::HardwareProfile find_profile(std::string_view name_or_path) {
 
 std::vector<std::string> shipped_profiles() {
   std::vector<std::string> names;
-  for (const auto &dir : profile_dirs()) {
+  for (const auto& dir : profile_dirs()) {
     std::error_code ec;
-    for (const auto &entry : fs::directory_iterator(dir, ec))
+    for (const auto& entry : fs::directory_iterator(dir, ec))
       if (entry.path().extension() == ".toml")
         names.push_back(entry.path().stem().string());
   }
@@ -61,7 +61,7 @@ std::vector<std::string> shipped_profiles() {
   return names;
 }
 
-host::ClusterConfig cluster_config(const ClusterSetup &setup) {
+host::ClusterConfig cluster_config(const ClusterSetup& setup) {
   host::ClusterConfig config;
   config.profile = setup.profile;
   config.nodes = setup.nodes;

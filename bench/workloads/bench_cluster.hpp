@@ -30,12 +30,12 @@ struct ClusterSetup {
   std::string firmware = "svia";
   std::size_t nodes = 2;
   std::uint64_t seed = 1;
-  trace::Recorder *trace = nullptr;
-  host::FirmwareProfiler *profiler = nullptr; // cycles per firmware function, if set
+  trace::Recorder* trace = nullptr;
+  host::FirmwareProfiler* profiler = nullptr; // cycles per firmware function, if set
 };
 
 // Links the firmware for the profile and fills the configuration. Throws
 // loader::LoadError (one line) for a firmware that cannot be found or linked.
-host::ClusterConfig cluster_config(const ClusterSetup &setup);
+host::ClusterConfig cluster_config(const ClusterSetup& setup);
 
 } // namespace lanai::bench

@@ -50,7 +50,7 @@ struct MessageBuffers {
 // Messages `sender` sent to `receiver`, skipping the first `skip` (warm-up).
 // Throws std::runtime_error if an operation of an analysed message is
 // missing from the trace.
-Breakdown ping_breakdown(std::span<const trace::Event> events, const MessageBuffers &sender,
-                         const MessageBuffers &receiver, std::size_t skip);
+Breakdown ping_breakdown(std::span<const trace::Event> events, const MessageBuffers& sender,
+                         const MessageBuffers& receiver, std::size_t skip);
 
 } // namespace lanai::bench

@@ -31,12 +31,12 @@ MeasuredStage fitted(std::string name, std::span<const std::uint32_t> sizes,
 
 std::vector<models::PipelineStage> stage_fits(std::span<const MeasuredStage> stages) {
   std::vector<models::PipelineStage> out;
-  for (const MeasuredStage &s : stages)
+  for (const MeasuredStage& s : stages)
     out.push_back(s.fit);
   return out;
 }
 
-std::string stage_json(const MeasuredStage &s) {
+std::string stage_json(const MeasuredStage& s) {
   return fmt::format("{{\"name\":{},\"per\":\"{}\",\"g_us\":{:.4f},\"G_us_per_kb\":{:.4f},"
                      "\"max_residual_us\":{:.4f}}}",
                      text::json_string(s.name), s.per_message ? "message" : "fragment", s.fit.g_us,
@@ -61,7 +61,7 @@ std::vector<MeasuredStage> CardStages::message_path() const {
   return out;
 }
 
-CardStages measure_card_stages(const ClusterSetup &setup, std::span<const std::uint32_t> sizes,
+CardStages measure_card_stages(const ClusterSetup& setup, std::span<const std::uint32_t> sizes,
                                std::uint32_t iters) {
   const std::set<std::uint32_t> distinct(sizes.begin(), sizes.end());
   if (distinct.size() < 2)
@@ -80,7 +80,7 @@ CardStages measure_card_stages(const ClusterSetup &setup, std::span<const std::u
     if (!r.ok())
       throw std::runtime_error(
           fmt::format("timing the stages at {} bytes unfragmented: {}", size, r.failure));
-    const Breakdown &b = *r.breakdown;
+    const Breakdown& b = *r.breakdown;
     const double in_sram = b.arrival + b.recv.nrdma_done;
     const double in_host = b.arrival + b.recv.data_up;
     // The firmware reads the descriptor and plans the message once; the

@@ -54,13 +54,13 @@ struct CardStages {
 // fits the stages. Throws std::invalid_argument for bad sizes and
 // std::runtime_error if a run fails (naming the size and why). A fitted g
 // or G below 0 (noise around a stage that costs nothing) is taken as 0.
-CardStages measure_card_stages(const ClusterSetup &setup, std::span<const std::uint32_t> sizes,
+CardStages measure_card_stages(const ClusterSetup& setup, std::span<const std::uint32_t> sizes,
                                std::uint32_t iters);
 
 // The stages' fitted g and G, in order.
 std::vector<models::PipelineStage> stage_fits(std::span<const MeasuredStage> stages);
 // {"name":..,"per":"message"|"fragment","g_us":..,"G_us_per_kb":..,"max_residual_us":..}
-std::string stage_json(const MeasuredStage &stage);
+std::string stage_json(const MeasuredStage& stage);
 
 // Sizes for the fit when the largest message is `largest`: 256 B, then
 // every fourth power of two up to it, and `largest` itself.

@@ -8,11 +8,11 @@
 
 namespace lanai::bench {
 
-std::vector<UtilisationWindow::Busy> UtilisationWindow::snapshot(host::Cluster &cluster,
+std::vector<UtilisationWindow::Busy> UtilisationWindow::snapshot(host::Cluster& cluster,
                                                                  kernel::SimTime at) {
   std::vector<Busy> out;
   for (std::size_t n = 0; n < cluster.size(); ++n) {
-    nic::Card &card = cluster.card(n);
+    nic::Card& card = cluster.card(n);
     out.push_back({card.lanai_work().busy_until(at), card.host_dma().busy_meter().busy_until(at),
                    card.send_dma().busy_meter().busy_until(at),
                    card.recv_dma().busy_meter().busy_until(at)});
@@ -20,10 +20,10 @@ std::vector<UtilisationWindow::Busy> UtilisationWindow::snapshot(host::Cluster &
   return out;
 }
 
-void UtilisationWindow::schedule(host::Cluster &cluster, kernel::SimTime from, kernel::SimTime to) {
+void UtilisationWindow::schedule(host::Cluster& cluster, kernel::SimTime from, kernel::SimTime to) {
   if (!(from < to) || from < cluster.kernel().now())
     throw std::invalid_argument("utilisation window: it must start now or later and end after it");
-  kernel::Kernel &kernel = cluster.kernel();
+  kernel::Kernel& kernel = cluster.kernel();
   kernel.schedule_at(
       from, [this, &cluster, from] { start_ = snapshot(cluster, from); },
       "bench.utilisation_start");

@@ -17,7 +17,7 @@ struct CardUtilisation {
   double nsdma = 0;
   double nrdma = 0;
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const CardUtilisation &) const = default;
+  bool operator==(const CardUtilisation&) const = default;
 };
 
 // Snapshots every card's busy times at two instants by kernel events, so
@@ -25,16 +25,16 @@ struct CardUtilisation {
 class UtilisationWindow {
 public:
   // Both times at or after the kernel's now, `from` before `to`.
-  void schedule(host::Cluster &cluster, kernel::SimTime from, kernel::SimTime to);
+  void schedule(host::Cluster& cluster, kernel::SimTime from, kernel::SimTime to);
   bool closed() const { return closed_; }
   // Per node, once closed; empty before.
-  const std::vector<CardUtilisation> &cards() const { return result_; }
+  const std::vector<CardUtilisation>& cards() const { return result_; }
 
 private:
   struct Busy {
     kernel::SimTime lanai, hdma, nsdma, nrdma;
   };
-  static std::vector<Busy> snapshot(host::Cluster &cluster, kernel::SimTime at);
+  static std::vector<Busy> snapshot(host::Cluster& cluster, kernel::SimTime at);
 
   std::vector<Busy> start_;
   std::vector<CardUtilisation> result_;

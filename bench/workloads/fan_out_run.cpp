@@ -7,10 +7,10 @@
 
 namespace lanai::bench {
 
-FanOutOutcome run_fan_out(const ClusterSetup &setup,
-                          const std::function<void(host::Cluster &)> &attach,
+FanOutOutcome run_fan_out(const ClusterSetup& setup,
+                          const std::function<void(host::Cluster&)>& attach,
                           std::function<int()> sender,
-                          const std::function<int(std::uint32_t)> &receiver) {
+                          const std::function<int(std::uint32_t)>& receiver) {
   host::ClusterConfig config = cluster_config(setup);
   config.deadlock_window = kernel::milliseconds(20);
   host::Cluster cluster(std::move(config));
@@ -28,11 +28,11 @@ FanOutOutcome run_fan_out(const ClusterSetup &setup,
   return out;
 }
 
-bool split_utilisation(const UtilisationWindow &window, CardUtilisation &sender,
-                       std::vector<CardUtilisation> &receivers) {
+bool split_utilisation(const UtilisationWindow& window, CardUtilisation& sender,
+                       std::vector<CardUtilisation>& receivers) {
   if (!window.closed())
     return false;
-  const auto &cards = window.cards();
+  const auto& cards = window.cards();
   sender = cards.at(0);
   receivers.assign(cards.begin() + 1, cards.end());
   return true;

@@ -25,14 +25,14 @@ struct FanOutOutcome {
 // 1..setup.nodes-1. `attach` sees the cluster before the programs start (so
 // that they can reach it). Idle stretches of up to 20 ms of virtual time are
 // not a deadlock: receivers may wake only now and then.
-FanOutOutcome run_fan_out(const ClusterSetup &setup,
-                          const std::function<void(host::Cluster &)> &attach,
+FanOutOutcome run_fan_out(const ClusterSetup& setup,
+                          const std::function<void(host::Cluster&)>& attach,
                           std::function<int()> sender,
-                          const std::function<int(std::uint32_t)> &receiver);
+                          const std::function<int(std::uint32_t)>& receiver);
 
 // The window's figures split into the sender's card (node 0) and the
 // receivers' (nodes 1..); false, and nothing set, if it never closed.
-bool split_utilisation(const UtilisationWindow &window, CardUtilisation &sender,
-                       std::vector<CardUtilisation> &receivers);
+bool split_utilisation(const UtilisationWindow& window, CardUtilisation& sender,
+                       std::vector<CardUtilisation>& receivers);
 
 } // namespace lanai::bench

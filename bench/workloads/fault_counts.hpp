@@ -17,14 +17,14 @@ struct LinkFaultCount {
   std::uint64_t dropped = 0;
   std::uint64_t corrupted = 0;
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const LinkFaultCount &) const = default;
+  bool operator==(const LinkFaultCount&) const = default;
 };
 
 // Every link's counts in the fabric's link order; empty when the profile
 // injects no faults.
-std::vector<LinkFaultCount> fault_counts(host::Cluster &cluster);
+std::vector<LinkFaultCount> fault_counts(host::Cluster& cluster);
 
 // {"<link>": {"dropped": D, "corrupted": C}, ...}
-std::string fault_counts_json(const std::vector<LinkFaultCount> &counts);
+std::string fault_counts_json(const std::vector<LinkFaultCount>& counts);
 
 } // namespace lanai::bench

@@ -18,7 +18,7 @@ double IndirectStages::fixed_us(double bytes, std::int64_t k) const {
          kb * G_b_us_per_kb;
 }
 
-IndirectStages measure_indirect(const PingPongSpec &base, std::span<const std::uint32_t> sizes,
+IndirectStages measure_indirect(const PingPongSpec& base, std::span<const std::uint32_t> sizes,
                                 std::uint32_t stream) {
   if (std::set<std::uint32_t>(sizes.begin(), sizes.end()).size() < 2)
     throw std::invalid_argument("the indirect method needs at least two different message sizes");
@@ -48,7 +48,7 @@ IndirectStages measure_indirect(const PingPongSpec &base, std::span<const std::u
     if (!r.ok())
       throw std::runtime_error(fmt::format(
           "indirect method, {} back-to-back messages of {} bytes: {}", stream, size, r.failure));
-    const std::vector<double> &t = r.pong_arrivals_us;
+    const std::vector<double>& t = r.pong_arrivals_us;
     out.interarrival_us.push_back((t.back() - t[1]) / static_cast<double>(t.size() - 2));
   }
   std::vector<double> x(sizes.begin(), sizes.end());

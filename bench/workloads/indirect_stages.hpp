@@ -32,7 +32,7 @@ struct IndirectStages {
 // then streams of `stream` messages (3..kMaxHostFragments) back to back.
 // Throws std::invalid_argument for bad sizes and std::runtime_error if a
 // run fails.
-IndirectStages measure_indirect(const PingPongSpec &base, std::span<const std::uint32_t> sizes,
+IndirectStages measure_indirect(const PingPongSpec& base, std::span<const std::uint32_t> sizes,
                                 std::uint32_t stream = 16);
 
 } // namespace lanai::bench

@@ -20,8 +20,8 @@ struct MessageStamp {
 constexpr std::uint32_t kStampedMessageBytes = sizeof(MessageStamp);
 
 // Fills `bytes` (at least kStampedMessageBytes) at `buf`.
-void write_message(std::uint8_t *buf, std::uint32_t bytes, const MessageStamp &stamp);
+void write_message(std::uint8_t* buf, std::uint32_t bytes, const MessageStamp& stamp);
 // Reads the stamp back into `stamp`; false unless every byte is as written.
-bool check_message(const std::uint8_t *buf, std::uint32_t bytes, MessageStamp &stamp);
+bool check_message(const std::uint8_t* buf, std::uint32_t bytes, MessageStamp& stamp);
 
 } // namespace lanai::bench

@@ -71,10 +71,10 @@ FrameType lognormal_for(double mean, double cv) {
   return {kernel::portable_log(mean) - sigma2 / 2.0, std::sqrt(sigma2)};
 }
 
-void check_params(const MpegParams &p) {
+void check_params(const MpegParams& p) {
   if (p.gop == nullptr || p.gop[0] == '\0')
     throw std::invalid_argument("synthetic_mpeg: the GOP pattern is empty");
-  for (const char *c = p.gop; *c != '\0'; ++c)
+  for (const char* c = p.gop; *c != '\0'; ++c)
     if (*c != 'I' && *c != 'P' && *c != 'B')
       throw std::invalid_argument(std::string("synthetic_mpeg: GOP pattern '") + p.gop +
                                   "' has a frame type other than I, P and B");
@@ -92,7 +92,7 @@ void check_params(const MpegParams &p) {
 
 } // namespace
 
-std::vector<std::uint32_t> read_frame_trace(const std::filesystem::path &file) {
+std::vector<std::uint32_t> read_frame_trace(const std::filesystem::path& file) {
   std::ifstream in(file);
   if (!in)
     throw std::runtime_error(file.string() + ": cannot open frame-size trace");
@@ -126,7 +126,7 @@ std::vector<std::uint32_t> parse_frame_trace(std::string_view trace, std::string
   return sizes;
 }
 
-std::vector<std::uint32_t> synthetic_mpeg(const MpegParams &params, std::size_t frames,
+std::vector<std::uint32_t> synthetic_mpeg(const MpegParams& params, std::size_t frames,
                                           std::uint64_t seed) {
   check_params(params);
   const std::size_t gop_length = std::strlen(params.gop);
@@ -150,7 +150,7 @@ std::vector<std::uint32_t> synthetic_mpeg(const MpegParams &params, std::size_t 
   sizes.reserve(frames);
   for (std::size_t f = 0; f < frames; ++f) {
     const char kind = params.gop[f % gop_length];
-    const FrameType &t = kind == 'I' ? i_type : kind == 'P' ? p_type : b_type;
+    const FrameType& t = kind == 'I' ? i_type : kind == 'P' ? p_type : b_type;
     const double bytes = std::floor(portable_exp(rng.normal(t.mu, t.sigma)) + 0.5);
     const double clipped = bytes < 1.0 ? 1.0 : bytes > max_bytes ? max_bytes : bytes;
     sizes.push_back(static_cast<std::uint32_t>(clipped));

@@ -13,13 +13,13 @@ namespace lanai::bench {
 // Reads a frame-size trace: one positive integer (bytes) per line; blank
 // lines and lines starting with '#' are skipped. Throws std::runtime_error
 // naming the file and line for anything else, or for an empty trace.
-std::vector<std::uint32_t> read_frame_trace(const std::filesystem::path &file);
+std::vector<std::uint32_t> read_frame_trace(const std::filesystem::path& file);
 // The same for a trace's text; `source` names it in errors.
 std::vector<std::uint32_t> parse_frame_trace(std::string_view trace, std::string_view source);
 
 struct MpegParams {
   // Group of pictures, one letter per frame: I, P or B (e.g. "IBBPBBPBBPBB").
-  const char *gop = "IBBPBBPBBPBB";
+  const char* gop = "IBBPBBPBBPBB";
   double frame_rate = 24.0;    // frames per second
   double mean_bytes_per_s = 0; // the stream's mean rate; sizes are scaled to it
   // Relative mean sizes of I, P and B frames and their coefficient of
@@ -36,7 +36,7 @@ struct MpegParams {
 // from portable arithmetic, so a seed gives the same sizes on every
 // platform. Throws std::invalid_argument for an empty or non-IPB GOP,
 // non-positive rates or weights, negative CVs or a zero clip.
-std::vector<std::uint32_t> synthetic_mpeg(const MpegParams &params, std::size_t frames,
+std::vector<std::uint32_t> synthetic_mpeg(const MpegParams& params, std::size_t frames,
                                           std::uint64_t seed);
 
 } // namespace lanai::bench

@@ -20,27 +20,27 @@ std::uint8_t pattern(std::uint32_t round, std::uint32_t i, std::uint32_t k) {
 
 // One node's slots: W send and W receive descriptors with their buffers.
 struct Slots {
-  Slots(std::uint32_t window, std::uint32_t size, HostMemory &memory)
+  Slots(std::uint32_t window, std::uint32_t size, HostMemory& memory)
       : stride(64 + (std::size_t{size} + 63) / 64 * 64), window(window), size(size),
         ep(2 * window * stride, memory) {}
   std::size_t stride;
   std::uint32_t window, size;
   Endpoint ep;
-  VIP_DESCRIPTOR *desc(bool recv, std::uint32_t i) const {
-    return reinterpret_cast<VIP_DESCRIPTOR *>(ep.memory() + ((recv ? window : 0) + i) * stride);
+  VIP_DESCRIPTOR* desc(bool recv, std::uint32_t i) const {
+    return reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory() + ((recv ? window : 0) + i) * stride);
   }
-  std::uint8_t *buf(bool recv, std::uint32_t i) const {
-    return reinterpret_cast<std::uint8_t *>(desc(recv, i)) + 64;
+  std::uint8_t* buf(bool recv, std::uint32_t i) const {
+    return reinterpret_cast<std::uint8_t*>(desc(recv, i)) + 64;
   }
   void post(VIP_VI_HANDLE vi, bool recv, std::uint32_t i) {
-    VIP_DESCRIPTOR *d = desc(recv, i);
+    VIP_DESCRIPTOR* d = desc(recv, i);
     fill_descriptor(d, ep, buf(recv, i), size);
     check_vip(recv ? VipPostRecv(vi, d, ep.memory_handle())
                    : VipPostSend(vi, d, ep.memory_handle()),
               recv ? "VipPostRecv" : "VipPostSend");
   }
   void wait(VIP_VI_HANDLE vi, bool recv) const {
-    VIP_DESCRIPTOR *d = nullptr;
+    VIP_DESCRIPTOR* d = nullptr;
     check_vip(recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d),
               recv ? "VipRecvWait" : "VipSendWait");
     if ((d->CS.Status & VIP_STATUS_ERROR_MASK) || d->CS.Length != size)
@@ -51,7 +51,7 @@ struct Slots {
 
 } // namespace
 
-PingBulkResult run_pingbulk(const PingBulkSpec &spec) {
+PingBulkResult run_pingbulk(const PingBulkSpec& spec) {
   if (spec.size < 1 || spec.size > VIA_MAX_TRANSFER)
     throw std::invalid_argument(
         fmt::format("message size {} outside 1..{}", spec.size, VIA_MAX_TRANSFER));

@@ -33,6 +33,6 @@ struct PingBulkResult {
 };
 
 // Throws std::invalid_argument for a bad size, window, depth or no rounds.
-PingBulkResult run_pingbulk(const PingBulkSpec &spec);
+PingBulkResult run_pingbulk(const PingBulkSpec& spec);
 
 } // namespace lanai::bench

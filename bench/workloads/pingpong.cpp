@@ -19,8 +19,8 @@ std::uint8_t pattern(std::uint32_t round, std::uint32_t k) {
   return static_cast<std::uint8_t>(round * 131u + k * 7u + 1u);
 }
 
-VIP_DESCRIPTOR *wait_done(VIP_VI_HANDLE vi, bool recv, std::uint32_t bytes) {
-  VIP_DESCRIPTOR *d = nullptr;
+VIP_DESCRIPTOR* wait_done(VIP_VI_HANDLE vi, bool recv, std::uint32_t bytes) {
+  VIP_DESCRIPTOR* d = nullptr;
   check_vip(recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d),
             recv ? "VipRecvWait" : "VipSendWait");
   const VIP_UINT32 want = VIP_STATUS_DONE | (recv ? VIP_STATUS_OP_RECEIVE : VIP_STATUS_OP_SEND);
@@ -30,7 +30,7 @@ VIP_DESCRIPTOR *wait_done(VIP_VI_HANDLE vi, bool recv, std::uint32_t bytes) {
   return d;
 }
 
-void charge(const HostCopy &copy, std::uint32_t bytes) {
+void charge(const HostCopy& copy, std::uint32_t bytes) {
   const double us = copy.g_us + copy.G_us_per_kb * bytes / 1024.0;
   const auto ns = static_cast<std::uint64_t>(std::llround(us * 1000.0));
   if (ns > 0)
@@ -44,7 +44,7 @@ constexpr std::uint32_t kReceiveSets = 3;
 // One side's memory: a send descriptor per fragment, kReceiveSets sets of
 // receive descriptors, then the two message buffers.
 struct Side {
-  Side(const PingPongSpec &spec, HostMemory &memory)
+  Side(const PingPongSpec& spec, HostMemory& memory)
       : fragments(host_fragment_sizes(spec.size, spec.host_fragments)),
         ep(descriptor_bytes() + 2 * (std::size_t{spec.size} + 64), memory), size(spec.size) {
     for (std::uint32_t bytes : fragments)
@@ -55,18 +55,18 @@ struct Side {
   std::size_t descriptor_bytes() const { return 64 * (1 + kReceiveSets) * fragments.size(); }
   Endpoint ep;
   std::uint32_t size;
-  VIP_DESCRIPTOR *sd(std::size_t i = 0) const {
-    return reinterpret_cast<VIP_DESCRIPTOR *>(ep.memory() + 64 * i);
+  VIP_DESCRIPTOR* sd(std::size_t i = 0) const {
+    return reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory() + 64 * i);
   }
   // Receive descriptor i of `round`: rounds take the sets in turn.
-  VIP_DESCRIPTOR *rd(std::size_t i = 0, std::uint32_t round = 0) const {
-    return reinterpret_cast<VIP_DESCRIPTOR *>(
+  VIP_DESCRIPTOR* rd(std::size_t i = 0, std::uint32_t round = 0) const {
+    return reinterpret_cast<VIP_DESCRIPTOR*>(
         ep.memory() + 64 * ((1 + round % kReceiveSets) * fragments.size() + i));
   }
-  std::uint8_t *sbuf() const { return ep.memory() + descriptor_bytes(); }
-  std::uint8_t *rbuf() const { return sbuf() + size + 64; }
+  std::uint8_t* sbuf() const { return ep.memory() + descriptor_bytes(); }
+  std::uint8_t* rbuf() const { return sbuf() + size + 64; }
   void post(VIP_VI_HANDLE vi, bool recv, std::size_t i, std::uint32_t round = 0) {
-    VIP_DESCRIPTOR *d = recv ? rd(i, round) : sd(i);
+    VIP_DESCRIPTOR* d = recv ? rd(i, round) : sd(i);
     fill_descriptor(d, ep, (recv ? rbuf() : sbuf()) + offsets[i], fragments[i]);
     check_vip(recv ? VipPostRecv(vi, d, ep.memory_handle())
                    : VipPostSend(vi, d, ep.memory_handle()),
@@ -77,7 +77,7 @@ struct Side {
       post(vi, true, i, round);
   }
   // Each fragment's host work, then its send.
-  void send(VIP_VI_HANDLE vi, const HostCopy &copy) {
+  void send(VIP_VI_HANDLE vi, const HostCopy& copy) {
     for (std::size_t i = 0; i < fragments.size(); ++i) {
       charge(copy, fragments[i]);
       post(vi, false, i);
@@ -85,7 +85,7 @@ struct Side {
   }
   // Each fragment's arrival, then its host work; `arrivals`, if given, gets
   // when each was done, in us from `start`.
-  void receive(VIP_VI_HANDLE vi, const HostCopy &copy, std::vector<double> *arrivals = nullptr,
+  void receive(VIP_VI_HANDLE vi, const HostCopy& copy, std::vector<double>* arrivals = nullptr,
                kernel::SimTime start = {}) {
     for (std::uint32_t bytes : fragments) {
       wait_done(vi, true, bytes);
@@ -115,7 +115,7 @@ struct Side {
 
 } // namespace
 
-const char *receive_posting_name(ReceivePosting posting) {
+const char* receive_posting_name(ReceivePosting posting) {
   return posting == ReceivePosting::ahead ? "ahead" : "on-arrival";
 }
 
@@ -127,7 +127,7 @@ ReceivePosting parse_receive_posting(std::string_view name) {
       fmt::format("receive posting '{}': expected on-arrival or ahead", name));
 }
 
-std::string describe_failure(host::Cluster &cluster, const host::RunReport &report) {
+std::string describe_failure(host::Cluster& cluster, const host::RunReport& report) {
   switch (report.outcome) {
   case host::RunOutcome::deadlock:
     return "deadlock: " + report.detail;
@@ -140,7 +140,7 @@ std::string describe_failure(host::Cluster &cluster, const host::RunReport &repo
   }
   std::string out;
   for (std::size_t node = 0; node < report.exit_codes.size(); ++node) {
-    const std::string &why = cluster.host(node).failure();
+    const std::string& why = cluster.host(node).failure();
     if (report.exit_codes[node] == 0 && why.empty())
       continue;
     out += fmt::format("{}node {}: {}", out.empty() ? "" : "; ", node,
@@ -159,7 +159,7 @@ std::vector<std::uint32_t> host_fragment_sizes(std::uint32_t bytes, std::uint32_
   return out;
 }
 
-PingPongResult run_pingpong(const PingPongSpec &spec) {
+PingPongResult run_pingpong(const PingPongSpec& spec) {
   if (spec.size < 1 || spec.size > VIA_MAX_TRANSFER)
     throw std::invalid_argument(
         fmt::format("message size {} outside 1..{}", spec.size, VIA_MAX_TRANSFER));
@@ -175,7 +175,7 @@ PingPongResult run_pingpong(const PingPongSpec &spec) {
   if (spec.breakdown && spec.host_fragments > 1)
     throw std::invalid_argument("the latency breakdown follows whole messages: one host fragment");
   trace::Recorder own;
-  trace::Recorder *recorder = spec.trace ? spec.trace : (spec.breakdown ? &own : nullptr);
+  trace::Recorder* recorder = spec.trace ? spec.trace : (spec.breakdown ? &own : nullptr);
   // A shared recorder may hold earlier runs, whose clocks also started at 0.
   const std::size_t first_event = recorder ? recorder->events().size() : 0;
   ClusterSetup setup = spec.setup;
@@ -254,13 +254,13 @@ PingPongResult run_pingpong(const PingPongSpec &spec) {
   return result;
 }
 
-std::optional<double> median_one_way_us(const PingPongSpec &spec, std::string &failure) {
+std::optional<double> median_one_way_us(const PingPongSpec& spec, std::string& failure) {
   try {
     const PingPongResult r = run_pingpong(spec);
     if (r.ok())
       return summarize(r.one_way_us).median;
     failure = r.failure;
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     failure = e.what();
   }
   return std::nullopt;

@@ -48,7 +48,7 @@ inline constexpr ReceivePosting kBreakdownReceives = ReceivePosting::ahead;
 
 // "on-arrival" or "ahead"; parse_receive_posting throws std::invalid_argument
 // for any other name.
-const char *receive_posting_name(ReceivePosting posting);
+const char* receive_posting_name(ReceivePosting posting);
 ReceivePosting parse_receive_posting(std::string_view name);
 
 struct PingPongSpec {
@@ -61,8 +61,8 @@ struct PingPongSpec {
   LANAI_EMU_FRAGMENTATION fragmentation{VIA_FRAG_NONE, 0, {0, 0, 0, 0}};
   std::uint32_t host_fragments = 1; // 1 .. size, at most kMaxHostFragments
   HostCopy send_copy, recv_copy;
-  trace::Recorder *trace = nullptr;           // also record into this (e.g. for --trace)
-  host::FirmwareProfiler *profiler = nullptr; // cycles per firmware function, if set
+  trace::Recorder* trace = nullptr;           // also record into this (e.g. for --trace)
+  host::FirmwareProfiler* profiler = nullptr; // cycles per firmware function, if set
 };
 
 // A VI queue holds VIA_QUEUE_DEPTH descriptors: every fragment of a message
@@ -88,14 +88,14 @@ struct PingPongResult {
 // fragment count or a breakdown of host fragments; the firmware's refusal
 // of the policy is the run's failure. Also throws the
 // cluster's errors for an unknown firmware or a bad profile.
-PingPongResult run_pingpong(const PingPongSpec &spec);
+PingPongResult run_pingpong(const PingPongSpec& spec);
 
 // The median 1-way latency of `spec`'s run; on a failed run or a bad spec,
 // nothing, with the reason in `failure`.
-std::optional<double> median_one_way_us(const PingPongSpec &spec, std::string &failure);
+std::optional<double> median_one_way_us(const PingPongSpec& spec, std::string& failure);
 
 // The run report as one line ("deadlock: ...", "node 1 returned 3", ...),
 // with the nodes' failures; empty for success.
-std::string describe_failure(host::Cluster &cluster, const host::RunReport &report);
+std::string describe_failure(host::Cluster& cluster, const host::RunReport& report);
 
 } // namespace lanai::bench

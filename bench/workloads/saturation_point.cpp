@@ -27,9 +27,9 @@ constexpr std::uint32_t kReceiveDepth = 48; // receives kept posted per receiver
 const kernel::SimTime kDrain = kernel::milliseconds(20);
 
 struct SaturationRun {
-  const SaturationSpec *spec = nullptr;
-  const std::atomic<bool> *stop = nullptr;
-  host::Cluster *cluster = nullptr;
+  const SaturationSpec* spec = nullptr;
+  const std::atomic<bool>* stop = nullptr;
+  host::Cluster* cluster = nullptr;
   HostMemory memory;
   UtilisationWindow utilisation;
   kernel::SimTime from{}, to{}; // the measured stretch
@@ -43,8 +43,8 @@ struct SaturationRun {
   bool stop_requested() const { return stop && stop->load(std::memory_order_relaxed); }
 };
 
-int saturating_sender(SaturationRun &sh) {
-  const SaturationSpec &spec = *sh.spec;
+int saturating_sender(SaturationRun& sh) {
+  const SaturationSpec& spec = *sh.spec;
   const std::uint32_t n = spec.receivers;
   const std::uint32_t window = saturation_window(n);
   const std::size_t slot = message_slot_bytes(spec.message_bytes);
@@ -59,8 +59,8 @@ int saturating_sender(SaturationRun &sh) {
 
   auto post = [&](std::uint32_t r) {
     const std::uint64_t unit = sh.sent[r]++;
-    auto *d = reinterpret_cast<VIP_DESCRIPTOR *>(ep.memory() + (r * window + unit % window) * slot);
-    auto *buf = reinterpret_cast<std::uint8_t *>(d) + 64;
+    auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory() + (r * window + unit % window) * slot);
+    auto* buf = reinterpret_cast<std::uint8_t*>(d) + 64;
     write_message(buf, spec.message_bytes, MessageStamp{r, static_cast<std::uint32_t>(unit), 0, 1});
     fill_descriptor(d, ep, buf, spec.message_bytes);
     check_vip(VipPostSend(vis[r], d, ep.memory_handle()), "VipPostSend");
@@ -78,7 +78,7 @@ int saturating_sender(SaturationRun &sh) {
     VIP_BOOLEAN recv = VIP_FALSE;
     if (VipCQWait(cq, 50, &vi, &recv) != VIP_SUCCESS)
       break; // the card gave up: reported below
-    VIP_DESCRIPTOR *d = nullptr;
+    VIP_DESCRIPTOR* d = nullptr;
     check_vip(VipSendDone(vi, &d), "VipSendDone");
     if (d->CS.Status & VIP_STATUS_ERROR_MASK)
       throw std::runtime_error(fmt::format("send completed with status 0x{:x}", d->CS.Status));
@@ -99,8 +99,8 @@ int saturating_sender(SaturationRun &sh) {
   return 0;
 }
 
-int counting_receiver(SaturationRun &sh, std::uint32_t me) {
-  const SaturationSpec &spec = *sh.spec;
+int counting_receiver(SaturationRun& sh, std::uint32_t me) {
+  const SaturationSpec& spec = *sh.spec;
   const std::uint32_t r = me - 1;
   const std::size_t slot = message_slot_bytes(spec.message_bytes);
   Endpoint ep(kReceiveDepth * slot, sh.memory);
@@ -108,8 +108,8 @@ int counting_receiver(SaturationRun &sh, std::uint32_t me) {
   check_vip(VipCreateCQ(ep.nic(), kReceiveDepth, &cq), "VipCreateCQ");
   VIP_VI_HANDLE vi = ep.create_vi(0, spec.message_bytes, nullptr, cq);
   for (std::uint32_t i = 0; i < kReceiveDepth; ++i) {
-    auto *d = reinterpret_cast<VIP_DESCRIPTOR *>(ep.memory() + i * slot);
-    fill_descriptor(d, ep, reinterpret_cast<std::uint8_t *>(d) + 64, spec.message_bytes);
+    auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory() + i * slot);
+    fill_descriptor(d, ep, reinterpret_cast<std::uint8_t*>(d) + 64, spec.message_bytes);
     check_vip(VipPostRecv(vi, d, ep.memory_handle()), "VipPostRecv");
   }
   ep.connect(vi, 0, 0, false);
@@ -125,10 +125,10 @@ int counting_receiver(SaturationRun &sh, std::uint32_t me) {
     if (w == VIP_TIMEOUT)
       continue;
     check_vip(w, "VipCQWait");
-    VIP_DESCRIPTOR *d = nullptr;
+    VIP_DESCRIPTOR* d = nullptr;
     check_vip(VipRecvDone(vi, &d), "VipRecvDone");
     MessageStamp s{};
-    const auto *buf = static_cast<const std::uint8_t *>(d->DS[0].Local.Data.Address);
+    const auto* buf = static_cast<const std::uint8_t*>(d->DS[0].Local.Data.Address);
     // A message out of turn counts as damaged: a VI delivers in order.
     if ((d->CS.Status & VIP_STATUS_ERROR_MASK) || d->CS.Length != spec.message_bytes ||
         !check_message(buf, d->CS.Length, s) || s.channel != r || s.unit != expected) {
@@ -151,7 +151,7 @@ std::uint32_t saturation_window(std::uint32_t receivers) {
   return std::max<std::uint32_t>(4, 24 / std::max<std::uint32_t>(1, receivers));
 }
 
-SaturationResult run_saturation_point(const SaturationSpec &spec, const std::atomic<bool> *stop) {
+SaturationResult run_saturation_point(const SaturationSpec& spec, const std::atomic<bool>* stop) {
   if (spec.message_bytes < kStampedMessageBytes || spec.message_bytes > VIA_MAX_TRANSFER)
     throw std::invalid_argument(fmt::format("saturation point: message size {} outside {}..{}",
                                             spec.message_bytes, kStampedMessageBytes,
@@ -174,7 +174,7 @@ SaturationResult run_saturation_point(const SaturationSpec &spec, const std::ato
   setup.trace = spec.trace;
   setup.profiler = spec.profiler;
   const FanOutOutcome run = run_fan_out(
-      setup, [&](host::Cluster &cluster) { sh.cluster = &cluster; },
+      setup, [&](host::Cluster& cluster) { sh.cluster = &cluster; },
       [&] { return saturating_sender(sh); },
       [&](std::uint32_t r) { return counting_receiver(sh, r); });
 

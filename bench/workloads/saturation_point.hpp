@@ -27,8 +27,8 @@ struct SaturationSpec {
   kernel::SimTime warmup{};
   kernel::SimTime duration{};
   std::uint64_t seed = 1;
-  trace::Recorder *trace = nullptr;
-  host::FirmwareProfiler *profiler = nullptr;
+  trace::Recorder* trace = nullptr;
+  host::FirmwareProfiler* profiler = nullptr;
 };
 
 struct SaturationResult {
@@ -45,7 +45,7 @@ struct SaturationResult {
   double end_us = 0;
   std::vector<LinkFaultCount> faults; // what injected faults did (none without)
   // Member by member: the record codec's round trip is checked with it.
-  bool operator==(const SaturationResult &) const = default;
+  bool operator==(const SaturationResult&) const = default;
 };
 
 // Sends outstanding per receiver's VI: enough that the card always has
@@ -54,7 +54,7 @@ std::uint32_t saturation_window(std::uint32_t receivers);
 
 // Throws std::invalid_argument for a size outside 32..65536 bytes, no
 // receivers, more than 64, or a zero duration.
-SaturationResult run_saturation_point(const SaturationSpec &spec,
-                                      const std::atomic<bool> *stop = nullptr);
+SaturationResult run_saturation_point(const SaturationSpec& spec,
+                                      const std::atomic<bool>* stop = nullptr);
 
 } // namespace lanai::bench

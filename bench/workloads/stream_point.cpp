@@ -52,7 +52,7 @@ struct ChannelPlan {
   double interval_ps = 0;         // I, or the mean gap for best effort
 };
 
-ChannelPlan plan_of(const ChannelSpec &c) {
+ChannelPlan plan_of(const ChannelSpec& c) {
   ChannelPlan p;
   switch (c.traffic) {
   case Traffic::cbr:
@@ -73,7 +73,7 @@ ChannelPlan plan_of(const ChannelSpec &c) {
   return p;
 }
 
-void validate(const StreamPointSpec &spec) {
+void validate(const StreamPointSpec& spec) {
   if (spec.channels.empty())
     throw std::invalid_argument("stream point: no channels");
   if (spec.channels.size() > 255)
@@ -83,7 +83,7 @@ void validate(const StreamPointSpec &spec) {
   if (spec.duration <= kernel::SimTime::zero())
     throw std::invalid_argument("stream point: duration must be positive");
   for (std::size_t i = 0; i < spec.channels.size(); ++i) {
-    const ChannelSpec &c = spec.channels[i];
+    const ChannelSpec& c = spec.channels[i];
     auto bad = [&](std::string_view what) {
       throw std::invalid_argument(
           fmt::format("stream point: channel {} ({}): {}", i, c.class_name, what));
@@ -105,13 +105,13 @@ void validate(const StreamPointSpec &spec) {
 
 // What the nodes share for run control (and results).
 struct Shared {
-  const StreamPointSpec *spec = nullptr;
-  const std::atomic<bool> *stop = nullptr;
+  const StreamPointSpec* spec = nullptr;
+  const std::atomic<bool>* stop = nullptr;
   std::vector<ChannelPlan> plans;
   kernel::SimTime start{}; // first injection time (set by the sender)
   bool sender_done = false;
   kernel::SimTime sender_done_at{};
-  host::Cluster *cluster = nullptr;
+  host::Cluster* cluster = nullptr;
   UtilisationWindow utilisation;             // the engines' work over the measured stretch
   std::vector<std::uint64_t> units_sent;     // per channel, all (incl. warm-up)
   std::vector<std::uint64_t> units_received; // per channel
@@ -130,12 +130,12 @@ struct Shared {
 // their own rates (the host does not stall every channel for one).
 class SendChannels {
 public:
-  explicit SendChannels(Shared &sh)
+  explicit SendChannels(Shared& sh)
       : sh_(sh), n_(sh.spec->channels.size()), ep_(ring_bytes(sh), sh.memory) {
     check_vip(VipCreateCQ(ep_.nic(), static_cast<VIP_ULONG>(n_ * send_ring), &cq_), "VipCreateCQ");
     vis_.resize(n_);
     ring_.resize(n_);
-    std::uint8_t *p = ep_.memory();
+    std::uint8_t* p = ep_.memory();
     for (std::size_t c = 0; c < n_; ++c) {
       vis_[c] = ep_.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer, cq_,
                               nullptr, sh.spec->reliability);
@@ -153,7 +153,7 @@ public:
   }
 
   // Posts the message now, or keeps it behind the channel's waiting ones.
-  void post(std::size_t c, std::uint32_t length, const MessageStamp &s) {
+  void post(std::size_t c, std::uint32_t length, const MessageStamp& s) {
     if (waiting_[c].empty() && posted_[c] - completed_[c] < send_ring) {
       post_now(c, length, s);
       return;
@@ -205,18 +205,18 @@ private:
     MessageStamp stamp;
   };
 
-  static std::size_t ring_bytes(const Shared &sh) {
+  static std::size_t ring_bytes(const Shared& sh) {
     std::size_t bytes = 0;
-    for (const ChannelPlan &p : sh.plans)
+    for (const ChannelPlan& p : sh.plans)
       bytes += send_ring * message_slot_bytes(p.max_transfer);
     return bytes;
   }
 
-  void post_now(std::size_t c, std::uint32_t length, const MessageStamp &s) {
+  void post_now(std::size_t c, std::uint32_t length, const MessageStamp& s) {
     const std::size_t slot = posted_[c] % send_ring;
-    auto *d = reinterpret_cast<VIP_DESCRIPTOR *>(
+    auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(
         ring_[c] + slot * message_slot_bytes(sh_.plans[c].max_transfer));
-    std::uint8_t *buf = reinterpret_cast<std::uint8_t *>(d) + 64;
+    std::uint8_t* buf = reinterpret_cast<std::uint8_t*>(d) + 64;
     write_message(buf, length, s);
     fill_descriptor(d, ep_, buf, length);
     check_vip(VipPostSend(vis_[c], d, ep_.memory_handle()), "VipPostSend");
@@ -224,7 +224,7 @@ private:
   }
 
   void completed_one(VIP_VI_HANDLE vi) {
-    VIP_DESCRIPTOR *d = nullptr;
+    VIP_DESCRIPTOR* d = nullptr;
     check_vip(VipSendDone(vi, &d), "VipSendDone");
     if (d->CS.Status & VIP_STATUS_ERROR_MASK)
       throw std::runtime_error(fmt::format("send completed with status 0x{:x}", d->CS.Status));
@@ -238,12 +238,12 @@ private:
       --channels_waiting_;
   }
 
-  Shared &sh_;
+  Shared& sh_;
   std::size_t n_;
   Endpoint ep_;
   VIP_CQ_HANDLE cq_ = nullptr;
   std::vector<VIP_VI_HANDLE> vis_;
-  std::vector<std::uint8_t *> ring_;
+  std::vector<std::uint8_t*> ring_;
   std::vector<std::deque<Waiting>> waiting_;
   std::vector<std::uint32_t> posted_, completed_;
   std::size_t channels_waiting_ = 0; // channels with messages waiting on the host
@@ -251,7 +251,7 @@ private:
 };
 
 // Posts unit `u` of channel `c`: one message, or a VBR frame's fragments.
-void send_unit(SendChannels &channels, const ChannelSpec &ch, const ChannelPlan &plan,
+void send_unit(SendChannels& channels, const ChannelSpec& ch, const ChannelPlan& plan,
                std::size_t c, std::uint32_t u) {
   if (ch.traffic == Traffic::vbr) {
     const std::uint32_t frame = ch.frames[u % ch.frames.size()];
@@ -272,7 +272,7 @@ void send_unit(SendChannels &channels, const ChannelSpec &ch, const ChannelPlan 
 // effort at exponential gaps.
 class InjectionSchedule {
 public:
-  InjectionSchedule(const Shared &sh, kernel::RandomStream &rng)
+  InjectionSchedule(const Shared& sh, kernel::RandomStream& rng)
       : sh_(sh), rng_(rng), phase_(sh.plans.size()), unit_(sh.plans.size(), 0),
         be_clock_(sh.plans.size(), 0) {
     for (std::size_t c = 0; c < sh.plans.size(); ++c) {
@@ -293,7 +293,7 @@ public:
   std::uint32_t units(std::size_t c) const { return unit_[c]; }
   // Schedules channel c's next unit after the one just numbered.
   void schedule_next(std::size_t c) {
-    const ChannelSpec &ch = sh_.spec->channels[c];
+    const ChannelSpec& ch = sh_.spec->channels[c];
     double gap = sh_.plans[c].interval_ps;
     if (ch.traffic == Traffic::best_effort)
       gap = rng_.exponential(sh_.plans[c].interval_ps);
@@ -308,16 +308,16 @@ public:
 
 private:
   using Next = std::pair<std::int64_t, std::size_t>;
-  const Shared &sh_;
-  kernel::RandomStream &rng_;
+  const Shared& sh_;
+  kernel::RandomStream& rng_;
   std::priority_queue<Next, std::vector<Next>, std::greater<>> next_;
   std::vector<double> phase_;
   std::vector<std::uint32_t> unit_;
   std::vector<double> be_clock_;
 };
 
-int sender(Shared &sh) {
-  const StreamPointSpec &spec = *sh.spec;
+int sender(Shared& sh) {
+  const StreamPointSpec& spec = *sh.spec;
   SendChannels channels(sh);
   kernel::RandomStream rng(spec.seed, "stream_point.sender");
   sh.start = host_now() + kernel::microseconds(100);
@@ -351,8 +351,8 @@ int sender(Shared &sh) {
   return 0;
 }
 
-int receiver(Shared &sh, std::uint32_t me) {
-  const StreamPointSpec &spec = *sh.spec;
+int receiver(Shared& sh, std::uint32_t me) {
+  const StreamPointSpec& spec = *sh.spec;
   std::vector<std::size_t> mine;
   for (std::size_t c = 0; c < spec.channels.size(); ++c)
     if (spec.channels[c].receiver == me)
@@ -385,14 +385,14 @@ int receiver(Shared &sh, std::uint32_t me) {
   std::uint32_t batch = 0;
   std::map<VIP_VI_HANDLE, std::size_t> channel_of;
   std::vector<VIP_VI_HANDLE> vis;
-  std::uint8_t *p = ep.memory();
+  std::uint8_t* p = ep.memory();
   for (std::size_t c : mine) {
     VIP_VI_HANDLE vi = ep.create_vi(sh.plans[c].request_bytes_per_s, sh.plans[c].max_transfer,
                                     nullptr, cq, spec.reliability);
     for (std::uint32_t i = 0, depth = depth_of(c); i < depth; ++i) {
-      auto *d =
-          reinterpret_cast<VIP_DESCRIPTOR *>(p + i * message_slot_bytes(sh.plans[c].max_transfer));
-      fill_descriptor(d, ep, reinterpret_cast<std::uint8_t *>(d) + 64, sh.plans[c].max_transfer);
+      auto* d =
+          reinterpret_cast<VIP_DESCRIPTOR*>(p + i * message_slot_bytes(sh.plans[c].max_transfer));
+      fill_descriptor(d, ep, reinterpret_cast<std::uint8_t*>(d) + 64, sh.plans[c].max_transfer);
       check_vip(VipPostRecv(vi, d, ep.memory_handle()), "VipPostRecv");
       if (++batch == sh.doorbell_budget) {
         host_wait_until(host_now() + kBatchPause);
@@ -423,11 +423,11 @@ int receiver(Shared &sh, std::uint32_t me) {
     if (r == VIP_TIMEOUT)
       continue;
     check_vip(r, "VipCQWait");
-    VIP_DESCRIPTOR *d = nullptr;
+    VIP_DESCRIPTOR* d = nullptr;
     check_vip(VipRecvDone(vi, &d), "VipRecvDone");
     const std::size_t c = channel_of.at(vi);
     MessageStamp s{};
-    const auto *buf = static_cast<const std::uint8_t *>(d->DS[0].Local.Data.Address);
+    const auto* buf = static_cast<const std::uint8_t*>(d->DS[0].Local.Data.Address);
     if ((d->CS.Status & VIP_STATUS_ERROR_MASK) || !check_message(buf, d->CS.Length, s) ||
         s.channel != c || s.unit >= sh.received_at[c].size()) {
       ++sh.corrupted[c];
@@ -443,13 +443,13 @@ int receiver(Shared &sh, std::uint32_t me) {
 
 } // namespace
 
-StreamPointResult run_stream_point(const StreamPointSpec &spec, const std::atomic<bool> *stop) {
+StreamPointResult run_stream_point(const StreamPointSpec& spec, const std::atomic<bool>* stop) {
   validate(spec);
   Shared sh;
   sh.spec = &spec;
   sh.stop = stop;
   const std::size_t n = spec.channels.size();
-  for (const ChannelSpec &c : spec.channels)
+  for (const ChannelSpec& c : spec.channels)
     sh.plans.push_back(plan_of(c));
   sh.units_sent.assign(n, 0);
   sh.units_received.assign(n, 0);
@@ -469,7 +469,7 @@ StreamPointResult run_stream_point(const StreamPointSpec &spec, const std::atomi
   setup.profiler = spec.profiler;
   // Receivers wake every millisecond, so an idle stretch is not a deadlock.
   const FanOutOutcome run = run_fan_out(
-      setup, [&](host::Cluster &cluster) { sh.cluster = &cluster; }, [&] { return sender(sh); },
+      setup, [&](host::Cluster& cluster) { sh.cluster = &cluster; }, [&] { return sender(sh); },
       [&](std::uint32_t r) { return receiver(sh, r); });
 
   StreamPointResult result;

@@ -50,8 +50,8 @@ struct StreamPointSpec {
   kernel::SimTime warmup{};   // traffic before this is sent but not measured
   kernel::SimTime duration{}; // measured stretch after the warm-up
   std::uint64_t seed = 1;
-  trace::Recorder *trace = nullptr;
-  host::FirmwareProfiler *profiler = nullptr;
+  trace::Recorder* trace = nullptr;
+  host::FirmwareProfiler* profiler = nullptr;
 };
 
 struct ChannelResult {
@@ -81,7 +81,7 @@ struct StreamPointResult {
 // run early (result.stopped). Throws std::invalid_argument for a spec that
 // cannot run (no channels, a receiver outside 1..receivers, zero sizes or
 // rates, an unknown firmware).
-StreamPointResult run_stream_point(const StreamPointSpec &spec,
-                                   const std::atomic<bool> *stop = nullptr);
+StreamPointResult run_stream_point(const StreamPointSpec& spec,
+                                   const std::atomic<bool>* stop = nullptr);
 
 } // namespace lanai::bench

@@ -16,12 +16,12 @@ void check_vip(VIP_RETURN r, std::string_view call) {
     throw std::runtime_error(fmt::format("{} failed: VIP_RETURN {}", call, static_cast<int>(r)));
 }
 
-void HostMemory::FreeAligned::operator()(std::uint8_t *p) const { std::free(p); }
+void HostMemory::FreeAligned::operator()(std::uint8_t* p) const { std::free(p); }
 
-std::uint8_t *HostMemory::allocate(std::size_t bytes) {
+std::uint8_t* HostMemory::allocate(std::size_t bytes) {
   const std::size_t rounded = (bytes + 63) / 64 * 64;
   std::unique_ptr<std::uint8_t, FreeAligned> block(
-      static_cast<std::uint8_t *>(std::aligned_alloc(64, rounded)));
+      static_cast<std::uint8_t*>(std::aligned_alloc(64, rounded)));
   if (!block)
     throw std::runtime_error("out of host memory for the bench buffers");
   std::memset(block.get(), 0, rounded);
@@ -29,9 +29,9 @@ std::uint8_t *HostMemory::allocate(std::size_t bytes) {
   return blocks_.back().get();
 }
 
-Endpoint::Endpoint(std::size_t bytes, HostMemory &memory)
+Endpoint::Endpoint(std::size_t bytes, HostMemory& memory)
     : node_(lanai_emu_node()), memory_(memory.allocate(bytes)), bytes_((bytes + 63) / 64 * 64) {
-  check_vip(VipOpenNic(const_cast<char *>("nic0"), &nic_), "VipOpenNic");
+  check_vip(VipOpenNic(const_cast<char*>("nic0"), &nic_), "VipOpenNic");
   check_vip(VipCreatePtag(nic_, &ptag_), "VipCreatePtag");
   VIP_MEM_ATTRIBUTES attrs{ptag_, VIP_FALSE, VIP_FALSE};
   check_vip(VipRegisterMem(nic_, memory_, bytes_, &attrs, &mh_), "VipRegisterMem");
@@ -50,8 +50,8 @@ VIP_VI_HANDLE Endpoint::create_vi(double bytes_per_s, std::uint32_t max_transfer
 
 void Endpoint::connect(VIP_VI_HANDLE vi, int peer, std::uint8_t discriminator, bool active) {
   alignas(8) char local[64] = {}, remote[64] = {};
-  auto *la = reinterpret_cast<VIP_NET_ADDRESS *>(local);
-  auto *ra = reinterpret_cast<VIP_NET_ADDRESS *>(remote);
+  auto* la = reinterpret_cast<VIP_NET_ADDRESS*>(local);
+  auto* ra = reinterpret_cast<VIP_NET_ADDRESS*>(remote);
   std::string me_name = fmt::format("node{}", node_), peer_name = fmt::format("node{}", peer);
   check_vip(VipNSGetHostByName(nic_, me_name.data(), la, 0), "VipNSGetHostByName");
   check_vip(VipNSGetHostByName(nic_, peer_name.data(), ra, 0), "VipNSGetHostByName");
@@ -67,7 +67,7 @@ void Endpoint::connect(VIP_VI_HANDLE vi, int peer, std::uint8_t discriminator, b
   check_vip(VipConnectAccept(conn, vi), "VipConnectAccept");
 }
 
-void fill_descriptor(VIP_DESCRIPTOR *d, const Endpoint &ep, void *buffer, std::uint32_t length) {
+void fill_descriptor(VIP_DESCRIPTOR* d, const Endpoint& ep, void* buffer, std::uint32_t length) {
   std::memset(d, 0, sizeof *d);
   d->CS.SegCount = 1;
   d->CS.Length = length;
@@ -77,14 +77,14 @@ void fill_descriptor(VIP_DESCRIPTOR *d, const Endpoint &ep, void *buffer, std::u
 }
 
 kernel::SimTime host_now() {
-  host::HostCpu *host = host::HostCpu::current();
+  host::HostCpu* host = host::HostCpu::current();
   if (!host)
     throw std::logic_error("host_now called outside a host program");
   return host->kernel().now();
 }
 
 void host_wait_until(kernel::SimTime t) {
-  host::HostCpu *host = host::HostCpu::current();
+  host::HostCpu* host = host::HostCpu::current();
   if (!host)
     throw std::logic_error("host_wait_until called outside a host program");
   const kernel::SimTime now = host->kernel().now();

@@ -25,11 +25,11 @@ void check_vip(VIP_RETURN r, std::string_view call);
 // waiting, a failed run) never writes into freed memory.
 class HostMemory {
 public:
-  std::uint8_t *allocate(std::size_t bytes);
+  std::uint8_t* allocate(std::size_t bytes);
 
 private:
   struct FreeAligned {
-    void operator()(std::uint8_t *p) const;
+    void operator()(std::uint8_t* p) const;
   };
   std::vector<std::unique_ptr<std::uint8_t, FreeAligned>> blocks_;
 };
@@ -44,13 +44,13 @@ inline std::size_t message_slot_bytes(std::uint32_t max_transfer) {
 class Endpoint {
 public:
   // Opens the NIC and registers `bytes` of memory taken from `memory`.
-  Endpoint(std::size_t bytes, HostMemory &memory);
-  Endpoint(const Endpoint &) = delete;
-  Endpoint &operator=(const Endpoint &) = delete;
+  Endpoint(std::size_t bytes, HostMemory& memory);
+  Endpoint(const Endpoint&) = delete;
+  Endpoint& operator=(const Endpoint&) = delete;
 
   VIP_NIC_HANDLE nic() const { return nic_; }
   VIP_MEM_HANDLE memory_handle() const { return mh_; }
-  std::uint8_t *memory() const { return memory_; }
+  std::uint8_t* memory() const { return memory_; }
   std::size_t bytes() const { return bytes_; }
   int node() const { return node_; }
 
@@ -70,12 +70,12 @@ private:
   VIP_NIC_HANDLE nic_ = nullptr;
   VIP_PROTECTION_HANDLE ptag_ = nullptr;
   VIP_MEM_HANDLE mh_ = 0;
-  std::uint8_t *memory_;
+  std::uint8_t* memory_;
   std::size_t bytes_;
 };
 
 // Fills `d` for one segment of `length` bytes at `buffer` in `ep`'s memory.
-void fill_descriptor(VIP_DESCRIPTOR *d, const Endpoint &ep, void *buffer, std::uint32_t length);
+void fill_descriptor(VIP_DESCRIPTOR* d, const Endpoint& ep, void* buffer, std::uint32_t length);
 
 // Virtual time now on this node's host, exactly.
 kernel::SimTime host_now();

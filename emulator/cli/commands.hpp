@@ -6,9 +6,9 @@
 
 namespace lanai::cli {
 
-void add_exec_command(CLI::App &app, int &exit_status);
-void add_disasm_command(CLI::App &app, int &exit_status);
-void add_config_command(CLI::App &app, int &exit_status);
-void add_firmware_command(CLI::App &app, int &exit_status);
+void add_exec_command(CLI::App& app, int& exit_status);
+void add_disasm_command(CLI::App& app, int& exit_status);
+void add_config_command(CLI::App& app, int& exit_status);
+void add_firmware_command(CLI::App& app, int& exit_status);
 
 } // namespace lanai::cli

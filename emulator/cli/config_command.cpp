@@ -9,9 +9,9 @@
 
 namespace lanai::cli {
 
-void add_config_command(CLI::App &app, int &exit_status) {
+void add_config_command(CLI::App& app, int& exit_status) {
   auto path = std::make_shared<std::string>();
-  auto *cmd = app.add_subcommand(
+  auto* cmd = app.add_subcommand(
       "config", "Print the resolved hardware profile (defaults overlaid with --profile)");
   cmd->alias("dump-config");
   cmd->add_option("--profile", *path, "hardware profile (TOML)");

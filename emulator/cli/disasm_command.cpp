@@ -20,13 +20,13 @@ struct DisasmOptions {
   std::string profile;
 };
 
-int run_disasm(const DisasmOptions &o) {
-  for (const auto &text : o.words) {
+int run_disasm(const DisasmOptions& o) {
+  for (const auto& text : o.words) {
     std::size_t used = 0;
     unsigned long long w = 0;
     try {
       w = std::stoull(text, &used, 16);
-    } catch (const std::exception &) {
+    } catch (const std::exception&) {
       used = 0;
     }
     if (used != text.size() || w > 0xFFFFFFFFull)
@@ -53,9 +53,9 @@ int run_disasm(const DisasmOptions &o) {
 
 } // namespace
 
-void add_disasm_command(CLI::App &app, int &exit_status) {
+void add_disasm_command(CLI::App& app, int& exit_status) {
   auto opts = std::make_shared<DisasmOptions>();
-  auto *cmd = app.add_subcommand("disasm", "Disassemble instruction words or linked Lanai objects");
+  auto* cmd = app.add_subcommand("disasm", "Disassemble instruction words or linked Lanai objects");
   cmd->add_option("--word,-w", opts->words,
                   "instruction words in hexadecimal (e.g. 0x0290 0008 as 02900008)");
   cmd->add_option("objects", opts->objects, "Lanai objects to link (with the runtime) and list");

@@ -33,7 +33,7 @@ struct ExecOptions {
 // and disassembly, e.g. "      1234  000001a0  main+0x20  02900008  add %sp, 0x8, %fp".
 class InstructionTrace {
 public:
-  InstructionTrace(const std::string &path, std::uint64_t limit, machine::StandaloneMachine &m)
+  InstructionTrace(const std::string& path, std::uint64_t limit, machine::StandaloneMachine& m)
       : limit_(limit), machine_(m) {
     if (path == "-") {
       out_ = stderr;
@@ -48,8 +48,8 @@ public:
     if (owned_)
       std::fclose(out_);
   }
-  InstructionTrace(const InstructionTrace &) = delete;
-  InstructionTrace &operator=(const InstructionTrace &) = delete;
+  InstructionTrace(const InstructionTrace&) = delete;
+  InstructionTrace& operator=(const InstructionTrace&) = delete;
 
   void record(std::uint32_t pc, std::uint64_t cycle) {
     if (written_ >= limit_)
@@ -61,14 +61,14 @@ public:
   }
 
 private:
-  std::FILE *out_ = nullptr;
+  std::FILE* out_ = nullptr;
   bool owned_ = false;
   std::uint64_t limit_;
   std::uint64_t written_ = 0;
-  machine::StandaloneMachine &machine_;
+  machine::StandaloneMachine& machine_;
 };
 
-int run_exec(const ExecOptions &o) {
+int run_exec(const ExecOptions& o) {
   const auto profile = resolve_profile(o.profile);
   if (o.dump_config) {
     fmt::print("{}", profile::dump_profile(profile));
@@ -92,7 +92,7 @@ int run_exec(const ExecOptions &o) {
   trace.reset();
   std::fflush(stdout);
   const double time_us = static_cast<double>(r.end_time_ps) / 1e6; // virtual time at exit
-  const char *stop = r.stop == machine::ExecStop::exited  ? "exited"
+  const char* stop = r.stop == machine::ExecStop::exited  ? "exited"
                      : r.stop == machine::ExecStop::fault ? "fault"
                                                           : "cycle_limit";
   if (o.json) {
@@ -123,9 +123,9 @@ int run_exec(const ExecOptions &o) {
 
 } // namespace
 
-void add_exec_command(CLI::App &app, int &exit_status) {
+void add_exec_command(CLI::App& app, int& exit_status) {
   auto opts = std::make_shared<ExecOptions>();
-  auto *cmd = app.add_subcommand(
+  auto* cmd = app.add_subcommand(
       "exec", "Link Lanai objects with the firmware runtime and run main() on a bare LANai");
   cmd->add_option("objects", opts->objects,
                   "relocatable Lanai ELF objects (clang --target=lanai -c)");

@@ -28,15 +28,15 @@ struct FirmwareOptions {
   std::string profile;              // check
 };
 
-std::vector<std::string> part_names(const std::vector<loader::FirmwarePart> &parts) {
+std::vector<std::string> part_names(const std::vector<loader::FirmwarePart>& parts) {
   std::vector<std::string> names;
-  for (const auto &p : parts)
+  for (const auto& p : parts)
     names.push_back(p.name);
   return names;
 }
 
 int run_list() {
-  for (const std::string &name : loader::firmware_names()) {
+  for (const std::string& name : loader::firmware_names()) {
     const loader::FirmwareSource f = loader::find_firmware(name);
     const auto parts = loader::read_parts(f.folder);
     fmt::print("{:<14} {}\n", name, f.folder.string());
@@ -48,29 +48,29 @@ int run_list() {
   return 0;
 }
 
-int run_show(const FirmwareOptions &o) {
+int run_show(const FirmwareOptions& o) {
   const loader::FirmwareSource f = loader::find_firmware(o.firmware);
   fmt::print("firmware {} in {}\n", f.label, f.folder.string());
   auto parts = loader::read_parts(f.folder);
   if (parts.empty()) {
     // A folder made by hand: one unnamed group of every object it lists.
     loader::FirmwarePart all{"(objects.txt)", {}};
-    for (const auto &object : loader::firmware_objects(f))
+    for (const auto& object : loader::firmware_objects(f))
       all.objects.push_back(object.filename().string());
     parts.push_back(std::move(all));
   }
-  for (const loader::FirmwarePart &part : parts) {
+  for (const loader::FirmwarePart& part : parts) {
     fmt::print("{:<14} {}\n", part.name, fmt::join(part.objects, " "));
     if (!o.symbols)
       continue;
-    for (const std::string &object : part.objects)
-      for (const std::string &symbol : loader::defined_symbols(f.folder / object))
+    for (const std::string& object : part.objects)
+      for (const std::string& symbol : loader::defined_symbols(f.folder / object))
         fmt::print("{:<14}   {}\n", "", loader::demangle(symbol));
   }
   return 0;
 }
 
-int run_variant(const FirmwareOptions &o) {
+int run_variant(const FirmwareOptions& o) {
   const loader::FirmwareSource base = loader::find_firmware(o.base);
   const std::vector<std::filesystem::path> objects(o.objects.begin(), o.objects.end());
   const loader::VariantPlan plan = loader::assemble_variant(base, objects, o.out);
@@ -81,7 +81,7 @@ int run_variant(const FirmwareOptions &o) {
   return 0;
 }
 
-int run_check(const FirmwareOptions &o) {
+int run_check(const FirmwareOptions& o) {
   const loader::FirmwareSource f = loader::find_firmware(o.firmware);
   const auto profile = resolve_profile(o.profile);
   const loader::LinkedImage image = machine::link_firmware(f, profile);
@@ -92,17 +92,17 @@ int run_check(const FirmwareOptions &o) {
 
 } // namespace
 
-void add_firmware_command(CLI::App &app, int &exit_status) {
+void add_firmware_command(CLI::App& app, int& exit_status) {
   auto o = std::make_shared<FirmwareOptions>();
-  auto *cmd = app.add_subcommand(
+  auto* cmd = app.add_subcommand(
       "firmware", "The firmware SDK: list the shipped firmwares and their parts, show a part's "
                   "symbols, assemble a variant, check that a firmware links");
   cmd->require_subcommand(1);
 
-  auto *list = cmd->add_subcommand("list", "The shipped firmwares, where they are and their parts");
+  auto* list = cmd->add_subcommand("list", "The shipped firmwares, where they are and their parts");
   list->callback([&exit_status] { exit_status = run_list(); });
 
-  auto *show = cmd->add_subcommand(
+  auto* show = cmd->add_subcommand(
       "show", "A firmware's parts and their objects; with --symbols the global symbols each "
               "part defines (those a variant replacing the part defines)");
   show->add_option("firmware", o->firmware, "a shipped name or a firmware folder's path")
@@ -110,7 +110,7 @@ void add_firmware_command(CLI::App &app, int &exit_status) {
   show->add_flag("--symbols", o->symbols, "list each part's global symbols, demangled");
   show->callback([o, &exit_status] { exit_status = run_show(*o); });
 
-  auto *variant = cmd->add_subcommand(
+  auto* variant = cmd->add_subcommand(
       "variant", "Write a variant folder: BASE's parts, less every part that defines a symbol "
                  "the objects also define, plus the objects (docs/firmware-variants.md)");
   variant
@@ -120,7 +120,7 @@ void add_firmware_command(CLI::App &app, int &exit_status) {
   variant->add_option("objects", o->objects, "the variant's own LANai objects")->required();
   variant->callback([o, &exit_status] { exit_status = run_variant(*o); });
 
-  auto *check = cmd->add_subcommand(
+  auto* check = cmd->add_subcommand(
       "check", "Link a firmware with the runtime, as every run does at its start, and say so");
   check->add_option("firmware", o->firmware, "a shipped name or a firmware folder's path")
       ->required();

@@ -8,7 +8,7 @@
 
 namespace lanai::cli {
 
-inline profile::HardwareProfile resolve_profile(const std::string &path) {
+inline profile::HardwareProfile resolve_profile(const std::string& path) {
   return path.empty() ? profile::default_profile() : profile::load_profile(path);
 }
 

@@ -42,43 +42,43 @@ Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
                                                  network_->port(i), *tables_.back(),
                                                  config_.firmware[i]));
     cards_.back()->set_trace(config_.trace);
-    iss::Cpu &cpu = cards_.back()->cpu();
+    iss::Cpu& cpu = cards_.back()->cpu();
     cpu.set_fast_forward(config_.fast_forward && !config_.profiler);
     if (config_.profiler)
       cpu.set_profile(&config_.profiler->attach(node, config_.firmware[i], cpu.sram_bytes()));
     hosts_.push_back(std::make_unique<HostCpu>(kernel_, node));
     // Until a driver installs its own hook, a host DMA write into host
     // memory is all a polling program could be waiting for.
-    HostCpu *host = hosts_.back().get();
+    HostCpu* host = hosts_.back().get();
     cards_.back()->set_on_host_write([host](std::uint64_t, std::uint32_t) { host->notify(); });
   }
 }
 
 Cluster::~Cluster() {
   // Programs unwind while the cards and tables they may touch still exist.
-  for (auto &host : hosts_)
+  for (auto& host : hosts_)
     host->stop_program();
 }
 
 std::uint64_t Cluster::skipped_cycles() const {
   std::uint64_t total = 0;
-  for (const auto &card : cards_)
+  for (const auto& card : cards_)
     total += card->cpu().skipped_cycles();
   return total;
 }
 
 std::uint64_t Cluster::progress() const {
   std::uint64_t total = 0;
-  for (const auto &card : cards_)
+  for (const auto& card : cards_)
     total += card->activity();
-  for (const auto &host : hosts_)
+  for (const auto& host : hosts_)
     total += host->wakeups();
   return total;
 }
 
 std::string Cluster::waiting_report() const {
   std::string lines;
-  for (const auto &host : hosts_) {
+  for (const auto& host : hosts_) {
     if (host->state() == HostState::finished)
       continue;
     if (!lines.empty())
@@ -96,7 +96,7 @@ std::string Cluster::waiting_report() const {
 
 std::string Cluster::firmware_report() const {
   std::string lines;
-  for (const auto &card : cards_) {
+  for (const auto& card : cards_) {
     if (card->firmware_running())
       continue;
     if (!lines.empty())
@@ -118,7 +118,7 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
   ran_ = true;
 
   std::size_t unfinished = hosts_.size();
-  for (auto &host : hosts_) {
+  for (auto& host : hosts_) {
     host->set_on_finish([this, &unfinished] {
       if (--unfinished == 0)
         kernel_.stop();
@@ -126,13 +126,13 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
   }
   // The callbacks count on this frame: gone with it, even if an event throws.
   struct ForgetCallbacks {
-    std::vector<std::unique_ptr<HostCpu>> &hosts;
+    std::vector<std::unique_ptr<HostCpu>>& hosts;
     ~ForgetCallbacks() {
-      for (auto &host : hosts)
+      for (auto& host : hosts)
         host->set_on_finish(nullptr);
     }
   } forget{hosts_};
-  for (auto &card : cards_)
+  for (auto& card : cards_)
     card->start();
   for (std::size_t i = 0; i < hosts_.size(); ++i)
     hosts_[i]->start(std::move(programs[i]), config_.host_stack_bytes);
@@ -158,7 +158,7 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
       break;
     }
     if (std::any_of(cards_.begin(), cards_.end(),
-                    [](const auto &card) { return !card->firmware_running(); })) {
+                    [](const auto& card) { return !card->firmware_running(); })) {
       report.outcome = RunOutcome::firmware_stop;
       report.detail = firmware_report();
       break;
@@ -168,14 +168,14 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
       report.detail = waiting_report();
       break;
     }
-    const bool all_blocked = std::all_of(hosts_.begin(), hosts_.end(), [](const auto &host) {
+    const bool all_blocked = std::all_of(hosts_.begin(), hosts_.end(), [](const auto& host) {
       return host->state() == HostState::finished || host->waiting_without_deadline();
     });
     // A card whose firmware set its countdown timer will act when it
     // fires (resend a packet nobody acknowledged, say), however long the
     // programs wait for that.
     const bool timers_pending = std::any_of(cards_.begin(), cards_.end(),
-                                            [](const auto &card) { return card->timer_running(); });
+                                            [](const auto& card) { return card->timer_running(); });
     if (!all_blocked || timers_pending) {
       quiet = false;
       continue;
@@ -193,21 +193,21 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
   }
 
   report.end_time = kernel_.now();
-  for (const auto &card : cards_) {
+  for (const auto& card : cards_) {
     stats_.counter(fmt::format("node{}.lanai.skipped_cycles", card->node()))
         .add(card->cpu().skipped_cycles());
     // The counters the firmware registered, as it left them.
-    for (const nic::FirmwareCounter &c : nic::firmware_counters(*card)) {
-      kernel::Counter &counter =
+    for (const nic::FirmwareCounter& c : nic::firmware_counters(*card)) {
+      kernel::Counter& counter =
           stats_.counter(fmt::format("node{}.firmware.{}", card->node(), c.name));
       counter.reset();
       counter.add(c.value);
     }
   }
-  for (const auto &host : hosts_) {
+  for (const auto& host : hosts_) {
     report.exit_codes.push_back(host->state() == HostState::finished ? host->exit_code() : -1);
   }
-  for (auto &host : hosts_)
+  for (auto& host : hosts_)
     host->stop_program();
   return report;
 }

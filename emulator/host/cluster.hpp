@@ -42,13 +42,13 @@ struct ClusterConfig {
   kernel::SimTime time_limit{};
   // Records every card's device work and firmware states when set; must
   // outlive the cluster.
-  trace::Recorder *trace = nullptr;
+  trace::Recorder* trace = nullptr;
   // Exact fast-forward of the cards' idle polling loops (results do not
   // depend on it); off is for comparison and debugging.
   bool fast_forward = iss::default_fast_forward();
   // Counts every card's executed cycles per firmware function when set
   // (those cores then run without fast-forward); must outlive the cluster.
-  FirmwareProfiler *profiler = nullptr;
+  FirmwareProfiler* profiler = nullptr;
   // Each host program's stack (0: the fibers' default, 256 KiB).
   std::size_t host_stack_bytes = 0;
 };
@@ -74,16 +74,16 @@ public:
   ~Cluster();
 
   std::size_t size() const { return cards_.size(); }
-  const profile::HardwareProfile &profile() const { return config_.profile; }
+  const profile::HardwareProfile& profile() const { return config_.profile; }
   std::uint64_t seed() const { return config_.seed; }
-  kernel::Kernel &kernel() { return kernel_; }
-  kernel::StatsRegistry &stats() { return stats_; }
+  kernel::Kernel& kernel() { return kernel_; }
+  kernel::StatsRegistry& stats() { return stats_; }
   // LANai cycles all cards' fast-forward accounted without executing them.
   std::uint64_t skipped_cycles() const;
-  wire::Network &network() { return *network_; }
-  nic::Card &card(std::size_t node) { return *cards_.at(node); }
-  HostCpu &host(std::size_t node) { return *hosts_.at(node); }
-  nic::ProtectionTable &protection(std::size_t node) { return *tables_.at(node); }
+  wire::Network& network() { return *network_; }
+  nic::Card& card(std::size_t node) { return *cards_.at(node); }
+  HostCpu& host(std::size_t node) { return *hosts_.at(node); }
+  nic::ProtectionTable& protection(std::size_t node) { return *tables_.at(node); }
 
   // Starts every card's firmware and program i on host i, and runs until
   // all programs finish or the run fails (see RunOutcome). Programs still

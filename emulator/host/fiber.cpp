@@ -32,11 +32,11 @@ namespace ctx = boost::context;
 
 namespace {
 
-thread_local Fiber *running_fiber = nullptr;
+thread_local Fiber* running_fiber = nullptr;
 
 // `fake_stack_save` is nullptr on a stack's last switch: the sanitizer then
 // frees that stack's fake frames instead of keeping them for a return.
-void start_switch(void **fake_stack_save, const void *bottom, std::size_t size) {
+void start_switch(void** fake_stack_save, const void* bottom, std::size_t size) {
 #if defined(LANAI_FIBER_ASAN)
   __sanitizer_start_switch_fiber(fake_stack_save, bottom, size);
 #else
@@ -44,7 +44,7 @@ void start_switch(void **fake_stack_save, const void *bottom, std::size_t size) 
 #endif
 }
 
-void finish_switch(void *fake_stack_save, const void **old_bottom, std::size_t *old_size) {
+void finish_switch(void* fake_stack_save, const void** old_bottom, std::size_t* old_size) {
 #if defined(LANAI_FIBER_ASAN)
   __sanitizer_finish_switch_fiber(fake_stack_save, old_bottom, old_size);
 #else
@@ -59,9 +59,9 @@ class GuardedStack {
 public:
   explicit GuardedStack(std::size_t bytes) : inner_(bytes) {}
   ctx::stack_context allocate() { return inner_.allocate(); }
-  void deallocate(ctx::stack_context &stack) noexcept {
+  void deallocate(ctx::stack_context& stack) noexcept {
 #if defined(LANAI_FIBER_ASAN)
-    __asan_unpoison_memory_region(static_cast<char *>(stack.sp) - stack.size, stack.size);
+    __asan_unpoison_memory_region(static_cast<char*>(stack.sp) - stack.size, stack.size);
 #endif
     inner_.deallocate(stack);
   }
@@ -81,24 +81,24 @@ struct Fiber::State {
   bool finished = false;
   bool running = false;
   bool cancelling = false;
-  Fiber *outer = nullptr; // the fiber (if any) that resumed this one
+  Fiber* outer = nullptr; // the fiber (if any) that resumed this one
 
   // Sanitizer bookkeeping: the usable part of this fiber's stack, the
   // resumer's stack as reported on entry, and each side's fake stack.
-  const void *stack_bottom = nullptr;
+  const void* stack_bottom = nullptr;
   std::size_t stack_size = 0;
-  const void *resumer_bottom = nullptr;
+  const void* resumer_bottom = nullptr;
   std::size_t resumer_size = 0;
-  void *resumer_fake_stack = nullptr;
-  void *fiber_fake_stack = nullptr;
+  void* resumer_fake_stack = nullptr;
+  void* fiber_fake_stack = nullptr;
 
-  ctx::fiber enter(ctx::fiber &&from) {
+  ctx::fiber enter(ctx::fiber&& from) {
     finish_switch(nullptr, &resumer_bottom, &resumer_size);
     resumer = std::move(from);
     if (!cancelling) {
       try {
         body();
-      } catch (const Cancelled &) {
+      } catch (const Cancelled&) {
         // The unwinding cancel() asked for is complete.
       } catch (...) {
         failure = std::current_exception();
@@ -118,15 +118,15 @@ Fiber::Fiber(std::function<void()> body, std::size_t stack_bytes)
   GuardedStack allocator(stack_bytes);
   ctx::stack_context stack = allocator.allocate();
   const std::size_t guard = ctx::stack_traits::page_size();
-  state_->stack_bottom = static_cast<char *>(stack.sp) - stack.size + guard;
+  state_->stack_bottom = static_cast<char*>(stack.sp) - stack.size + guard;
   state_->stack_size = stack.size - guard;
   // Creating the context hops onto the new stack and straight back to park
   // it at its entry point; that hop is not announced to the sanitizer, and
   // needs not be: nothing on it throws or asks the runtime about stacks.
-  State *state = state_.get();
+  State* state = state_.get();
   state_->suspended = ctx::fiber(
       std::allocator_arg, ctx::preallocated(stack.sp, stack.size, stack), std::move(allocator),
-      [state](ctx::fiber &&from) { return state->enter(std::move(from)); });
+      [state](ctx::fiber&& from) { return state->enter(std::move(from)); });
 }
 
 Fiber::~Fiber() {
@@ -135,7 +135,7 @@ Fiber::~Fiber() {
 }
 
 void Fiber::resume() {
-  State &s = *state_;
+  State& s = *state_;
   if (s.finished)
     throw std::logic_error("lanai::host::Fiber: resumed after it finished");
   if (s.running)
@@ -158,7 +158,7 @@ void Fiber::resume() {
 }
 
 void Fiber::yield() {
-  State &s = *state_;
+  State& s = *state_;
   if (running_fiber != this)
     throw std::logic_error("lanai::host::Fiber: yield() from outside the fiber");
   if (s.cancelling) {
@@ -175,7 +175,7 @@ void Fiber::yield() {
 }
 
 void Fiber::cancel() {
-  State &s = *state_;
+  State& s = *state_;
   if (s.finished)
     return;
   if (s.running)
@@ -199,6 +199,6 @@ void Fiber::unwind_here() {
 bool Fiber::started() const { return state_->started; }
 bool Fiber::finished() const { return state_->finished; }
 bool Fiber::cancelling() const { return state_->cancelling; }
-Fiber *Fiber::current() { return running_fiber; }
+Fiber* Fiber::current() { return running_fiber; }
 
 } // namespace lanai::host

@@ -22,8 +22,8 @@ public:
   explicit Fiber(std::function<void()> body, std::size_t stack_bytes = default_stack_bytes);
   // An unfinished fiber is cancelled first (see cancel()).
   ~Fiber();
-  Fiber(const Fiber &) = delete;
-  Fiber &operator=(const Fiber &) = delete;
+  Fiber(const Fiber&) = delete;
+  Fiber& operator=(const Fiber&) = delete;
 
   // From outside the fiber: runs it until it yields or its body returns. An
   // exception escaping the body is rethrown here, once.
@@ -43,7 +43,7 @@ public:
   bool finished() const;
   bool cancelling() const;
   // The fiber executing on this thread, or nullptr on an ordinary stack.
-  static Fiber *current();
+  static Fiber* current();
 
 private:
   struct State;

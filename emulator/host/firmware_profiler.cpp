@@ -13,11 +13,11 @@ namespace lanai::host {
 
 namespace {
 
-constexpr const char *kOutside = "(outside any function)";
+constexpr const char* kOutside = "(outside any function)";
 
-std::string demangle(const std::string &name) {
+std::string demangle(const std::string& name) {
   int status = 0;
-  char *plain = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  char* plain = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
   if (status != 0 || plain == nullptr)
     return name;
   std::string result(plain);
@@ -26,7 +26,7 @@ std::string demangle(const std::string &name) {
 }
 
 // A CSV field: quoted when it holds a comma, a quote or a line break.
-std::string csv_field(const std::string &text) {
+std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos)
     return text;
   std::string quoted = "\"";
@@ -40,9 +40,9 @@ std::string csv_field(const std::string &text) {
 
 } // namespace
 
-iss::PcProfile &FirmwareProfiler::attach(std::uint32_t node, const loader::LinkedImage &image,
+iss::PcProfile& FirmwareProfiler::attach(std::uint32_t node, const loader::LinkedImage& image,
                                          std::uint32_t sram_bytes) {
-  for (auto &attached : nodes_) {
+  for (auto& attached : nodes_) {
     if (attached.node != node)
       continue;
     // Another run of the same node and firmware adds to its counts.
@@ -58,21 +58,21 @@ iss::PcProfile &FirmwareProfiler::attach(std::uint32_t node, const loader::Linke
 
 std::vector<NodeProfile> FirmwareProfiler::report() const {
   std::vector<NodeProfile> nodes;
-  for (const auto &attached : nodes_)
+  for (const auto& attached : nodes_)
     nodes.push_back(attribute(attached.node, *attached.counts, attached.image));
   std::sort(nodes.begin(), nodes.end(),
-            [](const NodeProfile &a, const NodeProfile &b) { return a.node < b.node; });
+            [](const NodeProfile& a, const NodeProfile& b) { return a.node < b.node; });
   return nodes;
 }
 
-NodeProfile attribute(std::uint32_t node, const iss::PcProfile &counts,
-                      const loader::LinkedImage &image) {
+NodeProfile attribute(std::uint32_t node, const iss::PcProfile& counts,
+                      const loader::LinkedImage& image) {
   // Function extents: from a start to its recorded end, or else to the
   // next start.
   std::map<std::string, FunctionCost> by_name;
   NodeProfile profile;
   profile.node = node;
-  const auto &functions = image.functions;
+  const auto& functions = image.functions;
   for (std::size_t word = 0; word < counts.cycles.size(); ++word) {
     if (counts.instructions[word] == 0 && counts.cycles[word] == 0)
       continue;
@@ -88,7 +88,7 @@ NodeProfile attribute(std::uint32_t node, const iss::PcProfile &counts,
         entry = address == it->first;
       }
     }
-    FunctionCost &cost = by_name[name];
+    FunctionCost& cost = by_name[name];
     cost.function = name;
     if (entry)
       cost.entries += counts.instructions[word];
@@ -96,22 +96,22 @@ NodeProfile attribute(std::uint32_t node, const iss::PcProfile &counts,
     cost.cycles += counts.cycles[word];
     profile.cycles += counts.cycles[word];
   }
-  for (auto &[name, cost] : by_name) {
+  for (auto& [name, cost] : by_name) {
     if (name != kOutside)
       cost.function = demangle(name);
     profile.functions.push_back(std::move(cost));
   }
   std::sort(profile.functions.begin(), profile.functions.end(),
-            [](const FunctionCost &a, const FunctionCost &b) {
+            [](const FunctionCost& a, const FunctionCost& b) {
               return a.cycles != b.cycles ? a.cycles > b.cycles : a.function < b.function;
             });
   return profile;
 }
 
-void write_profile_csv(std::ostream &out, const std::vector<NodeProfile> &nodes) {
+void write_profile_csv(std::ostream& out, const std::vector<NodeProfile>& nodes) {
   out << "node,function,entries,instructions,cycles,share\n";
-  for (const auto &node : nodes)
-    for (const auto &f : node.functions) {
+  for (const auto& node : nodes)
+    for (const auto& f : node.functions) {
       const double share =
           node.cycles == 0 ? 0.0 : static_cast<double>(f.cycles) / static_cast<double>(node.cycles);
       out << fmt::format("{},{},{},{},{},{:.6f}\n", node.node, csv_field(f.function), f.entries,

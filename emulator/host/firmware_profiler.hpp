@@ -38,7 +38,7 @@ public:
   // later cluster's node of the same number adds to the same counts (a
   // profile of several runs is their sum); it must run the same image.
   // Throws std::invalid_argument if it does not.
-  iss::PcProfile &attach(std::uint32_t node, const loader::LinkedImage &image,
+  iss::PcProfile& attach(std::uint32_t node, const loader::LinkedImage& image,
                          std::uint32_t sram_bytes);
 
   bool empty() const { return nodes_.empty(); }
@@ -55,11 +55,11 @@ private:
 };
 
 // Sums `counts` per function of `image`.
-NodeProfile attribute(std::uint32_t node, const iss::PcProfile &counts,
-                      const loader::LinkedImage &image);
+NodeProfile attribute(std::uint32_t node, const iss::PcProfile& counts,
+                      const loader::LinkedImage& image);
 
 // CSV: node,function,entries,instructions,cycles,share (share of the
 // node's cycles, 6 decimals), nodes in order, functions as in NodeProfile.
-void write_profile_csv(std::ostream &out, const std::vector<NodeProfile> &nodes);
+void write_profile_csv(std::ostream& out, const std::vector<NodeProfile>& nodes);
 
 } // namespace lanai::host

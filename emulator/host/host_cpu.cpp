@@ -14,19 +14,19 @@ namespace lanai::host {
 
 namespace {
 
-thread_local HostCpu *running_host = nullptr;
-thread_local SwitchObserver *switch_observer = nullptr;
+thread_local HostCpu* running_host = nullptr;
+thread_local SwitchObserver* switch_observer = nullptr;
 
 // Makes `host` current while its fiber runs, restoring the outer one after.
 class CurrentHost {
 public:
-  explicit CurrentHost(HostCpu *host) : outer_(running_host) { running_host = host; }
+  explicit CurrentHost(HostCpu* host) : outer_(running_host) { running_host = host; }
   ~CurrentHost() { running_host = outer_; }
-  CurrentHost(const CurrentHost &) = delete;
-  CurrentHost &operator=(const CurrentHost &) = delete;
+  CurrentHost(const CurrentHost&) = delete;
+  CurrentHost& operator=(const CurrentHost&) = delete;
 
 private:
-  HostCpu *outer_;
+  HostCpu* outer_;
 };
 
 } // namespace
@@ -47,7 +47,7 @@ std::string_view to_string(HostState state) {
   return "unknown";
 }
 
-HostCpu::HostCpu(kernel::Kernel &kernel, std::uint32_t node)
+HostCpu::HostCpu(kernel::Kernel& kernel, std::uint32_t node)
     : kernel_(kernel), node_(node), label_(fmt::format("node{}.host", node)) {}
 
 HostCpu::~HostCpu() {
@@ -56,9 +56,9 @@ HostCpu::~HostCpu() {
   kernel_.cancel(deadline_event_);
 }
 
-HostCpu *HostCpu::current() { return running_host; }
+HostCpu* HostCpu::current() { return running_host; }
 
-SwitchObserver *HostCpu::set_switch_observer(SwitchObserver *observer) {
+SwitchObserver* HostCpu::set_switch_observer(SwitchObserver* observer) {
   return std::exchange(switch_observer, observer);
 }
 
@@ -71,9 +71,9 @@ void HostCpu::start(std::function<int()> program, std::size_t stack_bytes) {
       [this, program = std::move(program)] {
         try {
           exit_code_ = program();
-        } catch (const Fiber::Cancelled &) {
+        } catch (const Fiber::Cancelled&) {
           throw;
-        } catch (const std::exception &e) {
+        } catch (const std::exception& e) {
           exit_code_ = 1;
           failure_ = e.what();
         } catch (...) {
@@ -87,7 +87,7 @@ void HostCpu::start(std::function<int()> program, std::size_t stack_bytes) {
       kernel::SimTime::zero(), [this] { resume(); }, label_);
 }
 
-void HostCpu::require_current(const char *what) const {
+void HostCpu::require_current(const char* what) const {
   if (running_host != this)
     throw std::logic_error(
         fmt::format("node{}: HostCpu::{} called from outside the node's program", node_, what));
@@ -100,7 +100,7 @@ void HostCpu::resume() {
   ++wakeups_;
   {
     CurrentHost scope(this);
-    SwitchObserver *observer = switch_observer;
+    SwitchObserver* observer = switch_observer;
     if (observer)
       observer->entering(node_);
     try {
@@ -159,7 +159,7 @@ void HostCpu::exit_program(int code) {
   fiber_->unwind_here();
 }
 
-bool HostCpu::wait(const std::function<bool()> &ready, std::optional<kernel::SimTime> deadline,
+bool HostCpu::wait(const std::function<bool()>& ready, std::optional<kernel::SimTime> deadline,
                    std::string what, kernel::SimTime poll_cost) {
   require_current("wait");
   if (ready())
@@ -186,7 +186,7 @@ bool HostCpu::wait(const std::function<bool()> &ready, std::optional<kernel::Sim
   }
   // Leaves no timer or stale report behind, also when the fiber unwinds.
   struct Cleanup {
-    HostCpu &host;
+    HostCpu& host;
     ~Cleanup() {
       host.kernel_.cancel(host.deadline_event_);
       host.deadline_event_ = {};

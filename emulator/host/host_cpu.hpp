@@ -40,11 +40,11 @@ std::string_view to_string(HostState state);
 
 class HostCpu {
 public:
-  HostCpu(kernel::Kernel &kernel, std::uint32_t node);
+  HostCpu(kernel::Kernel& kernel, std::uint32_t node);
   // Stops an unfinished program first (see stop_program()).
   ~HostCpu();
-  HostCpu(const HostCpu &) = delete;
-  HostCpu &operator=(const HostCpu &) = delete;
+  HostCpu(const HostCpu&) = delete;
+  HostCpu& operator=(const HostCpu&) = delete;
 
   // Runs `program` in a fiber, starting at the kernel's current time. Its
   // return value is the exit code; an escaping exception counts as 1 and
@@ -65,7 +65,7 @@ public:
   // notify(); each check after the first costs `poll_cost`. Returns false if
   // `deadline` passed first. `what` says what the program waits for (shown
   // in deadlock reports).
-  bool wait(const std::function<bool()> &ready, std::optional<kernel::SimTime> deadline,
+  bool wait(const std::function<bool()>& ready, std::optional<kernel::SimTime> deadline,
             std::string what, kernel::SimTime poll_cost);
 
   // --- Called from device events --------------------------------------
@@ -82,18 +82,18 @@ public:
   void set_on_finish(std::function<void()> callback) { on_finish_ = std::move(callback); }
 
   // The host whose fiber is executing now, or nullptr outside any fiber.
-  static HostCpu *current();
+  static HostCpu* current();
   // The observer of this thread's fiber switches (nullptr: none); returns
   // the previous one.
-  static SwitchObserver *set_switch_observer(SwitchObserver *observer);
+  static SwitchObserver* set_switch_observer(SwitchObserver* observer);
 
   std::uint32_t node() const { return node_; }
-  kernel::Kernel &kernel() { return kernel_; }
+  kernel::Kernel& kernel() { return kernel_; }
   HostState state() const { return state_; }
   bool waiting_without_deadline() const { return state_ == HostState::waiting && !deadline_; }
   int exit_code() const { return exit_code_; }
-  const std::string &failure() const { return failure_; }
-  const std::string &waiting_on() const { return what_; }
+  const std::string& failure() const { return failure_; }
+  const std::string& waiting_on() const { return what_; }
   kernel::SimTime waiting_since() const { return since_; }
   // CPU time the program has charged so far.
   kernel::SimTime busy_time() const { return busy_; }
@@ -106,10 +106,10 @@ private:
   void resume();
   void suspend();
   void wake();
-  void require_current(const char *what) const;
+  void require_current(const char* what) const;
   void finish();
 
-  kernel::Kernel &kernel_;
+  kernel::Kernel& kernel_;
   std::uint32_t node_;
   std::string label_;
   std::unique_ptr<Fiber> fiber_;

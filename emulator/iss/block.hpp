@@ -79,7 +79,7 @@ inline constexpr std::uint8_t op_rrm = 16;     // the address is Rs1 op Rs2
 inline constexpr std::uint8_t op_update = 32;  // the base register is updated
 
 struct Block {
-  const BlockOp *ops = nullptr;   // count operations and an `end`
+  const BlockOp* ops = nullptr;   // count operations and an `end`
   std::uint32_t pc = 0;           // address of the first instruction
   std::uint32_t count = 0;        // instructions; 0: the entry must be stepped
   std::uint32_t end_pc = 0;       // address after the last instruction

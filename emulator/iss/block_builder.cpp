@@ -17,24 +17,24 @@ namespace {
 constexpr std::uint32_t max_cost = 1u << 24;
 
 // Registers the load-use interlock looks at (bit r), as Cpu::step does.
-std::uint32_t interlock_reads(const Instruction &in) {
+std::uint32_t interlock_reads(const Instruction& in) {
   std::uint32_t reads = 1u << in.rs1 | 1u << in.rs2;
   if (in.reads_rd)
     reads |= 1u << in.rd;
   return reads & ~1u;
 }
 
-bool reads_pc(const Instruction &in) { return (interlock_reads(in) >> reg_pc) & 1u; }
+bool reads_pc(const Instruction& in) { return (interlock_reads(in) >> reg_pc) & 1u; }
 
 // A load (or SLI) into the pc that updates no base register: a jump with
 // two delay slots, like a function's return `ld -4[%fp], %pc`.
-bool loads_pc(const Instruction &in) {
+bool loads_pc(const Instruction& in) {
   const bool updates_pc = (in.mode == addr_post || in.mode == addr_pre) && in.rs1 == reg_pc;
   return in.op != OpClass::invalid && in.cost == CostClass::load && in.rd == reg_pc && !updates_pc;
 }
 
 // Delay slots after the instruction when it jumps (0: it does not end a block).
-std::uint32_t delay_slots(const Instruction &in) {
+std::uint32_t delay_slots(const Instruction& in) {
   if (in.op == OpClass::branch || in.op == OpClass::branch_rel)
     return 1;
   return loads_pc(in) ? 2 : 0;
@@ -42,14 +42,14 @@ std::uint32_t delay_slots(const Instruction &in) {
 
 // Whether the instruction may be part of a block: it decodes and writes the
 // pc only as a branch or a load does (jumps through the ALU are stepped).
-bool fits_block(const Instruction &in) {
+bool fits_block(const Instruction& in) {
   return in.op != OpClass::invalid && (!in.writes_pc || loads_pc(in));
 }
 
 // Writes to r0 and r1 go to the discarded register.
 std::uint8_t written(unsigned r) { return r <= 1 ? reg_discard : static_cast<std::uint8_t>(r); }
 
-void translate_alu_ri(const Instruction &in, BlockOp &op) {
+void translate_alu_ri(const Instruction& in, BlockOp& op) {
   const bool f = in.set_flags;
   switch (in.alu) {
   case alu_add:
@@ -80,7 +80,7 @@ void translate_alu_ri(const Instruction &in, BlockOp &op) {
   }
 }
 
-void translate_shift_ri(const Instruction &in, BlockOp &op) {
+void translate_shift_ri(const Instruction& in, BlockOp& op) {
   if (in.set_flags) {
     op.kind = OpKind::shift_ri_f;
     return;
@@ -95,7 +95,7 @@ void translate_shift_ri(const Instruction &in, BlockOp &op) {
   }
 }
 
-void translate_alu_rr(const Instruction &in, BlockOp &op) {
+void translate_alu_rr(const Instruction& in, BlockOp& op) {
   op.kind = OpKind::alu_rr;
   if (in.cond != 0)
     return; // predicated
@@ -126,7 +126,7 @@ void translate_alu_rr(const Instruction &in, BlockOp &op) {
   }
 }
 
-void translate_memory(const Instruction &in, BlockOp &op, bool store) {
+void translate_memory(const Instruction& in, BlockOp& op, bool store) {
   const bool word_access = in.op == OpClass::load_sls || in.op == OpClass::store_sls ||
                            ((in.op == OpClass::load_rm || in.op == OpClass::store_rm) &&
                             (in.mode == addr_offset || in.mode == addr_base));
@@ -146,7 +146,7 @@ void translate_memory(const Instruction &in, BlockOp &op, bool store) {
   op.cond = written(in.rs1);
 }
 
-BlockOp translate(const Instruction &in, std::uint32_t pc) {
+BlockOp translate(const Instruction& in, std::uint32_t pc) {
   BlockOp op;
   op.rd = written(in.rd);
   op.rd_read = in.rd;
@@ -225,25 +225,25 @@ BlockOp translate(const Instruction &in, std::uint32_t pc) {
   return op;
 }
 
-std::uint32_t word_at(const std::uint8_t *p) {
+std::uint32_t word_at(const std::uint8_t* p) {
   return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
 }
 
 } // namespace
 
-bool block_costs_supported(const CycleCosts &c) {
+bool block_costs_supported(const CycleCosts& c) {
   return std::max({c.alu_cycles, c.load_cycles, c.store_cycles, c.branch_taken_cycles,
                    c.branch_untaken_cycles, c.load_use_stall_cycles}) <= max_cost;
 }
 
-Block build_block(std::uint32_t pc, const std::uint8_t *sram, std::uint32_t sram_bytes,
-                  const CycleCosts &costs, std::vector<BlockOp> &ops) {
+Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
+                  const CycleCosts& costs, std::vector<BlockOp>& ops) {
   const std::uint32_t class_cost[] = {costs.alu_cycles, costs.load_cycles, costs.store_cycles,
                                       costs.branch_untaken_cycles};
   Block block;
   block.pc = pc;
   std::uint32_t start = 0, last_start = 0, loaded = 0;
-  auto append = [&](const Instruction &in, std::uint32_t at) {
+  auto append = [&](const Instruction& in, std::uint32_t at) {
     BlockOp op = translate(in, at);
     // A load into the pc always jumps, at a taken branch's cost and no interlock.
     const bool jump = loads_pc(in);

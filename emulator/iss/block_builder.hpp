@@ -18,13 +18,13 @@ inline constexpr std::uint32_t max_block_instructions = 64;
 
 // Whether blocks can carry these costs: each at most 2^24 cycles, so that a
 // block's sum fits its fields. The core steps every instruction otherwise.
-bool block_costs_supported(const CycleCosts &costs);
+bool block_costs_supported(const CycleCosts& costs);
 
 // Appends the operations of the block entered at `pc` (word aligned, inside
 // the SRAM of `sram_bytes` bytes at `sram`) to `ops`, followed by an `end`,
 // and describes it (all but where its operations will be kept). A block of
 // no instructions (the one at `pc` must be stepped) appends nothing.
-Block build_block(std::uint32_t pc, const std::uint8_t *sram, std::uint32_t sram_bytes,
-                  const CycleCosts &costs, std::vector<BlockOp> &ops);
+Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
+                  const CycleCosts& costs, std::vector<BlockOp>& ops);
 
 } // namespace lanai::iss

@@ -17,31 +17,31 @@ constexpr std::size_t ops_per_chunk = 4096;
 constexpr std::size_t min_reclaim_ops = 4096;
 
 // What a block occupies, in operations (its record counts as one).
-std::size_t weight(const Block &block) { return block.count + 1; }
+std::size_t weight(const Block& block) { return block.count + 1; }
 
 } // namespace
 
 BlockCache::BlockCache(std::uint32_t sram_bytes)
-    : entry_(zeroed_array<const Block *>(sram_bytes / 4)) {}
+    : entry_(zeroed_array<const Block*>(sram_bytes / 4)) {}
 
-BlockOp *BlockCache::room_for(std::size_t ops) {
+BlockOp* BlockCache::room_for(std::size_t ops) {
   if (chunks_.empty() || chunk_used_ + ops > ops_per_chunk) {
     chunks_.push_back(std::make_unique<BlockOp[]>(ops_per_chunk));
     chunk_used_ = 0;
   }
-  BlockOp *room = chunks_.back().get() + chunk_used_;
+  BlockOp* room = chunks_.back().get() + chunk_used_;
   chunk_used_ += ops;
   return room;
 }
 
-const Block &BlockCache::build(std::uint32_t pc, const std::uint8_t *sram, std::uint32_t sram_bytes,
-                               const CycleCosts &costs) {
+const Block& BlockCache::build(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
+                               const CycleCosts& costs) {
   if (forgotten_ops_ >= min_reclaim_ops && forgotten_ops_ > live_ops_)
     forget_all();
   scratch_.clear();
   Block block = build_block(pc, sram, sram_bytes, costs, scratch_);
   if (!scratch_.empty()) {
-    BlockOp *ops = room_for(scratch_.size());
+    BlockOp* ops = room_for(scratch_.size());
     std::copy(scratch_.begin(), scratch_.end(), ops);
     block.ops = ops;
   }
@@ -55,7 +55,7 @@ void BlockCache::forget_covering(std::uint32_t word) {
   const std::uint32_t first =
       word >= max_block_instructions - 1 ? word - (max_block_instructions - 1) : 0;
   for (std::uint32_t entry = first; entry <= word; ++entry) {
-    const Block *block = entry_[entry];
+    const Block* block = entry_[entry];
     if (block == nullptr || entry + words_covered(*block) <= word)
       continue;
     entry_[entry] = nullptr;
@@ -65,7 +65,7 @@ void BlockCache::forget_covering(std::uint32_t word) {
 }
 
 void BlockCache::forget_all() {
-  for (const Block &block : blocks_)
+  for (const Block& block : blocks_)
     if (entry_[block.pc >> 2] == &block)
       entry_[block.pc >> 2] = nullptr;
   blocks_.clear();

@@ -21,16 +21,16 @@ public:
 
   // Per SRAM word, the block entered there (nullptr: none cached). Blocks
   // and their operations stay where they are until build() reclaims space.
-  const Block *const *entries() const { return entry_.get(); }
+  const Block* const* entries() const { return entry_.get(); }
 
   // Builds and caches the block entered at `pc` (word aligned, inside the
   // SRAM). May first drop every block to reclaim the space of forgotten
   // ones: no block may be executing.
-  const Block &build(std::uint32_t pc, const std::uint8_t *sram, std::uint32_t sram_bytes,
-                     const CycleCosts &costs);
+  const Block& build(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
+                     const CycleCosts& costs);
   // Words a block depends on, from its entry (a block of no instructions
   // still stands for the word at its entry).
-  static std::uint32_t words_covered(const Block &block) { return block.count ? block.count : 1; }
+  static std::uint32_t words_covered(const Block& block) { return block.count ? block.count : 1; }
 
   // The word at index `word` changed: forgets every block covering it.
   // A block being executed stays readable until the next build().
@@ -38,9 +38,9 @@ public:
 
 private:
   void forget_all();
-  BlockOp *room_for(std::size_t ops);
+  BlockOp* room_for(std::size_t ops);
 
-  ZeroedArray<const Block *> entry_;
+  ZeroedArray<const Block*> entry_;
   std::deque<Block> blocks_;
   std::vector<std::unique_ptr<BlockOp[]>> chunks_; // operations, in fixed chunks
   std::size_t chunk_used_ = 0;                     // of the last chunk

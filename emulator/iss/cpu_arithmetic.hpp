@@ -23,7 +23,7 @@ inline std::uint8_t nz_flags(std::uint32_t r) {
 
 // a + b + carry_in with C (carry out), V (signed overflow), N and Z.
 [[gnu::always_inline]] inline std::uint32_t
-add_setting_flags(std::uint32_t a, std::uint32_t b, std::uint32_t carry_in, std::uint8_t &flags) {
+add_setting_flags(std::uint32_t a, std::uint32_t b, std::uint32_t carry_in, std::uint8_t& flags) {
   const std::uint64_t sum = std::uint64_t(a) + b + carry_in;
   const auto r = static_cast<std::uint32_t>(sum);
   const bool overflow = ((~(a ^ b) & (a ^ r)) >> 31) != 0;
@@ -34,7 +34,7 @@ add_setting_flags(std::uint32_t a, std::uint32_t b, std::uint32_t carry_in, std:
 
 [[gnu::always_inline]] inline std::uint32_t shift_value(std::uint32_t a, std::uint32_t amount,
                                                         bool arithmetic, bool set_flags,
-                                                        std::uint8_t &flags) {
+                                                        std::uint8_t& flags) {
   // The amount is a two's complement count: positive shifts left, negative
   // right. Counts beyond +-31 wrap (taken modulo 32), as LLVM's Lanai
   // lowering states the hardware does.
@@ -56,7 +56,7 @@ add_setting_flags(std::uint32_t a, std::uint32_t b, std::uint32_t carry_in, std:
 }
 
 [[gnu::always_inline]] inline std::uint32_t alu_value(unsigned op, std::uint32_t a, std::uint32_t b,
-                                                      bool set_flags, std::uint8_t &flags) {
+                                                      bool set_flags, std::uint8_t& flags) {
   std::uint32_t carry_in = 0;
   switch (op) {
   case alu_add:

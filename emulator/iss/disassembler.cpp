@@ -18,7 +18,7 @@ std::string hex(std::int64_t v) {
   return v < 0 ? fmt::format("-0x{:x}", -v) : fmt::format("0x{:x}", v);
 }
 
-std::string flag_suffix(const Instruction &in) { return in.set_flags ? ".f" : ""; }
+std::string flag_suffix(const Instruction& in) { return in.set_flags ? ".f" : ""; }
 
 std::string predicate_suffix(unsigned cond) {
   return cond == 0 ? std::string() : fmt::format(".{}", condition_name(cond));
@@ -27,7 +27,7 @@ std::string predicate_suffix(unsigned cond) {
 std::int32_t as_signed(std::uint32_t v) { return static_cast<std::int32_t>(v); }
 
 // Memory operand of the RM and SPLS forms: "off[*%base]" style.
-std::string base_operand(const Instruction &in) {
+std::string base_operand(const Instruction& in) {
   const bool pre = in.mode == addr_pre;
   const bool post = in.mode == addr_post;
   const std::int32_t off = in.mode == addr_base ? 0 : as_signed(in.imm);
@@ -35,24 +35,24 @@ std::string base_operand(const Instruction &in) {
 }
 
 // The "[--%sp]" / "[%r3++]" shorthand when the offset equals the access size.
-std::string increment_operand(const Instruction &in) {
+std::string increment_operand(const Instruction& in) {
   if (in.mode != addr_pre && in.mode != addr_post)
     return {};
   const std::int32_t off = as_signed(in.imm);
   if (off != in.width && off != -in.width)
     return {};
-  const char *op = off < 0 ? "--" : "++";
+  const char* op = off < 0 ? "--" : "++";
   return in.mode == addr_pre ? fmt::format("[{}{}]", op, reg(in.rs1))
                              : fmt::format("[{}{}]", reg(in.rs1), op);
 }
 
-std::string address_operator(const Instruction &in) {
+std::string address_operator(const Instruction& in) {
   if (in.alu != alu_special)
     return std::string(alu_names[in.alu]);
   return in.arithmetic ? "sha" : "sh";
 }
 
-std::string register_operand(const Instruction &in) {
+std::string register_operand(const Instruction& in) {
   const bool pre = in.mode == addr_pre;
   const bool post = in.mode == addr_post;
   const unsigned rs2 = in.mode == addr_base ? 0 : in.rs2;
@@ -60,20 +60,20 @@ std::string register_operand(const Instruction &in) {
                      address_operator(in), reg(rs2));
 }
 
-std::string part_word_mnemonic(const Instruction &in, bool store) {
-  const char *suffix = in.width == 4 ? "" : (in.width == 2 ? ".h" : ".b");
+std::string part_word_mnemonic(const Instruction& in, bool store) {
+  const char* suffix = in.width == 4 ? "" : (in.width == 2 ? ".h" : ".b");
   if (store)
     return fmt::format("st{}", suffix);
   return fmt::format("{}ld{}", in.zero_extend ? "u" : "", suffix);
 }
 
-std::string memory(const Instruction &in, const std::string &mnemonic, const std::string &operand,
+std::string memory(const Instruction& in, const std::string& mnemonic, const std::string& operand,
                    bool store) {
   return store ? fmt::format("{}\t{}, {}", mnemonic, reg(in.rd), operand)
                : fmt::format("{}\t{}, {}", mnemonic, operand, reg(in.rd));
 }
 
-std::string alu_ri(const Instruction &in) {
+std::string alu_ri(const Instruction& in) {
   const std::uint32_t raw = in.word & 0xFFFFu;
   const bool high = (in.word >> 16) & 1u;
   if (in.word >= 1 && in.word <= 6)
@@ -88,7 +88,7 @@ std::string alu_ri(const Instruction &in) {
                      hex(in.imm), reg(in.rd));
 }
 
-std::string alu_rr(const Instruction &in) {
+std::string alu_rr(const Instruction& in) {
   if (in.alu == alu_or && in.rd == reg_pc && !in.set_flags) {
     if (in.rs1 == 0 && in.cond == 0)
       return fmt::format("bt\t{}", reg(in.rs2));
@@ -102,7 +102,7 @@ std::string alu_rr(const Instruction &in) {
                      predicate_suffix(in.cond), reg(in.rs1), reg(in.rs2), reg(in.rd));
 }
 
-std::string memory_form(const Instruction &in) {
+std::string memory_form(const Instruction& in) {
   const bool store = in.op == OpClass::store_rm || in.op == OpClass::store_rrm ||
                      in.op == OpClass::store_spls || in.op == OpClass::store_sls;
   switch (in.op) {
@@ -131,7 +131,7 @@ std::string memory_form(const Instruction &in) {
 
 } // namespace
 
-std::string disassemble(const Instruction &in) {
+std::string disassemble(const Instruction& in) {
   switch (in.op) {
   case OpClass::invalid:
     return "<invalid>";
@@ -171,7 +171,7 @@ std::string disassemble(std::uint32_t word) { return disassemble(decode(word)); 
 
 std::string disassemble_inline(std::uint32_t word) {
   std::string text = disassemble(word);
-  for (auto &c : text)
+  for (auto& c : text)
     if (c == '\t')
       c = ' ';
   return text;

@@ -10,7 +10,7 @@
 namespace lanai::iss {
 
 // "add\t%r3, 0x10, %rv"; "<invalid>" for undefined words.
-std::string disassemble(const Instruction &in);
+std::string disassemble(const Instruction& in);
 std::string disassemble(std::uint32_t word);
 // The same text with tabs as single spaces, for one-line reports and traces.
 std::string disassemble_inline(std::uint32_t word);

@@ -25,7 +25,7 @@ std::string_view fault_kind_name(FaultKind kind) {
   return "unknown fault";
 }
 
-std::string format_fault(const Fault &f, std::string_view pc_symbol) {
+std::string format_fault(const Fault& f, std::string_view pc_symbol) {
   std::string out = fmt::format("LANai fault: {}\n", fault_kind_name(f.kind));
   out += fmt::format("  pc:          0x{:08x}{}\n", f.pc,
                      pc_symbol.empty() ? std::string() : fmt::format(" <{}>", pc_symbol));

@@ -31,6 +31,6 @@ struct Fault {
 
 // Multi-line report: kind, pc (with symbol if known), address, word and its
 // disassembly.
-std::string format_fault(const Fault &fault, std::string_view pc_symbol = {});
+std::string format_fault(const Fault& fault, std::string_view pc_symbol = {});
 
 } // namespace lanai::iss

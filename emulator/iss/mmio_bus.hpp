@@ -17,7 +17,7 @@ class MmioBus {
 public:
   virtual ~MmioBus() = default;
   // `cycle` is the processor's cycle count at the access, for time-aware devices.
-  virtual MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t &value) = 0;
+  virtual MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t& value) = 0;
   virtual MmioStatus write(std::uint32_t address, std::uint64_t cycle, std::uint32_t value) = 0;
   // True if a read of `address` has no side effect and gives the same value
   // until the next kernel event or register write, whatever the cycle: a

@@ -14,7 +14,7 @@
 namespace lanai::iss {
 
 struct FreeDeleter {
-  void operator()(void *p) const { std::free(p); }
+  void operator()(void* p) const { std::free(p); }
 };
 
 template <class T>
@@ -24,10 +24,10 @@ template <class T>
 ZeroedArray<T> zeroed_array(std::size_t count) {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
                 "zero bytes must be a valid start for T");
-  void *memory = std::calloc(count, sizeof(T));
+  void* memory = std::calloc(count, sizeof(T));
   if (!memory)
     throw std::bad_alloc();
-  return ZeroedArray<T>(static_cast<T *>(memory));
+  return ZeroedArray<T>(static_cast<T*>(memory));
 }
 
 } // namespace lanai::iss

@@ -11,7 +11,7 @@ namespace lanai::kernel {
 
 namespace {
 
-std::uint64_t splitmix64(std::uint64_t &state) {
+std::uint64_t splitmix64(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
@@ -71,7 +71,7 @@ double portable_log(double x) {
 RandomStream::RandomStream(std::uint64_t master_seed, std::string_view component_name)
     : name_(component_name), seed_(derive_seed(master_seed, component_name)) {
   std::uint64_t sm = seed_;
-  for (auto &word : state_)
+  for (auto& word : state_)
     word = splitmix64(sm);
 }
 

@@ -22,7 +22,7 @@ class RandomStream {
 public:
   RandomStream(std::uint64_t master_seed, std::string_view component_name);
 
-  const std::string &name() const { return name_; }
+  const std::string& name() const { return name_; }
   // The seed derived from master seed and name, for logging.
   std::uint64_t seed() const { return seed_; }
 

@@ -28,19 +28,19 @@ public:
   constexpr double as_ms() const { return static_cast<double>(ps_) / 1e9; }
   constexpr double as_seconds() const { return static_cast<double>(ps_) / 1e12; }
 
-  constexpr SimTime &operator+=(SimTime other) {
+  constexpr SimTime& operator+=(SimTime other) {
     ps_ += other.ps_;
     return *this;
   }
-  constexpr SimTime &operator-=(SimTime other) {
+  constexpr SimTime& operator-=(SimTime other) {
     ps_ -= other.ps_;
     return *this;
   }
-  constexpr SimTime &operator*=(std::int64_t k) {
+  constexpr SimTime& operator*=(std::int64_t k) {
     ps_ *= k;
     return *this;
   }
-  constexpr SimTime &operator/=(std::int64_t k) {
+  constexpr SimTime& operator/=(std::int64_t k) {
     ps_ /= k;
     return *this;
   }
@@ -86,7 +86,7 @@ constexpr std::int64_t checked_ps(Uint128 ps) {
   return static_cast<std::int64_t>(ps);
 }
 
-constexpr std::uint64_t rate_from_double(double value, double scale, const char *what) {
+constexpr std::uint64_t rate_from_double(double value, double scale, const char* what) {
   const double scaled = value * scale;
   if (!(scaled >= 1.0) || scaled > 1.8e19)
     throw std::invalid_argument(what);

@@ -140,7 +140,7 @@ double Histogram::percentile(double p) const {
 
 // ---- StatsRegistry ----
 
-std::string_view kind_name(const Stat &stat) {
+std::string_view kind_name(const Stat& stat) {
   switch (stat.index()) {
   case 0:
     return "counter";
@@ -152,51 +152,51 @@ std::string_view kind_name(const Stat &stat) {
 }
 
 template <typename T>
-T &StatsRegistry::get_or_create(std::string_view name, const char *kind) {
+T& StatsRegistry::get_or_create(std::string_view name, const char* kind) {
   auto it = stats_.find(name);
   if (it == stats_.end()) {
     validate_name(name);
     it = stats_.emplace(std::string(name), Stat(std::in_place_type<T>)).first;
   }
-  if (T *stat = std::get_if<T>(&it->second))
+  if (T* stat = std::get_if<T>(&it->second))
     return *stat;
   throw std::logic_error(fmt::format("lanai::kernel: statistic '{}' is a {}, not a {}", name,
                                      kind_name(it->second), kind));
 }
 
-Counter &StatsRegistry::counter(std::string_view name) {
+Counter& StatsRegistry::counter(std::string_view name) {
   return get_or_create<Counter>(name, "counter");
 }
 
-TimeWeighted &StatsRegistry::time_weighted(std::string_view name) {
+TimeWeighted& StatsRegistry::time_weighted(std::string_view name) {
   return get_or_create<TimeWeighted>(name, "time_weighted");
 }
 
-Histogram &StatsRegistry::histogram(std::string_view name) {
+Histogram& StatsRegistry::histogram(std::string_view name) {
   return get_or_create<Histogram>(name, "histogram");
 }
 
-const Stat *StatsRegistry::find(std::string_view name) const {
+const Stat* StatsRegistry::find(std::string_view name) const {
   const auto it = stats_.find(name);
   return it == stats_.end() ? nullptr : &it->second;
 }
 
 void StatsRegistry::for_each(
-    const std::function<void(const std::string &name, const Stat &stat)> &visit) const {
-  for (const auto &[name, stat] : stats_)
+    const std::function<void(const std::string& name, const Stat& stat)>& visit) const {
+  for (const auto& [name, stat] : stats_)
     visit(name, stat);
 }
 
 std::string StatsRegistry::to_json(std::optional<SimTime> now) const {
   std::string out = "{";
   bool first = true;
-  for (const auto &[name, stat] : stats_) {
+  for (const auto& [name, stat] : stats_) {
     out += first ? "\n  " : ",\n  ";
     first = false;
     out += fmt::format("\"{}\": ", name); // names cannot contain characters needing escapes
-    if (const auto *c = std::get_if<Counter>(&stat)) {
+    if (const auto* c = std::get_if<Counter>(&stat)) {
       out += fmt::format("{{\"kind\": \"counter\", \"value\": {}}}", c->value());
-    } else if (const auto *t = std::get_if<TimeWeighted>(&stat)) {
+    } else if (const auto* t = std::get_if<TimeWeighted>(&stat)) {
       const SimTime end = now.value_or(t->last_change());
       out += fmt::format(
           "{{\"average\": {}, \"current\": {}, \"end_ps\": {}, \"kind\": \"time_weighted\", "
@@ -204,7 +204,7 @@ std::string StatsRegistry::to_json(std::optional<SimTime> now) const {
           json_number(t->average(end)), json_number(t->current()), end.ps(), json_number(t->max()),
           json_number(t->min()), t->start().ps());
     } else {
-      const auto &h = std::get<Histogram>(stat);
+      const auto& h = std::get<Histogram>(stat);
       out += fmt::format(
           "{{\"count\": {}, \"kind\": \"histogram\", \"max\": {}, \"mean\": {}, \"min\": {}, "
           "\"p50\": {}, \"p90\": {}, \"p99\": {}, \"stddev\": {}, \"sum\": {}}}",
@@ -219,20 +219,20 @@ std::string StatsRegistry::to_json(std::optional<SimTime> now) const {
 
 std::string StatsRegistry::to_text(std::optional<SimTime> now) const {
   std::size_t width = 0;
-  for (const auto &entry : stats_)
+  for (const auto& entry : stats_)
     width = std::max(width, entry.first.size());
   std::string out;
-  for (const auto &[name, stat] : stats_) {
+  for (const auto& [name, stat] : stats_) {
     out += fmt::format("{:<{}}  {:<13}", name, width, kind_name(stat));
-    if (const auto *c = std::get_if<Counter>(&stat)) {
+    if (const auto* c = std::get_if<Counter>(&stat)) {
       out += fmt::format("  value={}", c->value());
-    } else if (const auto *t = std::get_if<TimeWeighted>(&stat)) {
+    } else if (const auto* t = std::get_if<TimeWeighted>(&stat)) {
       const SimTime end = now.value_or(t->last_change());
       out += fmt::format("  avg={} cur={} min={} max={} window=[{}, {}] ps",
                          text_number(t->average(end)), text_number(t->current()),
                          text_number(t->min()), text_number(t->max()), t->start().ps(), end.ps());
     } else {
-      const auto &h = std::get<Histogram>(stat);
+      const auto& h = std::get<Histogram>(stat);
       out += fmt::format("  n={} min={} mean={} max={} sd={} p50={} p90={} p99={}", h.count(),
                          text_number(h.min()), text_number(h.mean()), text_number(h.max()),
                          text_number(h.stddev()), text_number(h.percentile(50)),

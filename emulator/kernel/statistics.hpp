@@ -79,7 +79,7 @@ public:
   // p in [0, 100]; throws std::invalid_argument outside it.
   double percentile(double p) const;
 
-  const std::vector<double> &samples() const { return samples_; }
+  const std::vector<double>& samples() const { return samples_; }
 
 private:
   void sort_if_needed() const;
@@ -107,16 +107,16 @@ public:
   // non-empty dot-separated segments of letters, digits, '_' and '-';
   // anything else throws std::invalid_argument. Asking for a name that
   // exists with a different kind throws std::logic_error.
-  Counter &counter(std::string_view name);
-  TimeWeighted &time_weighted(std::string_view name);
-  Histogram &histogram(std::string_view name);
+  Counter& counter(std::string_view name);
+  TimeWeighted& time_weighted(std::string_view name);
+  Histogram& histogram(std::string_view name);
 
   bool contains(std::string_view name) const { return stats_.find(name) != stats_.end(); }
-  const Stat *find(std::string_view name) const;
+  const Stat* find(std::string_view name) const;
   std::size_t size() const { return stats_.size(); }
 
   // Visits every stat in ascending name order.
-  void for_each(const std::function<void(const std::string &name, const Stat &stat)> &visit) const;
+  void for_each(const std::function<void(const std::string& name, const Stat& stat)>& visit) const;
 
   // Time-weighted averages need an end time; without `now`, each series is
   // averaged up to its own last change. Output is deterministic: keys are
@@ -126,13 +126,13 @@ public:
 
 private:
   template <typename T>
-  T &get_or_create(std::string_view name, const char *kind);
+  T& get_or_create(std::string_view name, const char* kind);
 
   std::map<std::string, Stat, std::less<>> stats_;
 };
 
 // Name of a stat's kind as used in reports: "counter", "time_weighted" or
 // "histogram".
-std::string_view kind_name(const Stat &stat);
+std::string_view kind_name(const Stat& stat);
 
 } // namespace lanai::kernel

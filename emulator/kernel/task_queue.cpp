@@ -14,7 +14,7 @@ TaskId TaskQueue::add(std::function<void()> callback, std::string label) {
 void TaskQueue::remove(TaskId id) {
   if (!exists(id))
     return;
-  Task &task = *tasks_[id.value - 1];
+  Task& task = *tasks_[id.value - 1];
   task.removed = true;
   if (!task.pending)
     return;
@@ -23,7 +23,7 @@ void TaskQueue::remove(TaskId id) {
   task.pending = false;
   --pending_;
   const auto it = std::find_if(heap_.begin(), heap_.end(),
-                               [&](const Wake &w) { return w.task == id.value - 1; });
+                               [&](const Wake& w) { return w.task == id.value - 1; });
   heap_.erase(it);
   std::make_heap(heap_.begin(), heap_.end(), Later{});
 }

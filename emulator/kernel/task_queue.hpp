@@ -41,11 +41,11 @@ public:
     return id.valid() && id.value <= tasks_.size() && !tasks_[id.value - 1]->removed;
   }
   bool pending(TaskId id) const { return exists(id) && tasks_[id.value - 1]->pending; }
-  const std::string &label(TaskId id) const { return tasks_[id.value - 1]->label; }
+  const std::string& label(TaskId id) const { return tasks_[id.value - 1]->label; }
   std::size_t pending_count() const { return pending_; }
 
   // The earliest wake, or nullptr if there is none.
-  const Wake *front() const { return heap_.empty() ? nullptr : &heap_.front(); }
+  const Wake* front() const { return heap_.empty() ? nullptr : &heap_.front(); }
   // Removes the front wake and returns its task, marked not pending.
   TaskId pop_front();
   // Runs the task's callback (the task may remove itself meanwhile).
@@ -59,7 +59,7 @@ private:
     bool removed = false;
   };
   struct Later {
-    bool operator()(const Wake &a, const Wake &b) const {
+    bool operator()(const Wake& a, const Wake& b) const {
       if (a.time != b.time)
         return a.time > b.time;
       return a.sequence > b.sequence;

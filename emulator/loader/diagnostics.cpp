@@ -13,7 +13,7 @@ std::string demangled(std::string_view name) {
     return std::string(name);
   int status = 0;
   const std::string mangled(name);
-  const std::unique_ptr<char, void (*)(void *)> text(
+  const std::unique_ptr<char, void (*)(void*)> text(
       abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
   return status == 0 && text ? std::string(text.get()) : mangled;
 }

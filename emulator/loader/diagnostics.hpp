@@ -39,7 +39,7 @@ std::string demangled(std::string_view name);
 // Throws a LoadError "<object>: <message>".
 template <typename... Args>
 [[noreturn]] void fail(std::string_view object, fmt::format_string<Args...> format,
-                       Args &&...args) {
+                       Args&&... args) {
   throw LoadError(
       fmt::format("{}: {}", printable(object), fmt::format(format, std::forward<Args>(args)...)));
 }

@@ -27,7 +27,7 @@ bool ElfSymbol::common() const { return shndx == elf::shn_common; }
 bool ElfSymbol::absolute() const { return shndx == elf::shn_abs; }
 bool ElfSymbol::in_section() const { return shndx != elf::shn_undef && shndx < elf::shn_loreserve; }
 
-ElfObject ElfObject::parse(const ObjectInput &input) {
+ElfObject ElfObject::parse(const ObjectInput& input) {
   ElfObject object;
   object.name_ = input.name;
   object.bytes_ = input.data;
@@ -42,7 +42,7 @@ ElfObject ElfObject::parse(const ObjectInput &input) {
 }
 
 std::span<const std::uint8_t> ElfObject::contents(std::uint32_t section) const {
-  const ElfSection &s = sections_.at(section);
+  const ElfSection& s = sections_.at(section);
   if (s.nobits() || s.type == elf::sht_null)
     return {};
   return bytes_.subspan(s.offset, s.size);
@@ -106,7 +106,7 @@ void ElfObject::read_section_headers() {
   sections_.resize(shnum_);
   for (std::uint32_t i = 0; i < shnum_; ++i) {
     const std::uint64_t at = shoff_ + std::uint64_t{i} * elf::section_header_size;
-    ElfSection &s = sections_[i];
+    ElfSection& s = sections_[i];
     s.type = elf::read32(bytes_, at + 4);
     s.flags = elf::read32(bytes_, at + 8);
     s.offset = elf::read32(bytes_, at + 16);
@@ -124,14 +124,14 @@ void ElfObject::read_section_headers() {
       fail(name_, "truncated (section [{}] contents past end of file)", i);
     }
   }
-  const ElfSection &names = sections_[shstrndx_];
+  const ElfSection& names = sections_[shstrndx_];
   if (names.type != elf::sht_strtab) {
     fail(name_, "section name table [{}] is not a string table", shstrndx_);
   }
 }
 
 void ElfObject::read_section_names() {
-  const ElfSection &table = sections_[shstrndx_];
+  const ElfSection& table = sections_[shstrndx_];
   for (std::uint32_t i = 0; i < shnum_; ++i) {
     const std::uint32_t at =
         elf::read32(bytes_, shoff_ + std::uint64_t{i} * elf::section_header_size);
@@ -156,13 +156,13 @@ void ElfObject::check_section_ranges() {
   extents.push_back({shoff_, shoff_ + std::uint64_t{shnum_} * elf::section_header_size,
                      "the section header table"});
   for (std::uint32_t i = 1; i < shnum_; ++i) {
-    const ElfSection &s = sections_[i];
+    const ElfSection& s = sections_[i];
     if (s.type == elf::sht_null || s.nobits() || s.size == 0)
       continue;
     extents.push_back({s.offset, std::uint64_t{s.offset} + s.size, section_label(i)});
   }
   std::sort(extents.begin(), extents.end(),
-            [](const Extent &a, const Extent &b) { return a.begin < b.begin; });
+            [](const Extent& a, const Extent& b) { return a.begin < b.begin; });
   for (std::size_t i = 1; i < extents.size(); ++i) {
     if (extents[i].begin < extents[i - 1].end) {
       fail(name_, "{} overlaps {} in the file", extents[i].what, extents[i - 1].what);
@@ -170,7 +170,7 @@ void ElfObject::check_section_ranges() {
   }
 }
 
-std::optional<std::string_view> ElfObject::string_at(const ElfSection &table,
+std::optional<std::string_view> ElfObject::string_at(const ElfSection& table,
                                                      std::uint32_t offset) const {
   // The table's extent was checked against the file; the string must start
   // and end (with its NUL) inside the table.
@@ -181,7 +181,7 @@ std::optional<std::string_view> ElfObject::string_at(const ElfSection &table,
   const auto nul = std::find(begin, text.end(), std::uint8_t{0});
   if (nul == text.end())
     return std::nullopt;
-  return std::string_view{reinterpret_cast<const char *>(text.data() + offset),
+  return std::string_view{reinterpret_cast<const char*>(text.data() + offset),
                           static_cast<std::size_t>(nul - begin)};
 }
 
@@ -199,7 +199,7 @@ std::string ElfObject::location(std::uint32_t section, std::uint32_t offset) con
 std::string ElfObject::symbol_label(std::uint32_t symbol) const {
   if (symbol >= symbols_.size())
     return fmt::format("symbol #{}", symbol);
-  const ElfSymbol &s = symbols_[symbol];
+  const ElfSymbol& s = symbols_[symbol];
   if (!s.name.empty())
     return printable(s.name);
   if (s.in_section() && s.shndx < sections_.size())

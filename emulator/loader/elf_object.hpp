@@ -70,13 +70,13 @@ struct ElfGroup {
 class ElfObject {
 public:
   // The input must outlive the object: names and contents are views into it.
-  static ElfObject parse(const ObjectInput &input);
+  static ElfObject parse(const ObjectInput& input);
 
-  const std::string &name() const { return name_; }
-  const std::vector<ElfSection> &sections() const { return sections_; }
-  const std::vector<ElfSymbol> &symbols() const { return symbols_; }
-  const std::vector<ElfRelocationSection> &relocations() const { return relocations_; }
-  const std::vector<ElfGroup> &groups() const { return groups_; }
+  const std::string& name() const { return name_; }
+  const std::vector<ElfSection>& sections() const { return sections_; }
+  const std::vector<ElfSymbol>& symbols() const { return symbols_; }
+  const std::vector<ElfRelocationSection>& relocations() const { return relocations_; }
+  const std::vector<ElfGroup>& groups() const { return groups_; }
 
   // File contents of a section that is not NOBITS.
   std::span<const std::uint8_t> contents(std::uint32_t section) const;
@@ -94,7 +94,7 @@ private:
   void read_groups();
   void read_relocations();
   void read_relocation_section(std::uint32_t index);
-  std::optional<std::string_view> string_at(const ElfSection &table, std::uint32_t offset) const;
+  std::optional<std::string_view> string_at(const ElfSection& table, std::uint32_t offset) const;
   std::string section_label(std::uint32_t index) const;
 
   std::string name_;

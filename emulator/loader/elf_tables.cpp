@@ -24,7 +24,7 @@ void ElfObject::read_symbols() {
   if (symtab_index_ == 0)
     return;
 
-  const ElfSection &table = sections_[symtab_index_];
+  const ElfSection& table = sections_[symtab_index_];
   if (table.entsize != elf::symbol_size) {
     fail(name_, "symbol table entry size {} (expected {})", table.entsize, elf::symbol_size);
   }
@@ -36,13 +36,13 @@ void ElfObject::read_symbols() {
   if (table.link == 0 || table.link >= shnum_ || sections_[table.link].type != elf::sht_strtab) {
     fail(name_, "symbol table has bad string table index {}", table.link);
   }
-  const ElfSection &strings = sections_[table.link];
+  const ElfSection& strings = sections_[table.link];
 
   symbols_.resize(table.size / elf::symbol_size);
   // Entry 0 is the reserved null symbol; it stays a local undefined symbol.
   for (std::uint32_t i = 1; i < symbols_.size(); ++i) {
     const std::uint64_t at = table.offset + std::uint64_t{i} * elf::symbol_size;
-    ElfSymbol &s = symbols_[i];
+    ElfSymbol& s = symbols_[i];
     const std::uint32_t name_offset = elf::read32(bytes_, at);
     s.value = elf::read32(bytes_, at + 4);
     s.size = elf::read32(bytes_, at + 8);
@@ -71,7 +71,7 @@ void ElfObject::read_symbols() {
       if (s.shndx >= shnum_ || sections_[s.shndx].type == elf::sht_null) {
         fail(name_, "symbol '{}' has bad section index {}", label, s.shndx);
       }
-      const ElfSection &home = sections_[s.shndx];
+      const ElfSection& home = sections_[s.shndx];
       if (s.value > home.size) {
         fail(name_, "symbol '{}' value {:#x} lies outside section {} (size {:#x})", label, s.value,
              section_label(s.shndx), home.size);
@@ -92,7 +92,7 @@ void ElfObject::read_symbols() {
 
 void ElfObject::read_groups() {
   for (std::uint32_t i = 1; i < shnum_; ++i) {
-    const ElfSection &s = sections_[i];
+    const ElfSection& s = sections_[i];
     if (s.type != elf::sht_group)
       continue;
     const std::string label = section_label(i);
@@ -109,7 +109,7 @@ void ElfObject::read_groups() {
     }
     ElfGroup group;
     group.index = i;
-    const ElfSymbol &signature = symbols_[s.info];
+    const ElfSymbol& signature = symbols_[s.info];
     group.signature = signature.name;
     if (group.signature.empty() && signature.in_section()) {
       group.signature = sections_[signature.shndx].name;
@@ -128,7 +128,7 @@ void ElfObject::read_groups() {
 
 void ElfObject::read_relocations() {
   for (std::uint32_t i = 1; i < shnum_; ++i) {
-    const ElfSection &s = sections_[i];
+    const ElfSection& s = sections_[i];
     if (s.type != elf::sht_rela && s.type != elf::sht_rel)
       continue;
     if (s.info == 0 || s.info >= shnum_) {
@@ -145,8 +145,8 @@ void ElfObject::read_relocations() {
 }
 
 void ElfObject::read_relocation_section(std::uint32_t index) {
-  const ElfSection &s = sections_[index];
-  const ElfSection &target = sections_[s.info];
+  const ElfSection& s = sections_[index];
+  const ElfSection& target = sections_[s.info];
   const std::string label = section_label(index);
   if (target.nobits()) {
     fail(name_, "relocation section {} patches NOBITS section {}", label, section_label(s.info));

@@ -36,7 +36,7 @@ std::vector<std::vector<bool>> select_sections(std::span<const ElfObject> object
   std::set<std::string_view> signatures;
   for (std::size_t o = 0; o < objects.size(); ++o) {
     kept[o].assign(objects[o].sections().size(), true);
-    for (const ElfGroup &group : objects[o].groups()) {
+    for (const ElfGroup& group : objects[o].groups()) {
       if (!group.comdat)
         continue;
       if (signatures.insert(group.signature).second)
@@ -48,21 +48,21 @@ std::vector<std::vector<bool>> select_sections(std::span<const ElfObject> object
   return kept;
 }
 
-std::uint32_t definition_address(std::span<const ElfObject> objects, const Layout &layout,
-                                 const GlobalSymbol &g) {
-  const ElfSymbol &s = objects[g.object].symbols()[g.symbol];
+std::uint32_t definition_address(std::span<const ElfObject> objects, const Layout& layout,
+                                 const GlobalSymbol& g) {
+  const ElfSymbol& s = objects[g.object].symbols()[g.symbol];
   if (s.absolute())
     return s.value;
   // The resolver only records definitions in kept allocated sections.
   return layout.addresses[g.object][s.shndx].value_or(0) + s.value;
 }
 
-void collect_functions(std::span<const ElfObject> objects, const Layout &layout,
-                       const std::vector<std::vector<bool>> &kept, LinkedImage &image) {
+void collect_functions(std::span<const ElfObject> objects, const Layout& layout,
+                       const std::vector<std::vector<bool>>& kept, LinkedImage& image) {
   // Globals go first so that they name an address shared with a local alias.
   for (const bool globals : {true, false}) {
     for (std::size_t o = 0; o < objects.size(); ++o) {
-      for (const ElfSymbol &s : objects[o].symbols()) {
+      for (const ElfSymbol& s : objects[o].symbols()) {
         if (s.type != elf::stt_func || !s.in_section() || s.local() == globals)
           continue;
         if (!kept[o][s.shndx] || !layout.addresses[o][s.shndx])
@@ -78,7 +78,7 @@ void collect_functions(std::span<const ElfObject> objects, const Layout &layout,
 
 } // namespace
 
-ObjectInput read_object_file(const std::filesystem::path &path) {
+ObjectInput read_object_file(const std::filesystem::path& path) {
   std::error_code error;
   const auto size = std::filesystem::file_size(path, error);
   if (error)
@@ -88,7 +88,7 @@ ObjectInput read_object_file(const std::filesystem::path &path) {
   }
   std::ifstream in(path, std::ios::binary);
   ObjectInput input{path.string(), std::vector<std::uint8_t>(static_cast<std::size_t>(size))};
-  if (!in || !in.read(reinterpret_cast<char *>(input.data.data()),
+  if (!in || !in.read(reinterpret_cast<char*>(input.data.data()),
                       static_cast<std::streamsize>(input.data.size()))) {
     throw LoadError(fmt::format("{}: cannot read file", path.string()));
   }
@@ -117,10 +117,10 @@ std::optional<std::string> LinkedImage::symbol_at(std::uint32_t addr) const {
   return fmt::format("{}+{:#x}", it->second.name, offset);
 }
 
-LinkedImage link(std::span<const ObjectInput> inputs, const LinkOptions &options) {
+LinkedImage link(std::span<const ObjectInput> inputs, const LinkOptions& options) {
   std::vector<ElfObject> objects;
   objects.reserve(inputs.size());
-  for (const ObjectInput &input : inputs)
+  for (const ObjectInput& input : inputs)
     objects.push_back(ElfObject::parse(input));
 
   const auto kept = select_sections(objects);
@@ -128,7 +128,7 @@ LinkedImage link(std::span<const ObjectInput> inputs, const LinkOptions &options
   for (std::size_t o = 0; o < objects.size(); ++o)
     resolver.add(o, objects[o], kept[o]);
   for (const std::string_view reserved : linker_symbols) {
-    const GlobalSymbol *g = resolver.find(reserved);
+    const GlobalSymbol* g = resolver.find(reserved);
     if (g != nullptr && g->defined()) {
       fail(objects[g->object].name(), "symbol '{}' is reserved for the linker", reserved);
     }
@@ -151,7 +151,7 @@ LinkedImage link(std::span<const ObjectInput> inputs, const LinkOptions &options
     }
   }
 
-  for (const auto &[name, g] : resolver.globals()) {
+  for (const auto& [name, g] : resolver.globals()) {
     if (g.state == GlobalSymbol::State::weak || g.state == GlobalSymbol::State::strong) {
       image.symbols.emplace(name, definition_address(objects, layout, g));
     }
@@ -174,7 +174,7 @@ LinkedImage link(std::span<const ObjectInput> inputs, const LinkOptions &options
   image.symbols["__init_array_start"] = layout.init_array_begin;
   image.symbols["__init_array_end"] = layout.init_array_end;
   image.symbols["__sram_size"] = options.sram_bytes;
-  for (const TableRange &table : layout.tables) {
+  for (const TableRange& table : layout.tables) {
     image.symbols["__start_" + table.name] = table.begin;
     image.symbols["__stop_" + table.name] = table.end;
   }

@@ -48,6 +48,6 @@ struct LinkedImage {
 
 // Throws LoadError on malformed input, unresolved or duplicate symbols,
 // relocation overflow and images that do not fit in SRAM.
-LinkedImage link(std::span<const ObjectInput> objects, const LinkOptions &options);
+LinkedImage link(std::span<const ObjectInput> objects, const LinkOptions& options);
 
 } // namespace lanai::loader

@@ -22,12 +22,12 @@ namespace fs = std::filesystem;
 // environment, beside the running executable (an installed tree may have
 // been moved or installed with --prefix), the build tree, the configured
 // install prefix.
-std::vector<fs::path> shipped_dirs(const std::string &name) {
+std::vector<fs::path> shipped_dirs(const std::string& name) {
   std::vector<fs::path> candidates;
   if (name == "runtime") {
-    if (const char *env = std::getenv("LANAI_EMU_RUNTIME_DIR"))
+    if (const char* env = std::getenv("LANAI_EMU_RUNTIME_DIR"))
       candidates.emplace_back(env);
-  } else if (const char *env = std::getenv("LANAI_EMU_FIRMWARE_DIR")) {
+  } else if (const char* env = std::getenv("LANAI_EMU_FIRMWARE_DIR")) {
     candidates.push_back(fs::path(env) / name);
   }
   std::error_code exe_ec;
@@ -40,8 +40,8 @@ std::vector<fs::path> shipped_dirs(const std::string &name) {
 }
 
 // The first candidate folder whose manifest lists objects.
-std::optional<fs::path> first_folder(const std::vector<fs::path> &dirs) {
-  for (const auto &dir : dirs) {
+std::optional<fs::path> first_folder(const std::vector<fs::path>& dirs) {
+  for (const auto& dir : dirs) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
       continue;
@@ -60,7 +60,7 @@ bool valid_firmware_name(std::string_view name) {
 }
 
 // A folder's own name, even when the path ends in '/' or is "." or "..".
-std::string folder_label(const fs::path &folder) {
+std::string folder_label(const fs::path& folder) {
   fs::path p = folder;
   if (p.filename().empty())
     p = p.parent_path();
@@ -72,12 +72,12 @@ std::string folder_label(const fs::path &folder) {
   return ec ? name : full.filename().string();
 }
 
-[[noreturn]] void folder_error(const fs::path &folder, std::string_view what) {
+[[noreturn]] void folder_error(const fs::path& folder, std::string_view what) {
   throw LoadError(fmt::format("firmware folder {}: {}", detail::printable(folder.string()), what));
 }
 
 // The folder at `path`, checked: it exists and lists objects that exist.
-FirmwareSource checked_folder(const fs::path &path) {
+FirmwareSource checked_folder(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec))
     folder_error(path, "no such folder");
@@ -88,7 +88,7 @@ FirmwareSource checked_folder(const fs::path &path) {
   const auto objects = objects_in_manifest(path);
   if (objects.empty())
     folder_error(path, "objects.txt lists no objects");
-  for (const auto &object : objects)
+  for (const auto& object : objects)
     if (!fs::is_regular_file(object, ec))
       folder_error(path, fmt::format("objects.txt lists {}, which is not there",
                                      detail::printable(object.filename().string())));
@@ -101,7 +101,7 @@ bool names_firmware_folder(std::string_view value) {
   return value.find('/') != std::string_view::npos;
 }
 
-std::vector<fs::path> objects_in_manifest(const fs::path &dir) {
+std::vector<fs::path> objects_in_manifest(const fs::path& dir) {
   std::ifstream manifest(dir / "objects.txt");
   std::vector<fs::path> objects;
   std::string line;
@@ -114,7 +114,7 @@ std::vector<fs::path> objects_in_manifest(const fs::path &dir) {
   return objects;
 }
 
-FirmwareSource find_firmware(std::string_view value, const fs::path &base_dir) {
+FirmwareSource find_firmware(std::string_view value, const fs::path& base_dir) {
   if (names_firmware_folder(value)) {
     fs::path path{std::string(value)};
     if (path.is_relative() && !base_dir.empty())
@@ -135,14 +135,14 @@ FirmwareSource find_firmware(std::string_view value, const fs::path &base_dir) {
       return source;
     }
   std::string known;
-  for (const auto &n : firmware_names())
+  for (const auto& n : firmware_names())
     known += (known.empty() ? "" : ", ") + n;
   throw LoadError(fmt::format("unknown firmware '{}' (known: {}; or a path to a firmware folder, "
                               "containing '/')",
                               detail::printable(value), known.empty() ? "none built" : known));
 }
 
-std::vector<fs::path> firmware_objects(const FirmwareSource &firmware) {
+std::vector<fs::path> firmware_objects(const FirmwareSource& firmware) {
   return objects_in_manifest(firmware.folder);
 }
 
@@ -158,9 +158,9 @@ std::vector<std::string> firmware_names() {
   const auto exe = fs::read_symlink("/proc/self/exe", exe_ec);
   if (!exe_ec)
     roots.insert(roots.begin(), exe.parent_path().parent_path() / "share/lanai-emu/firmware");
-  if (const char *env = std::getenv("LANAI_EMU_FIRMWARE_DIR"))
+  if (const char* env = std::getenv("LANAI_EMU_FIRMWARE_DIR"))
     roots.insert(roots.begin(), env);
-  for (const auto &root : roots) {
+  for (const auto& root : roots) {
     std::error_code ec;
     for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
       const std::string name = it->path().filename().string();

@@ -33,15 +33,15 @@ struct FirmwareSource {
 // and `base_dir` is not empty. Throws LoadError, one line: an unknown name
 // (listing the known ones), a missing folder, a folder without objects.txt
 // or with nothing in it, a listed object that is missing.
-FirmwareSource find_firmware(std::string_view value, const std::filesystem::path &base_dir = {});
+FirmwareSource find_firmware(std::string_view value, const std::filesystem::path& base_dir = {});
 
 // The objects listed, in order, in DIR/objects.txt (written by the firmware
 // build for each object set); empty if there is no manifest. Blank lines
 // and lines starting with '#' are not objects.
-std::vector<std::filesystem::path> objects_in_manifest(const std::filesystem::path &dir);
+std::vector<std::filesystem::path> objects_in_manifest(const std::filesystem::path& dir);
 
 // The objects of a firmware that find_firmware found, in link order.
-std::vector<std::filesystem::path> firmware_objects(const FirmwareSource &firmware);
+std::vector<std::filesystem::path> firmware_objects(const FirmwareSource& firmware);
 // The objects of a firmware named by name or path (find_firmware's rules).
 std::vector<std::filesystem::path> firmware_objects(std::string_view value);
 

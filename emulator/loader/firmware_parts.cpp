@@ -17,13 +17,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-[[noreturn]] void parts_error(const fs::path &file, std::size_t line, std::string_view what) {
+[[noreturn]] void parts_error(const fs::path& file, std::size_t line, std::string_view what) {
   throw LoadError(fmt::format("{}:{}: {}", detail::printable(file.string()), line, what));
 }
 
 } // namespace
 
-std::vector<FirmwarePart> read_parts(const fs::path &folder) {
+std::vector<FirmwarePart> read_parts(const fs::path& folder) {
   const fs::path file = folder / "parts.txt";
   std::ifstream in(file);
   std::vector<FirmwarePart> parts;
@@ -36,7 +36,7 @@ std::vector<FirmwarePart> read_parts(const fs::path &folder) {
     if (!(words >> part.name) || part.name.front() == '#')
       continue;
     for (std::string object; words >> object;) {
-      for (const FirmwarePart &other : parts)
+      for (const FirmwarePart& other : parts)
         if (std::find(other.objects.begin(), other.objects.end(), object) != other.objects.end())
           parts_error(
               file, number,
@@ -48,7 +48,7 @@ std::vector<FirmwarePart> read_parts(const fs::path &folder) {
     if (part.objects.empty())
       parts_error(file, number,
                   fmt::format("part {} lists no objects", detail::printable(part.name)));
-    for (const FirmwarePart &other : parts)
+    for (const FirmwarePart& other : parts)
       if (other.name == part.name)
         parts_error(file, number,
                     fmt::format("part {} is listed twice", detail::printable(part.name)));
@@ -57,25 +57,25 @@ std::vector<FirmwarePart> read_parts(const fs::path &folder) {
   return parts;
 }
 
-bool has_part(const fs::path &folder, std::string_view name) {
+bool has_part(const fs::path& folder, std::string_view name) {
   const auto parts = read_parts(folder);
   return std::any_of(parts.begin(), parts.end(),
-                     [&](const FirmwarePart &p) { return p.name == name; });
+                     [&](const FirmwarePart& p) { return p.name == name; });
 }
 
-void write_manifests(const fs::path &folder, const std::vector<FirmwarePart> &parts,
-                     const std::string &comment) {
+void write_manifests(const fs::path& folder, const std::vector<FirmwarePart>& parts,
+                     const std::string& comment) {
   std::string objects;
   std::string lines = "# " + comment + "\n";
-  for (const FirmwarePart &part : parts) {
+  for (const FirmwarePart& part : parts) {
     lines += part.name;
-    for (const std::string &object : part.objects) {
+    for (const std::string& object : part.objects) {
       objects += object + "\n";
       lines += " " + object;
     }
     lines += "\n";
   }
-  for (const auto &[name, text] :
+  for (const auto& [name, text] :
        {std::pair{"objects.txt", &objects}, std::pair{"parts.txt", &lines}}) {
     std::ofstream out(folder / name, std::ios::binary | std::ios::trunc);
     out << *text;

@@ -20,15 +20,15 @@ struct FirmwarePart {
 // if there is no parts.txt. Throws LoadError, one line naming the file and
 // line, for a part without objects, a name used twice or an object listed
 // twice.
-std::vector<FirmwarePart> read_parts(const std::filesystem::path &folder);
+std::vector<FirmwarePart> read_parts(const std::filesystem::path& folder);
 
 // True if the folder's parts include one called `name`.
-bool has_part(const std::filesystem::path &folder, std::string_view name);
+bool has_part(const std::filesystem::path& folder, std::string_view name);
 
 // Writes FOLDER/objects.txt (every part's objects, in order) and
 // FOLDER/parts.txt, which opens with `comment` (one line, without '#').
 // Throws LoadError if either cannot be written.
-void write_manifests(const std::filesystem::path &folder, const std::vector<FirmwarePart> &parts,
-                     const std::string &comment);
+void write_manifests(const std::filesystem::path& folder, const std::vector<FirmwarePart>& parts,
+                     const std::string& comment);
 
 } // namespace lanai::loader

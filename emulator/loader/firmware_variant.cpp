@@ -21,24 +21,24 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string folder_name(const fs::path &folder) {
+std::string folder_name(const fs::path& folder) {
   fs::path p = folder.lexically_normal();
   if (p.filename().empty())
     p = p.parent_path();
   return p.filename().string();
 }
 
-[[noreturn]] void variant_error(const std::string &name, std::string_view what) {
+[[noreturn]] void variant_error(const std::string& name, std::string_view what) {
   throw LoadError(fmt::format("firmware variant {}: {}", detail::printable(name), what));
 }
 
 } // namespace
 
-std::vector<std::string> defined_symbols(const fs::path &object) {
+std::vector<std::string> defined_symbols(const fs::path& object) {
   const ObjectInput input = read_object_file(object);
   const ElfObject elf = ElfObject::parse(input);
   std::vector<std::string> names;
-  for (const ElfSymbol &s : elf.symbols())
+  for (const ElfSymbol& s : elf.symbols())
     if (!s.local() && !s.weak() && !s.undefined() && !s.name.empty())
       names.emplace_back(s.name);
   return names;
@@ -46,8 +46,8 @@ std::vector<std::string> defined_symbols(const fs::path &object) {
 
 std::string demangle(std::string_view name) { return detail::demangled(name); }
 
-VariantPlan plan_variant(const FirmwareSource &base, std::span<const fs::path> objects,
-                         const std::string &name) {
+VariantPlan plan_variant(const FirmwareSource& base, std::span<const fs::path> objects,
+                         const std::string& name) {
   const std::vector<FirmwarePart> base_parts = read_parts(base.folder);
   if (base_parts.empty())
     variant_error(name, fmt::format("base {} has no parts.txt, so no parts to keep or replace",
@@ -57,12 +57,12 @@ VariantPlan plan_variant(const FirmwareSource &base, std::span<const fs::path> o
 
   std::set<std::string> own_symbols;
   std::vector<std::string> own_names;
-  for (const fs::path &object : objects) {
+  for (const fs::path& object : objects) {
     const std::string file = object.filename().string();
     if (std::find(own_names.begin(), own_names.end(), file) != own_names.end())
       variant_error(name, fmt::format("two objects are called {}", detail::printable(file)));
     own_names.push_back(file);
-    for (std::string &symbol : defined_symbols(object))
+    for (std::string& symbol : defined_symbols(object))
       own_symbols.insert(std::move(symbol));
   }
 
@@ -70,8 +70,8 @@ VariantPlan plan_variant(const FirmwareSource &base, std::span<const fs::path> o
   std::size_t own_place = base_parts.size();
   for (std::size_t i = 0; i < base_parts.size(); ++i) {
     bool overlaps = false;
-    for (const std::string &object : base_parts[i].objects) {
-      for (const std::string &symbol : defined_symbols(base.folder / object))
+    for (const std::string& object : base_parts[i].objects) {
+      for (const std::string& symbol : defined_symbols(base.folder / object))
         overlaps = overlaps || own_symbols.contains(symbol);
       if (overlaps)
         break;
@@ -87,13 +87,13 @@ VariantPlan plan_variant(const FirmwareSource &base, std::span<const fs::path> o
       plan.parts.push_back({plan.own_part, own_names});
     if (i == base_parts.size())
       break;
-    const FirmwarePart &part = base_parts[i];
+    const FirmwarePart& part = base_parts[i];
     if (std::find(plan.replaced.begin(), plan.replaced.end(), part.name) != plan.replaced.end())
       continue;
     if (part.name == plan.own_part)
       variant_error(name, fmt::format("its part would be called {}, as a part it keeps",
                                       detail::printable(part.name)));
-    for (const std::string &object : part.objects)
+    for (const std::string& object : part.objects)
       if (std::find(own_names.begin(), own_names.end(), object) != own_names.end())
         variant_error(name, fmt::format("{} is also an object of part {} of {}, which it keeps: "
                                         "rename the source",
@@ -104,8 +104,8 @@ VariantPlan plan_variant(const FirmwareSource &base, std::span<const fs::path> o
   return plan;
 }
 
-VariantPlan assemble_variant(const FirmwareSource &base, std::span<const fs::path> objects,
-                             const fs::path &folder) {
+VariantPlan assemble_variant(const FirmwareSource& base, std::span<const fs::path> objects,
+                             const fs::path& folder) {
   const std::string name = folder_name(folder);
   VariantPlan plan = plan_variant(base, objects, name);
   std::error_code ec;
@@ -113,7 +113,7 @@ VariantPlan assemble_variant(const FirmwareSource &base, std::span<const fs::pat
   if (ec)
     variant_error(
         name, fmt::format("cannot make {}: {}", detail::printable(folder.string()), ec.message()));
-  auto copy = [&](const fs::path &from, const std::string &file) {
+  auto copy = [&](const fs::path& from, const std::string& file) {
     const fs::path to = folder / file;
     // Copying an object onto itself (the variant built in its own folder) is a no-op.
     if (fs::equivalent(from, to, ec))
@@ -123,13 +123,13 @@ VariantPlan assemble_variant(const FirmwareSource &base, std::span<const fs::pat
       variant_error(name, fmt::format("cannot copy {} to {}: {}", detail::printable(from.string()),
                                       detail::printable(to.string()), ec.message()));
   };
-  for (const FirmwarePart &part : plan.parts) {
+  for (const FirmwarePart& part : plan.parts) {
     if (part.name == plan.own_part)
       continue;
-    for (const std::string &object : part.objects)
+    for (const std::string& object : part.objects)
       copy(base.folder / object, object);
   }
-  for (const fs::path &object : objects)
+  for (const fs::path& object : objects)
     copy(object, object.filename().string());
   const std::string what =
       plan.replaced.empty() ? fmt::format("part {} added", plan.own_part)

@@ -27,18 +27,18 @@ struct VariantPlan {
 // checked here) for the folder called `name`. Throws LoadError: a base
 // without parts, no objects, an object that is not a LANai object, two
 // objects or an object and a kept base object of the same file name.
-VariantPlan plan_variant(const FirmwareSource &base, std::span<const std::filesystem::path> objects,
-                         const std::string &name);
+VariantPlan plan_variant(const FirmwareSource& base, std::span<const std::filesystem::path> objects,
+                         const std::string& name);
 
 // Plans the variant and writes it to `folder` (made if missing): the kept
 // objects of the base and the variant's objects copied in, objects.txt and
 // parts.txt. Returns the plan.
-VariantPlan assemble_variant(const FirmwareSource &base,
+VariantPlan assemble_variant(const FirmwareSource& base,
                              std::span<const std::filesystem::path> objects,
-                             const std::filesystem::path &folder);
+                             const std::filesystem::path& folder);
 
 // The strong global symbols an object defines (names as in the file).
-std::vector<std::string> defined_symbols(const std::filesystem::path &object);
+std::vector<std::string> defined_symbols(const std::filesystem::path& object);
 // A symbol as its source spells it: C++ names demangled, others unchanged.
 std::string demangle(std::string_view name);
 

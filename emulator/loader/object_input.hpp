@@ -24,6 +24,6 @@ struct ObjectInput {
 };
 
 // Reads a whole file; throws LoadError if it cannot be read.
-ObjectInput read_object_file(const std::filesystem::path &path);
+ObjectInput read_object_file(const std::filesystem::path& path);
 
 } // namespace lanai::loader

@@ -16,19 +16,19 @@ using detail::fail;
 using detail::printable;
 
 struct SiteContext {
-  const ElfObject &object;
+  const ElfObject& object;
   std::size_t object_index;
-  const std::vector<bool> &kept;
-  const Layout &layout;
-  const LinkedImage &image;
+  const std::vector<bool>& kept;
+  const Layout& layout;
+  const LinkedImage& image;
 };
 
 // The address a relocation's symbol stands for (S).
-std::uint32_t symbol_address(const SiteContext &ctx, const ElfRelocation &r,
-                             const std::string &where) {
+std::uint32_t symbol_address(const SiteContext& ctx, const ElfRelocation& r,
+                             const std::string& where) {
   if (r.symbol == 0)
     return 0;
-  const ElfSymbol &s = ctx.object.symbols()[r.symbol];
+  const ElfSymbol& s = ctx.object.symbols()[r.symbol];
   if (!s.local()) {
     if (const auto address = ctx.image.find_symbol(s.name))
       return *address;
@@ -57,8 +57,8 @@ std::uint32_t symbol_address(const SiteContext &ctx, const ElfRelocation &r,
   return *base + s.value;
 }
 
-void apply_one(const SiteContext &ctx, std::uint32_t target, std::uint32_t target_address,
-               const ElfRelocation &r, LinkedImage &image) {
+void apply_one(const SiteContext& ctx, std::uint32_t target, std::uint32_t target_address,
+               const ElfRelocation& r, LinkedImage& image) {
   const std::string where = ctx.object.location(target, r.offset);
   const std::uint32_t value = symbol_address(ctx, r, where) + static_cast<std::uint32_t>(r.addend);
   // The parser checked offset + 4 <= section size, and the section lies in the image.
@@ -83,18 +83,18 @@ void apply_one(const SiteContext &ctx, std::uint32_t target, std::uint32_t targe
 } // namespace
 
 void apply_relocations(std::span<const ElfObject> objects,
-                       const std::vector<std::vector<bool>> &kept, const Layout &layout,
-                       LinkedImage &image) {
+                       const std::vector<std::vector<bool>>& kept, const Layout& layout,
+                       LinkedImage& image) {
   for (std::size_t o = 0; o < objects.size(); ++o) {
     const SiteContext ctx{objects[o], o, kept[o], layout, image};
-    for (const ElfRelocationSection &section : objects[o].relocations()) {
+    for (const ElfRelocationSection& section : objects[o].relocations()) {
       // Relocations of dropped COMDAT copies are dropped with them.
       if (!kept[o][section.target] || !kept[o][section.index])
         continue;
       const auto target_address = layout.addresses[o][section.target];
       if (!target_address)
         continue;
-      for (const ElfRelocation &r : section.entries) {
+      for (const ElfRelocation& r : section.entries) {
         apply_one(ctx, section.target, *target_address, r, image);
       }
     }

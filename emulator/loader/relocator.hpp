@@ -14,7 +14,7 @@ namespace lanai::loader {
 // `image.symbols` must already hold the final global and linker-defined
 // symbols; an undefined non-weak reference is an error.
 void apply_relocations(std::span<const ElfObject> objects,
-                       const std::vector<std::vector<bool>> &kept, const Layout &layout,
-                       LinkedImage &image);
+                       const std::vector<std::vector<bool>>& kept, const Layout& layout,
+                       LinkedImage& image);
 
 } // namespace lanai::loader

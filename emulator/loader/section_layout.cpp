@@ -16,12 +16,12 @@ namespace {
 
 enum class Region { none, text, rodata, data, init_array, tables, bss, large_data };
 
-bool is_init_array(const ElfSection &s) {
+bool is_init_array(const ElfSection& s) {
   return s.type == elf::sht_init_array || s.name == ".init_array" ||
          s.name.starts_with(".init_array.");
 }
 
-Region region_of(const ElfSection &s) {
+Region region_of(const ElfSection& s) {
   if (!s.alloc())
     return Region::none;
   if (s.executable())
@@ -68,8 +68,8 @@ std::uint32_t init_array_priority(std::string_view section_name) {
   return priority;
 }
 
-Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::vector<bool>> &kept,
-                   std::span<const CommonBlock> commons, const LinkOptions &options) {
+Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::vector<bool>>& kept,
+                   std::span<const CommonBlock> commons, const LinkOptions& options) {
   struct Placement {
     std::size_t object;
     std::uint32_t section;
@@ -86,7 +86,7 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
   auto place_region = [&](Region region) {
     std::vector<std::pair<std::size_t, std::uint32_t>> members;
     for (std::size_t o = 0; o < objects.size(); ++o) {
-      const auto &sections = objects[o].sections();
+      const auto& sections = objects[o].sections();
       for (std::uint32_t i = 1; i < sections.size(); ++i) {
         if (kept[o][i] && region_of(sections[i]) == region)
           members.emplace_back(o, i);
@@ -95,28 +95,28 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
     if (region == Region::tables) {
       // Each table's sections together, tables in the order first seen.
       std::vector<std::string_view> names;
-      for (const auto &[o, i] : members) {
+      for (const auto& [o, i] : members) {
         const std::string_view name = objects[o].sections()[i].name;
         if (std::find(names.begin(), names.end(), name) == names.end())
           names.push_back(name);
       }
-      auto rank = [&](const auto &m) {
+      auto rank = [&](const auto& m) {
         const std::string_view name = objects[m.first].sections()[m.second].name;
         return std::find(names.begin(), names.end(), name) - names.begin();
       };
       std::stable_sort(members.begin(), members.end(),
-                       [&](const auto &a, const auto &b) { return rank(a) < rank(b); });
+                       [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
     }
     if (region == Region::init_array) {
       // Constructors run by priority; equal priorities keep object order.
-      auto priority = [&](const auto &m) {
+      auto priority = [&](const auto& m) {
         return init_array_priority(objects[m.first].sections()[m.second].name);
       };
       std::stable_sort(members.begin(), members.end(),
-                       [&](const auto &a, const auto &b) { return priority(a) < priority(b); });
+                       [&](const auto& a, const auto& b) { return priority(a) < priority(b); });
     }
-    for (const auto &[o, i] : members) {
-      const ElfSection &s = objects[o].sections()[i];
+    for (const auto& [o, i] : members) {
+      const ElfSection& s = objects[o].sections()[i];
       cursor = align_up(cursor, s.align);
       if (region == Region::tables && (tables.empty() || tables.back().name != s.name))
         tables.push_back({std::string(s.name), cursor, cursor});
@@ -147,7 +147,7 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
   const std::uint64_t bss_begin = cursor;
   place_region(Region::bss);
   std::vector<std::uint64_t> common_addresses;
-  for (const CommonBlock &block : commons) {
+  for (const CommonBlock& block : commons) {
     cursor = align_up(cursor, block.align);
     common_addresses.push_back(cursor);
     cursor += block.size;
@@ -173,7 +173,7 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
   for (std::size_t o = 0; o < objects.size(); ++o) {
     layout.addresses[o].resize(objects[o].sections().size());
   }
-  for (const Placement &p : placements)
+  for (const Placement& p : placements)
     layout.addresses[p.object][p.section] = narrow(p.address);
   for (const std::uint64_t a : common_addresses)
     layout.common_addresses.push_back(narrow(a));
@@ -181,7 +181,7 @@ Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::ve
   layout.text_end = narrow(text_end);
   layout.init_array_begin = narrow(init_begin);
   layout.init_array_end = narrow(init_end);
-  for (const Table &t : tables)
+  for (const Table& t : tables)
     layout.tables.push_back({t.name, narrow(t.begin), narrow(t.end)});
   layout.bss_begin = narrow(bss_begin);
   layout.bss_end = narrow(bss_end);

@@ -38,8 +38,8 @@ struct Layout {
 
 // `kept[o][i]` is false for sections dropped as duplicate COMDAT copies.
 // Throws LoadError when the image plus the stack reserve does not fit in SRAM.
-Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::vector<bool>> &kept,
-                   std::span<const CommonBlock> commons, const LinkOptions &options);
+Layout plan_layout(std::span<const ElfObject> objects, const std::vector<std::vector<bool>>& kept,
+                   std::span<const CommonBlock> commons, const LinkOptions& options);
 
 // A section named like a C identifier ("lanai_counters"): as ELF linkers
 // do, its pieces from every object are placed together and the loader

@@ -12,7 +12,7 @@ namespace lanai::loader {
 using detail::fail;
 using detail::printable;
 
-GlobalSymbol &SymbolResolver::entry(std::string_view name) {
+GlobalSymbol& SymbolResolver::entry(std::string_view name) {
   auto it = globals_.find(name);
   if (it == globals_.end()) {
     it = globals_.emplace(std::string(name), GlobalSymbol{}).first;
@@ -21,20 +21,20 @@ GlobalSymbol &SymbolResolver::entry(std::string_view name) {
   return it->second;
 }
 
-const GlobalSymbol *SymbolResolver::find(std::string_view name) const {
+const GlobalSymbol* SymbolResolver::find(std::string_view name) const {
   const auto it = globals_.find(name);
   return it == globals_.end() ? nullptr : &it->second;
 }
 
-void SymbolResolver::add(std::size_t object_index, const ElfObject &object,
-                         const std::vector<bool> &kept) {
+void SymbolResolver::add(std::size_t object_index, const ElfObject& object,
+                         const std::vector<bool>& kept) {
   if (object_names_.size() <= object_index)
     object_names_.resize(object_index + 1);
   object_names_[object_index] = object.name();
 
-  const auto &symbols = object.symbols();
+  const auto& symbols = object.symbols();
   for (std::uint32_t i = 1; i < symbols.size(); ++i) {
-    const ElfSymbol &s = symbols[i];
+    const ElfSymbol& s = symbols[i];
     if (s.local())
       continue;
     if (s.common()) {
@@ -47,13 +47,13 @@ void SymbolResolver::add(std::size_t object_index, const ElfObject &object,
   }
 }
 
-void SymbolResolver::define(const ElfObject &object, std::size_t object_index, std::uint32_t index,
-                            const ElfSymbol &symbol) {
+void SymbolResolver::define(const ElfObject& object, std::size_t object_index, std::uint32_t index,
+                            const ElfSymbol& symbol) {
   if (symbol.in_section() && !object.sections()[symbol.shndx].alloc()) {
     fail(object.name(), "global symbol '{}' is defined in non-allocated section {}",
          printable(symbol.name), printable(object.sections()[symbol.shndx].name));
   }
-  GlobalSymbol &g = entry(symbol.name);
+  GlobalSymbol& g = entry(symbol.name);
   const bool weak = symbol.weak();
   switch (g.state) {
   case GlobalSymbol::State::strong:
@@ -78,8 +78,8 @@ void SymbolResolver::define(const ElfObject &object, std::size_t object_index, s
   g.symbol = index;
 }
 
-void SymbolResolver::add_common(std::size_t object_index, const ElfSymbol &symbol) {
-  GlobalSymbol &g = entry(symbol.name);
+void SymbolResolver::add_common(std::size_t object_index, const ElfSymbol& symbol) {
+  GlobalSymbol& g = entry(symbol.name);
   switch (g.state) {
   case GlobalSymbol::State::strong:
     return; // a real definition absorbs tentative ones
@@ -101,7 +101,7 @@ void SymbolResolver::add_common(std::size_t object_index, const ElfSymbol &symbo
 std::vector<CommonBlock> SymbolResolver::common_blocks() const {
   std::vector<CommonBlock> blocks;
   for (const std::string_view name : first_seen_) {
-    const GlobalSymbol &g = globals_.find(name)->second;
+    const GlobalSymbol& g = globals_.find(name)->second;
     if (g.state == GlobalSymbol::State::common) {
       blocks.push_back({name, g.common_size, g.common_align});
     }

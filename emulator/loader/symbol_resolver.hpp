@@ -36,18 +36,18 @@ class SymbolResolver {
 public:
   // `kept[i]` is false for sections dropped as duplicate COMDAT copies;
   // symbols defined there count as references to the surviving copy.
-  void add(std::size_t object_index, const ElfObject &object, const std::vector<bool> &kept);
+  void add(std::size_t object_index, const ElfObject& object, const std::vector<bool>& kept);
 
-  const GlobalSymbol *find(std::string_view name) const;
-  const std::map<std::string, GlobalSymbol, std::less<>> &globals() const { return globals_; }
+  const GlobalSymbol* find(std::string_view name) const;
+  const std::map<std::string, GlobalSymbol, std::less<>>& globals() const { return globals_; }
   // Common blocks that no real definition replaced, in first-seen order.
   std::vector<CommonBlock> common_blocks() const;
 
 private:
-  GlobalSymbol &entry(std::string_view name);
-  void define(const ElfObject &object, std::size_t object_index, std::uint32_t index,
-              const ElfSymbol &symbol);
-  void add_common(std::size_t object_index, const ElfSymbol &symbol);
+  GlobalSymbol& entry(std::string_view name);
+  void define(const ElfObject& object, std::size_t object_index, std::uint32_t index,
+              const ElfSymbol& symbol);
+  void add_common(std::size_t object_index, const ElfSymbol& symbol);
 
   std::map<std::string, GlobalSymbol, std::less<>> globals_;
   std::vector<std::string_view> first_seen_; // keys of globals_, stable in a std::map

@@ -5,7 +5,7 @@
 
 namespace lanai::machine {
 
-ClockedCore::ClockedCore(kernel::Kernel &kernel, iss::Cpu &cpu, kernel::Frequency clock,
+ClockedCore::ClockedCore(kernel::Kernel& kernel, iss::Cpu& cpu, kernel::Frequency clock,
                          std::uint64_t quantum_cycles)
     : kernel_(kernel), cpu_(cpu), clock_(clock),
       quantum_(std::max<std::uint64_t>(quantum_cycles, 1)),

@@ -17,11 +17,11 @@ namespace lanai::machine {
 
 class ClockedCore {
 public:
-  ClockedCore(kernel::Kernel &kernel, iss::Cpu &cpu, kernel::Frequency clock,
+  ClockedCore(kernel::Kernel& kernel, iss::Cpu& cpu, kernel::Frequency clock,
               std::uint64_t quantum_cycles = 100'000);
   ~ClockedCore();
-  ClockedCore(const ClockedCore &) = delete;
-  ClockedCore &operator=(const ClockedCore &) = delete;
+  ClockedCore(const ClockedCore&) = delete;
+  ClockedCore& operator=(const ClockedCore&) = delete;
 
   // Starts executing at the kernel's current time; `on_stop` runs once, in
   // virtual time, when the core halts, faults or reaches `cycle_limit`.
@@ -44,8 +44,8 @@ public:
 private:
   void slice();
 
-  kernel::Kernel &kernel_;
-  iss::Cpu &cpu_;
+  kernel::Kernel& kernel_;
+  iss::Cpu& cpu_;
   kernel::Frequency clock_;
   std::uint64_t quantum_;
   std::uint64_t cycle_limit_ = 0;

@@ -6,8 +6,8 @@
 
 namespace lanai::machine {
 
-StandaloneMachine::StandaloneMachine(const profile::HardwareProfile &profile,
-                                     const loader::LinkedImage &image)
+StandaloneMachine::StandaloneMachine(const profile::HardwareProfile& profile,
+                                     const loader::LinkedImage& image)
     : image_(image), clock_mhz_(profile.lanai.clock_mhz), system_(profile.lanai.sram_bytes),
       cpu_(profile.lanai.sram_bytes, profile.lanai, &system_) {
   cpu_.write_sram(image_.base, image_.bytes);
@@ -66,20 +66,20 @@ void StandaloneMachine::write_u64(std::uint32_t addr, std::uint64_t value) {
 }
 
 loader::LinkedImage link_program(std::span<const std::filesystem::path> objects,
-                                 const profile::HardwareProfile &profile, bool with_runtime) {
+                                 const profile::HardwareProfile& profile, bool with_runtime) {
   std::vector<loader::ObjectInput> inputs;
-  for (const auto &p : objects)
+  for (const auto& p : objects)
     inputs.push_back(loader::read_object_file(p));
   if (with_runtime)
-    for (const auto &p : runtime_objects())
+    for (const auto& p : runtime_objects())
       inputs.push_back(loader::read_object_file(p));
   loader::LinkOptions options;
   options.sram_bytes = profile.lanai.sram_bytes;
   return loader::link(inputs, options);
 }
 
-loader::LinkedImage link_firmware(const loader::FirmwareSource &firmware,
-                                  const profile::HardwareProfile &profile) {
+loader::LinkedImage link_firmware(const loader::FirmwareSource& firmware,
+                                  const profile::HardwareProfile& profile) {
   const auto objects = loader::firmware_objects(firmware);
   return link_program(objects, profile);
 }

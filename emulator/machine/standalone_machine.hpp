@@ -33,16 +33,16 @@ struct ExecResult {
 
 class StandaloneMachine {
 public:
-  StandaloneMachine(const profile::HardwareProfile &profile, const loader::LinkedImage &image);
+  StandaloneMachine(const profile::HardwareProfile& profile, const loader::LinkedImage& image);
 
   ExecResult run(std::uint64_t max_cycles);
   // As run(), calling `observer` after each instruction (see ClockedCore).
   ExecResult run(std::uint64_t max_cycles, ClockedCore::StepObserver observer);
 
-  iss::Cpu &cpu() { return cpu_; }
-  kernel::Kernel &kernel() { return kernel_; }
-  SystemRegisters &system() { return system_; }
-  const loader::LinkedImage &image() const { return image_; }
+  iss::Cpu& cpu() { return cpu_; }
+  kernel::Kernel& kernel() { return kernel_; }
+  SystemRegisters& system() { return system_; }
+  const loader::LinkedImage& image() const { return image_; }
 
   // Address of a symbol of the image; throws std::out_of_range naming it.
   std::uint32_t symbol(std::string_view name) const;
@@ -64,12 +64,12 @@ using loader::runtime_objects;
 
 // Reads the objects, adds the runtime and links for the profile's SRAM.
 loader::LinkedImage link_program(std::span<const std::filesystem::path> objects,
-                                 const profile::HardwareProfile &profile, bool with_runtime = true);
+                                 const profile::HardwareProfile& profile, bool with_runtime = true);
 
 // Links a firmware found by loader::find_firmware with the runtime for the
 // profile's SRAM. Throws loader::LoadError, one line naming the file (and
 // the symbol, for an unresolved one).
-loader::LinkedImage link_firmware(const loader::FirmwareSource &firmware,
-                                  const profile::HardwareProfile &profile);
+loader::LinkedImage link_firmware(const loader::FirmwareSource& firmware,
+                                  const profile::HardwareProfile& profile);
 
 } // namespace lanai::machine

@@ -6,7 +6,7 @@
 namespace lanai::machine {
 
 iss::MmioStatus SystemRegisters::read(std::uint32_t address, std::uint64_t cycle,
-                                      std::uint32_t &value) {
+                                      std::uint32_t& value) {
   switch (address) {
   case LANAI_REG_CONSOLE:
   case LANAI_REG_EXIT:

@@ -18,10 +18,10 @@ public:
 
   // Each console byte goes to the sink as it is written (default: kept only).
   void set_console_sink(std::function<void(char)> sink) { sink_ = std::move(sink); }
-  const std::string &console() const { return console_; }
+  const std::string& console() const { return console_; }
   std::optional<std::int32_t> exit_code() const { return exit_code_; }
 
-  iss::MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t &value) override;
+  iss::MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t& value) override;
   iss::MmioStatus write(std::uint32_t address, std::uint64_t cycle, std::uint32_t value) override;
   // Everything but the cycle counter's low word (its value moves, and the
   // read latches the high word).

@@ -19,7 +19,7 @@ namespace lanai::nic {
 // overlap level changes exactly when one of the two busy levels does.
 class OverlapMeter {
 public:
-  OverlapMeter(kernel::StatsRegistry &stats, const std::string &prefix)
+  OverlapMeter(kernel::StatsRegistry& stats, const std::string& prefix)
       : level_(stats.time_weighted(prefix)), total_(stats.counter(prefix + "_ps")) {}
 
   // Engine `which` (0 or 1) became busy or idle at `t`.
@@ -45,8 +45,8 @@ public:
   }
 
 private:
-  kernel::TimeWeighted &level_;
-  kernel::Counter &total_;
+  kernel::TimeWeighted& level_;
+  kernel::Counter& total_;
   bool busy_[2] = {false, false};
   bool overlapping_ = false;
   kernel::SimTime since_{};
@@ -54,7 +54,7 @@ private:
 
 class BusyMeter {
 public:
-  BusyMeter(kernel::StatsRegistry &stats, const std::string &prefix)
+  BusyMeter(kernel::StatsRegistry& stats, const std::string& prefix)
       : level_(stats.time_weighted(prefix + ".busy")), total_(stats.counter(prefix + ".busy_ps")) {}
 
   void begin(kernel::SimTime t) {
@@ -79,7 +79,7 @@ public:
   }
 
   // Reports every change of this level to `overlap` as its engine `index`.
-  void watch_overlap(OverlapMeter *overlap, int index) {
+  void watch_overlap(OverlapMeter* overlap, int index) {
     overlap_ = overlap;
     overlap_index_ = index;
     if (overlap_ && busy_)
@@ -103,11 +103,11 @@ private:
   // must not abort a whole run over a statistic.
   kernel::SimTime clamp(kernel::SimTime t) const { return std::max(t, level_.last_change()); }
 
-  kernel::TimeWeighted &level_;
-  kernel::Counter &total_;
+  kernel::TimeWeighted& level_;
+  kernel::Counter& total_;
   bool busy_ = false;
   kernel::SimTime since_{};
-  OverlapMeter *overlap_ = nullptr;
+  OverlapMeter* overlap_ = nullptr;
   int overlap_index_ = 0;
 };
 

@@ -16,9 +16,9 @@
 
 namespace lanai::nic {
 
-Card::Card(kernel::Kernel &kernel, kernel::StatsRegistry &stats,
-           const profile::HardwareProfile &profile, std::uint32_t node, wire::NetworkPort &port,
-           ProtectionTable &tpt, const loader::LinkedImage &firmware)
+Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+           const profile::HardwareProfile& profile, std::uint32_t node, wire::NetworkPort& port,
+           ProtectionTable& tpt, const loader::LinkedImage& firmware)
     : kernel_(kernel), node_(node), trace_(node), image_(firmware),
       system_(profile.lanai.sram_bytes),
       registers_(std::make_unique<CardRegisters>(kernel, system_, node)),
@@ -62,13 +62,13 @@ void Card::start() {
   core_.start(limit, [this](iss::StopReason reason) { stopped_ = reason; });
 }
 
-bool Card::ring_doorbell(const via_doorbell &doorbell) {
+bool Card::ring_doorbell(const via_doorbell& doorbell) {
   // The queue notes the LANai cycle the write arrived at.
   const bool queued = doorbells_->ring(doorbell, core_.cycle_at(kernel_.now()));
   if (trace_.on()) {
     const bool recv = (doorbell.vi_queue & VIA_DOORBELL_RECV) != 0;
     trace_.record(trace::Track::doorbell, queued ? (recv ? "recv" : "send") : "dropped",
-                  kernel_.now(), kernel_.now(), 0xFFFFFFFFu, [&](trace::Event &e) {
+                  kernel_.now(), kernel_.now(), 0xFFFFFFFFu, [&](trace::Event& e) {
                     e.vi = doorbell.vi_queue & 0xFFFFu;
                     e.host_address = doorbell.descriptor;
                   });
@@ -134,8 +134,8 @@ bool Card::devices_idle() const {
   return doorbells_->waiting() == 0 && hdma_->idle() && !nsdma_->busy() && nrdma_->idle();
 }
 
-const std::string &Card::console() const { return system_.console(); }
+const std::string& Card::console() const { return system_.console(); }
 
-iss::MmioBus &Card::bus() { return *registers_; }
+iss::MmioBus& Card::bus() { return *registers_; }
 
 } // namespace lanai::nic

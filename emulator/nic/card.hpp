@@ -37,12 +37,12 @@ class CardRegisters;
 class Card {
 public:
   // Statistics are named "node<N>.<device>.<what>".
-  Card(kernel::Kernel &kernel, kernel::StatsRegistry &stats,
-       const profile::HardwareProfile &profile, std::uint32_t node, wire::NetworkPort &port,
-       ProtectionTable &tpt, const loader::LinkedImage &firmware);
+  Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+       const profile::HardwareProfile& profile, std::uint32_t node, wire::NetworkPort& port,
+       ProtectionTable& tpt, const loader::LinkedImage& firmware);
   ~Card();
-  Card(const Card &) = delete;
-  Card &operator=(const Card &) = delete;
+  Card(const Card&) = delete;
+  Card& operator=(const Card&) = delete;
 
   // Starts the firmware at `_start` at the kernel's current time. The core
   // then runs until it halts or faults (firmware normally never returns).
@@ -52,7 +52,7 @@ public:
   // One posted doorbell write. Returns false if the queue was full and the
   // doorbell was dropped (the host cannot see this on real hardware; it is
   // reported for statistics and tests).
-  bool ring_doorbell(const via_doorbell &doorbell);
+  bool ring_doorbell(const via_doorbell& doorbell);
   // Programmed I/O into SRAM (the driver fills the configuration block).
   void write_sram(std::uint32_t address, std::span<const std::uint8_t> bytes);
   void write_sram_word(std::uint32_t address, std::uint32_t value); // big endian
@@ -66,7 +66,7 @@ public:
   // Records what the devices and the firmware's instrumentation port do
   // into `recorder` from now on (nullptr: stop). The recorder must outlive
   // the card or be detached first.
-  void set_trace(trace::Recorder *recorder) { trace_.attach(recorder); }
+  void set_trace(trace::Recorder* recorder) { trace_.attach(recorder); }
 
   // Called when firmware writes LANAI_REG_HOST_INTERRUPT.
   void set_on_host_interrupt(std::function<void(std::uint32_t word)> fn);
@@ -84,28 +84,28 @@ public:
   // The countdown timer is counting: the firmware has asked to be woken
   // later (a retransmission or an acknowledgement it will send).
   bool timer_running() const;
-  const std::string &console() const;
+  const std::string& console() const;
 
-  iss::Cpu &cpu() { return cpu_; }
-  const iss::Cpu &cpu() const { return cpu_; }
+  iss::Cpu& cpu() { return cpu_; }
+  const iss::Cpu& cpu() const { return cpu_; }
   // The firmware image the card was loaded with.
-  const loader::LinkedImage &image() const { return image_; }
-  machine::ClockedCore &core() { return core_; }
+  const loader::LinkedImage& image() const { return image_; }
+  machine::ClockedCore& core() { return core_; }
   // The register window as the core sees it (device tests drive it directly).
-  iss::MmioBus &bus();
-  DoorbellFifo &doorbells() { return *doorbells_; }
-  HostDma &host_dma() { return *hdma_; }
-  NetSendDma &send_dma() { return *nsdma_; }
-  NetRecvDma &recv_dma() { return *nrdma_; }
+  iss::MmioBus& bus();
+  DoorbellFifo& doorbells() { return *doorbells_; }
+  HostDma& host_dma() { return *hdma_; }
+  NetSendDma& send_dma() { return *nsdma_; }
+  NetRecvDma& recv_dma() { return *nrdma_; }
   // HDMA and NSDMA busy at the same time: node<N>.hdma_nsdma.overlap
   // (0/1 level) and node<N>.hdma_nsdma.overlap_ps.
-  const OverlapMeter &hdma_nsdma_overlap() const { return hdma_nsdma_; }
+  const OverlapMeter& hdma_nsdma_overlap() const { return hdma_nsdma_; }
   // The LANai's work, as the firmware marks it on the instrumentation port:
   // node<N>.lanai.busy (0/1 level) and node<N>.lanai.busy_ps.
-  const BusyMeter &lanai_work() const { return lanai_work_; }
+  const BusyMeter& lanai_work() const { return lanai_work_; }
 
 private:
-  kernel::Kernel &kernel_;
+  kernel::Kernel& kernel_;
   std::uint32_t node_;
   CardTrace trace_;
   loader::LinkedImage image_;

@@ -53,7 +53,7 @@ bool starts_operation(std::uint32_t address) {
 
 } // namespace
 
-CardRegisters::CardRegisters(kernel::Kernel &kernel, machine::SystemRegisters &system,
+CardRegisters::CardRegisters(kernel::Kernel& kernel, machine::SystemRegisters& system,
                              std::uint32_t node)
     : kernel_(kernel), system_(system), node_(node) {}
 
@@ -62,7 +62,7 @@ CardRegisters::~CardRegisters() {
     kernel_.cancel(id);
 }
 
-void CardRegisters::attach(const CardDevices &devices) {
+void CardRegisters::attach(const CardDevices& devices) {
   devices_ = devices;
   timer_ = std::make_unique<CountdownTimer>(kernel_, *devices_.core);
 }
@@ -78,7 +78,7 @@ kernel::SimTime CardRegisters::access_time(std::uint64_t cycle) const {
 }
 
 iss::MmioStatus CardRegisters::read(std::uint32_t address, std::uint64_t cycle,
-                                    std::uint32_t &value) {
+                                    std::uint32_t& value) {
   if (address < LANAI_MMIO_BASE)
     return iss::MmioStatus::unmapped;
   switch (block_of(address)) {
@@ -187,7 +187,7 @@ iss::MmioStatus CardRegisters::write_device(std::uint32_t address, std::uint64_t
   }
 }
 
-iss::MmioStatus CardRegisters::read_trace_port(std::uint32_t address, std::uint32_t &value) const {
+iss::MmioStatus CardRegisters::read_trace_port(std::uint32_t address, std::uint32_t& value) const {
   switch (address) {
   case LANAI_REG_TRACE_TAG:
     value = devices_.trace->tag();

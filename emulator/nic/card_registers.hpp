@@ -27,32 +27,32 @@ class BusyMeter;
 
 // What the decoder dispatches to; all owned by the card.
 struct CardDevices {
-  iss::Cpu *cpu = nullptr;
-  machine::ClockedCore *core = nullptr;
-  DoorbellFifo *doorbells = nullptr;
-  HostDma *hdma = nullptr;
-  NetSendDma *nsdma = nullptr;
-  NetRecvDma *nrdma = nullptr;
-  CardTrace *trace = nullptr;
+  iss::Cpu* cpu = nullptr;
+  machine::ClockedCore* core = nullptr;
+  DoorbellFifo* doorbells = nullptr;
+  HostDma* hdma = nullptr;
+  NetSendDma* nsdma = nullptr;
+  NetRecvDma* nrdma = nullptr;
+  CardTrace* trace = nullptr;
   // The LANai's work: busy while the firmware is in a state and not
   // busy-waiting (LANAI_REG_TRACE_STATE, LANAI_REG_TRACE_WAIT).
-  BusyMeter *lanai_work = nullptr;
+  BusyMeter* lanai_work = nullptr;
 };
 
 class CardRegisters final : public iss::MmioBus {
 public:
-  CardRegisters(kernel::Kernel &kernel, machine::SystemRegisters &system, std::uint32_t node);
+  CardRegisters(kernel::Kernel& kernel, machine::SystemRegisters& system, std::uint32_t node);
   ~CardRegisters() override;
-  CardRegisters(const CardRegisters &) = delete;
-  CardRegisters &operator=(const CardRegisters &) = delete;
+  CardRegisters(const CardRegisters&) = delete;
+  CardRegisters& operator=(const CardRegisters&) = delete;
 
   // The devices exist only after the CPU, which needs this bus first.
-  void attach(const CardDevices &devices);
+  void attach(const CardDevices& devices);
   void set_on_host_interrupt(std::function<void(std::uint32_t)> fn) {
     on_interrupt_ = std::move(fn);
   }
 
-  iss::MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t &value) override;
+  iss::MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t& value) override;
   iss::MmioStatus write(std::uint32_t address, std::uint64_t cycle, std::uint32_t value) override;
   // Registers whose reads change nothing and whose value changes only in
   // kernel events or register writes: all but the two pops (doorbell, host
@@ -61,7 +61,7 @@ public:
 
   // The LANAI_REG_EVENT_STATUS word as it stands now.
   std::uint32_t event_status() const;
-  const CountdownTimer &timer() const { return *timer_; }
+  const CountdownTimer& timer() const { return *timer_; }
   // Timer runs and expiries and host interrupts raised.
   std::uint64_t activity() const;
 
@@ -72,13 +72,13 @@ private:
   iss::MmioStatus write_device(std::uint32_t address, std::uint64_t cycle, std::uint32_t value);
   void raise_interrupt(kernel::SimTime when, std::uint32_t word);
   // The instrumentation port's registers (LANAI_REG_TRACE_*).
-  iss::MmioStatus read_trace_port(std::uint32_t address, std::uint32_t &value) const;
+  iss::MmioStatus read_trace_port(std::uint32_t address, std::uint32_t& value) const;
   void write_trace_port(std::uint32_t address, std::uint64_t cycle, std::uint32_t value);
   // The NUL-terminated name at SRAM `address` (at most 64 characters).
   std::string state_name(std::uint32_t address) const;
 
-  kernel::Kernel &kernel_;
-  machine::SystemRegisters &system_;
+  kernel::Kernel& kernel_;
+  machine::SystemRegisters& system_;
   std::uint32_t node_;
   CardDevices devices_;
   std::unique_ptr<CountdownTimer> timer_;

@@ -30,7 +30,7 @@ void CardTrace::set_waiting(kernel::SimTime when, bool waiting) {
 
 void CardTrace::record(trace::Track track, std::string name, kernel::SimTime begin,
                        kernel::SimTime end, std::uint32_t tag_word,
-                       const std::function<void(trace::Event &)> &fill) {
+                       const std::function<void(trace::Event&)>& fill) {
   if (!recorder_)
     return;
   trace::Event e;
@@ -47,7 +47,7 @@ void CardTrace::record(trace::Track track, std::string name, kernel::SimTime beg
   recorder_->record(std::move(e));
 }
 
-void CardTrace::label_packet(std::span<const std::uint8_t> payload, bool sending, trace::Event &e) {
+void CardTrace::label_packet(std::span<const std::uint8_t> payload, bool sending, trace::Event& e) {
   if (payload.size() < VIA_PACKET_HEADER_BYTES)
     return;
   auto be = [&](std::size_t at, std::size_t bytes) {

@@ -18,7 +18,7 @@ class CardTrace {
 public:
   explicit CardTrace(std::uint32_t node) : node_(node) {}
 
-  void attach(trace::Recorder *recorder) { recorder_ = recorder; }
+  void attach(trace::Recorder* recorder) { recorder_ = recorder; }
   bool on() const { return recorder_ != nullptr; }
   std::uint32_t node() const { return node_; }
 
@@ -39,15 +39,15 @@ public:
 
   // Records an event on this node with the given labels.
   void record(trace::Track track, std::string name, kernel::SimTime begin, kernel::SimTime end,
-              std::uint32_t tag_word, const std::function<void(trace::Event &)> &fill = {});
+              std::uint32_t tag_word, const std::function<void(trace::Event&)>& fill = {});
 
   // Labels `e` from the VIA packet header at the start of `payload` (if it
   // is one): VI (the sender's when `sending`, else the receiver's), message
   // number and the other node.
-  static void label_packet(std::span<const std::uint8_t> payload, bool sending, trace::Event &e);
+  static void label_packet(std::span<const std::uint8_t> payload, bool sending, trace::Event& e);
 
 private:
-  trace::Recorder *recorder_ = nullptr;
+  trace::Recorder* recorder_ = nullptr;
   std::uint32_t node_;
   std::uint32_t tag_ = 0xFFFFFFFFu;
   std::uint64_t stamp_ = 0;

@@ -12,11 +12,11 @@ namespace lanai::nic {
 
 class CountdownTimer {
 public:
-  CountdownTimer(kernel::Kernel &kernel, const machine::ClockedCore &core)
+  CountdownTimer(kernel::Kernel& kernel, const machine::ClockedCore& core)
       : kernel_(kernel), core_(core) {}
   ~CountdownTimer() { kernel_.cancel(event_); }
-  CountdownTimer(const CountdownTimer &) = delete;
-  CountdownTimer &operator=(const CountdownTimer &) = delete;
+  CountdownTimer(const CountdownTimer&) = delete;
+  CountdownTimer& operator=(const CountdownTimer&) = delete;
 
   // A write at core cycle `cycle`: clears the expired flag; N > 0 (re)starts
   // a countdown of N cycles, 0 cancels.
@@ -30,8 +30,8 @@ public:
   std::uint64_t activity() const { return activity_; }
 
 private:
-  kernel::Kernel &kernel_;
-  const machine::ClockedCore &core_;
+  kernel::Kernel& kernel_;
+  const machine::ClockedCore& core_;
   kernel::EventId event_;
   std::uint64_t expiry_cycle_ = 0;
   bool expired_ = false;

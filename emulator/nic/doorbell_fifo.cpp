@@ -8,14 +8,14 @@
 
 namespace lanai::nic {
 
-DoorbellFifo::DoorbellFifo(kernel::StatsRegistry &stats, std::uint32_t node,
-                           const profile::NicParams &params)
+DoorbellFifo::DoorbellFifo(kernel::StatsRegistry& stats, std::uint32_t node,
+                           const profile::NicParams& params)
     : capacity_(params.doorbell_entries), queues_(params.per_vi_doorbells != 0 ? VIA_MAX_VI : 1),
       rung_(stats.counter(fmt::format("node{}.doorbell.rung", node))),
       overflow_count_(stats.counter(fmt::format("node{}.doorbell.overflows", node))),
       bad_vi_(stats.counter(fmt::format("node{}.doorbell.bad_vi", node))) {}
 
-bool DoorbellFifo::ring(const via_doorbell &doorbell, std::uint64_t cycle) {
+bool DoorbellFifo::ring(const via_doorbell& doorbell, std::uint64_t cycle) {
   std::size_t queue = 0;
   if (per_vi()) {
     // FIFO mode hands any VI number to the firmware to judge; per-VI mode
@@ -26,7 +26,7 @@ bool DoorbellFifo::ring(const via_doorbell &doorbell, std::uint64_t cycle) {
       return false;
     }
   }
-  auto &q = queues_[queue];
+  auto& q = queues_[queue];
   if (q.size() >= capacity_) {
     ++overflows_;
     overflow_flag_ = true;
@@ -40,14 +40,14 @@ bool DoorbellFifo::ring(const via_doorbell &doorbell, std::uint64_t cycle) {
   return true;
 }
 
-std::deque<DoorbellFifo::Entry> *DoorbellFifo::selected_queue() {
+std::deque<DoorbellFifo::Entry>* DoorbellFifo::selected_queue() {
   if (!per_vi())
     return &queues_.front();
   return select_ < queues_.size() ? &queues_[select_] : nullptr;
 }
 
 std::uint32_t DoorbellFifo::pop() {
-  auto *q = selected_queue();
+  auto* q = selected_queue();
   if (!q || q->empty())
     return 0;
   latched_ = q->front().doorbell;
@@ -57,10 +57,10 @@ std::uint32_t DoorbellFifo::pop() {
   return 1;
 }
 
-iss::MmioStatus DoorbellFifo::read(std::uint32_t address, std::uint32_t &value) {
+iss::MmioStatus DoorbellFifo::read(std::uint32_t address, std::uint32_t& value) {
   switch (address) {
   case LANAI_REG_DB_STATUS: {
-    const auto *q = selected_queue();
+    const auto* q = selected_queue();
     const std::size_t count = q ? q->size() : 0;
     value = static_cast<std::uint32_t>(count) & LANAI_DB_STATUS_COUNT_MASK;
     if (overflow_flag_)
@@ -145,7 +145,7 @@ std::uint32_t DoorbellFifo::event_bits() const {
 
 std::size_t DoorbellFifo::waiting() const {
   std::size_t n = 0;
-  for (const auto &q : queues_)
+  for (const auto& q : queues_)
     n += q.size();
   return n;
 }
@@ -154,7 +154,7 @@ std::size_t DoorbellFifo::waiting(std::uint32_t vi) const {
   if (per_vi())
     return vi < queues_.size() ? queues_[vi].size() : 0;
   std::size_t n = 0;
-  for (const auto &e : queues_.front())
+  for (const auto& e : queues_.front())
     if ((e.doorbell.vi_queue & LANAI_DB_ENTRY_VI_MASK) == vi)
       ++n;
   return n;

@@ -19,14 +19,14 @@ class DoorbellFifo {
 public:
   // Stats: node<N>.doorbell.rung (accepted), .overflows (dropped on a full
   // queue), .bad_vi (per-VI mode: dropped for naming no VI).
-  DoorbellFifo(kernel::StatsRegistry &stats, std::uint32_t node, const profile::NicParams &params);
+  DoorbellFifo(kernel::StatsRegistry& stats, std::uint32_t node, const profile::NicParams& params);
 
   // One doorbell write from the host, reaching the queue at LANai cycle
   // `cycle` (kept with the entry). False if it was dropped.
-  bool ring(const via_doorbell &doorbell, std::uint64_t cycle);
+  bool ring(const via_doorbell& doorbell, std::uint64_t cycle);
 
   // The doorbell register block (LANAI_REG_DB_*).
-  iss::MmioStatus read(std::uint32_t address, std::uint32_t &value);
+  iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
 
   // LANAI_EV_DOORBELL and LANAI_EV_DOORBELL_OVERFLOW as they stand now.
@@ -47,7 +47,7 @@ private:
     via_doorbell doorbell;
     std::uint64_t cycle; // when it reached the queue
   };
-  std::deque<Entry> *selected_queue();
+  std::deque<Entry>* selected_queue();
   std::uint32_t pop();
 
   std::uint32_t capacity_;
@@ -58,9 +58,9 @@ private:
   std::uint32_t overflows_ = 0;
   bool overflow_flag_ = false;
   std::uint64_t activity_ = 0;
-  kernel::Counter &rung_;
-  kernel::Counter &overflow_count_;
-  kernel::Counter &bad_vi_;
+  kernel::Counter& rung_;
+  kernel::Counter& overflow_count_;
+  kernel::Counter& bad_vi_;
 };
 
 } // namespace lanai::nic

@@ -35,14 +35,14 @@ std::uint32_t status_of(ProtectionCheck check) {
 bool to_sram(std::uint32_t direction) { return (direction & 1u) == 0u; }
 
 // Host memory is this process's memory: registered regions are real buffers.
-std::uint8_t *host_pointer(std::uint64_t address) {
-  return reinterpret_cast<std::uint8_t *>(static_cast<std::uintptr_t>(address));
+std::uint8_t* host_pointer(std::uint64_t address) {
+  return reinterpret_cast<std::uint8_t*>(static_cast<std::uintptr_t>(address));
 }
 
 } // namespace
 
-HostDma::HostDma(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::uint32_t node,
-                 const profile::NicParams &params, iss::Cpu &cpu, const ProtectionTable &tpt)
+HostDma::HostDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
+                 const profile::NicParams& params, iss::Cpu& cpu, const ProtectionTable& tpt)
     : kernel_(kernel), cpu_(cpu), tpt_(tpt), capacity_(params.hdma_queue_entries),
       race_entries_(params.hdma_race_entries), setup_(kernel::nanoseconds(params.hdma_setup_ns)),
       pci_(kernel::Bandwidth::megabytes_per_second(params.pci_mbytes_per_s)),
@@ -58,7 +58,7 @@ kernel::SimTime HostDma::service_time(std::uint32_t bytes) const {
   return setup_ + pci_.transfer_time(bytes);
 }
 
-iss::MmioStatus HostDma::read(std::uint32_t address, std::uint32_t &value) {
+iss::MmioStatus HostDma::read(std::uint32_t address, std::uint32_t& value) {
   switch (address) {
   case LANAI_REG_HDMA_RESULT:
     value = result_;
@@ -165,7 +165,7 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
          request.id;
 }
 
-std::uint32_t HostDma::check(const HostDmaRequest &r) const {
+std::uint32_t HostDma::check(const HostDmaRequest& r) const {
   const Access access = r.direction == LANAI_HDMA_TO_HOST_REMOTE   ? Access::remote_write
                         : r.direction == LANAI_HDMA_TO_SRAM_REMOTE ? Access::remote_read
                                                                    : Access::local;
@@ -175,7 +175,7 @@ std::uint32_t HostDma::check(const HostDmaRequest &r) const {
 void HostDma::start_service(kernel::SimTime when) {
   in_service_ = waiting_.front();
   waiting_.pop_front();
-  const HostDmaRequest &r = *in_service_;
+  const HostDmaRequest& r = *in_service_;
   // Checked when the engine takes the request; a refused one costs the
   // bus setup only.
   in_service_status_ = check(r);
@@ -202,7 +202,7 @@ void HostDma::finish_service() {
     protection_errors_.add();
   if (trace_ && trace_->on())
     trace_->record(trace::Track::hdma, to_sram(request.direction) ? "to_sram" : "to_host",
-                   service_began_, kernel_.now(), request.tag, [&](trace::Event &e) {
+                   service_began_, kernel_.now(), request.tag, [&](trace::Event& e) {
                      e.programmed = request.programmed;
                      e.stamp = request.stamp;
                      e.host_address = request.host;
@@ -216,10 +216,10 @@ void HostDma::finish_service() {
     busy_.end(kernel_.now());
 }
 
-void HostDma::move_bytes(const HostDmaRequest &r) {
+void HostDma::move_bytes(const HostDmaRequest& r) {
   if (r.length == 0)
     return;
-  std::uint8_t *host = host_pointer(r.host);
+  std::uint8_t* host = host_pointer(r.host);
   if (to_sram(r.direction)) {
     cpu_.write_sram(r.sram, std::span<const std::uint8_t>(host, r.length));
     bytes_to_sram_.add(r.length);

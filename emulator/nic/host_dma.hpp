@@ -38,21 +38,21 @@ class HostDma {
 public:
   // Stats: node<N>.hdma.requests (accepted), .bytes_to_sram, .bytes_to_host,
   // .protection_errors, .busy (0/1 level) and .busy_ps (engine busy time).
-  HostDma(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::uint32_t node,
-          const profile::NicParams &params, iss::Cpu &cpu, const ProtectionTable &tpt);
+  HostDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
+          const profile::NicParams& params, iss::Cpu& cpu, const ProtectionTable& tpt);
   ~HostDma();
-  HostDma(const HostDma &) = delete;
-  HostDma &operator=(const HostDma &) = delete;
+  HostDma(const HostDma&) = delete;
+  HostDma& operator=(const HostDma&) = delete;
 
   // Where started and finished requests are recorded (the card's).
-  void set_trace(CardTrace *trace) { trace_ = trace; }
+  void set_trace(CardTrace* trace) { trace_ = trace; }
 
   void set_on_host_write(std::function<void(std::uint64_t, std::uint32_t)> fn) {
     on_host_write_ = std::move(fn);
   }
 
   // The host DMA register block (LANAI_REG_HDMA_*); `when` is the access time.
-  iss::MmioStatus read(std::uint32_t address, std::uint32_t &value);
+  iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
 
   // LANAI_EV_HDMA_DONE and LANAI_EV_HDMA_IDLE as they stand now.
@@ -66,9 +66,9 @@ public:
   // Engine time of one request moving `bytes`: setup plus the PCI transfer.
   kernel::SimTime service_time(std::uint32_t bytes) const;
   // The protection table's verdict on a request, as a LANAI_HDMA_* status.
-  std::uint32_t check(const HostDmaRequest &request) const;
+  std::uint32_t check(const HostDmaRequest& request) const;
   kernel::SimTime busy_time() const { return busy_.total(); }
-  BusyMeter &busy_meter() { return busy_; }
+  BusyMeter& busy_meter() { return busy_; }
   // Requests accepted and completed, completions popped.
   std::uint64_t activity() const { return activity_; }
 
@@ -76,12 +76,12 @@ private:
   std::uint32_t commit(std::uint32_t direction, std::uint32_t position, kernel::SimTime when);
   void start_service(kernel::SimTime when);
   void finish_service();
-  void move_bytes(const HostDmaRequest &request);
+  void move_bytes(const HostDmaRequest& request);
   std::uint32_t pop_completion();
 
-  kernel::Kernel &kernel_;
-  iss::Cpu &cpu_;
-  const ProtectionTable &tpt_;
+  kernel::Kernel& kernel_;
+  iss::Cpu& cpu_;
+  const ProtectionTable& tpt_;
   std::uint32_t capacity_;
   std::uint32_t race_entries_;
   kernel::SimTime setup_;
@@ -97,14 +97,14 @@ private:
   std::deque<std::uint32_t> done_; // completion words, service order
   std::uint64_t activity_ = 0;
   std::function<void(std::uint64_t, std::uint32_t)> on_host_write_;
-  CardTrace *trace_ = nullptr;
+  CardTrace* trace_ = nullptr;
   kernel::SimTime service_began_{};
 
   BusyMeter busy_;
-  kernel::Counter &requests_;
-  kernel::Counter &bytes_to_sram_;
-  kernel::Counter &bytes_to_host_;
-  kernel::Counter &protection_errors_;
+  kernel::Counter& requests_;
+  kernel::Counter& bytes_to_sram_;
+  kernel::Counter& bytes_to_host_;
+  kernel::Counter& protection_errors_;
 };
 
 } // namespace lanai::nic

@@ -14,9 +14,9 @@
 namespace lanai::nic {
 
 template <class Device>
-concept MmioDevice = requires(Device &device, const Device &observed, std::uint32_t address,
+concept MmioDevice = requires(Device& device, const Device& observed, std::uint32_t address,
                               kernel::SimTime when, std::uint32_t value,
-                              std::uint32_t &read_value) {
+                              std::uint32_t& read_value) {
   // A register of the device's block: ok, or unmapped for an address it lacks.
   { device.read(address, read_value) } -> std::same_as<iss::MmioStatus>;
   { device.write(address, when, value) } -> std::same_as<iss::MmioStatus>;

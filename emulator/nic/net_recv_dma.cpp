@@ -15,8 +15,8 @@
 
 namespace lanai::nic {
 
-NetRecvDma::NetRecvDma(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::uint32_t node,
-                       const profile::NicParams &params, iss::Cpu &cpu, wire::NetworkPort &port)
+NetRecvDma::NetRecvDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
+                       const profile::NicParams& params, iss::Cpu& cpu, wire::NetworkPort& port)
     : NetworkDma(kernel, stats, node, "nrdma", kernel::nanoseconds(params.nrdma_setup_ns), cpu,
                  port) {
   port_.set_receive_ready(false);
@@ -28,7 +28,7 @@ NetRecvDma::~NetRecvDma() {
   kernel_.cancel(event_);
 }
 
-iss::MmioStatus NetRecvDma::read(std::uint32_t address, std::uint32_t &value) {
+iss::MmioStatus NetRecvDma::read(std::uint32_t address, std::uint32_t& value) {
   switch (address) {
   case LANAI_REG_NRDMA_RESULT:
     value = result_;
@@ -130,7 +130,7 @@ void NetRecvDma::on_packet(wire::Packet packet, bool checksum_ok) {
 
 void NetRecvDma::finish() {
   event_ = {};
-  const auto &payload = packet_->payload();
+  const auto& payload = packet_->payload();
   const auto size = static_cast<std::uint32_t>(payload.size());
   const std::uint32_t copied = std::min(size, buffer_capacity_);
   cpu_.write_sram(buffer_, std::span<const std::uint8_t>(payload.data(), copied));
@@ -143,7 +143,7 @@ void NetRecvDma::finish() {
   source_ = packet_->source_node();
   arrived_cycle_ = cycle_at_ ? cycle_at_(arrived_) : 0;
   if (trace_ && trace_->on()) {
-    auto label = [&](trace::Event &e) {
+    auto label = [&](trace::Event& e) {
       e.bytes = copied;
       CardTrace::label_packet(std::span<const std::uint8_t>(payload.data(), copied), false, e);
     };

@@ -33,12 +33,12 @@ public:
   // Takes over the port's packet callback and its stop/go control. Stats:
   // node<N>.nrdma.packets, .bytes (payload written to SRAM), .busy and
   // .busy_ps (from a packet's tail to its DMA done).
-  NetRecvDma(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::uint32_t node,
-             const profile::NicParams &params, iss::Cpu &cpu, wire::NetworkPort &port);
+  NetRecvDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
+             const profile::NicParams& params, iss::Cpu& cpu, wire::NetworkPort& port);
   ~NetRecvDma();
 
   // The receive DMA register block (LANAI_REG_NRDMA_*); `when` is the access time.
-  iss::MmioStatus read(std::uint32_t address, std::uint32_t &value);
+  iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
 
   // LANAI_EV_NRDMA_DONE as it stands now.
@@ -54,7 +54,7 @@ public:
   std::uint32_t status() const;
   // No packet being received or held.
   bool idle() const { return state_ == State::idle || state_ == State::armed; }
-  const BusyMeter &busy_meter() const { return meter_; }
+  const BusyMeter& busy_meter() const { return meter_; }
   // Arms, packets received and acknowledgements.
   std::uint64_t activity() const { return activity_; }
 

@@ -14,9 +14,9 @@
 
 namespace lanai::nic {
 
-NetSendDma::NetSendDma(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::uint32_t node,
-                       const profile::HardwareProfile &profile, iss::Cpu &cpu,
-                       wire::NetworkPort &port)
+NetSendDma::NetSendDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
+                       const profile::HardwareProfile& profile, iss::Cpu& cpu,
+                       wire::NetworkPort& port)
     : NetworkDma(kernel, stats, node, "nsdma", kernel::nanoseconds(profile.nic.nsdma_setup_ns), cpu,
                  port),
       max_payload_(profile.wire.max_payload_bytes) {
@@ -28,7 +28,7 @@ NetSendDma::~NetSendDma() {
   kernel_.cancel(hand_off_event_);
 }
 
-iss::MmioStatus NetSendDma::read(std::uint32_t address, std::uint32_t &value) {
+iss::MmioStatus NetSendDma::read(std::uint32_t address, std::uint32_t& value) {
   switch (address) {
   case LANAI_REG_NSDMA_RESULT:
     value = result_;
@@ -138,7 +138,7 @@ void NetSendDma::on_sent(std::uint64_t packet_id) {
   ++activity_;
   meter_.end(kernel_.now());
   if (trace_ && trace_->on()) {
-    auto label = [&](trace::Event &e) {
+    auto label = [&](trace::Event& e) {
       e.bytes = payload_bytes_;
       e.stamp = stamp_;
       CardTrace::label_packet(head_, true, e);

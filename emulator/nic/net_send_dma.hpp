@@ -25,12 +25,12 @@ public:
   // Takes over the port's send-completion callback. Stats: node<N>.nsdma.
   // packets and .bytes (payload, counted when the tail has left), .busy
   // (0/1 level) and .busy_ps (busy time).
-  NetSendDma(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::uint32_t node,
-             const profile::HardwareProfile &profile, iss::Cpu &cpu, wire::NetworkPort &port);
+  NetSendDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
+             const profile::HardwareProfile& profile, iss::Cpu& cpu, wire::NetworkPort& port);
   ~NetSendDma();
 
   // The send DMA register block (LANAI_REG_NSDMA_*); `when` is the access time.
-  iss::MmioStatus read(std::uint32_t address, std::uint32_t &value);
+  iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
 
   // LANAI_EV_NSDMA_IDLE as it stands now.
@@ -38,7 +38,7 @@ public:
 
   bool busy() const { return busy_; }
   std::uint32_t completed() const { return completed_; }
-  BusyMeter &busy_meter() { return meter_; }
+  BusyMeter& busy_meter() { return meter_; }
   // Packets started and completed.
   std::uint64_t activity() const { return activity_; }
 

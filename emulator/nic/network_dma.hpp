@@ -20,29 +20,29 @@ class CardTrace;
 
 class NetworkDma {
 public:
-  NetworkDma(const NetworkDma &) = delete;
-  NetworkDma &operator=(const NetworkDma &) = delete;
+  NetworkDma(const NetworkDma&) = delete;
+  NetworkDma& operator=(const NetworkDma&) = delete;
 
   // Where packets are recorded (the card's).
-  void set_trace(CardTrace *trace) { trace_ = trace; }
+  void set_trace(CardTrace* trace) { trace_ = trace; }
   kernel::SimTime busy_time() const { return meter_.total(); }
 
 protected:
-  NetworkDma(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::uint32_t node,
-             std::string_view name, kernel::SimTime setup, iss::Cpu &cpu, wire::NetworkPort &port);
+  NetworkDma(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::uint32_t node,
+             std::string_view name, kernel::SimTime setup, iss::Cpu& cpu, wire::NetworkPort& port);
   ~NetworkDma() = default;
 
-  kernel::Kernel &kernel_;
-  iss::Cpu &cpu_;
-  wire::NetworkPort &port_;
+  kernel::Kernel& kernel_;
+  iss::Cpu& cpu_;
+  wire::NetworkPort& port_;
   std::uint32_t node_;
   kernel::SimTime setup_;
   std::uint32_t result_ = 0;
   std::uint64_t activity_ = 0;
-  CardTrace *trace_ = nullptr;
+  CardTrace* trace_ = nullptr;
   BusyMeter meter_;
-  kernel::Counter &packets_;
-  kernel::Counter &bytes_;
+  kernel::Counter& packets_;
+  kernel::Counter& bytes_;
 };
 
 } // namespace lanai::nic

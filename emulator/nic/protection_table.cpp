@@ -40,7 +40,7 @@ std::string_view to_string(ProtectionCheck check) {
   return "unknown";
 }
 
-std::uint32_t ProtectionTable::add(const Registration &region) {
+std::uint32_t ProtectionTable::add(const Registration& region) {
   std::size_t index;
   if (!free_.empty()) {
     index = free_.back();
@@ -51,7 +51,7 @@ std::uint32_t ProtectionTable::add(const Registration &region) {
   } else {
     throw std::length_error("lanai::nic: protection table full");
   }
-  Slot &slot = slots_[index];
+  Slot& slot = slots_[index];
   slot.region = region;
   slot.used = true;
   ++live_;
@@ -61,7 +61,7 @@ std::uint32_t ProtectionTable::add(const Registration &region) {
 bool ProtectionTable::remove(std::uint32_t handle) {
   if (!find(handle))
     return false;
-  Slot &slot = slots_[(handle & index_mask) - 1];
+  Slot& slot = slots_[(handle & index_mask) - 1];
   slot.used = false;
   slot.region = {};
   // A new generation makes every copy of the old handle stale.
@@ -75,18 +75,18 @@ bool ProtectionTable::change(std::uint32_t handle, std::uint32_t ptag, bool rdma
                              bool rdma_read) {
   if (!find(handle))
     return false;
-  Registration &region = slots_[(handle & index_mask) - 1].region;
+  Registration& region = slots_[(handle & index_mask) - 1].region;
   region.ptag = ptag;
   region.rdma_write = rdma_write;
   region.rdma_read = rdma_read;
   return true;
 }
 
-const Registration *ProtectionTable::find(std::uint32_t handle) const {
+const Registration* ProtectionTable::find(std::uint32_t handle) const {
   const std::uint32_t index = handle & index_mask;
   if (index == 0 || index > slots_.size())
     return nullptr;
-  const Slot &slot = slots_[index - 1];
+  const Slot& slot = slots_[index - 1];
   if (!slot.used || handle != make_handle(node_, slot.generation, index - 1))
     return nullptr;
   return &slot.region;
@@ -95,7 +95,7 @@ const Registration *ProtectionTable::find(std::uint32_t handle) const {
 ProtectionCheck ProtectionTable::check(std::uint32_t handle, std::uint32_t ptag,
                                        std::uint64_t address, std::uint64_t length,
                                        Access access) const {
-  const Registration *region = find(handle);
+  const Registration* region = find(handle);
   if (!region)
     return ProtectionCheck::bad_handle;
   if (region->ptag != ptag)

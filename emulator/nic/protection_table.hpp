@@ -38,14 +38,14 @@ public:
 
   // Adds a region and returns its handle (never 0). Throws
   // std::length_error when all slots are in use.
-  std::uint32_t add(const Registration &region);
+  std::uint32_t add(const Registration& region);
   // Removes a region; false if the handle is not live.
   bool remove(std::uint32_t handle);
   // Gives a live region another protection tag and RDMA permissions (its
   // extent and handle stay); false if the handle is not live.
   bool change(std::uint32_t handle, std::uint32_t ptag, bool rdma_write, bool rdma_read);
   // The live region of a handle, or nullptr.
-  const Registration *find(std::uint32_t handle) const;
+  const Registration* find(std::uint32_t handle) const;
   // `access`: a transfer on a peer's behalf (RDMA write or read) needs the
   // region to allow it too, checked after everything else.
   ProtectionCheck check(std::uint32_t handle, std::uint32_t ptag, std::uint64_t address,

@@ -16,7 +16,7 @@ bool name_char(std::uint8_t c) {
 
 } // namespace
 
-std::vector<FirmwareCounter> firmware_counters(const Card &card) {
+std::vector<FirmwareCounter> firmware_counters(const Card& card) {
   std::vector<FirmwareCounter> counters;
   const std::string section = LANAI_COUNTER_SECTION;
   const auto begin = card.image().find_symbol("__start_" + section);

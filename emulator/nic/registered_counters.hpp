@@ -20,6 +20,6 @@ struct FirmwareCounter {
 
 // The card's registered counters now, in table order (empty if its firmware
 // registered none).
-std::vector<FirmwareCounter> firmware_counters(const Card &card);
+std::vector<FirmwareCounter> firmware_counters(const Card& card);
 
 } // namespace lanai::nic

@@ -15,12 +15,12 @@ namespace lanai::profile {
 namespace {
 
 // Shorthands for the table below; each field gets an accessor function.
-#define LANAI_REAL(field) [](HardwareProfile &p) -> double * { return &p.field; }, nullptr
-#define LANAI_INT(field) nullptr, [](HardwareProfile &p) -> std::uint32_t * { return &p.field; }
+#define LANAI_REAL(field) [](HardwareProfile& p) -> double* { return &p.field; }, nullptr
+#define LANAI_INT(field) nullptr, [](HardwareProfile& p) -> std::uint32_t* { return &p.field; }
 
 } // namespace
 
-const std::vector<ParamInfo> &parameter_table() {
+const std::vector<ParamInfo>& parameter_table() {
   // Every instruction class takes at least one cycle, or a program could
   // run forever in zero virtual time; only the interlock may be free.
   static const std::vector<ParamInfo> table = {
@@ -114,8 +114,8 @@ HardwareProfile default_profile() { return HardwareProfile{}; }
 
 namespace {
 
-void validate(const HardwareProfile &p, std::string_view source) {
-  for (const auto &info : parameter_table()) {
+void validate(const HardwareProfile& p, std::string_view source) {
+  for (const auto& info : parameter_table()) {
     if (info.real) {
       const double v = info.real_value(p);
       if (info.zero_means_off && v == 0.0)
@@ -138,18 +138,18 @@ void validate(const HardwareProfile &p, std::string_view source) {
 }
 
 // faults.link_down: an array of {link, from_us, until_us} tables.
-void read_link_down(HardwareProfile &p, const toml::node &node, std::string_view source) {
-  const auto *windows = node.as_array();
+void read_link_down(HardwareProfile& p, const toml::node& node, std::string_view source) {
+  const auto* windows = node.as_array();
   if (!windows)
     throw ProfileError(fmt::format(
         "{}: faults.link_down must be an array of {{link, from_us, until_us}} tables", source));
   p.faults.link_down.clear();
   for (std::size_t i = 0; i < windows->size(); ++i) {
     const std::string where = fmt::format("{}: faults.link_down[{}]", source, i);
-    const auto *t = (*windows)[i].as_table();
+    const auto* t = (*windows)[i].as_table();
     if (!t)
       throw ProfileError(where + " must be a table {link, from_us, until_us}");
-    for (const auto &[k, v] : *t)
+    for (const auto& [k, v] : *t)
       if (k.str() != "link" && k.str() != "from_us" && k.str() != "until_us")
         throw ProfileError(fmt::format("{}: unknown key '{}'", where, k.str()));
     LinkDownWindow w;
@@ -170,14 +170,14 @@ void read_link_down(HardwareProfile &p, const toml::node &node, std::string_view
   }
 }
 
-const ParamInfo *find_param(std::string_view key) {
-  for (const auto &info : parameter_table())
+const ParamInfo* find_param(std::string_view key) {
+  for (const auto& info : parameter_table())
     if (info.key == key)
       return &info;
   return nullptr;
 }
 
-void apply_value(HardwareProfile &p, const ParamInfo &info, const toml::node &node,
+void apply_value(HardwareProfile& p, const ParamInfo& info, const toml::node& node,
                  std::string_view source) {
   if (info.real) {
     auto v = node.value<double>();
@@ -192,9 +192,9 @@ void apply_value(HardwareProfile &p, const ParamInfo &info, const toml::node &no
   *info.integer(p) = static_cast<std::uint32_t>(*v);
 }
 
-void walk(HardwareProfile &p, const toml::table &table, const std::string &prefix,
+void walk(HardwareProfile& p, const toml::table& table, const std::string& prefix,
           std::string_view source) {
-  for (const auto &[k, node] : table) {
+  for (const auto& [k, node] : table) {
     const std::string key =
         prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
     if (prefix.empty() && key == "name") {
@@ -208,11 +208,11 @@ void walk(HardwareProfile &p, const toml::table &table, const std::string &prefi
       read_link_down(p, node, source);
       continue;
     }
-    if (const auto *sub = node.as_table()) {
+    if (const auto* sub = node.as_table()) {
       walk(p, *sub, key, source);
       continue;
     }
-    const ParamInfo *info = find_param(key);
+    const ParamInfo* info = find_param(key);
     if (!info)
       throw ProfileError(fmt::format("{}: unknown key '{}'", source, key));
     apply_value(p, *info, node, source);
@@ -225,8 +225,8 @@ HardwareProfile parse_profile(std::string_view text, std::string_view source) {
   toml::table table;
   try {
     table = toml::parse(text, source);
-  } catch (const toml::parse_error &e) {
-    const auto &b = e.source().begin;
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
     throw ProfileError(fmt::format("{}:{}:{}: {}", source, b.line, b.column, e.description()));
   }
   HardwareProfile p = default_profile();
@@ -235,7 +235,7 @@ HardwareProfile parse_profile(std::string_view text, std::string_view source) {
   return p;
 }
 
-HardwareProfile load_profile(const std::filesystem::path &file) {
+HardwareProfile load_profile(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in)
     throw ProfileError(fmt::format("{}: cannot open profile", file.string()));
@@ -261,10 +261,10 @@ static std::string toml_string(std::string_view s) {
   return out + "\"";
 }
 
-std::string dump_profile(const HardwareProfile &p) {
+std::string dump_profile(const HardwareProfile& p) {
   std::string out = fmt::format("# resolved hardware profile\nname = {}\n", toml_string(p.name));
   std::string section;
-  for (const auto &info : parameter_table()) {
+  for (const auto& info : parameter_table()) {
     const auto dot = info.key.find('.');
     const std::string_view sec = info.key.substr(0, dot);
     if (sec != section) {
@@ -281,7 +281,7 @@ std::string dump_profile(const HardwareProfile &p) {
   }
   if (!p.faults.link_down.empty()) {
     out += "# windows of virtual time during which a link drops everything\nlink_down = [\n";
-    for (const LinkDownWindow &w : p.faults.link_down)
+    for (const LinkDownWindow& w : p.faults.link_down)
       out += fmt::format("  {{link = {}, from_us = {}, until_us = {}}},\n", toml_string(w.link),
                          w.from_us, w.until_us);
     out += "]\n";

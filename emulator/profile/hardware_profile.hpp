@@ -115,33 +115,33 @@ struct ParamInfo {
   std::string_view key;         // dotted TOML key, e.g. "lanai.clock_mhz"
   std::string_view unit;        // "MHz", "bytes", "cycles"
   std::string_view description; // one line
-  double *(*real)(HardwareProfile &) = nullptr;
-  std::uint32_t *(*integer)(HardwareProfile &) = nullptr;
+  double* (*real)(HardwareProfile&) = nullptr;
+  std::uint32_t* (*integer)(HardwareProfile&) = nullptr;
   double min = 0.0;              // integers: inclusive; reals: exclusive
   double max = 0.0;              // inclusive
   std::uint32_t multiple_of = 1; // integers only
   bool zero_means_off = false;   // reals: 0 is valid too, outside the range
   bool inclusive_min = false;    // reals: the minimum itself is valid too
 
-  double real_value(const HardwareProfile &p) const {
-    return *real(const_cast<HardwareProfile &>(p));
+  double real_value(const HardwareProfile& p) const {
+    return *real(const_cast<HardwareProfile&>(p));
   }
-  std::uint32_t integer_value(const HardwareProfile &p) const {
-    return *integer(const_cast<HardwareProfile &>(p));
+  std::uint32_t integer_value(const HardwareProfile& p) const {
+    return *integer(const_cast<HardwareProfile&>(p));
   }
 };
 
-const std::vector<ParamInfo> &parameter_table();
+const std::vector<ParamInfo>& parameter_table();
 
 // Profile with the defaults above.
 HardwareProfile default_profile();
 
 // Loads a TOML profile on top of the defaults. Unknown keys, wrong types and
 // out-of-range values raise ProfileError naming the file and the key.
-HardwareProfile load_profile(const std::filesystem::path &file);
+HardwareProfile load_profile(const std::filesystem::path& file);
 HardwareProfile parse_profile(std::string_view toml_text, std::string_view source_name);
 
 // Resolved profile as commented TOML, loadable again with load_profile.
-std::string dump_profile(const HardwareProfile &profile);
+std::string dump_profile(const HardwareProfile& profile);
 
 } // namespace lanai::profile

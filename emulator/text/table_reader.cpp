@@ -12,7 +12,7 @@ namespace lanai::text {
 
 namespace {
 
-std::string_view type_name(const toml::node &node) {
+std::string_view type_name(const toml::node& node) {
   switch (node.type()) {
   case toml::node_type::string:
     return "a string";
@@ -56,7 +56,7 @@ void input_error(std::string_view source, std::string_view key, std::string_view
   throw InputError(fmt::format("{}: {}: {}", source, key, problem));
 }
 
-TableReader::TableReader(const toml::table &table, std::string source, std::string prefix)
+TableReader::TableReader(const toml::table& table, std::string source, std::string prefix)
     : table_(table), source_(std::move(source)), prefix_(std::move(prefix)) {}
 
 std::string TableReader::path(std::string_view key) const {
@@ -67,8 +67,8 @@ void TableReader::fail(std::string_view key, std::string_view problem) const {
   input_error(source_, path(key), problem);
 }
 
-void TableReader::allow_only(const std::vector<std::string_view> &allowed) const {
-  for (const auto &[k, value] : table_) {
+void TableReader::allow_only(const std::vector<std::string_view>& allowed) const {
+  for (const auto& [k, value] : table_) {
     const std::string_view key = k.str();
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end())
       continue;
@@ -86,12 +86,12 @@ void TableReader::allow_only(const std::vector<std::string_view> &allowed) const
   }
 }
 
-const toml::node *TableReader::node(std::string_view key) const { return table_.get(key); }
+const toml::node* TableReader::node(std::string_view key) const { return table_.get(key); }
 
 bool TableReader::has(std::string_view key) const { return node(key) != nullptr; }
 
 std::optional<std::string> TableReader::string(std::string_view key) const {
-  const toml::node *n = node(key);
+  const toml::node* n = node(key);
   if (!n)
     return std::nullopt;
   if (!n->is_string())
@@ -107,7 +107,7 @@ std::string TableReader::required_string(std::string_view key) const {
 }
 
 std::optional<double> TableReader::number(std::string_view key) const {
-  const toml::node *n = node(key);
+  const toml::node* n = node(key);
   if (!n)
     return std::nullopt;
   if (!n->is_number())
@@ -126,7 +126,7 @@ double TableReader::required_number(std::string_view key) const {
 }
 
 std::optional<std::int64_t> TableReader::integer(std::string_view key) const {
-  const toml::node *n = node(key);
+  const toml::node* n = node(key);
   if (!n)
     return std::nullopt;
   if (!n->is_integer())
@@ -142,15 +142,15 @@ std::int64_t TableReader::required_integer(std::string_view key) const {
 }
 
 std::optional<std::vector<std::string>> TableReader::string_array(std::string_view key) const {
-  const toml::node *n = node(key);
+  const toml::node* n = node(key);
   if (!n)
     return std::nullopt;
-  const toml::array *a = n->as_array();
+  const toml::array* a = n->as_array();
   if (!a)
     fail(key, fmt::format("must be an array of strings (got {})", type_name(*n)));
   std::vector<std::string> out;
   for (std::size_t i = 0; i < a->size(); ++i) {
-    const toml::node &e = *a->get(i);
+    const toml::node& e = *a->get(i);
     if (!e.is_string())
       fail(fmt::format("{}[{}]", key, i + 1),
            fmt::format("must be a string (got {})", type_name(e)));
@@ -160,15 +160,15 @@ std::optional<std::vector<std::string>> TableReader::string_array(std::string_vi
 }
 
 std::optional<std::vector<std::int64_t>> TableReader::integer_array(std::string_view key) const {
-  const toml::node *n = node(key);
+  const toml::node* n = node(key);
   if (!n)
     return std::nullopt;
-  const toml::array *a = n->as_array();
+  const toml::array* a = n->as_array();
   if (!a)
     fail(key, fmt::format("must be an array of integers (got {})", type_name(*n)));
   std::vector<std::int64_t> out;
   for (std::size_t i = 0; i < a->size(); ++i) {
-    const toml::node &e = *a->get(i);
+    const toml::node& e = *a->get(i);
     if (!e.is_integer())
       fail(fmt::format("{}[{}]", key, i + 1),
            fmt::format("must be an integer (got {})", type_name(e)));
@@ -178,15 +178,15 @@ std::optional<std::vector<std::int64_t>> TableReader::integer_array(std::string_
 }
 
 std::optional<std::vector<double>> TableReader::number_array(std::string_view key) const {
-  const toml::node *n = node(key);
+  const toml::node* n = node(key);
   if (!n)
     return std::nullopt;
-  const toml::array *a = n->as_array();
+  const toml::array* a = n->as_array();
   if (!a)
     fail(key, fmt::format("must be an array of numbers (got {})", type_name(*n)));
   std::vector<double> out;
   for (std::size_t i = 0; i < a->size(); ++i) {
-    const toml::node &e = *a->get(i);
+    const toml::node& e = *a->get(i);
     if (!e.is_number())
       fail(fmt::format("{}[{}]", key, i + 1),
            fmt::format("must be a number (got {})", type_name(e)));
@@ -195,8 +195,8 @@ std::optional<std::vector<double>> TableReader::number_array(std::string_view ke
   return out;
 }
 
-const toml::table *TableReader::table(std::string_view key) const {
-  const toml::node *n = node(key);
+const toml::table* TableReader::table(std::string_view key) const {
+  const toml::node* n = node(key);
   if (!n)
     return nullptr;
   if (!n->is_table())
@@ -204,22 +204,22 @@ const toml::table *TableReader::table(std::string_view key) const {
   return n->as_table();
 }
 
-const toml::array *TableReader::table_array(std::string_view key) const {
-  const toml::node *n = node(key);
+const toml::array* TableReader::table_array(std::string_view key) const {
+  const toml::node* n = node(key);
   if (!n)
     return nullptr;
-  const toml::array *a = n->as_array();
+  const toml::array* a = n->as_array();
   if (!a || !a->is_array_of_tables())
     fail(key,
          fmt::format("must be an array of tables, written [[{}]] (got {})", key, type_name(*n)));
   return a;
 }
 
-const toml::array *TableReader::array(std::string_view key) const {
-  const toml::node *n = node(key);
+const toml::array* TableReader::array(std::string_view key) const {
+  const toml::node* n = node(key);
   if (!n)
     return nullptr;
-  const toml::array *a = n->as_array();
+  const toml::array* a = n->as_array();
   if (!a)
     fail(key, fmt::format("must be an array (got {})", type_name(*n)));
   return a;
@@ -228,8 +228,8 @@ const toml::array *TableReader::array(std::string_view key) const {
 toml::table parse_toml(std::string_view text, std::string_view source) {
   try {
     return toml::parse(text, source);
-  } catch (const toml::parse_error &e) {
-    const auto &b = e.source().begin;
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
     throw InputError(fmt::format("{}:{}:{}: {}", source, b.line, b.column, e.description()));
   }
 }

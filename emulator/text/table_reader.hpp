@@ -28,11 +28,11 @@ class InputError : public std::runtime_error {
 class TableReader {
 public:
   // `prefix`: the dotted path of the table itself ("" for the top level).
-  TableReader(const toml::table &table, std::string source, std::string prefix);
+  TableReader(const toml::table& table, std::string source, std::string prefix);
 
   // Refuses any key of the table outside `allowed` (with a hint when a
   // known key is a near miss).
-  void allow_only(const std::vector<std::string_view> &allowed) const;
+  void allow_only(const std::vector<std::string_view>& allowed) const;
 
   bool has(std::string_view key) const;
   std::optional<std::string> string(std::string_view key) const;
@@ -47,21 +47,21 @@ public:
   // Integers are accepted as numbers here too.
   std::optional<std::vector<double>> number_array(std::string_view key) const;
   // A sub-table, or null if absent.
-  const toml::table *table(std::string_view key) const;
+  const toml::table* table(std::string_view key) const;
   // An array of any elements, or null if absent.
-  const toml::array *array(std::string_view key) const;
+  const toml::array* array(std::string_view key) const;
   // An array of tables ([[key]]), or null if absent.
-  const toml::array *table_array(std::string_view key) const;
+  const toml::array* table_array(std::string_view key) const;
 
   // The full dotted name of `key` in this table, e.g. "class[2].rate_MBps".
   std::string path(std::string_view key) const;
-  const std::string &source() const { return source_; }
+  const std::string& source() const { return source_; }
   [[noreturn]] void fail(std::string_view key, std::string_view problem) const;
 
 private:
-  const toml::node *node(std::string_view key) const;
+  const toml::node* node(std::string_view key) const;
 
-  const toml::table &table_;
+  const toml::table& table_;
   std::string source_;
   std::string prefix_;
 };

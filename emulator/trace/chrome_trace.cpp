@@ -15,14 +15,14 @@ namespace {
 // runs give identical files.
 std::string micros(kernel::SimTime t) {
   const std::int64_t ps = t.ps();
-  const char *sign = ps < 0 ? "-" : "";
+  const char* sign = ps < 0 ? "-" : "";
   const std::uint64_t v = static_cast<std::uint64_t>(ps < 0 ? -ps : ps);
   return fmt::format("{}{}.{:06}", sign, v / 1'000'000, v % 1'000'000);
 }
 
-std::string args_of(const Event &e) {
+std::string args_of(const Event& e) {
   std::string args;
-  auto add = [&](std::string_view key, const std::string &value) {
+  auto add = [&](std::string_view key, const std::string& value) {
     args += fmt::format("{}\"{}\":{}", args.empty() ? "" : ",", key, value);
   };
   if (e.vi != no_label)
@@ -42,15 +42,15 @@ std::string args_of(const Event &e) {
 
 } // namespace
 
-void write_chrome_trace(std::ostream &out, const std::vector<Event> &events) {
+void write_chrome_trace(std::ostream& out, const std::vector<Event>& events) {
   out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   bool first = true;
-  auto line = [&](const std::string &text) {
+  auto line = [&](const std::string& text) {
     out << (first ? "" : ",\n") << text;
     first = false;
   };
   std::set<std::uint32_t> nodes;
-  for (const Event &e : events)
+  for (const Event& e : events)
     nodes.insert(e.node);
   for (std::uint32_t node : nodes) {
     line(fmt::format(R"({{"ph":"M","name":"process_name","pid":{},"args":{{"name":"node{}"}}}})",
@@ -65,7 +65,7 @@ void write_chrome_trace(std::ostream &out, const std::vector<Event> &events) {
           node, t, t));
     }
   }
-  for (const Event &e : events) {
+  for (const Event& e : events) {
     std::string label = e.name;
     if (e.vi != no_label)
       label += fmt::format(" vi{}", e.vi);

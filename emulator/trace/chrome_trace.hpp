@@ -12,6 +12,6 @@
 
 namespace lanai::trace {
 
-void write_chrome_trace(std::ostream &out, const std::vector<Event> &events);
+void write_chrome_trace(std::ostream& out, const std::vector<Event>& events);
 
 } // namespace lanai::trace

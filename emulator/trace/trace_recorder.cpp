@@ -24,7 +24,7 @@ std::string_view to_string(Track track) {
 
 std::vector<Event> Recorder::sorted() const {
   std::vector<Event> out = events_;
-  std::stable_sort(out.begin(), out.end(), [](const Event &a, const Event &b) {
+  std::stable_sort(out.begin(), out.end(), [](const Event& a, const Event& b) {
     if (a.begin != b.begin)
       return a.begin < b.begin;
     if (a.node != b.node)

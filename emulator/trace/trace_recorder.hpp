@@ -22,10 +22,8 @@ public:
       events_.push_back(std::move(event));
   }
   // From now on events go to `consumer` instead of being kept (empty: keep).
-  void set_consumer(std::function<void(const Event &)> consumer) {
-    consumer_ = std::move(consumer);
-  }
-  const std::vector<Event> &events() const { return events_; }
+  void set_consumer(std::function<void(const Event&)> consumer) { consumer_ = std::move(consumer); }
+  const std::vector<Event>& events() const { return events_; }
   // The events sorted by (begin, node, track), stable for equal keys: the
   // order a reader expects, independent of which device recorded first.
   std::vector<Event> sorted() const;
@@ -33,7 +31,7 @@ public:
 
 private:
   std::vector<Event> events_;
-  std::function<void(const Event &)> consumer_;
+  std::function<void(const Event&)> consumer_;
 };
 
 // The firmware's tag word (VI << 16 | message & 0xFFFF) split into labels;

@@ -8,7 +8,7 @@ namespace lanai::wire {
 
 using kernel::SimTime;
 
-CrossbarSwitch::CrossbarSwitch(kernel::Kernel &kernel, kernel::StatsRegistry &stats,
+CrossbarSwitch::CrossbarSwitch(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
                                std::string name, std::size_t ports, SimTime routing_latency)
     : kernel_(kernel), name_(std::move(name)), routing_latency_(routing_latency), inputs_(ports),
       outputs_(ports), forwarded_(stats.counter(name_ + ".forwarded")),
@@ -27,24 +27,24 @@ CrossbarSwitch::CrossbarSwitch(kernel::Kernel &kernel, kernel::StatsRegistry &st
   }
 }
 
-void CrossbarSwitch::attach_input(std::size_t port, Link &link) {
+void CrossbarSwitch::attach_input(std::size_t port, Link& link) {
   link.connect_receiver(inputs_.at(port));
 }
 
-void CrossbarSwitch::attach_output(std::size_t port, Link &link) {
+void CrossbarSwitch::attach_output(std::size_t port, Link& link) {
   link.connect_sender(outputs_.at(port));
   outputs_.at(port).link = &link;
 }
 
-void CrossbarSwitch::Input::on_head_arrived(Link &link, std::shared_ptr<Worm> worm) {
+void CrossbarSwitch::Input::on_head_arrived(Link& link, std::shared_ptr<Worm> worm) {
   if (state != InputState::idle)
     throw std::logic_error("lanai::wire: two heads at once in " + link.name());
   current = std::move(worm);
   owner->start_routing(*this);
 }
 
-void CrossbarSwitch::start_routing(Input &in) {
-  Packet &packet = in.current->packet();
+void CrossbarSwitch::start_routing(Input& in) {
+  Packet& packet = in.current->packet();
   const bool exhausted = packet.route_exhausted();
   const std::size_t port = exhausted ? 0 : packet.consume_route_byte();
   if (exhausted || port >= outputs_.size() || outputs_[port].link == nullptr) {
@@ -62,7 +62,7 @@ void CrossbarSwitch::start_routing(Input &in) {
       routing_latency_, [this, &in] { route_decided(in); }, "wire.switch_route");
 }
 
-void CrossbarSwitch::route_decided(Input &in) {
+void CrossbarSwitch::route_decided(Input& in) {
   in.state = InputState::waiting;
   in.waiting_since = kernel_.now();
   blocked_inputs_.add(kernel_.now(), 1.0);
@@ -72,7 +72,7 @@ void CrossbarSwitch::route_decided(Input &in) {
 // Deciding in a separate event lets every request made at the same instant
 // compete, so the winner comes from the round-robin order and not from
 // which request happened to be scheduled first.
-void CrossbarSwitch::request_arbitration(Output &out) {
+void CrossbarSwitch::request_arbitration(Output& out) {
   if (out.arbitration_pending || out.busy)
     return;
   out.arbitration_pending = true;
@@ -80,13 +80,13 @@ void CrossbarSwitch::request_arbitration(Output &out) {
       SimTime::zero(), [this, &out] { arbitrate(out); }, "wire.switch_arbitrate");
 }
 
-void CrossbarSwitch::arbitrate(Output &out) {
+void CrossbarSwitch::arbitrate(Output& out) {
   out.arbitration_pending = false;
   if (out.busy)
     return;
   const std::size_t n = inputs_.size();
   for (std::size_t k = 1; k <= n; ++k) {
-    Input &in = inputs_[(out.last_granted + k) % n];
+    Input& in = inputs_[(out.last_granted + k) % n];
     if (in.state != InputState::waiting || in.wanted != out.index)
       continue;
     out.busy = true;
@@ -104,7 +104,7 @@ void CrossbarSwitch::arbitrate(Output &out) {
   }
 }
 
-void CrossbarSwitch::Output::on_link_released(Link &, const Worm &) {
+void CrossbarSwitch::Output::on_link_released(Link&, const Worm&) {
   busy = false;
   owner->request_arbitration(*this);
 }

@@ -7,12 +7,12 @@ namespace lanai::wire {
 
 using kernel::SimTime;
 
-LinkTiming LinkTiming::from_profile(const profile::WireParams &wire) {
+LinkTiming LinkTiming::from_profile(const profile::WireParams& wire) {
   return LinkTiming{kernel::Bandwidth::megabytes_per_second(wire.link_mbytes_per_s),
                     kernel::nanoseconds(wire.link_latency_ns)};
 }
 
-Link::Link(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::string name,
+Link::Link(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::string name,
            LinkTiming timing)
     : kernel_(kernel), name_(std::move(name)), timing_(timing),
       packets_(stats.counter(name_ + ".packets")), bytes_(stats.counter(name_ + ".bytes")),
@@ -61,7 +61,7 @@ void Link::release_at(SimTime when, std::shared_ptr<Worm> worm) {
       when,
       [this, worm] {
         // A route never crosses the same link twice.
-        for (const Hop &h : worm->hops())
+        for (const Hop& h : worm->hops())
           if (h.link == this)
             bytes_.add(h.wire_bytes);
         busy_ = false;

@@ -22,7 +22,7 @@ struct LinkTiming {
   kernel::Bandwidth bandwidth = kernel::Bandwidth::megabytes_per_second(160.0);
   kernel::SimTime latency = kernel::nanoseconds(50);
 
-  static LinkTiming from_profile(const profile::WireParams &wire);
+  static LinkTiming from_profile(const profile::WireParams& wire);
 };
 
 // The far end. It takes the head now or later by setting the last hop's
@@ -30,7 +30,7 @@ struct LinkTiming {
 // (switch); until then the packet waits in the link, which is STOP.
 class LinkReceiver {
 public:
-  virtual void on_head_arrived(Link &link, std::shared_ptr<Worm> worm) = 0;
+  virtual void on_head_arrived(Link& link, std::shared_ptr<Worm> worm) = 0;
   // How far the far end lets a tail run ahead of its forwarded copy: a
   // switch buffers what arrives during its routing delay, an interface
   // takes the whole packet.
@@ -43,7 +43,7 @@ protected:
 // The near end, told when the tail has left so the link can carry another.
 class LinkSender {
 public:
-  virtual void on_link_released(Link &link, const Worm &worm) = 0;
+  virtual void on_link_released(Link& link, const Worm& worm) = 0;
 
 protected:
   ~LinkSender() = default;
@@ -53,15 +53,15 @@ class Link {
 public:
   // Stats: <name>.packets, <name>.bytes (counted when the tail has left),
   // <name>.busy (1 from the start of a transmission until its release).
-  Link(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::string name, LinkTiming timing);
-  Link(const Link &) = delete;
-  Link &operator=(const Link &) = delete;
+  Link(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::string name, LinkTiming timing);
+  Link(const Link&) = delete;
+  Link& operator=(const Link&) = delete;
 
-  void connect_sender(LinkSender &sender) { sender_ = &sender; }
-  void connect_receiver(LinkReceiver &receiver) { receiver_ = &receiver; }
+  void connect_sender(LinkSender& sender) { sender_ = &sender; }
+  void connect_receiver(LinkReceiver& receiver) { receiver_ = &receiver; }
 
-  const std::string &name() const { return name_; }
-  const LinkTiming &timing() const { return timing_; }
+  const std::string& name() const { return name_; }
+  const LinkTiming& timing() const { return timing_; }
   // From the start of a transmission until its tail has left.
   bool busy() const { return busy_; }
 
@@ -75,23 +75,23 @@ public:
   void release_at(kernel::SimTime when, std::shared_ptr<Worm> worm);
 
   // Fault injection for tests: runs on each packet as it enters the link.
-  void set_in_flight_hook(std::function<void(Packet &)> hook) { hook_ = std::move(hook); }
+  void set_in_flight_hook(std::function<void(Packet&)> hook) { hook_ = std::move(hook); }
   // The profile's line faults: a packet the link drops still takes its
   // time on the wire, but the far end never sees it.
   void set_faults(std::unique_ptr<LinkFaults> faults) { faults_ = std::move(faults); }
 
 private:
-  kernel::Kernel &kernel_;
+  kernel::Kernel& kernel_;
   std::string name_;
   LinkTiming timing_;
-  LinkSender *sender_ = nullptr;
-  LinkReceiver *receiver_ = nullptr;
+  LinkSender* sender_ = nullptr;
+  LinkReceiver* receiver_ = nullptr;
   bool busy_ = false;
-  std::function<void(Packet &)> hook_;
+  std::function<void(Packet&)> hook_;
   std::unique_ptr<LinkFaults> faults_;
-  kernel::Counter &packets_;
-  kernel::Counter &bytes_;
-  kernel::TimeWeighted &busy_level_;
+  kernel::Counter& packets_;
+  kernel::Counter& bytes_;
+  kernel::TimeWeighted& busy_level_;
 };
 
 } // namespace lanai::wire

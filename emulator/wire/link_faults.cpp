@@ -15,25 +15,25 @@ kernel::SimTime at_us(double us) {
 
 } // namespace
 
-LinkFaults::LinkFaults(const profile::FaultParams &faults, std::string_view link_name,
-                       kernel::StatsRegistry &stats)
+LinkFaults::LinkFaults(const profile::FaultParams& faults, std::string_view link_name,
+                       kernel::StatsRegistry& stats)
     : drop_(faults.drop_probability), corrupt_(faults.corrupt_probability),
       random_(faults.seed, std::string("faults.") + std::string(link_name)),
       dropped_(stats.counter(std::string(link_name) + ".dropped")),
       corrupted_(stats.counter(std::string(link_name) + ".corrupted")) {
-  for (const profile::LinkDownWindow &w : faults.link_down)
+  for (const profile::LinkDownWindow& w : faults.link_down)
     if (w.link == link_name)
       down_.emplace_back(at_us(w.from_us), at_us(w.until_us));
 }
 
 bool LinkFaults::down_at(kernel::SimTime now) const {
-  for (const auto &[from, until] : down_)
+  for (const auto& [from, until] : down_)
     if (now >= from && now < until)
       return true;
   return false;
 }
 
-LinkFaults::Fate LinkFaults::strike(kernel::SimTime now, Packet &packet) {
+LinkFaults::Fate LinkFaults::strike(kernel::SimTime now, Packet& packet) {
   // Draws are made only for the probabilities in force, so that a link
   // without random faults leaves its stream untouched.
   if (down_at(now) || (drop_ > 0.0 && random_.bernoulli(drop_))) {

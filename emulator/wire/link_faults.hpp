@@ -22,12 +22,12 @@ public:
   enum class Fate { pass, drop, corrupt };
 
   // Stats: <link>.dropped and <link>.corrupted (packets).
-  LinkFaults(const profile::FaultParams &faults, std::string_view link_name,
-             kernel::StatsRegistry &stats);
+  LinkFaults(const profile::FaultParams& faults, std::string_view link_name,
+             kernel::StatsRegistry& stats);
 
   // What the link does to `packet` entering it at `now`; a corrupted
   // packet has had one bit of its payload or trailer flipped.
-  Fate strike(kernel::SimTime now, Packet &packet);
+  Fate strike(kernel::SimTime now, Packet& packet);
 
 private:
   bool down_at(kernel::SimTime now) const;
@@ -36,8 +36,8 @@ private:
   double corrupt_;
   std::vector<std::pair<kernel::SimTime, kernel::SimTime>> down_;
   kernel::RandomStream random_;
-  kernel::Counter &dropped_;
-  kernel::Counter &corrupted_;
+  kernel::Counter& dropped_;
+  kernel::Counter& corrupted_;
 };
 
 } // namespace lanai::wire

@@ -20,7 +20,7 @@ std::string_view to_string(SendResult result) {
   return "unknown";
 }
 
-NetworkPort::NetworkPort(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::string name,
+NetworkPort::NetworkPort(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::string name,
                          std::uint32_t node, std::size_t max_payload_bytes)
     : kernel_(kernel), name_(std::move(name)), node_(node), max_payload_bytes_(max_payload_bytes),
       sent_(stats.counter(name_ + ".sent")), received_(stats.counter(name_ + ".received")),
@@ -28,7 +28,7 @@ NetworkPort::NetworkPort(kernel::Kernel &kernel, kernel::StatsRegistry &stats, s
       misrouted_(stats.counter(name_ + ".misrouted")), refused_(stats.counter(name_ + ".refused")) {
 }
 
-void NetworkPort::attach(Link &tx, Link &rx) {
+void NetworkPort::attach(Link& tx, Link& rx) {
   tx_ = &tx;
   tx.connect_sender(*this);
   rx.connect_receiver(*this);
@@ -57,14 +57,14 @@ SendResult NetworkPort::start_send(Packet packet) {
   return result;
 }
 
-void NetworkPort::on_link_released(Link &, const Worm &worm) {
+void NetworkPort::on_link_released(Link&, const Worm& worm) {
   sending_ = false;
   sent_.add();
   if (on_send_complete_)
     on_send_complete_(worm.packet().id());
 }
 
-void NetworkPort::on_head_arrived(Link &, std::shared_ptr<Worm> worm) {
+void NetworkPort::on_head_arrived(Link&, std::shared_ptr<Worm> worm) {
   if (waiting_)
     throw std::logic_error("lanai::wire: two heads waiting at port " + name_);
   waiting_ = std::move(worm);
@@ -86,8 +86,8 @@ void NetworkPort::accept_waiting() {
       tail, [this, worm] { deliver(worm); }, "wire.port_deliver");
 }
 
-void NetworkPort::deliver(const std::shared_ptr<Worm> &worm) {
-  Packet &packet = worm->packet();
+void NetworkPort::deliver(const std::shared_ptr<Worm>& worm) {
+  Packet& packet = worm->packet();
   if (!packet.route_exhausted()) {
     misrouted_.add();
     return;

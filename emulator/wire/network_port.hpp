@@ -31,15 +31,15 @@ public:
   // Stats: <name>.sent, <name>.received, <name>.checksum_errors,
   // <name>.misrouted (arrived with route bytes left; dropped),
   // <name>.refused.
-  NetworkPort(kernel::Kernel &kernel, kernel::StatsRegistry &stats, std::string name,
+  NetworkPort(kernel::Kernel& kernel, kernel::StatsRegistry& stats, std::string name,
               std::uint32_t node, std::size_t max_payload_bytes);
-  NetworkPort(const NetworkPort &) = delete;
-  NetworkPort &operator=(const NetworkPort &) = delete;
+  NetworkPort(const NetworkPort&) = delete;
+  NetworkPort& operator=(const NetworkPort&) = delete;
 
   // Wiring: `tx` leaves this port, `rx` arrives at it.
-  void attach(Link &tx, Link &rx);
+  void attach(Link& tx, Link& rx);
 
-  const std::string &name() const { return name_; }
+  const std::string& name() const { return name_; }
   std::uint32_t node() const { return node_; }
 
   // Answers at once. An accepted packet is stamped with this node, sealed
@@ -62,27 +62,27 @@ public:
   }
 
 private:
-  void on_link_released(Link &link, const Worm &worm) override;
-  void on_head_arrived(Link &link, std::shared_ptr<Worm> worm) override;
+  void on_link_released(Link& link, const Worm& worm) override;
+  void on_head_arrived(Link& link, std::shared_ptr<Worm> worm) override;
   void accept_waiting();
-  void deliver(const std::shared_ptr<Worm> &worm);
+  void deliver(const std::shared_ptr<Worm>& worm);
 
-  kernel::Kernel &kernel_;
+  kernel::Kernel& kernel_;
   std::string name_;
   std::uint32_t node_;
   std::size_t max_payload_bytes_;
-  Link *tx_ = nullptr;
+  Link* tx_ = nullptr;
   bool sending_ = false;
   bool ready_ = false;
   // The link serialises packets, so at most one head can be waiting.
   std::shared_ptr<Worm> waiting_;
   std::function<void(std::uint64_t)> on_send_complete_;
   std::function<void(Packet, bool)> on_packet_;
-  kernel::Counter &sent_;
-  kernel::Counter &received_;
-  kernel::Counter &checksum_errors_;
-  kernel::Counter &misrouted_;
-  kernel::Counter &refused_;
+  kernel::Counter& sent_;
+  kernel::Counter& received_;
+  kernel::Counter& checksum_errors_;
+  kernel::Counter& misrouted_;
+  kernel::Counter& refused_;
 };
 
 } // namespace lanai::wire

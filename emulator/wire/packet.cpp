@@ -32,9 +32,9 @@ constexpr CrcTables crc_tables = make_crc_tables();
 } // namespace
 
 std::uint32_t crc32(std::span<const std::uint8_t> bytes) {
-  const auto &t = crc_tables;
+  const auto& t = crc_tables;
   std::uint32_t c = 0xFFFFFFFFu;
-  const std::uint8_t *p = bytes.data();
+  const std::uint8_t* p = bytes.data();
   std::size_t n = bytes.size();
   for (; n >= 8; n -= 8, p += 8) {
     const std::uint32_t lo = c ^ (std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 |

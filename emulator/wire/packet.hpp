@@ -37,7 +37,7 @@ public:
   // exhausted route: the switch must check first.
   std::uint8_t consume_route_byte();
 
-  const std::vector<std::uint8_t> &payload() const { return payload_; }
+  const std::vector<std::uint8_t>& payload() const { return payload_; }
   std::vector<std::uint8_t> take_payload() { return std::move(payload_); }
 
   // Bytes serialised on a link at the current hop.

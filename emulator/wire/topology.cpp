@@ -7,8 +7,8 @@
 
 namespace lanai::wire {
 
-Link &Network::link(std::string_view name) {
-  for (const auto &l : links_)
+Link& Network::link(std::string_view name) {
+  for (const auto& l : links_)
     if (l->name() == name)
       return *l;
   throw std::out_of_range(fmt::format("lanai::wire: no link named {}", name));
@@ -30,12 +30,12 @@ namespace {
 
 // A window naming no link of the fabric is a mistake in the profile, not a
 // fault that never happens.
-void check_link_down(const Network &net, const profile::FaultParams &faults) {
+void check_link_down(const Network& net, const profile::FaultParams& faults) {
   for (std::size_t i = 0; i < faults.link_down.size(); ++i) {
-    const std::string &name = faults.link_down[i].link;
+    const std::string& name = faults.link_down[i].link;
     bool found = false;
     std::string known;
-    for (const auto &l : net.links()) {
+    for (const auto& l : net.links()) {
       found = found || l->name() == name;
       known += (known.empty() ? "" : ", ") + l->name();
     }
@@ -47,8 +47,8 @@ void check_link_down(const Network &net, const profile::FaultParams &faults) {
 
 } // namespace
 
-std::unique_ptr<Network> switch_chain(kernel::Kernel &kernel, kernel::StatsRegistry &stats,
-                                      const profile::HardwareProfile &profile,
+std::unique_ptr<Network> switch_chain(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+                                      const profile::HardwareProfile& profile,
                                       std::size_t nodes_per_switch, std::size_t switches) {
   if (nodes_per_switch == 0 || switches == 0)
     throw std::invalid_argument("lanai::wire: a fabric needs at least one switch and node");
@@ -61,7 +61,7 @@ std::unique_ptr<Network> switch_chain(kernel::Kernel &kernel, kernel::StatsRegis
   net->nodes_per_switch_ = nodes_per_switch;
   const LinkTiming timing = LinkTiming::from_profile(profile.wire);
   const kernel::SimTime routing = kernel::nanoseconds(profile.wire.switch_latency_ns);
-  auto make_link = [&](std::string name) -> Link & {
+  auto make_link = [&](std::string name) -> Link& {
     net->links_.push_back(std::make_unique<Link>(kernel, stats, name, timing));
     if (profile.faults.any())
       net->links_.back()->set_faults(std::make_unique<LinkFaults>(profile.faults, name, stats));
@@ -76,20 +76,20 @@ std::unique_ptr<Network> switch_chain(kernel::Kernel &kernel, kernel::StatsRegis
     const std::string name = fmt::format("wire.node{}", n);
     net->ports_.push_back(std::make_unique<NetworkPort>(
         kernel, stats, name, static_cast<std::uint32_t>(n), profile.wire.max_payload_bytes));
-    Link &tx = make_link(name + ".tx");
-    Link &rx = make_link(name + ".rx");
+    Link& tx = make_link(name + ".tx");
+    Link& rx = make_link(name + ".rx");
     net->ports_.back()->attach(tx, rx);
-    CrossbarSwitch &sw = *net->switches_[n / nodes_per_switch];
+    CrossbarSwitch& sw = *net->switches_[n / nodes_per_switch];
     sw.attach_input(n % nodes_per_switch, tx);
     sw.attach_output(n % nodes_per_switch, rx);
   }
 
   // Port k faces the previous switch, port k + 1 the next one.
   for (std::size_t s = 0; s + 1 < switches; ++s) {
-    CrossbarSwitch &left = *net->switches_[s];
-    CrossbarSwitch &right = *net->switches_[s + 1];
-    Link &up = make_link(fmt::format("wire.sw{}_to_sw{}", s, s + 1));
-    Link &down = make_link(fmt::format("wire.sw{}_to_sw{}", s + 1, s));
+    CrossbarSwitch& left = *net->switches_[s];
+    CrossbarSwitch& right = *net->switches_[s + 1];
+    Link& up = make_link(fmt::format("wire.sw{}_to_sw{}", s, s + 1));
+    Link& down = make_link(fmt::format("wire.sw{}_to_sw{}", s + 1, s));
     left.attach_output(nodes_per_switch + 1, up);
     right.attach_input(nodes_per_switch, up);
     right.attach_output(nodes_per_switch, down);
@@ -99,8 +99,8 @@ std::unique_ptr<Network> switch_chain(kernel::Kernel &kernel, kernel::StatsRegis
   return net;
 }
 
-std::unique_ptr<Network> single_switch(kernel::Kernel &kernel, kernel::StatsRegistry &stats,
-                                       const profile::HardwareProfile &profile,
+std::unique_ptr<Network> single_switch(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+                                       const profile::HardwareProfile& profile,
                                        std::size_t n_nodes) {
   return switch_chain(kernel, stats, profile, n_nodes, 1);
 }

@@ -21,20 +21,20 @@ namespace lanai::wire {
 class Network {
 public:
   std::size_t node_count() const { return ports_.size(); }
-  NetworkPort &port(std::size_t node) { return *ports_.at(node); }
+  NetworkPort& port(std::size_t node) { return *ports_.at(node); }
   std::size_t switch_count() const { return switches_.size(); }
-  CrossbarSwitch &switch_at(std::size_t index) { return *switches_.at(index); }
+  CrossbarSwitch& switch_at(std::size_t index) { return *switches_.at(index); }
   // Links in creation order; find one by its statistics name.
-  const std::vector<std::unique_ptr<Link>> &links() const { return links_; }
-  Link &link(std::string_view name);
+  const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
+  Link& link(std::string_view name);
 
   // Output-port bytes leading from node `from` to node `to`, first hop
   // first. Throws std::out_of_range for an unknown node.
   std::vector<std::uint8_t> route(std::size_t from, std::size_t to) const;
 
 private:
-  friend std::unique_ptr<Network> switch_chain(kernel::Kernel &, kernel::StatsRegistry &,
-                                               const profile::HardwareProfile &, std::size_t,
+  friend std::unique_ptr<Network> switch_chain(kernel::Kernel&, kernel::StatsRegistry&,
+                                               const profile::HardwareProfile&, std::size_t,
                                                std::size_t);
   Network() = default;
 
@@ -49,13 +49,13 @@ private:
 // s+1 (left unconnected at the ends). Node n sits on switch n / nodes_per_switch.
 // Names: node n's port "wire.node<n>", its links "wire.node<n>.tx" and
 // ".rx", switches "wire.sw<s>", inter-switch links "wire.sw<a>_to_sw<b>".
-std::unique_ptr<Network> switch_chain(kernel::Kernel &kernel, kernel::StatsRegistry &stats,
-                                      const profile::HardwareProfile &profile,
+std::unique_ptr<Network> switch_chain(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+                                      const profile::HardwareProfile& profile,
                                       std::size_t nodes_per_switch, std::size_t switches);
 
 // The default fabric: n_nodes nodes on one switch of n_nodes ports.
-std::unique_ptr<Network> single_switch(kernel::Kernel &kernel, kernel::StatsRegistry &stats,
-                                       const profile::HardwareProfile &profile,
+std::unique_ptr<Network> single_switch(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+                                       const profile::HardwareProfile& profile,
                                        std::size_t n_nodes);
 
 } // namespace lanai::wire

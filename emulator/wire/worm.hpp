@@ -16,7 +16,7 @@ class Link;
 
 // One link crossed by the packet. Times are absolute.
 struct Hop {
-  Link *link = nullptr;
+  Link* link = nullptr;
   kernel::SimTime start;          // transmission began at the sending end
   kernel::SimTime head_arrival;   // head byte reached the far end
   kernel::SimTime accepted;       // far end let the body flow (GO)
@@ -31,14 +31,14 @@ class Worm {
 public:
   explicit Worm(Packet packet) : packet_(std::move(packet)) {}
 
-  Packet &packet() { return packet_; }
-  const Packet &packet() const { return packet_; }
-  const std::vector<Hop> &hops() const { return hops_; }
-  Hop &add_hop(const Hop &hop) {
+  Packet& packet() { return packet_; }
+  const Packet& packet() const { return packet_; }
+  const std::vector<Hop>& hops() const { return hops_; }
+  Hop& add_hop(const Hop& hop) {
     hops_.push_back(hop);
     return hops_.back();
   }
-  Hop &last_hop() { return hops_.back(); }
+  Hop& last_hop() { return hops_.back(); }
 
   // Computes every hop's tail departure given that the destination (the far
   // end of the last hop) accepted the head at `accepted`, and returns when
@@ -63,6 +63,6 @@ private:
 
 // Resolves `worm` accepted now at its destination and hands each link the
 // time its tail leaves it. Returns the tail's arrival at the destination.
-kernel::SimTime finish_worm(const std::shared_ptr<Worm> &worm, kernel::SimTime accepted);
+kernel::SimTime finish_worm(const std::shared_ptr<Worm>& worm, kernel::SimTime accepted);
 
 } // namespace lanai::wire

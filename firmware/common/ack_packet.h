@@ -37,11 +37,11 @@ struct Ack {
 
 // Writes the acknowledgement's header, and its route in front; false if
 // `ack.node` cannot be reached.
-inline bool frame_ack(AckBuffer &buffer, uint32_t this_node, const Ack &ack, OutgoingPacket &out) {
+inline bool frame_ack(AckBuffer& buffer, uint32_t this_node, const Ack& ack, OutgoingPacket& out) {
   const Route route = route_to(ack.node);
   if (route.length == 0u)
     return false;
-  via_packet_header &header = buffer.header;
+  via_packet_header& header = buffer.header;
   header.kind = VIA_PACKET_ACK;
   header.src_node = static_cast<uint16_t>(this_node);
   header.src_vi = static_cast<uint16_t>(ack.from_vi);
@@ -52,7 +52,7 @@ inline bool frame_ack(AckBuffer &buffer, uint32_t this_node, const Ack &ack, Out
   header.sequence = ack.sequence;
   header.offset = ack.outcomes;
   header.message = 0u;
-  uint8_t *start = buffer.route + (VIA_MAX_ROUTE - route.length);
+  uint8_t* start = buffer.route + (VIA_MAX_ROUTE - route.length);
   for (uint32_t i = 0u; i < route.length; ++i)
     start[i] = route.bytes[i];
   out = {start, route.length + kPacketHeaderBytes, route.length};

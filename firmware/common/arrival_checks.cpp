@@ -52,7 +52,7 @@ uint32_t note_outcome(uint32_t vi, uint32_t sequence, uint32_t status) {
   return outcomes[vi];
 }
 
-PacketCheck check_packet(const ReceiveBuffer &buffer, uint32_t payload_bytes, uint32_t source,
+PacketCheck check_packet(const ReceiveBuffer& buffer, uint32_t payload_bytes, uint32_t source,
                          uint32_t damage) {
   if (damage != 0u)
     return PacketCheck::damaged;

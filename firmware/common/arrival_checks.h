@@ -17,7 +17,7 @@ namespace via {
 // the `source` node the network reports. A data packet is told apart with
 // no more work than before acknowledgements existed.
 enum class PacketCheck : uint8_t { damaged, data, ack };
-PacketCheck check_packet(const ReceiveBuffer &buffer, uint32_t payload_bytes, uint32_t source,
+PacketCheck check_packet(const ReceiveBuffer& buffer, uint32_t payload_bytes, uint32_t source,
                          uint32_t damage);
 // Counts a gap if `sequence` is not the next one expected on `vi`.
 void note_sequence(uint32_t vi, uint32_t sequence);

@@ -47,17 +47,17 @@ struct Descriptor {
 };
 static_assert(sizeof(Descriptor) == 64, "a power of two: records index it by shifting");
 
-inline uint32_t descriptor_op(const Descriptor &descriptor) {
+inline uint32_t descriptor_op(const Descriptor& descriptor) {
   return descriptor.control & VIP_CONTROL_OP_MASK;
 }
 
-void decode_descriptor(const DescriptorCopy &copy, Descriptor &out);
+void decode_descriptor(const DescriptorCopy& copy, Descriptor& out);
 
 // The message's bytes [offset, offset + bytes) as they lie in the
 // descriptor's segments, in order: `out` gets one piece per segment touched
 // (a fragment of a message may straddle two). Returns the number of pieces;
 // bytes beyond the segments are left out.
-uint32_t segment_pieces(const Descriptor &descriptor, uint32_t offset, uint32_t bytes,
+uint32_t segment_pieces(const Descriptor& descriptor, uint32_t offset, uint32_t bytes,
                         DataSegment out[VIA_MAX_SEGMENTS]);
 
 // RDMA operations a firmware does, for check_data_segments: one bit per op.
@@ -68,7 +68,7 @@ constexpr uint32_t kRdmaReadOp = 1u << VIP_CONTROL_OP_RDMAREAD;
 // RDMA operation among `rdma_ops` naming its remote memory; an RDMA read
 // carries no immediate data) or its segment list is malformed, else 0 with
 // the data segments' total length in `total`.
-inline uint32_t check_data_segments(const Descriptor &descriptor, uint32_t &total,
+inline uint32_t check_data_segments(const Descriptor& descriptor, uint32_t& total,
                                     uint32_t rdma_ops = 0u) {
   total = 0u;
   const uint32_t op = descriptor_op(descriptor);
@@ -95,7 +95,7 @@ struct alignas(4) Completion {
   uint8_t bytes[VIA_DESC_WRITEBACK_BYTES];
 };
 
-inline void encode_completion(Completion &out, uint32_t immediate, uint32_t length,
+inline void encode_completion(Completion& out, uint32_t immediate, uint32_t length,
                               uint32_t status) {
   static_assert(VIA_DESC_LENGTH - VIA_DESC_WRITEBACK == 4 &&
                     VIA_DESC_STATUS - VIA_DESC_WRITEBACK == 8,
@@ -105,7 +105,7 @@ inline void encode_completion(Completion &out, uint32_t immediate, uint32_t leng
   via_store_le32(out.bytes + (VIA_DESC_STATUS - VIA_DESC_WRITEBACK), status);
 }
 
-inline uint64_t completion_address(const PostedDescriptor &posted) {
+inline uint64_t completion_address(const PostedDescriptor& posted) {
   return posted.address() + VIA_DESC_WRITEBACK;
 }
 

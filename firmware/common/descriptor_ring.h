@@ -21,7 +21,7 @@ public:
   bool full() const { return tail_ - head_ == kCapacity; }
   uint32_t size() const { return tail_ - head_; }
 
-  bool push(const PostedDescriptor &posted) {
+  bool push(const PostedDescriptor& posted) {
     if (full())
       return false;
     entries_[tail_ & (kCapacity - 1u)] = posted;
@@ -29,7 +29,7 @@ public:
     return true;
   }
 
-  bool pop(PostedDescriptor &out) {
+  bool pop(PostedDescriptor& out) {
     if (empty())
       return false;
     out = entries_[head_ & (kCapacity - 1u)];

@@ -23,13 +23,13 @@ inline void dma_fence() { asm volatile("" ::: "memory"); }
 // every field accessed; through this pointer each access is one load or
 // store off a base register.
 template <class T>
-inline T &in_register(T *p) {
+inline T& in_register(T* p) {
   asm("" : "+r"(p));
   return *p;
 }
 
 // Device registers take SRAM addresses as plain words.
-inline uint32_t sram_address(const volatile void *p) {
+inline uint32_t sram_address(const volatile void* p) {
   return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p));
 }
 
@@ -67,7 +67,7 @@ inline void doorbell_clear_overflow() {
 }
 // Takes the head of the (selected) queue; false if it was empty. The time
 // it reached the card is read only if `timed`.
-inline bool doorbell_pop(Doorbell &out, bool timed) {
+inline bool doorbell_pop(Doorbell& out, bool timed) {
   if (lanai_mmio_read(LANAI_REG_DB_POP) == 0u)
     return false;
   const uint32_t queue = lanai_mmio_read(LANAI_REG_DB_ENTRY_VI);
@@ -116,7 +116,7 @@ constexpr uint32_t kHdmaRefused = 0x100u;
 
 // Writes a request's six staging registers (the queue takes it on the
 // APPEND or INSERT write that follows).
-inline void hdma_stage(const HdmaRequest &request) {
+inline void hdma_stage(const HdmaRequest& request) {
   dma_fence();
   lanai_mmio_write(LANAI_REG_HDMA_HOST_LO, static_cast<uint32_t>(request.host));
   lanai_mmio_write(LANAI_REG_HDMA_HOST_HI, static_cast<uint32_t>(request.host >> 32));
@@ -132,7 +132,7 @@ inline HdmaTicket hdma_ticket(uint32_t result) {
   return {false, 0u, result};
 }
 // Stages a request and appends it to the queue.
-inline HdmaTicket hdma_submit(const HdmaRequest &request) {
+inline HdmaTicket hdma_submit(const HdmaRequest& request) {
   hdma_stage(request);
   lanai_mmio_write(LANAI_REG_HDMA_APPEND, static_cast<uint32_t>(request.direction));
   return hdma_ticket(lanai_mmio_read(LANAI_REG_HDMA_RESULT));
@@ -146,7 +146,7 @@ struct HdmaPlacement {
   HdmaTicket ticket;
   uint32_t position;
 };
-inline HdmaPlacement hdma_insert(const HdmaRequest &request, uint32_t position) {
+inline HdmaPlacement hdma_insert(const HdmaRequest& request, uint32_t position) {
   hdma_stage(request);
   lanai_mmio_write(LANAI_REG_HDMA_INSERT, position << LANAI_HDMA_POSITION_SHIFT |
                                               static_cast<uint32_t>(request.direction));
@@ -242,7 +242,7 @@ inline uint32_t trace_tag() { return lanai_mmio_read(LANAI_REG_TRACE_TAG); }
 
 // The core starts working in the state called `name` ("engine:state", in
 // SRAM); null: back to polling.
-inline void trace_state(const char *name) {
+inline void trace_state(const char* name) {
   trace_port_write<LANAI_REG_TRACE_STATE>(sram_address(name));
 }
 

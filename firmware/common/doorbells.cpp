@@ -12,7 +12,7 @@ namespace via {
 
 uint32_t next_doorbell_vi;
 
-void report_doorbell_overflow(uint32_t events, const DoorbellDrain &how) {
+void report_doorbell_overflow(uint32_t events, const DoorbellDrain& how) {
   bool overflowed = false;
   if (how.per_vi) {
     for (uint32_t vi = 0u; vi < VIA_MAX_VI; ++vi) {
@@ -47,7 +47,7 @@ void report_ring_overflow(uint32_t vi) {
   raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_DOORBELL_LOST, vi));
 }
 
-bool pop_current(uint32_t vi, DescriptorRing &ring, PostedDescriptor &posted) {
+bool pop_current(uint32_t vi, DescriptorRing& ring, PostedDescriptor& posted) {
   const uint32_t epoch = vi_config(vi).epoch;
   while (ring.pop(posted)) {
     if (posted.epoch == epoch)

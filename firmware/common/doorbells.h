@@ -24,7 +24,7 @@ struct DoorbellDrain {
 
 // Reports an overflow the queues showed (or the event word did): counts it,
 // clears it and raises the host interrupt. Rare, so out of line.
-void report_doorbell_overflow(uint32_t events, const DoorbellDrain &how);
+void report_doorbell_overflow(uint32_t events, const DoorbellDrain& how);
 // Counts a doorbell naming no VI.
 void count_bad_doorbell();
 // A descriptor that found its VI's ring full is lost like a dropped
@@ -39,7 +39,7 @@ extern uint32_t next_doorbell_vi;
 // the event-status word that showed doorbells waiting (or an overflow).
 // True if the call was limited and took its whole limit: more may wait.
 template <class File>
-bool drain_doorbell_queues(uint32_t events, const DoorbellDrain &how, File file) {
+bool drain_doorbell_queues(uint32_t events, const DoorbellDrain& how, File file) {
   if ((events & LANAI_EV_DOORBELL_OVERFLOW) != 0u)
     report_doorbell_overflow(events, how);
   uint32_t budget = how.limit;
@@ -75,7 +75,7 @@ bool drain_doorbell_queues(uint32_t events, const DoorbellDrain &how, File file)
 
 // Appends the doorbell's descriptor to `ring`; false (counted and reported
 // to the host) if the ring is full.
-inline bool push_posted(const Doorbell &doorbell, DescriptorRing &ring) {
+inline bool push_posted(const Doorbell& doorbell, DescriptorRing& ring) {
   if (ring.push({doorbell.address_lo, doorbell.address_hi, doorbell.handle, doorbell.epoch}))
     return true;
   report_ring_overflow(doorbell.vi);
@@ -85,16 +85,16 @@ inline bool push_posted(const Doorbell &doorbell, DescriptorRing &ring) {
 // Pops the oldest entry the host has not flushed since posting it; older
 // ones (posted before a disconnect, say) are dropped: the host already
 // completed them.
-bool pop_current(uint32_t vi, DescriptorRing &ring, PostedDescriptor &posted);
+bool pop_current(uint32_t vi, DescriptorRing& ring, PostedDescriptor& posted);
 
 // The next send in round-robin order over the VIs in `ready`, whose send
 // rings `send_ring(vi)` gives; a VI goes back on the list while it has more.
 template <class SendRing>
-bool next_round_robin(ReadyList &ready, SendRing send_ring, uint32_t &vi,
-                      PostedDescriptor &posted) {
+bool next_round_robin(ReadyList& ready, SendRing send_ring, uint32_t& vi,
+                      PostedDescriptor& posted) {
   while (!ready.empty()) {
     vi = ready.pop();
-    DescriptorRing &ring = send_ring(vi);
+    DescriptorRing& ring = send_ring(vi);
     const bool found = pop_current(vi, ring, posted);
     if (!ring.empty())
       ready.push(vi);

@@ -39,11 +39,11 @@ uint32_t largest_count(uint32_t bytes, uint32_t smallest) {
 }
 
 // The part of the fixed-size latency that depends on k, times 1024 k.
-uint64_t fixed_cost(uint64_t k, uint32_t bytes, const PipelineFigures &f) {
+uint64_t fixed_cost(uint64_t k, uint32_t bytes, const PipelineFigures& f) {
   return k * k * f.bottleneck_ns * 1024u + uint64_t{bytes} * f.others_ns_per_kb;
 }
 
-void plan_equal(uint32_t length, uint32_t count, FragmentPlan &plan) {
+void plan_equal(uint32_t length, uint32_t count, FragmentPlan& plan) {
   plan.fixed = align_up((length + count - 1u) / count);
   if (plan.fixed == 0u)
     plan.fixed = VIA_FRAG_ALIGN;
@@ -58,7 +58,7 @@ int64_t scale(int64_t a, uint64_t b_q16) {
 // the first size that makes the sizes sum to `length`; the k whose plan has
 // no fragment below `smallest` and the lowest two-stage latency
 // g_0 + x_0 G_0 + k g_1 (+ length G_1, the same for every k) wins.
-void plan_ramp_up(uint32_t length, const uint32_t *p, FragmentPlan &plan) {
+void plan_ramp_up(uint32_t length, const uint32_t* p, FragmentPlan& plan) {
   const uint32_t g0 = p[0], G0 = p[1] == 0u ? 1u : p[1], g1 = p[2], G1 = p[3];
   plan.ratio_q16 = (uint64_t{G1} << kFraction) / G0;
   plan.step_q16 =
@@ -97,7 +97,7 @@ void plan_ramp_up(uint32_t length, const uint32_t *p, FragmentPlan &plan) {
 
 } // namespace
 
-uint32_t fixed_optimal_count(uint32_t bytes, const PipelineFigures &f, uint32_t smallest) {
+uint32_t fixed_optimal_count(uint32_t bytes, const PipelineFigures& f, uint32_t smallest) {
   const uint32_t most = largest_count(bytes, smallest);
   if (f.bottleneck_ns == 0u)
     return most;
@@ -121,14 +121,14 @@ struct Remembered {
 };
 VIA_ZEROED_AT_LOAD Remembered remembered[VIA_MAX_VI]{};
 
-bool same_inputs(const Remembered &r, uint32_t length, uint32_t policy, uint32_t smallest,
+bool same_inputs(const Remembered& r, uint32_t length, uint32_t policy, uint32_t smallest,
                  const uint32_t figures[4]) {
   return r.length == length && r.policy == policy && r.smallest == smallest &&
          r.figures[0] == figures[0] && r.figures[1] == figures[1] && r.figures[2] == figures[2] &&
          r.figures[3] == figures[3];
 }
 
-void plan_afresh(uint32_t length, uint32_t policy, const uint32_t figures[4], FragmentPlan &plan) {
+void plan_afresh(uint32_t length, uint32_t policy, const uint32_t figures[4], FragmentPlan& plan) {
   plan.fixed = length == 0u ? 1u : length; // 0 would mean ramp-up
   switch (policy) {
   case VIA_FRAG_STATIC:
@@ -151,9 +151,9 @@ void plan_afresh(uint32_t length, uint32_t policy, const uint32_t figures[4], Fr
 
 } // namespace
 
-void plan_fragments(uint32_t vi, uint32_t length, const PipelineFigures &measured,
-                    FragmentPlan &plan) {
-  volatile via_vi_config &config = vi_config(vi);
+void plan_fragments(uint32_t vi, uint32_t length, const PipelineFigures& measured,
+                    FragmentPlan& plan) {
+  volatile via_vi_config& config = vi_config(vi);
   const uint32_t policy = config.frag_policy;
   const uint32_t smallest =
       config.frag_bytes < VIA_FRAG_ALIGN ? VIA_FRAG_ALIGN : align_up(config.frag_bytes);
@@ -163,7 +163,7 @@ void plan_fragments(uint32_t vi, uint32_t length, const PipelineFigures &measure
     figures[0] = measured.bottleneck_ns;
     figures[1] = measured.others_ns_per_kb;
   }
-  Remembered &last = remembered[vi];
+  Remembered& last = remembered[vi];
   if (!same_inputs(last, length, policy, smallest, figures)) {
     last.length = length;
     last.policy = policy;
@@ -177,7 +177,7 @@ void plan_fragments(uint32_t vi, uint32_t length, const PipelineFigures &measure
   plan.remaining = length;
 }
 
-uint32_t next_ramp_fragment(FragmentPlan &plan) {
+uint32_t next_ramp_fragment(FragmentPlan& plan) {
   const uint64_t ideal = plan.next_q16 >> kFraction;
   uint32_t bytes =
       ideal > plan.remaining ? plan.remaining : align_down(static_cast<uint32_t>(ideal));

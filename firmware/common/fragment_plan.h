@@ -28,25 +28,25 @@ struct PipelineFigures {
 // The number of equal fragments the fixed-size theorem picks for `bytes`:
 // sqrt(bytes * others / g_b), its floor or its ceiling, whichever gives the
 // lower latency, within [1, bytes / smallest].
-uint32_t fixed_optimal_count(uint32_t bytes, const PipelineFigures &figures, uint32_t smallest);
+uint32_t fixed_optimal_count(uint32_t bytes, const PipelineFigures& figures, uint32_t smallest);
 
 // Plans `length` bytes for VI `vi`; `measured` stands for the VI's figures
 // under the adaptive policy.
-void plan_fragments(uint32_t vi, uint32_t length, const PipelineFigures &measured,
-                    FragmentPlan &plan);
+void plan_fragments(uint32_t vi, uint32_t length, const PipelineFigures& measured,
+                    FragmentPlan& plan);
 // The plan of a message sent whole (VIA_FRAG_NONE): quick, for the common case.
-inline void plan_whole(uint32_t length, FragmentPlan &plan) {
+inline void plan_whole(uint32_t length, FragmentPlan& plan) {
   plan.remaining = length;
   plan.fixed = length == 0u ? 1u : length; // 0 would mean ramp-up
   plan.smallest = 0u;
 }
 
 // The size of a ramp-up plan's next fragment.
-uint32_t next_ramp_fragment(FragmentPlan &plan);
+uint32_t next_ramp_fragment(FragmentPlan& plan);
 
 // The next fragment's size (the whole remainder for the last); a message
 // of no bytes is one empty fragment.
-inline uint32_t next_fragment(FragmentPlan &plan) {
+inline uint32_t next_fragment(FragmentPlan& plan) {
   if (plan.fixed == 0u)
     return next_ramp_fragment(plan);
   const uint32_t bytes = plan.fixed < plan.remaining ? plan.fixed : plan.remaining;

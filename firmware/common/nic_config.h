@@ -21,7 +21,7 @@ VIA_LARGE_DATA extern volatile ::via_nic_config_block via_nic_config;
 
 namespace via {
 
-inline volatile ::via_nic_config_block &nic_config() { return abi_symbol::via_nic_config; }
+inline volatile ::via_nic_config_block& nic_config() { return abi_symbol::via_nic_config; }
 
 // The driver writes the magic word last, once the rest of the block is valid.
 inline bool nic_configured() { return nic_config().magic == VIA_CONFIG_MAGIC; }
@@ -37,13 +37,13 @@ inline void wait_for_configuration() {
 // cannot be reached (including this one) or whose entry is malformed.
 struct Route {
   uint32_t length;
-  const volatile uint8_t *bytes;
+  const volatile uint8_t* bytes;
 };
 
 inline Route route_to(uint32_t node) {
   if (node >= VIA_MAX_NODES)
     return {0u, nullptr};
-  volatile ::via_nic_config_block &config = nic_config();
+  volatile ::via_nic_config_block& config = nic_config();
   const uint32_t length = config.route_len[node];
   if (length > VIA_MAX_ROUTE)
     return {0u, nullptr};

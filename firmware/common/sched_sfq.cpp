@@ -37,8 +37,8 @@ uint64_t flow_tick(uint32_t vi) {
   return tick;
 }
 
-Stamp start_tag(Flows &flows, uint32_t vi, uint64_t cost) {
-  uint64_t &finish = flows.finish[vi];
+Stamp start_tag(Flows& flows, uint32_t vi, uint64_t cost) {
+  uint64_t& finish = flows.finish[vi];
   const uint64_t start = finish > flows.virtual_time ? finish : flows.virtual_time;
   finish = start + cost;
   return start;
@@ -53,7 +53,7 @@ Stamping stamp_send(uint32_t vi, uint32_t bytes, uint64_t posted) {
   const Stamp start = start_tag(send_flows, vi, cost);
   if (vi_vtick(vi) == kBestEffortTick)
     return {start, 0u};
-  uint64_t &next = regulator[vi];
+  uint64_t& next = regulator[vi];
   const uint64_t due = next > posted ? next : posted;
   next = due + cost;
   return {start, due};

@@ -12,7 +12,7 @@ namespace via {
 constexpr uint64_t kBestEffortTick = ~uint64_t{0};
 
 inline uint64_t vi_vtick(uint32_t vi) {
-  volatile via_vi_config &config = vi_config(vi);
+  volatile via_vi_config& config = vi_config(vi);
   return (static_cast<uint64_t>(config.vtick_hi) << 32) | config.vtick_lo;
 }
 

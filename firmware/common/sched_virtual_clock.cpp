@@ -16,7 +16,7 @@ namespace {
 uint64_t send_clock[VIA_MAX_VI];
 uint64_t receive_clock[VIA_MAX_VI];
 
-Stamp advance(uint64_t &aux, uint32_t vi, uint32_t bytes, uint64_t at) {
+Stamp advance(uint64_t& aux, uint32_t vi, uint32_t bytes, uint64_t at) {
   const uint64_t tick = vi_vtick(vi);
   if (tick == kBestEffortTick)
     return kStampLast;

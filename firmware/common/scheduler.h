@@ -98,7 +98,7 @@ inline bool stamped_first(Stamp a, uint32_t a_serial, Stamp b, uint32_t b_serial
 // True if work `a` goes before work `b` now: due work before work not yet
 // due, then the smaller stamp. Ties are the caller's to break (arrival
 // order).
-inline bool serve_first(const Stamping &a, const Stamping &b, LazyClock &clock) {
+inline bool serve_first(const Stamping& a, const Stamping& b, LazyClock& clock) {
   if ((a.due | b.due) != 0u) {
     const uint64_t now = clock.now();
     const bool a_due = a.due <= now, b_due = b.due <= now;

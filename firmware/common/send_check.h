@@ -16,7 +16,7 @@ namespace via {
 // operations are sendable only by firmware that does them (`rdma_ops`:
 // kRdmaWriteOp, kRdmaReadOp). Inline: every send of every firmware goes
 // through it.
-inline uint32_t check_send(uint32_t vi, const Descriptor &descriptor, uint32_t rdma_ops = 0u) {
+inline uint32_t check_send(uint32_t vi, const Descriptor& descriptor, uint32_t rdma_ops = 0u) {
   // A VI that is not connected, or broke, flushes what is posted on it.
   if (!vi_connected(vi))
     return VIP_STATUS_DESC_FLUSHED_ERROR;

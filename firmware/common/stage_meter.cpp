@@ -46,8 +46,8 @@ uint32_t StageMeter::overhead() const {
   return g < 0 ? 0u : static_cast<uint32_t>(g);
 }
 
-PipelineFigures measured_figures(const StageMeter &alone, const StageMeter &back_to_back,
-                                 const PipelineFigures &seed, FigureCache &cache) {
+PipelineFigures measured_figures(const StageMeter& alone, const StageMeter& back_to_back,
+                                 const PipelineFigures& seed, FigureCache& cache) {
   if (cache.fitted && alone.added() - cache.alone_at < kRefit &&
       back_to_back.added() - cache.back_to_back_at < kRefit)
     return cache.figures;

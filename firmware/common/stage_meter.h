@@ -52,8 +52,8 @@ struct FigureCache {
   PipelineFigures figures;
 };
 inline constexpr uint32_t kRefit = 16u;
-PipelineFigures measured_figures(const StageMeter &alone, const StageMeter &back_to_back,
-                                 const PipelineFigures &seed, FigureCache &cache);
+PipelineFigures measured_figures(const StageMeter& alone, const StageMeter& back_to_back,
+                                 const PipelineFigures& seed, FigureCache& cache);
 
 // LANai cycles in nanoseconds, at the clock the driver reported.
 uint32_t cycles_to_ns(uint64_t cycles);

@@ -16,12 +16,12 @@ namespace via {
 
 class TraceScope {
 public:
-  explicit TraceScope(const char *name) : previous_(lanai_mmio_read(LANAI_REG_TRACE_STATE)) {
+  explicit TraceScope(const char* name) : previous_(lanai_mmio_read(LANAI_REG_TRACE_STATE)) {
     trace_state(name);
   }
   ~TraceScope() { trace_port_write<LANAI_REG_TRACE_STATE>(previous_); }
-  TraceScope(const TraceScope &) = delete;
-  TraceScope &operator=(const TraceScope &) = delete;
+  TraceScope(const TraceScope&) = delete;
+  TraceScope& operator=(const TraceScope&) = delete;
 
 private:
   uint32_t previous_; // the state it interrupted (0: polling)

@@ -45,7 +45,7 @@ private:
   };
   static_assert(sizeof(Entry) == 16u, "a slot is found by shifting its index");
 
-  static bool before(const Entry &a, const Entry &b) {
+  static bool before(const Entry& a, const Entry& b) {
     return stamped_first(a.stamp, a.serial, b.stamp, b.serial);
   }
   // Places `entry` at `at` or above it.
@@ -64,7 +64,7 @@ private:
     const uint32_t size = size_;
     uint32_t at = 0u;
     for (uint32_t child = 1u; child < size; child = 2u * at + 1u) {
-      const Entry *first = &heap_[child];
+      const Entry* first = &heap_[child];
       if (child + 1u < size && before(first[1], first[0])) {
         ++child;
         ++first;

@@ -15,7 +15,7 @@ namespace via {
 inline bool vi_valid(uint32_t vi) { return vi < VIA_MAX_VI; }
 
 // Callers check vi_valid() first: VI numbers come from the host and the wire.
-inline volatile via_vi_config &vi_config(uint32_t vi) { return nic_config().vi[vi]; }
+inline volatile via_vi_config& vi_config(uint32_t vi) { return nic_config().vi[vi]; }
 
 inline bool vi_connected(uint32_t vi) { return vi_config(vi).state == VIA_VI_CONNECTED; }
 
@@ -32,7 +32,7 @@ inline bool vi_takes_rdma_read(uint32_t vi) {
 
 // A connected VI takes packets from its peer only.
 inline bool vi_accepts_from(uint32_t vi, uint32_t node, uint32_t remote_vi) {
-  volatile via_vi_config &config = vi_config(vi);
+  volatile via_vi_config& config = vi_config(vi);
   return config.state == VIA_VI_CONNECTED && config.remote_node == node &&
          config.remote_vi == remote_vi;
 }

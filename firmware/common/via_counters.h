@@ -22,5 +22,5 @@ extern volatile uint32_t via_recvq_empty_errors; // no receive posted on a relia
 // Counters are volatile so that a reader outside the LANai always sees the
 // latest value; C++20 has no compound assignment on volatile.
 namespace via {
-inline void count(volatile uint32_t &counter) { counter = counter + 1u; }
+inline void count(volatile uint32_t& counter) { counter = counter + 1u; }
 } // namespace via

@@ -21,7 +21,7 @@ struct format_spec {
   int left;          /* '-' flag: pad on the right */
 };
 
-static void put_padded(const unsigned char *text, uint32_t len, const struct format_spec *spec) {
+static void put_padded(const unsigned char* text, uint32_t len, const struct format_spec* spec) {
   uint32_t fill = spec->width > len ? spec->width - len : 0u;
   if (!spec->left) {
     for (; fill != 0u; --fill)
@@ -35,7 +35,7 @@ static void put_padded(const unsigned char *text, uint32_t len, const struct for
 
 /* Digits of v in base 10 or 16, most significant first; 64-bit division
  * and remainder come from the runtime's helpers. */
-static void put_unsigned(uint64_t v, uint32_t base, int negative, const struct format_spec *spec) {
+static void put_unsigned(uint64_t v, uint32_t base, int negative, const struct format_spec* spec) {
   static const char digits[] = "0123456789abcdef";
   unsigned char buf[24];
   uint32_t n = 0u;
@@ -59,10 +59,10 @@ static void put_unsigned(uint64_t v, uint32_t base, int negative, const struct f
 
 /* printf subset: %%, %c, %s, %d, %u, %x with optional '-' or '0' flag,
  * width, and the 'll' length for 64-bit arguments. */
-static void demo_printf(const char *fmt, ...) {
+static void demo_printf(const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  for (const unsigned char *p = (const unsigned char *)fmt; *p != 0u; ++p) {
+  for (const unsigned char* p = (const unsigned char*)fmt; *p != 0u; ++p) {
     if (*p != '%') {
       console_putc(*p);
       continue;
@@ -91,7 +91,7 @@ static void demo_printf(const char *fmt, ...) {
       break;
     }
     case 's': {
-      const unsigned char *s = va_arg(args, const unsigned char *);
+      const unsigned char* s = va_arg(args, const unsigned char*);
       uint32_t len = 0u;
       while (s[len] != 0u)
         ++len;

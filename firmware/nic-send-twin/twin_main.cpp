@@ -74,7 +74,7 @@ uint32_t (*waiting_classes)();
 
 // The clock is read before the state goes up and after it comes down, so
 // what the firmware measures covers the whole span the trace shows.
-Work begin_work(JobClass c, const char *state, uint32_t visit, uint32_t message) {
+Work begin_work(JobClass c, const char* state, uint32_t visit, uint32_t message) {
   const uint32_t now = cycle_now();
   const Work work{(waiting_at_free >> c & 1u) != 0u ? free_since : now};
   waiting_at_free = 0;
@@ -85,7 +85,7 @@ Work begin_work(JobClass c, const char *state, uint32_t visit, uint32_t message)
 // The rest of the wait runs on the countdown timer, not on the cycle
 // counter: the loop then polls only the event word, and a core that polls
 // only registers that change at events can be fast-forwarded exactly.
-void wait_out(const Work &work, JobClass c, uint32_t cycles) {
+void wait_out(const Work& work, JobClass c, uint32_t cycles) {
   const int32_t wait = static_cast<int32_t>(cycles) - overrun_cycles[c];
   const int32_t left = wait - static_cast<int32_t>(cycle_now() - work.started);
   if (left <= 0)
@@ -95,7 +95,7 @@ void wait_out(const Work &work, JobClass c, uint32_t cycles) {
   }
   lanai_mmio_write(LANAI_REG_TIMER, 0u);
 }
-void end_work(const Work &work, JobClass c, uint32_t cycles) {
+void end_work(const Work& work, JobClass c, uint32_t cycles) {
   via::trace_state(nullptr);
   free_since = cycle_now();
   overrun_cycles[c] +=
@@ -167,7 +167,7 @@ bool doorbell_waiting() { return (via::event_status() & LANAI_EV_DOORBELL) != 0u
 bool send_dma_idle() { return (via::event_status() & LANAI_EV_NSDMA_IDLE) != 0u; }
 
 // Host DMA completions turn into LANai work of the next class.
-void collect_host_dma(JobFifo<kQueueJobs> &descriptors, JobFifo<kQueueJobs> &data) {
+void collect_host_dma(JobFifo<kQueueJobs>& descriptors, JobFifo<kQueueJobs>& data) {
   if ((via::event_status() & LANAI_EV_HDMA_DONE) == 0u)
     return;
   for (uint32_t word = via::hdma_pop_done(); word != 0u; word = via::hdma_pop_done()) {

@@ -42,13 +42,13 @@ struct SendWork {
 // VIs, once no other waits). False if none waits, or if the first is best
 // effort (under a stamp-ordering scheduler: reserved no rate) and
 // `best_effort_allowed` is false, or is not and `others_allowed` is false.
-bool next_send(uint32_t &vi, SendWork &work, bool best_effort_allowed, bool others_allowed);
+bool next_send(uint32_t& vi, SendWork& work, bool best_effort_allowed, bool others_allowed);
 // Queues a peer's RDMA read (job `job` of pvia_rdma_read.cpp) on `vi` like
 // a send posted at cycle `arrived` asking for `bytes`; false if the VI's
 // send ring is full.
 bool post_read_job(uint32_t vi, uint32_t job, uint64_t arrived, uint32_t bytes);
 // The oldest receive posted on `vi` not yet taken by the receive engine.
-bool next_receive(uint32_t vi, via::PostedDescriptor &posted);
+bool next_receive(uint32_t vi, via::PostedDescriptor& posted);
 // True if `vi` has receives posted that the receive engine has not taken.
 bool receives_waiting(uint32_t vi);
 
@@ -68,7 +68,7 @@ void start_host_dma();
 // or keeps it in a software overflow list while the queue is full. False
 // (and counted) if it can never be queued; the owner then hears nothing of it.
 // The request keeps the trace label in force when it was submitted.
-bool submit_host_dma(const via::HdmaRequest &request, HdmaOwner owner, via::Stamp stamp);
+bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp);
 // Takes a finished request off the completion FIFO, if there is one, and
 // hands it to its owner; retries the overflow list. True if a request was
 // taken.
@@ -91,7 +91,7 @@ void poll_network_send();
 
 // A packet the receive DMA has finished, held in one of the receive buffers.
 struct Arrival {
-  const via::ReceiveBuffer *buffer;
+  const via::ReceiveBuffer* buffer;
   uint32_t index;         // which receive buffer
   uint32_t payload_bytes; // header and data as received, before truncation
   uint32_t source;        // sending node as the network reports it
@@ -110,12 +110,12 @@ void release_arrival(uint32_t index);
 
 // Queues the write-back of a descriptor's completion words from `staging`;
 // false (and reported) if the write cannot be queued.
-bool write_completion(uint32_t vi, const via::PostedDescriptor &posted, via::Completion &staging,
+bool write_completion(uint32_t vi, const via::PostedDescriptor& posted, via::Completion& staging,
                       uint32_t immediate, uint32_t length, uint32_t status, HdmaOwner owner,
                       via::Stamp stamp);
 // Queues the fetch of a posted descriptor into `copy`; false (and reported)
 // if it cannot be queued.
-bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor &posted, via::DescriptorCopy &copy,
+bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor& posted, via::DescriptorCopy& copy,
                       HdmaOwner owner, via::Stamp stamp);
 // A descriptor that cannot be read (or written back) cannot carry an error
 // status: the host hears of it by interrupt instead.
@@ -137,7 +137,7 @@ void send_host_dma_done(uint32_t record, uint32_t outcome);
 // The packet is at the head of the network send queue: frames it (and
 // labels the send in traces), or false if it has none to send (its send
 // failed earlier).
-bool send_packet_ready(uint32_t packet, via::OutgoingPacket &framed);
+bool send_packet_ready(uint32_t packet, via::OutgoingPacket& framed);
 // A packet that had nothing to send left the head of the queue, behind
 // every earlier packet of its VI.
 void send_packet_skipped(uint32_t packet);
@@ -150,13 +150,13 @@ void send_packet_left(uint32_t packet);
 
 // An acknowledgement (VIA_PACKET_ACK) arrived: the sends it settles
 // complete, in their VI's order.
-void ack_arrived(const via_packet_header &ack);
+void ack_arrived(const via_packet_header& ack);
 // The send record waiting for the data of `vi`'s RDMA read numbered
 // `sequence` from `peer` ((node << 16) | VI), or kNoReader.
 constexpr uint32_t kNoReader = 0xFFu;
 uint32_t rdma_reader(uint32_t vi, uint32_t peer, uint32_t sequence);
 // The read's descriptor: where its data goes.
-const via::Descriptor &rdma_read_descriptor(uint32_t record);
+const via::Descriptor& rdma_read_descriptor(uint32_t record);
 // The data of the read numbered `sequence` is in place (or failed with
 // `errors`): the read completes in its VI's order.
 void rdma_read_done(uint32_t record, uint32_t sequence, uint32_t errors);
@@ -170,9 +170,9 @@ void start_acks();
 // Queues an acknowledgement for the network, stamped `stamp`, or merges it
 // into one for the same VI not yet sent; false if neither can be done now
 // (no acknowledgement buffer is free).
-bool send_ack(const via::Ack &ack, via::Stamp stamp);
+bool send_ack(const via::Ack& ack, via::Stamp stamp);
 // The acknowledgement is at the head of the network send queue.
-void ack_packet_ready(uint32_t packet, via::OutgoingPacket &framed);
+void ack_packet_ready(uint32_t packet, via::OutgoingPacket& framed);
 void ack_packet_left(uint32_t packet);
 
 // --- RDMA reads served (pvia_rdma_read.cpp) ---------------------------------
@@ -180,7 +180,7 @@ void ack_packet_left(uint32_t packet);
 // A peer's RDMA read request arrived on `vi`: queued on the VI like a send
 // (pvia_doorbells.cpp) for the send engine, or refused; false if it must
 // wait (no room for it now).
-bool take_read_request(uint32_t vi, const Arrival &arrival);
+bool take_read_request(uint32_t vi, const Arrival& arrival);
 
 // --- The receive engine (pvia_recv.cpp) -------------------------------------
 
@@ -192,7 +192,7 @@ void receive_posted(uint32_t vi);
 void refill_receives();
 // A packet arrived; false if it must wait for a free record (the arrival
 // stays in its buffer and is offered again).
-bool receive_arrival(const Arrival &arrival);
+bool receive_arrival(const Arrival& arrival);
 void receive_host_dma_done(uint32_t record, uint32_t outcome);
 // An acknowledgement buffer is free again: a completion that waited for
 // one goes on.

@@ -25,7 +25,7 @@ enum class AckState : uint8_t {
   count_,
 };
 
-const char *const ack_state_names[] = {"ack:free", "ack:wait_nsdma", "ack:transmit"};
+const char* const ack_state_names[] = {"ack:free", "ack:wait_nsdma", "ack:transmit"};
 static_assert(static_cast<uint32_t>(AckState::count_) == 3u, "one name per state");
 
 // Enough for one acknowledgement queued per busy VI: they absorb each other.
@@ -49,11 +49,11 @@ void trace(uint32_t a, AckState state) {
 
 // Folds `ack` into the one its VI has queued, if that one still may be:
 // the same sender's VI, cumulative, and reporting no failure.
-bool merge(const via::Ack &ack) {
+bool merge(const via::Ack& ack) {
   const uint32_t a = queued_of[ack.from_vi];
   if (a == kNone)
     return false;
-  via::Ack &queued = contents[a];
+  via::Ack& queued = contents[a];
   if (queued.status != 0u || queued.node != ack.node || queued.vi != ack.vi)
     return false;
   queued.sequence = ack.sequence;
@@ -76,7 +76,7 @@ void start_acks() {
     queued_of[vi] = kNone;
 }
 
-bool send_ack(const via::Ack &ack, via::Stamp stamp) {
+bool send_ack(const via::Ack& ack, via::Stamp stamp) {
   const bool exact = (ack.flags & VIA_ACK_F_EXACT) != 0u;
   if (!exact && merge(ack))
     return true;
@@ -99,7 +99,7 @@ bool send_ack(const via::Ack &ack, via::Stamp stamp) {
   return true;
 }
 
-void ack_packet_ready(uint32_t packet, via::OutgoingPacket &out) {
+void ack_packet_ready(uint32_t packet, via::OutgoingPacket& out) {
   const uint32_t a = packet - kAckPacketBase;
   trace(a, AckState::wait_nsdma);
   if (queued_of[contents[a].from_vi] == a)

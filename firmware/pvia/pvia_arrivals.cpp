@@ -53,7 +53,7 @@ void take_packet() {
   const uint32_t status = via::nrdma_status();
   if ((status & LANAI_NRDMA_STATUS_DONE) == 0u)
     return;
-  Arrival &arrival = arrivals[receive_dma_armed];
+  Arrival& arrival = arrivals[receive_dma_armed];
   arrival.payload_bytes = via::nrdma_length();
   arrival.source = via::nrdma_source();
   arrival.damage = status & (LANAI_NRDMA_STATUS_BAD_CRC | LANAI_NRDMA_STATUS_TRUNCATED);

@@ -10,7 +10,7 @@
 
 namespace pvia {
 
-bool write_completion(uint32_t vi, const via::PostedDescriptor &posted, via::Completion &staging,
+bool write_completion(uint32_t vi, const via::PostedDescriptor& posted, via::Completion& staging,
                       uint32_t immediate, uint32_t length, uint32_t status, HdmaOwner owner,
                       via::Stamp stamp) {
   via::encode_completion(staging, immediate, length, status);
@@ -26,7 +26,7 @@ bool write_completion(uint32_t vi, const via::PostedDescriptor &posted, via::Com
   return false;
 }
 
-bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor &posted, via::DescriptorCopy &copy,
+bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor& posted, via::DescriptorCopy& copy,
                       HdmaOwner owner, via::Stamp stamp) {
   const via::HdmaRequest request{posted.address(), posted.handle,
                                  via::vi_ptag(vi), via::sram_address(&copy),

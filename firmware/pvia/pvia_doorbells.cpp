@@ -78,19 +78,19 @@ via::ViHeap order;
 // Work the scheduler stamped behind all other work, and never due later:
 // best effort under VirtualClock. A VI's sends are all stamped alike, so
 // its class is settled by the send that makes it wait.
-bool stamped_last(const via::Stamping &stamping) {
+bool stamped_last(const via::Stamping& stamping) {
   return stamping.stamp == via::kStampLast && stamping.due == 0u;
 }
 
 // A send joins its VI's ring, stamped under a stamp-ordering scheduler
 // from cycle `posted_at` for `bytes` on the wire; false if the ring is full.
-[[gnu::always_inline]] inline bool enqueue_send(uint32_t vi, const via::PostedDescriptor &posted,
+[[gnu::always_inline]] inline bool enqueue_send(uint32_t vi, const via::PostedDescriptor& posted,
                                                 uint64_t posted_at, uint32_t bytes) {
-  SendRing &ring = via::in_register(&queues[vi].send);
+  SendRing& ring = via::in_register(&queues[vi].send);
   const uint32_t tail = ring.tail;
   if (tail - ring.head == SendRing::kCapacity)
     return false;
-  SendRing::Entry &entry = ring.entries[tail & SendRing::kMask];
+  SendRing::Entry& entry = ring.entries[tail & SendRing::kMask];
   entry.posted = posted;
   entry.serial = doorbell_serial++;
   ring.tail = tail + 1u;
@@ -114,14 +114,14 @@ bool stamped_last(const via::Stamping &stamping) {
 // A send doorbell: its descriptor joins the VI's ring (the message's size
 // is not known yet: 0 asks for a whole Vtick); a full ring loses it like a
 // dropped doorbell.
-void accept_send(const via::Doorbell &doorbell) {
+void accept_send(const via::Doorbell& doorbell) {
   const via::PostedDescriptor posted{doorbell.address_lo, doorbell.address_hi, doorbell.handle,
                                      doorbell.epoch};
   if (!enqueue_send(doorbell.vi, posted, doorbell.posted_at, 0u))
     via::report_ring_overflow(doorbell.vi);
 }
 
-void accept(const via::Doorbell &doorbell) {
+void accept(const via::Doorbell& doorbell) {
   if (!doorbell.receive)
     accept_send(doorbell);
   else if (via::push_posted(doorbell, queues[doorbell.vi].receive))
@@ -131,12 +131,12 @@ void accept(const via::Doorbell &doorbell) {
 // Takes the oldest send of `vi` the host has not flushed since posting it
 // into `work`; older ones (posted before a disconnect, say) are dropped.
 // Keeps the VI listed while it has more.
-bool pop_send(uint32_t vi, SendWork &work) {
-  SendRing &ring = via::in_register(&queues[vi].send);
+bool pop_send(uint32_t vi, SendWork& work) {
+  SendRing& ring = via::in_register(&queues[vi].send);
   const uint32_t epoch = via::vi_config(vi).epoch;
   bool found = false;
   while (!found && !ring.empty()) {
-    const SendRing::Entry &entry = ring.entries[ring.head & SendRing::kMask];
+    const SendRing::Entry& entry = ring.entries[ring.head & SendRing::kMask];
     ++ring.head;
     found = entry.posted.epoch == epoch;
     if (found) {
@@ -156,10 +156,10 @@ bool pop_send(uint32_t vi, SendWork &work) {
   via::LazyClock clock;
   bool found = false;
   uint32_t chosen = 0u;
-  const SendRing::Entry *best = nullptr;
+  const SendRing::Entry* best = nullptr;
   sends_waiting.for_each([&](uint32_t vi) {
-    const SendRing &ring = queues[vi].send;
-    const SendRing::Entry &entry = ring.entries[ring.head & SendRing::kMask];
+    const SendRing& ring = queues[vi].send;
+    const SendRing::Entry& entry = ring.entries[ring.head & SendRing::kMask];
     if (found && !via::serve_first(entry.stamping, best->stamping, clock) &&
         (via::serve_first(best->stamping, entry.stamping, clock) ||
          static_cast<int32_t>(entry.serial - best->serial) > 0))
@@ -175,7 +175,7 @@ bool pop_send(uint32_t vi, SendWork &work) {
 // doorbell first among equals.
 uint32_t first_to_serve() { return dues_waiting ? first_of_many_due() : order.top(); }
 
-SendRing &send_ring_of(uint32_t vi) { return queues[vi].send; }
+SendRing& send_ring_of(uint32_t vi) { return queues[vi].send; }
 
 } // namespace
 
@@ -189,7 +189,7 @@ void start_doorbells() {
 void drain_doorbells(uint32_t events) {
   share_taken = via::drain_doorbell_queues(
       events, {per_vi_doorbells, stamp_ordered, share_taken ? 0u : kDoorbellsPerVisit},
-      [](const via::Doorbell &doorbell) { accept(doorbell); });
+      [](const via::Doorbell& doorbell) { accept(doorbell); });
 }
 
 namespace {
@@ -200,7 +200,7 @@ enum class Taken : uint8_t { send, stale, refused };
 // the VI was flushed (try again), or refused (its class has all it may
 // hold). No loop of its own: in one, the compiler would set up every
 // address it uses before the first pass.
-[[gnu::noinline]] Taken take_stamped(uint32_t &vi, SendWork &work, bool best_effort_allowed,
+[[gnu::noinline]] Taken take_stamped(uint32_t& vi, SendWork& work, bool best_effort_allowed,
                                      bool others_allowed) {
   vi = first_to_serve();
   const bool best_effort = via::vi_best_effort(vi);
@@ -208,7 +208,7 @@ enum class Taken : uint8_t { send, stale, refused };
     return Taken::refused;
   const bool found = pop_send(vi, work);
   work.best_effort = best_effort;
-  const SendRing &ring = send_ring_of(vi);
+  const SendRing& ring = send_ring_of(vi);
   if (ring.empty())
     sends_waiting.remove(vi);
   if (!dues_waiting) {
@@ -216,7 +216,7 @@ enum class Taken : uint8_t { send, stale, refused };
     if (ring.empty()) {
       order.pop();
     } else {
-      const SendRing::Entry &next = ring.entries[ring.head & SendRing::kMask];
+      const SendRing::Entry& next = ring.entries[ring.head & SendRing::kMask];
       order.top_grew(next.stamping.stamp, next.serial);
     }
   }
@@ -224,7 +224,7 @@ enum class Taken : uint8_t { send, stale, refused };
 }
 
 // The oldest send of the next VI taking turns; false if none has one left.
-bool take_turn(uint32_t &vi, SendWork &work) {
+bool take_turn(uint32_t& vi, SendWork& work) {
   while (!ready_to_send.empty()) {
     vi = ready_to_send.pop();
     const bool found = pop_send(vi, work);
@@ -238,7 +238,7 @@ bool take_turn(uint32_t &vi, SendWork &work) {
 
 } // namespace
 
-bool next_send(uint32_t &vi, SendWork &work, bool best_effort_allowed, bool others_allowed) {
+bool next_send(uint32_t& vi, SendWork& work, bool best_effort_allowed, bool others_allowed) {
   if (stamp_ordered) {
     while (!sends_waiting.empty()) {
       const Taken taken = take_stamped(vi, work, best_effort_allowed, others_allowed);
@@ -265,7 +265,7 @@ bool post_read_job(uint32_t vi, uint32_t job, uint64_t arrived, uint32_t bytes) 
   return enqueue_send(vi, posted, arrived, bytes);
 }
 
-bool next_receive(uint32_t vi, via::PostedDescriptor &posted) {
+bool next_receive(uint32_t vi, via::PostedDescriptor& posted) {
   return via::pop_current(vi, queues[vi].receive, posted);
 }
 

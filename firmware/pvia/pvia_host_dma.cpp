@@ -52,11 +52,11 @@ uint32_t service_tail;
 VIA_ZEROED_AT_LOAD Waiting overflow[kOverflow]{};
 bool stamp_ordered;
 
-InService &note(uint32_t i) { return in_service[i & (kInService - 1u)]; }
-Waiting &waiting_at(uint32_t i) { return overflow[i & (kOverflow - 1u)]; }
+InService& note(uint32_t i) { return in_service[i & (kInService - 1u)]; }
+Waiting& waiting_at(uint32_t i) { return overflow[i & (kOverflow - 1u)]; }
 
 // Notes [service_head + index, tail) move one place back; the gap is filled.
-void insert_note(uint32_t index, const InService &entry) {
+void insert_note(uint32_t index, const InService& entry) {
   for (uint32_t i = service_tail; i != service_head + index; --i)
     note(i) = note(i - 1u);
   note(service_head + index) = entry;
@@ -100,7 +100,7 @@ bool goes_last(via::Stamp stamp) {
   return service_tail == service_head || note(service_tail - 1u).stamp <= stamp;
 }
 
-Submitted append(const via::HdmaRequest &request, HdmaOwner owner, via::Stamp stamp) {
+Submitted append(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp) {
   const via::HdmaTicket ticket = via::hdma_submit(request);
   if (!ticket.accepted)
     return refused(ticket.refusal);
@@ -112,7 +112,7 @@ Submitted append(const via::HdmaRequest &request, HdmaOwner owner, via::Stamp st
 // Inserts a request behind every request with a stamp no larger, at the
 // position the notes give, and notes it where the queue's answer says it
 // landed. Out of line: appending is the common case.
-[[gnu::noinline]] Submitted insert(const via::HdmaRequest &request, HdmaOwner owner,
+[[gnu::noinline]] Submitted insert(const via::HdmaRequest& request, HdmaOwner owner,
                                    via::Stamp stamp) {
   const uint32_t noted = service_tail - service_head;
   const uint32_t position = position_for(stamp);
@@ -127,7 +127,7 @@ Submitted append(const via::HdmaRequest &request, HdmaOwner owner, via::Stamp st
 }
 
 // One attempt at the hardware queue.
-Submitted try_hardware(const via::HdmaRequest &request, HdmaOwner owner, via::Stamp stamp) {
+Submitted try_hardware(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp) {
   // More requests in the hardware than notes to match them would lose owners.
   if (service_tail - service_head == kInService)
     return Submitted::full;
@@ -144,7 +144,7 @@ Submitted try_hardware(const via::HdmaRequest &request, HdmaOwner owner, via::St
 // Keeps a request the hardware queue has no room for in the software list,
 // in stamp order behind the requests with a stamp no larger; false (and
 // counted) if the list is full too.
-[[gnu::noinline]] bool keep_waiting(const via::HdmaRequest &request, HdmaOwner owner,
+[[gnu::noinline]] bool keep_waiting(const via::HdmaRequest& request, HdmaOwner owner,
                                     via::Stamp stamp) {
   if (hdma_overflow_tail - hdma_overflow_head == kOverflow) {
     count(pvia_hdma_refusals);
@@ -166,7 +166,7 @@ Submitted try_hardware(const via::HdmaRequest &request, HdmaOwner owner, via::St
 // of line: the list is seldom used, and every polling round checks it.
 [[gnu::noinline]] void retry_overflow() {
   while (hdma_overflow_head != hdma_overflow_tail) {
-    const Waiting &waiting = overflow[hdma_overflow_head & (kOverflow - 1u)];
+    const Waiting& waiting = overflow[hdma_overflow_head & (kOverflow - 1u)];
     via::trace_tag(waiting.trace_tag);
     const Submitted result = try_hardware(waiting.request, waiting.owner, waiting.stamp);
     if (result == Submitted::full)
@@ -186,7 +186,7 @@ void start_host_dma() {
   stamp_ordered = via::scheduler_orders_queues();
 }
 
-bool submit_host_dma(const via::HdmaRequest &request, HdmaOwner owner, via::Stamp stamp) {
+bool submit_host_dma(const via::HdmaRequest& request, HdmaOwner owner, via::Stamp stamp) {
   // Behind earlier overflowed requests, so that the queue keeps their order.
   if (hdma_overflow_head == hdma_overflow_tail) {
     const Submitted result = try_hardware(request, owner, stamp);
@@ -225,7 +225,7 @@ bool poll_host_dma() {
   const bool taken = (done & LANAI_HDMA_DONE_VALID) != 0u;
   if (taken) {
     via::dma_fence();
-    const InService &oldest = note(service_head);
+    const InService& oldest = note(service_head);
     if (service_head != service_tail && oldest.id == (done & LANAI_HDMA_ID_MASK)) {
       const HdmaOwner owner = oldest.owner;
       ++service_head;

@@ -49,8 +49,8 @@ uint32_t take_job() {
 
 } // namespace
 
-bool take_read_request(uint32_t vi, const Arrival &arrival) {
-  const via_packet_header &header = arrival.buffer->header;
+bool take_read_request(uint32_t vi, const Arrival& arrival) {
+  const via_packet_header& header = arrival.buffer->header;
   uint32_t refusal = 0u;
   if (!via::vi_takes_rdma_read(vi))
     refusal = VIP_STATUS_RDMA_PROT_ERROR;
@@ -84,14 +84,14 @@ bool take_read_request(uint32_t vi, const Arrival &arrival) {
 namespace send_engine {
 
 SendState take_read_job(uint32_t r) {
-  SendRecord &record = via::in_register(&records[r]);
+  SendRecord& record = via::in_register(&records[r]);
   const uint32_t job = record.work.posted.address_lo;
   const ReadJob read = jobs[job];
   jobs[job].used = false;
   record.kind = SendKind::read_data;
   record.marked = true;
   record.gather = static_cast<uint8_t>(via::HdmaDirection::to_sram_remote);
-  via::Descriptor &descriptor = record.descriptor;
+  via::Descriptor& descriptor = record.descriptor;
   descriptor.control = VIP_CONTROL_OP_SENDRECV;
   descriptor.segment_count = 1u;
   descriptor.segments[0] = {read.address, read.handle, read.length};

@@ -39,12 +39,12 @@ namespace pvia {
 via::ViSet receive_backlog;
 
 // Checking an arrived packet and matching it to a record, for traces.
-const char *const receive_arrival_name = "recv:arrival";
+const char* const receive_arrival_name = "recv:arrival";
 
 namespace receive_engine {
 
 // Names of the states, for traces.
-const char *const receive_state_names[] = {
+const char* const receive_state_names[] = {
     "recv:free",      "recv:fetch_descriptor", "recv:parked",      "recv:scatter_data",
     "recv:wait_turn", "recv:wait_ack",         "recv:write_status"};
 static_assert(static_cast<uint32_t>(ReceiveState::count_) == 7u, "one name per state");
@@ -89,7 +89,7 @@ void link(uint32_t vi, uint32_t r) {
 }
 
 void unlink(uint32_t vi, uint32_t r) {
-  uint8_t *at = &lists[vi].head;
+  uint8_t* at = &lists[vi].head;
   uint32_t previous = kNoRecord;
   while (*at != kNoRecord && *at != r) {
     previous = *at;
@@ -104,9 +104,9 @@ void unlink(uint32_t vi, uint32_t r) {
 
 // Takes a record and queues the fetch of `posted` into it; kNoRecord if
 // none is free or the fetch cannot be queued (reported).
-uint32_t fetch_into_record(uint32_t vi, const via::PostedDescriptor &posted) {
+uint32_t fetch_into_record(uint32_t vi, const via::PostedDescriptor& posted) {
   const uint32_t r = free_records[--free_count];
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   record.vi = static_cast<uint8_t>(vi);
   record.next = kNoRecord;
   record.matched = false;
@@ -164,12 +164,12 @@ void prefetch(uint32_t vi) {
     receive_backlog.remove(vi);
 }
 
-via::PacketCheck check(const Arrival &arrival) {
+via::PacketCheck check(const Arrival& arrival) {
   return via::check_packet(*arrival.buffer, arrival.payload_bytes, arrival.source, arrival.damage);
 }
 
 ReceiveState descriptor_arrived(uint32_t r, uint32_t outcome) {
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   if (record.discard) {
     release_record(r);
     return ReceiveState::free;
@@ -200,7 +200,7 @@ enum class Match : uint8_t { record, none, wait, dropped };
 
 // The record the next packet for `vi` fills: its oldest parked or fetching
 // one, or one fetched on demand from the VI's ring.
-Match match_receive(uint32_t vi, uint32_t &r) {
+Match match_receive(uint32_t vi, uint32_t& r) {
   purge_stale(vi);
   if (lists[vi].head != kNoRecord) {
     r = lists[vi].head;
@@ -226,11 +226,11 @@ Match match_receive(uint32_t vi, uint32_t &r) {
 // A record for a message that completes no receive (an RDMA write without
 // immediate data, a read's data, a refusal to acknowledge), in the VI's
 // order like any other; wait if none is free.
-Match bare_record(uint32_t vi, uint32_t &r) {
+Match bare_record(uint32_t vi, uint32_t& r) {
   if (free_count == 0u)
     return Match::wait;
   r = free_records[--free_count];
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   record.vi = static_cast<uint8_t>(vi);
   record.next = kNoRecord;
   record.discard = record.silent = record.ended = false;
@@ -277,10 +277,10 @@ namespace {
 
 // Adds the arrival's fragment to record r's message, stamped by the
 // receiving VI's reservation from the time the packet reached the card.
-void take_fragment(uint32_t r, const Arrival &arrival) {
-  ReceiveRecord &record = via::in_register(&records[r]);
-  const via_packet_header &header = arrival.buffer->header;
-  Fragment &fragment = fragment_at(record, record.taken++);
+void take_fragment(uint32_t r, const Arrival& arrival) {
+  ReceiveRecord& record = via::in_register(&records[r]);
+  const via_packet_header& header = arrival.buffer->header;
+  Fragment& fragment = fragment_at(record, record.taken++);
   fragment.buffer = static_cast<uint8_t>(arrival.index);
   fragment.offset = header.offset;
   fragment.bytes = header.length;
@@ -306,7 +306,7 @@ void take_fragment(uint32_t r, const Arrival &arrival) {
 // The message record r was assembling will get no more fragments: what
 // came is delivered, and the receive completes with a transport error.
 void break_off(uint32_t r) {
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   count(pvia_broken_messages);
   assembling[record.vi] = kNoRecord;
   record.ended = true;
@@ -325,8 +325,8 @@ ReceiveKind kind_of(uint32_t flags) {
 
 // A fragment after a message's first: it must be the next of the message
 // its VI is assembling.
-bool take_continuation(uint32_t vi, const Arrival &arrival) {
-  const via_packet_header &header = arrival.buffer->header;
+bool take_continuation(uint32_t vi, const Arrival& arrival) {
+  const via_packet_header& header = arrival.buffer->header;
   const uint32_t r = assembling[vi];
   if (r == kNoRecord || header.sequence != records[r].sequence ||
       header.offset != records[r].expected || kind_of(header.flags) != records[r].kind) {
@@ -337,7 +337,7 @@ bool take_continuation(uint32_t vi, const Arrival &arrival) {
     return true;
   }
   take_fragment(r, arrival);
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   if (record.state == ReceiveState::scatter_data)
     record.state = advance(r);
   return true;
@@ -345,8 +345,8 @@ bool take_continuation(uint32_t vi, const Arrival &arrival) {
 
 // Numbers record r for the message the arrival starts, in its VI's order.
 [[gnu::always_inline]] inline void number_message(uint32_t r, uint32_t vi,
-                                                  const via_packet_header &header) {
-  ReceiveRecord &record = via::in_register(&records[r]);
+                                                  const via_packet_header& header) {
+  ReceiveRecord& record = via::in_register(&records[r]);
   record.matched = true;
   record.ticket = tickets_issued[vi]++;
   record.label = via::trace_label(vi, header.sequence);
@@ -365,10 +365,10 @@ bool take_continuation(uint32_t vi, const Arrival &arrival) {
 }
 
 // Record r takes the message whose first fragment arrived.
-[[gnu::always_inline]] inline void begin_message(uint32_t r, uint32_t vi, const Arrival &arrival,
+[[gnu::always_inline]] inline void begin_message(uint32_t r, uint32_t vi, const Arrival& arrival,
                                                  ReceiveKind kind) {
   number_message(r, vi, arrival.buffer->header);
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   record.kind = kind;
   if (kind == ReceiveKind::rdma_write && !via::vi_takes_rdma_write(vi))
     fail_rdma(r);
@@ -382,11 +382,11 @@ bool take_continuation(uint32_t vi, const Arrival &arrival) {
 // A Reliable Reception message no receive takes: a bare record keeps its
 // place in the VI's order, so that its sender hears of it (`errors`) after
 // the messages before it. The caller made sure a record is free.
-[[gnu::noinline]] void refuse_in_order(uint32_t vi, const Arrival &arrival, uint32_t errors) {
+[[gnu::noinline]] void refuse_in_order(uint32_t vi, const Arrival& arrival, uint32_t errors) {
   uint32_t r = kNoRecord;
   bare_record(vi, r);
   number_message(r, vi, arrival.buffer->header);
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   record.errors = errors;
   record.ended = true;
   record.stamp = via::stamp_receive(vi, 0u, arrival.arrived_at);
@@ -395,8 +395,8 @@ bool take_continuation(uint32_t vi, const Arrival &arrival) {
 
 // The first fragment of a message for a receive (a send, an RDMA write).
 // Inlined: plain messages take it straight from take_arrival.
-[[gnu::always_inline]] inline bool take_message(uint32_t vi, const Arrival &arrival) {
-  const via_packet_header &header = arrival.buffer->header;
+[[gnu::always_inline]] inline bool take_message(uint32_t vi, const Arrival& arrival) {
+  const via_packet_header& header = arrival.buffer->header;
   // A descriptor fetched on demand is already this message's. An RDMA write
   // without immediate data completes no receive: it takes a bare record.
   const bool rdma = (header.flags & VIA_PACKET_F_RDMA_WRITE) != 0u;
@@ -422,8 +422,8 @@ bool take_continuation(uint32_t vi, const Arrival &arrival) {
 
 // The first fragment of an RDMA read's data: it goes into the buffers of
 // the read it answers, which waits in the send engine.
-bool take_read_data(uint32_t vi, const Arrival &arrival) {
-  const via_packet_header &header = arrival.buffer->header;
+bool take_read_data(uint32_t vi, const Arrival& arrival) {
+  const via_packet_header& header = arrival.buffer->header;
   via::note_sequence(vi, header.sequence);
   const uint32_t reader =
       rdma_reader(vi, uint32_t{header.src_node} << 16 | header.src_vi, header.immediate);
@@ -434,7 +434,7 @@ bool take_read_data(uint32_t vi, const Arrival &arrival) {
   }
   uint32_t r = kNoRecord;
   bare_record(vi, r);
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   record.reader = static_cast<uint8_t>(reader);
   record.descriptor = rdma_read_descriptor(reader);
   // The target sends what was asked for, or nothing and its refusal.
@@ -447,8 +447,8 @@ bool take_read_data(uint32_t vi, const Arrival &arrival) {
 // A first fragment that asks for more than a send's handling: an RDMA read
 // request, a read's data, or a Reliable Reception message. Out of line:
 // plain messages do not pay for it.
-[[gnu::noinline]] bool take_marked(uint32_t vi, const Arrival &arrival) {
-  const via_packet_header &header = arrival.buffer->header;
+[[gnu::noinline]] bool take_marked(uint32_t vi, const Arrival& arrival) {
+  const via_packet_header& header = arrival.buffer->header;
   if ((header.flags & VIA_PACKET_F_RDMA_READ) != 0u) {
     if (!take_read_request(vi, arrival)) {
       count(pvia_arrival_stalls);
@@ -471,8 +471,8 @@ bool take_read_data(uint32_t vi, const Arrival &arrival) {
 // A packet for a VI that does not take it from its sender: dropped. A
 // Reliable Reception sender, or an RDMA read's initiator, hears that its
 // message went nowhere; false if that cannot be sent now.
-[[gnu::noinline]] bool take_unmatched(const Arrival &arrival) {
-  const via_packet_header &header = arrival.buffer->header;
+[[gnu::noinline]] bool take_unmatched(const Arrival& arrival) {
+  const via_packet_header& header = arrival.buffer->header;
   if (header.offset == 0u && via::vi_valid(header.dst_vi) &&
       (header.flags & (VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RDMA_READ)) != 0u) {
     const via::Ack refusal{header.src_node,
@@ -498,7 +498,7 @@ constexpr uint32_t kMarked =
 // A packet that carries no message: an acknowledgement, handed to the
 // send engine, or a damaged one, dropped (and reported: its header cannot
 // be trusted to name a VI).
-[[gnu::noinline]] void take_other(const Arrival &arrival, via::PacketCheck checked) {
+[[gnu::noinline]] void take_other(const Arrival& arrival, via::PacketCheck checked) {
   if (checked == via::PacketCheck::ack) {
     ack_arrived(arrival.buffer->header);
   } else {
@@ -508,13 +508,13 @@ constexpr uint32_t kMarked =
   release_arrival(arrival.index);
 }
 
-bool take_arrival(const Arrival &arrival) {
+bool take_arrival(const Arrival& arrival) {
   const via::PacketCheck checked = check(arrival);
   if (checked != via::PacketCheck::data) {
     take_other(arrival, checked);
     return true;
   }
-  const via::ReceiveBuffer &packet = *arrival.buffer;
+  const via::ReceiveBuffer& packet = *arrival.buffer;
   const uint32_t vi = packet.header.dst_vi;
   if (!via::vi_valid(vi) || !via::vi_accepts_from(vi, packet.header.src_node, packet.header.src_vi))
     return take_unmatched(arrival);
@@ -531,7 +531,7 @@ bool take_arrival(const Arrival &arrival) {
 
 } // namespace
 
-bool receive_arrival(const Arrival &arrival) {
+bool receive_arrival(const Arrival& arrival) {
   via::trace_state(receive_arrival_name);
   const bool taken = take_arrival(arrival);
   via::trace_state(nullptr);
@@ -539,7 +539,7 @@ bool receive_arrival(const Arrival &arrival) {
 }
 
 void receive_host_dma_done(uint32_t r, uint32_t outcome) {
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   switch (record.state) {
   case ReceiveState::fetch_descriptor:
     trace(r, ReceiveState::fetch_descriptor);

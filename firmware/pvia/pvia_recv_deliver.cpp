@@ -19,7 +19,7 @@ namespace receive_engine {
 namespace {
 
 ReceiveState submit_status(uint32_t r) {
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   // No descriptor to write to, or an RDMA write that completes nothing. A
   // read's data is in place: the read completes on the send queue.
   if (record.silent || record.no_status) {
@@ -57,7 +57,7 @@ uint32_t blocked_tail;
 // data is in host memory, or it failed here. False if it cannot be queued
 // now.
 bool acknowledge(uint32_t r) {
-  const ReceiveRecord &record = records[r];
+  const ReceiveRecord& record = records[r];
   if ((record.flags & VIA_PACKET_F_ACK_WANTED) == 0u)
     return true;
   // A receive whose descriptor could not be read dropped the message.
@@ -128,7 +128,7 @@ ReceiveState write_status(uint32_t r) {
 // An RDMA write went wrong at this card: the receive it consumed (if any)
 // completes with the RDMA protection status, and the host hears of it once.
 void fail_rdma(uint32_t r) {
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   record.errors |= VIP_STATUS_RDMA_PROT_ERROR;
   if (!record.reported) {
     record.reported = true;
@@ -155,10 +155,10 @@ namespace {
 
 // Queues an RDMA write's fragment to where its trailer says, as a remote
 // write the host DMA checks against the memory's registration.
-void scatter_remote(uint32_t r, Fragment &fragment) {
+void scatter_remote(uint32_t r, Fragment& fragment) {
   if (fragment.bytes == 0u)
     return;
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   const via::HdmaRequest request{fragment.target.address, fragment.target.handle,
                                  via::vi_ptag(record.vi), via::sram_address(fragment.data),
                                  fragment.bytes,          via::HdmaDirection::to_host_remote};
@@ -173,8 +173,8 @@ void scatter_remote(uint32_t r, Fragment &fragment) {
 // Queues the pieces of a fragment into the descriptor's segments, in
 // order; none if the receive has failed (the fragment is just dropped).
 // Out of line, like the send engine's cut_fragment, for the same reason.
-[[gnu::noinline]] void scatter_fragment(uint32_t r, Fragment &fragment) {
-  ReceiveRecord &record = via::in_register(&records[r]);
+[[gnu::noinline]] void scatter_fragment(uint32_t r, Fragment& fragment) {
+  ReceiveRecord& record = via::in_register(&records[r]);
   fragment.outstanding = fragment.pieces = fragment.done = 0u;
   if (record.errors != 0u || record.silent)
     return;
@@ -207,7 +207,7 @@ void scatter_remote(uint32_t r, Fragment &fragment) {
 // host (or dropped), and once the message has ended and all are through,
 // writes the completion.
 ReceiveState advance(uint32_t r) {
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   while (record.scattered != record.taken)
     scatter_fragment(r, fragment_at(record, record.scattered++));
   while (record.first != record.scattered && fragment_at(record, record.first).outstanding == 0u) {
@@ -222,7 +222,7 @@ ReceiveState advance(uint32_t r) {
 // The descriptor is known and a message has taken the record: check the
 // buffers hold it, then deliver what has come.
 ReceiveState start_scatter(uint32_t r) {
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   if (!record.silent && record.kind == ReceiveKind::receive) {
     uint32_t capacity;
     const uint32_t format = via::check_data_segments(record.descriptor, capacity);
@@ -237,7 +237,7 @@ ReceiveState start_scatter(uint32_t r) {
 // A host DMA of the oldest fragment with some outstanding finished; bytes
 // count as placed up to the first failure.
 ReceiveState piece_done(uint32_t r, uint32_t outcome) {
-  ReceiveRecord &record = via::in_register(&records[r]);
+  ReceiveRecord& record = via::in_register(&records[r]);
   uint32_t i = record.first;
   while (i != record.scattered && fragment_at(record, i).outstanding == 0u)
     ++i;
@@ -245,7 +245,7 @@ ReceiveState piece_done(uint32_t r, uint32_t outcome) {
     count(pvia_hdma_strays);
     return record.state;
   }
-  Fragment &fragment = fragment_at(record, i);
+  Fragment& fragment = fragment_at(record, i);
   if (outcome != LANAI_HDMA_OK && record.kind == ReceiveKind::rdma_write)
     fail_rdma(r);
   else if (outcome != LANAI_HDMA_OK)

@@ -55,7 +55,7 @@ struct Fragment {
   uint8_t done;        // ... of which completed
   uint32_t offset;     // where it goes in the message
   uint32_t bytes;
-  const uint8_t *data; // its payload in the receive buffer
+  const uint8_t* data; // its payload in the receive buffer
   uint32_t sizes[VIA_MAX_SEGMENTS];
   via::RdmaTarget target; // an RDMA write's: where it goes
 };
@@ -100,14 +100,14 @@ extern uint32_t tickets_completed[VIA_MAX_VI]; // a VI's receives whose completi
 extern uint32_t waiting_turn[VIA_MAX_VI];      // records of the VI in wait_turn
 
 // The trace names of the states.
-extern const char *const receive_state_names[];
+extern const char* const receive_state_names[];
 inline void trace(uint32_t r, ReceiveState state) {
   via::trace_state(receive_state_names[static_cast<uint32_t>(state)]);
   via::trace_tag(records[r].label);
 }
 
 inline HdmaOwner owner_of(uint32_t r) { return {Engine::receive, static_cast<uint8_t>(r)}; }
-inline Fragment &fragment_at(ReceiveRecord &record, uint32_t i) {
+inline Fragment& fragment_at(ReceiveRecord& record, uint32_t i) {
   return record.fragments[i & (kFragments - 1u)];
 }
 void release_record(uint32_t r);

@@ -24,10 +24,10 @@ uint32_t send_wanting;
 uint32_t send_gathers;
 
 // Names of the states, for traces.
-const char *const send_state_names[] = {"send:free", "send:fetch_descriptor", "send:stream",
+const char* const send_state_names[] = {"send:free", "send:fetch_descriptor", "send:stream",
                                         "send:wait_peer", "send:write_status"};
 static_assert(static_cast<uint32_t>(SendState::count_) == 5u, "one name per state");
-const char *const send_slot_state_names[] = {"send:slot_free", "send:gather_data", "send:wait_turn",
+const char* const send_slot_state_names[] = {"send:slot_free", "send:gather_data", "send:wait_turn",
                                              "send:wait_nsdma", "send:transmit"};
 static_assert(static_cast<uint32_t>(SlotState::count_) == 5u, "one name per state");
 
@@ -61,7 +61,7 @@ uint32_t left_at[kSendRecords]; // cycle each record's previous fragment left (a
 via::FigureCache figure_cache;
 
 [[gnu::always_inline]] inline void release(uint32_t r) {
-  SendRecord &record = records[r];
+  SendRecord& record = records[r];
   record.state = SendState::free;
   if (record.best_effort)
     --best_effort_records;
@@ -70,7 +70,7 @@ via::FigureCache figure_cache;
 
 // Queues the completion with whatever errors the record gathered.
 [[gnu::always_inline]] inline SendState queue_status(uint32_t r) {
-  SendRecord &record = via::in_register(&records[r]);
+  SendRecord& record = via::in_register(&records[r]);
   count(pvia_sends_completed);
   if (record.errors != 0u)
     count(pvia_sends_failed);
@@ -88,8 +88,8 @@ via::FigureCache figure_cache;
 // Plans the record's message by its VI's fragmentation policy and lets it
 // stream.
 [[gnu::always_inline]] inline SendState stream_message(uint32_t r) {
-  SendRecord &record = via::in_register(&records[r]);
-  volatile via_vi_config &config = via::vi_config(record.vi);
+  SendRecord& record = via::in_register(&records[r]);
+  volatile via_vi_config& config = via::vi_config(record.vi);
   // A read request carries no data: the data comes back.
   const uint32_t length = record.kind == SendKind::read_request ? 0u : record.descriptor.length;
   // A message no larger than the VI's smallest fragment is one fragment
@@ -124,7 +124,7 @@ via::FigureCache figure_cache;
 // writes wait for the receiving card's acknowledgement, and a read waits
 // for its data either way.
 [[gnu::noinline]] void classify(uint32_t r) {
-  SendRecord &record = records[r];
+  SendRecord& record = records[r];
   const uint32_t op = via::descriptor_op(record.descriptor);
   record.kind = static_cast<SendKind>(op == VIP_CONTROL_OP_RESERVED ? 0u : op);
   record.ack_wanted = op <= VIP_CONTROL_OP_RDMAWRITE && via::vi_reliable_reception(record.vi);
@@ -135,7 +135,7 @@ via::FigureCache figure_cache;
 // its op's bits) in its place in the VI's order, and waits for nothing.
 [[gnu::noinline]] SendState refuse(uint32_t r) {
   classify(r);
-  SendRecord &record = records[r];
+  SendRecord& record = records[r];
   record.ack_wanted = record.marked = false;
   return stream_nothing(r);
 }
@@ -144,7 +144,7 @@ via::FigureCache figure_cache;
 // the dispatch of every host DMA completion would otherwise pay for its
 // registers.
 [[gnu::noinline]] SendState descriptor_arrived(uint32_t r, uint32_t outcome) {
-  SendRecord &record = via::in_register(&records[r]);
+  SendRecord& record = via::in_register(&records[r]);
   if (outcome != LANAI_HDMA_OK) {
     report_unreachable_descriptor(record.vi);
     record.unreachable = record.marked = true;
@@ -153,7 +153,7 @@ via::FigureCache figure_cache;
   via::decode_descriptor(record.copy, record.descriptor);
   record.errors =
       via::check_send(record.vi, record.descriptor, via::kRdmaWriteOp | via::kRdmaReadOp);
-  volatile via_vi_config &config = via::in_register(&via::vi_config(record.vi));
+  volatile via_vi_config& config = via::in_register(&via::vi_config(record.vi));
   if (record.errors == 0u && via::route_to(config.remote_node).length == 0u)
     record.errors = VIP_STATUS_TRANSPORT_ERROR;
   if (record.errors != 0u)
@@ -176,8 +176,8 @@ SendState status_written(uint32_t r, uint32_t outcome) {
 // The slot's packet has left (or was passed over): its buffer goes to the
 // next send that wants one, and the send is over after its last fragment.
 void fragment_done(uint32_t r, uint32_t s) {
-  SendRecord &record = via::in_register(&records[r]);
-  Slot &slot = record.slots[s];
+  SendRecord& record = via::in_register(&records[r]);
+  Slot& slot = record.slots[s];
   slot.state = SlotState::free;
   if (slot.buffer != kNoBuffer) {
     give_back_send_buffer(slot.buffer);
@@ -199,7 +199,7 @@ void fragment_done(uint32_t r, uint32_t s) {
 // only best effort, which has all the records it may hold). Out of line,
 // so that the loop every polling round runs stays short.
 [[gnu::noinline]] bool start_send(uint32_t r) {
-  SendRecord &record = via::in_register(&records[r]);
+  SendRecord& record = via::in_register(&records[r]);
   uint32_t vi;
   const bool best_effort_allowed =
       best_effort_records < kBestEffortRecords && sends_ahead[1] < kBestEffortSendsAhead;
@@ -303,7 +303,7 @@ bool start_sends() {
 }
 
 void send_host_dma_done(uint32_t r, uint32_t outcome) {
-  SendRecord &record = via::in_register(&records[r]);
+  SendRecord& record = via::in_register(&records[r]);
   switch (record.state) {
   case SendState::fetch_descriptor:
     trace(r, SendState::fetch_descriptor);
@@ -330,21 +330,21 @@ namespace {
 // the receiver that its message ends early, unless none of the message
 // left; an RDMA read's data always goes, if only to say that the read was
 // refused. Out of line: it is rare.
-[[gnu::noinline]] bool carries_news(const SendRecord &record, const Slot &slot) {
+[[gnu::noinline]] bool carries_news(const SendRecord& record, const Slot& slot) {
   return slot.carries == Carries::aborted &&
          (record.numbered || record.kind == SendKind::read_data);
 }
 
 } // namespace
 
-bool send_packet_ready(uint32_t packet, via::OutgoingPacket &out) {
+bool send_packet_ready(uint32_t packet, via::OutgoingPacket& out) {
   if (packet >= kAckPacketBase) {
     ack_packet_ready(packet, out);
     return true;
   }
   const uint32_t r = packet / kSlots, s = packet % kSlots;
-  SendRecord &record = via::in_register(&records[r]);
-  const Slot &slot = record.slots[s];
+  SendRecord& record = via::in_register(&records[r]);
+  const Slot& slot = record.slots[s];
   trace(r, SlotState::wait_nsdma);
   if ((slot.carries != Carries::data && !carries_news(record, slot)) ||
       slot.index > record.failed_at)
@@ -368,8 +368,8 @@ void send_packet_started(uint32_t packet, uint32_t errors) {
     return;
   }
   const uint32_t r = packet / kSlots, s = packet % kSlots;
-  SendRecord &record = via::in_register(&records[r]);
-  Slot &slot = record.slots[s];
+  SendRecord& record = via::in_register(&records[r]);
+  Slot& slot = record.slots[s];
   if (errors != 0u) {
     record.errors |= errors;
     if (slot.index < record.failed_at)
@@ -390,7 +390,7 @@ void send_packet_started(uint32_t packet, uint32_t errors) {
 // Times a measured fragment that has left: a first fragment from its
 // reads being queued, a later one queued before the previous one left
 // from that departure.
-[[gnu::noinline]] void time_departure(uint32_t r, const Slot &slot) {
+[[gnu::noinline]] void time_departure(uint32_t r, const Slot& slot) {
   const uint32_t t = now();
   if (slot.index == 0u)
     alone_meter.add(slot.bytes, t - slot.cut_at);
@@ -406,7 +406,7 @@ void send_packet_left(uint32_t packet) {
   }
   const uint32_t r = packet / kSlots, s = packet % kSlots;
   trace(r, SlotState::transmit);
-  const Slot &slot = records[r].slots[s];
+  const Slot& slot = records[r].slots[s];
   if (records[r].measured && slot.carries == Carries::data)
     time_departure(r, slot);
   fragment_done(r, s);

@@ -34,12 +34,12 @@ uint8_t held_tail[VIA_MAX_VI];
 // It changes only when the host flushes the VI, which makes the records
 // of before stale.
 uint32_t peer_of(uint32_t vi) {
-  volatile via_vi_config &config = via::vi_config(vi);
+  volatile via_vi_config& config = via::vi_config(vi);
   return config.remote_node << 16 | config.remote_vi;
 }
 
 // True if the record's packet left and it still waits for its peer's word.
-bool waits(const SendRecord &record) {
+bool waits(const SendRecord& record) {
   return !record.answered && record.numbered &&
          (record.ack_wanted || record.kind == SendKind::read_request);
 }
@@ -52,7 +52,7 @@ void complete_held(uint32_t vi) {
   const uint32_t epoch = via::vi_config(vi).epoch;
   while (held_head[vi] != 0u) {
     const uint32_t r = held_head[vi] - 1u;
-    SendRecord &record = records[r];
+    SendRecord& record = records[r];
     const bool stale = record.work.posted.epoch != epoch;
     if (!stale && waits(record))
       return;
@@ -77,7 +77,7 @@ void complete_held(uint32_t vi) {
 // (`exact`) the one message numbered `sequence`, sent to `peer`.
 uint32_t waiting_for(uint32_t vi, uint32_t peer, uint32_t sequence, bool exact, uint32_t from) {
   for (uint32_t r = from; r < kSendRecords; ++r) {
-    const SendRecord &record = records[r];
+    const SendRecord& record = records[r];
     // A record still streaming (its answer came early) has its VI's peer.
     if (record.vi != vi || !waits(record) ||
         (record.state == SendState::wait_peer ? record.peer
@@ -97,7 +97,7 @@ uint32_t waiting_for(uint32_t vi, uint32_t peer, uint32_t sequence, bool exact, 
 namespace send_engine {
 
 void finish_marked(uint32_t r) {
-  SendRecord &record = records[r];
+  SendRecord& record = records[r];
   // No descriptor to complete: one that could not be read, and the data of
   // a peer's RDMA read.
   if (record.unreachable || record.kind == SendKind::read_data) {
@@ -118,7 +118,7 @@ void finish_marked(uint32_t r) {
 
 } // namespace send_engine
 
-void ack_arrived(const via_packet_header &ack) {
+void ack_arrived(const via_packet_header& ack) {
   const uint32_t vi = ack.dst_vi;
   if (!via::vi_valid(vi)) {
     count(pvia_stray_acks);
@@ -132,7 +132,7 @@ void ack_arrived(const via_packet_header &ack) {
   uint32_t answered = 0u;
   for (uint32_t r = waiting_for(vi, peer, ack.sequence, exact, 0u); r != kNoRecord;
        r = waiting_for(vi, peer, ack.sequence, exact, r + 1u)) {
-    SendRecord &record = records[r];
+    SendRecord& record = records[r];
     record.answered = true;
     if (record.sequence == ack.sequence)
       record.errors |= ack.immediate;
@@ -149,10 +149,10 @@ uint32_t rdma_reader(uint32_t vi, uint32_t peer, uint32_t sequence) {
   return r != kNoRecord && records[r].kind == SendKind::read_request ? r : kNoRecord;
 }
 
-const via::Descriptor &rdma_read_descriptor(uint32_t r) { return records[r].descriptor; }
+const via::Descriptor& rdma_read_descriptor(uint32_t r) { return records[r].descriptor; }
 
 void rdma_read_done(uint32_t r, uint32_t sequence, uint32_t errors) {
-  SendRecord &record = records[r];
+  SendRecord& record = records[r];
   // The record may have been let go (its VI flushed) while the data came.
   if (record.state == SendState::free || record.kind != SendKind::read_request ||
       record.sequence != sequence || record.answered)

@@ -25,6 +25,6 @@ inline uint32_t take_send_buffer() { return send_buffers_unused[--send_buffers_u
 inline void give_back_send_buffer(uint32_t buffer) {
   send_buffers_unused[send_buffers_unused_count++] = static_cast<uint8_t>(buffer);
 }
-inline via::SendBuffer &send_buffer(uint32_t buffer) { return send_buffers[buffer]; }
+inline via::SendBuffer& send_buffer(uint32_t buffer) { return send_buffers[buffer]; }
 
 } // namespace pvia

@@ -29,10 +29,10 @@ void try_queue(uint32_t r);
 // carry the remote memory in a trailer behind the data; a read's data
 // going back names the request it answers. Out of line: sends, the common
 // case, do not pay for it.
-[[gnu::noinline]] void mark_packet(const SendRecord &record, via::SendBuffer &buffer,
-                                   via::OutgoingPacket &framed) {
-  const via::Descriptor &descriptor = record.descriptor;
-  via_packet_header &header = buffer.header;
+[[gnu::noinline]] void mark_packet(const SendRecord& record, via::SendBuffer& buffer,
+                                   via::OutgoingPacket& framed) {
+  const via::Descriptor& descriptor = record.descriptor;
+  via_packet_header& header = buffer.header;
   uint32_t flags = header.flags;
   if (record.ack_wanted)
     flags |= VIA_PACKET_F_ACK_WANTED;
@@ -52,13 +52,13 @@ void try_queue(uint32_t r);
 // packet leaves) and the route in front of the slot's data, so that the
 // network send DMA starts at once when the packet's turn comes. A
 // fragment is framed as its data is read, and again should it fail.
-inline void frame_fragment(const SendRecord &record, Slot &slot) {
-  const via::Descriptor &descriptor = record.descriptor;
+inline void frame_fragment(const SendRecord& record, Slot& slot) {
+  const via::Descriptor& descriptor = record.descriptor;
   const bool immediate = (descriptor.control & VIP_CONTROL_IMMEDIATE) != 0u;
   const uint32_t bytes = slot.carries == Carries::data ? slot.bytes : 0u;
-  volatile via_vi_config &config = via::vi_config(record.vi);
-  via::SendBuffer &buffer = via::in_register(&send_buffer(slot.buffer));
-  via_packet_header &header = buffer.header;
+  volatile via_vi_config& config = via::vi_config(record.vi);
+  via::SendBuffer& buffer = via::in_register(&send_buffer(slot.buffer));
+  via_packet_header& header = buffer.header;
   header.kind = VIA_PACKET_DATA;
   header.src_node = static_cast<uint16_t>(this_node);
   header.src_vi = static_cast<uint16_t>(record.vi);
@@ -76,7 +76,7 @@ inline void frame_fragment(const SendRecord &record, Slot &slot) {
 }
 
 // A fragment that failed while its data was read carries the news instead.
-[[gnu::noinline]] void reframe(uint32_t r, Slot &slot) { frame_fragment(records[r], slot); }
+[[gnu::noinline]] void reframe(uint32_t r, Slot& slot) { frame_fragment(records[r], slot); }
 
 // The VI's next send in posting order may queue what it has gathered.
 void pass_turn(uint32_t r) {
@@ -89,7 +89,7 @@ void pass_turn(uint32_t r) {
 // queue once the VI's earlier sends are all there; after its last, the
 // VI's next send may follow.
 void try_queue(uint32_t r) {
-  SendRecord &record = via::in_register(&records[r]);
+  SendRecord& record = via::in_register(&records[r]);
   const uint32_t vi = record.vi;
   if (!record.has_turn) {
     if (record.ticket != tickets_queued[vi])
@@ -98,7 +98,7 @@ void try_queue(uint32_t r) {
   }
   while (record.queued != record.gathered) {
     const uint32_t s = record.queued % kSlots;
-    Slot &slot = record.slots[s];
+    Slot& slot = record.slots[s];
     if (stamp_ordered) {
       if (slot.stamp < last_queued[vi])
         slot.stamp = last_queued[vi];
@@ -144,7 +144,7 @@ namespace send_engine {
 // it, and every send of its VI before it, is done cutting, the VI's next
 // send may cut.
 void finish_cutting(uint32_t r) {
-  SendRecord &record = via::in_register(&records[r]);
+  SendRecord& record = via::in_register(&records[r]);
   record.all_cut = true;
   send_wanting &= ~(1u << r);
   const uint32_t vi = record.vi;
@@ -169,8 +169,8 @@ namespace {
 
 // Fragment `index` of the record failed: it carries the news of the
 // message's end if earlier fragments may have left, and none after it is cut.
-void fail_fragment(uint32_t r, Slot &slot, uint32_t errors) {
-  SendRecord &record = via::in_register(&records[r]);
+void fail_fragment(uint32_t r, Slot& slot, uint32_t errors) {
+  SendRecord& record = via::in_register(&records[r]);
   record.errors |= errors;
   // Nothing of the message has left yet: nothing need go, but an RDMA
   // read's initiator waits for word of its read either way.
@@ -184,8 +184,8 @@ void fail_fragment(uint32_t r, Slot &slot, uint32_t errors) {
 }
 
 void fragment_gathered(uint32_t r, uint32_t s) {
-  SendRecord &record = via::in_register(&records[r]);
-  Slot &slot = record.slots[s];
+  SendRecord& record = via::in_register(&records[r]);
+  Slot& slot = record.slots[s];
   ++record.gathered;
   --send_gathers;
   slot.state = SlotState::wait_turn;
@@ -195,8 +195,8 @@ void fragment_gathered(uint32_t r, uint32_t s) {
 // Queues the reads of a fragment's data into its buffer, piece by piece
 // (a fragment may straddle the descriptor's segments); the number queued.
 // A read the host DMA refuses fails the fragment.
-[[gnu::noinline]] uint32_t read_pieces(uint32_t r, Slot &slot, uint8_t *data) {
-  SendRecord &record = via::in_register(&records[r]);
+[[gnu::noinline]] uint32_t read_pieces(uint32_t r, Slot& slot, uint8_t* data) {
+  SendRecord& record = via::in_register(&records[r]);
   via::DataSegment pieces[VIA_MAX_SEGMENTS];
   const uint32_t count = via::segment_pieces(record.descriptor, slot.offset, slot.bytes, pieces);
   const uint32_t ptag = via::vi_ptag(record.vi);
@@ -220,10 +220,10 @@ void fragment_gathered(uint32_t r, uint32_t s) {
 // callers' loops it has the compiler set up every address it might use
 // before the first pass, which costs more than the call.
 [[gnu::noinline]] void cut_fragment(uint32_t r, uint32_t buffer) {
-  SendRecord &record = via::in_register(&records[r]);
+  SendRecord& record = via::in_register(&records[r]);
   const uint32_t index = record.cut++;
   const uint32_t s = index % kSlots;
-  Slot &slot = via::in_register(&record.slots[s]);
+  Slot& slot = via::in_register(&record.slots[s]);
   if (record.ahead) {
     record.ahead = false;
     --sends_ahead[record.best_effort];
@@ -254,12 +254,12 @@ void fragment_gathered(uint32_t r, uint32_t s) {
   trace(r, SlotState::gather_data);
   if (record.measured)
     slot.cut_at = now();
-  uint8_t *const data = send_buffer(buffer).data;
+  uint8_t* const data = send_buffer(buffer).data;
   // The common case, a fragment within the first segment, is one read.
-  const via::Descriptor &descriptor = record.descriptor;
+  const via::Descriptor& descriptor = record.descriptor;
   uint32_t queued;
   if (descriptor.segment_count == 1u && offset + bytes <= descriptor.segments[0].length) {
-    const via::DataSegment &segment = descriptor.segments[0];
+    const via::DataSegment& segment = descriptor.segments[0];
     const via::HdmaRequest request{
         segment.address + offset, segment.handle, via::vi_ptag(record.vi),
         via::sram_address(data),  bytes,          static_cast<via::HdmaDirection>(record.gather)};
@@ -292,13 +292,13 @@ void fragment_gathered(uint32_t r, uint32_t s) {
   for (uint32_t r = 0u; mask != 0u; ++r, mask >>= 1u) {
     if ((mask & 1u) == 0u)
       continue;
-    const SendWork &work = records[r].work;
+    const SendWork& work = records[r].work;
     dues |= work.stamping.due;
     if (best == kSendRecords) {
       best = r;
       continue;
     }
-    const SendWork &chosen = records[best].work;
+    const SendWork& chosen = records[best].work;
     if (stamp_ordered ? via::stamped_first(work.stamping.stamp, work.serial, chosen.stamping.stamp,
                                            chosen.serial)
                       : static_cast<int32_t>(work.serial - chosen.serial) < 0)
@@ -316,8 +316,8 @@ uint32_t first_wanting_due() {
     if ((mask & 1u) == 0u)
       continue;
     if (best != kSendRecords) {
-      const SendRecord &record = records[r];
-      const SendRecord &chosen = records[best];
+      const SendRecord& record = records[r];
+      const SendRecord& chosen = records[best];
       if (stamp_ordered) {
         if (via::serve_first(chosen.work.stamping, record.work.stamping, clock))
           continue;
@@ -339,12 +339,12 @@ namespace send_engine {
 
 // A send that fails before its data: one empty slot keeps its place.
 SendState stream_nothing(uint32_t r) {
-  SendRecord &record = via::in_register(&records[r]);
+  SendRecord& record = via::in_register(&records[r]);
   if (record.ahead) {
     record.ahead = false;
     --sends_ahead[record.best_effort];
   }
-  Slot &slot = record.slots[0];
+  Slot& slot = record.slots[0];
   slot.index = 0u;
   slot.carries = Carries::nothing;
   slot.buffer = kNoBuffer;
@@ -360,9 +360,9 @@ SendState stream_nothing(uint32_t r) {
 }
 
 void data_arrived(uint32_t r, uint32_t outcome) {
-  SendRecord &record = via::in_register(&records[r]);
+  SendRecord& record = via::in_register(&records[r]);
   const uint32_t s = record.gathered % kSlots;
-  Slot &slot = record.slots[s];
+  Slot& slot = record.slots[s];
   if (outcome != LANAI_HDMA_OK && slot.carries == Carries::data)
     fail_fragment(r, slot, VIP_STATUS_PROTECTION_ERROR);
   if (--slot.outstanding == 0u)

@@ -73,8 +73,8 @@ static_assert(VIP_STATUS_OP_RDMA_WRITE == 1u << 17 && VIP_STATUS_OP_RDMA_READ ==
               "a kind's op bits are the kind shifted");
 
 // Names of the states, for traces.
-extern const char *const send_state_names[];
-extern const char *const send_slot_state_names[];
+extern const char* const send_state_names[];
+extern const char* const send_slot_state_names[];
 
 namespace send_engine {
 
@@ -198,7 +198,7 @@ inline uint32_t next_of_vi(uint32_t r, uint32_t ticket) {
   const uint32_t n = records[r].next_of_vi;
   if (n == kNoRecord)
     return kNoRecord;
-  const SendRecord &next = records[n];
+  const SendRecord& next = records[n];
   if (next.state == SendState::free || next.vi != records[r].vi || next.ticket != ticket)
     return kNoRecord;
   return n;
@@ -206,7 +206,7 @@ inline uint32_t next_of_vi(uint32_t r, uint32_t ticket) {
 
 // Record r would cut a fragment if given a buffer (or no longer would).
 inline void note_wanting(uint32_t r) {
-  const SendRecord &record = records[r];
+  const SendRecord& record = records[r];
   if (record.state == SendState::stream && !record.all_cut &&
       record.ticket == tickets_cut[record.vi] &&
       record.slots[record.cut % kSlots].state == SlotState::free)

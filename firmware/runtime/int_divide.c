@@ -58,7 +58,7 @@ static struct rt_u64_parts parts_sub(struct rt_u64_parts a, struct rt_u64_parts 
  * cheaper 32-bit path; otherwise normalised shift-and-subtract, at most 64
  * steps and usually far fewer. */
 static struct rt_u64_parts udivmod64(struct rt_u64_parts n, struct rt_u64_parts d,
-                                     struct rt_u64_parts *rem) {
+                                     struct rt_u64_parts* rem) {
   struct rt_u64_parts q = {0u, 0u};
   if (d.hi == 0u && d.lo == 0u) {
     *rem = n;
@@ -104,7 +104,7 @@ static int64_t with_sign64(struct rt_u64_parts magnitude, int negative) {
   return (int64_t)rt_join(v.hi, v.lo);
 }
 
-uint64_t LANAI_RT_NAME(__udivmoddi4)(uint64_t n, uint64_t d, uint64_t *rem) {
+uint64_t LANAI_RT_NAME(__udivmoddi4)(uint64_t n, uint64_t d, uint64_t* rem) {
   struct rt_u64_parts r;
   struct rt_u64_parts q = udivmod64(rt_split(n), rt_split(d), &r);
   if (rem)

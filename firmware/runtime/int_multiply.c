@@ -31,7 +31,7 @@ static struct rt_u64_parts magnitude(struct rt_u64_parts v) {
 /* Whether the unsigned product of two magnitudes needs more than 64 bits;
  * if not, *product receives it. */
 static int product_exceeds_64(struct rt_u64_parts a, struct rt_u64_parts b,
-                              struct rt_u64_parts *product) {
+                              struct rt_u64_parts* product) {
   if (a.hi != 0u && b.hi != 0u)
     return 1;       /* both >= 2^32 */
   if (a.hi != 0u) { /* make a the factor that fits in one word */
@@ -53,7 +53,7 @@ static int product_exceeds_64(struct rt_u64_parts a, struct rt_u64_parts b,
 
 /* Signed 64-bit multiply reporting overflow, used by
  * __builtin_mul_overflow on int64_t. Returns the wrapped product. */
-int64_t LANAI_RT_NAME(__mulodi4)(int64_t a, int64_t b, int32_t *overflow) {
+int64_t LANAI_RT_NAME(__mulodi4)(int64_t a, int64_t b, int32_t* overflow) {
   struct rt_u64_parts pa = rt_split((uint64_t)a);
   struct rt_u64_parts pb = rt_split((uint64_t)b);
   struct rt_u64_parts wrapped = mul64_parts(pa, pb);

@@ -119,7 +119,7 @@ static inline struct rt_u64_parts rt_shr64(struct rt_u64_parts v, uint32_t count
  * runs only once per quotient bit that can be set. Division by zero is
  * undefined in C; here it yields an all-ones quotient and the dividend as
  * remainder, so faulty firmware at least fails reproducibly. */
-static inline uint32_t rt_udivmod32(uint32_t n, uint32_t d, uint32_t *rem) {
+static inline uint32_t rt_udivmod32(uint32_t n, uint32_t d, uint32_t* rem) {
   if (d == 0u) {
     *rem = n;
     return 0xFFFFFFFFu;

@@ -32,19 +32,19 @@ void drain_doorbells(uint32_t events);
 // Moves one waiting doorbell: cheap enough to call from every busy-wait.
 void take_doorbell(uint32_t events);
 // The next send in round-robin order over the VIs that have one waiting.
-bool next_send(uint32_t &vi, via::PostedDescriptor &posted);
+bool next_send(uint32_t& vi, via::PostedDescriptor& posted);
 // Chooses the next send ahead of time (while a packet leaves), so that
 // next_send() then only hands it over; chosen_send() tells which it is.
 void choose_next_send();
-bool chosen_send(uint32_t &vi, via::PostedDescriptor &posted);
+bool chosen_send(uint32_t& vi, via::PostedDescriptor& posted);
 // The oldest receive posted on `vi`, which the next message for it fills.
-bool next_receive(uint32_t vi, via::PostedDescriptor &posted);
+bool next_receive(uint32_t vi, via::PostedDescriptor& posted);
 
 // --- Packets from the network (svia_arrivals.cpp) ---------------------------
 
 // A packet the receive DMA has finished and the firmware has yet to deliver.
 struct Arrival {
-  const via::ReceiveBuffer *buffer;
+  const via::ReceiveBuffer* buffer;
   uint32_t payload_bytes; // header and data as received, before truncation
   uint32_t source;        // sending node as the network reports it
   uint32_t damage;        // LANAI_NRDMA_STATUS_BAD_CRC / _TRUNCATED bits
@@ -55,39 +55,39 @@ void start_receiving();
 // it. Cheap enough to call from every busy-wait.
 void poll_arrivals();
 // The packet to deliver next, or null.
-const Arrival *pending_arrival();
+const Arrival* pending_arrival();
 // The pending packet has been dealt with: its buffer is free again.
 void release_arrival();
 
 // --- Waiting on devices (svia_transfers.cpp) --------------------------------
 
 // Queues a host DMA; false (and counted) if the engine refused it.
-bool start_host_dma(const via::HdmaRequest &request, uint32_t &id);
+bool start_host_dma(const via::HdmaRequest& request, uint32_t& id);
 // Waits for a queued host DMA; returns LANAI_HDMA_OK or a LANAI_HDMA_PROT_* code.
 // A `long_wait` (a data transfer) also files doorbells meanwhile.
 uint32_t finish_host_dma(uint32_t id, bool long_wait);
 // Both: one transfer, start to finish; via::kHdmaRefused if never queued.
-uint32_t host_dma(const via::HdmaRequest &request);
+uint32_t host_dma(const via::HdmaRequest& request);
 // Starts sending a framed packet: 0, or VIP_STATUS_* error bits if it
 // never will be; finish_packet() then waits until it has left.
-uint32_t start_packet(const via::OutgoingPacket &packet);
+uint32_t start_packet(const via::OutgoingPacket& packet);
 void finish_packet();
 // Queues the write of a descriptor's completion to host memory; its
 // outcome is collected by a later wait (or collect_completions()).
-void complete_descriptor(uint32_t vi, const via::PostedDescriptor &posted, uint32_t immediate,
+void complete_descriptor(uint32_t vi, const via::PostedDescriptor& posted, uint32_t immediate,
                          uint32_t length, uint32_t status);
 // complete_descriptor() in two steps: the completion words are staged
 // first (while a packet leaves, say), and written once it has.
 void prepare_completion(uint32_t immediate, uint32_t length, uint32_t status);
-void write_completion(uint32_t vi, const via::PostedDescriptor &posted);
+void write_completion(uint32_t vi, const via::PostedDescriptor& posted);
 // Brings a posted descriptor from host memory and decodes it; false (and
 // reported) if the host DMA could not read it.
-bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor &posted,
-                      via::Descriptor &descriptor);
+bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor& posted,
+                      via::Descriptor& descriptor);
 // The same in two steps: the read queued (its id, 0 if refused), then
 // waited for and decoded.
-uint32_t start_descriptor_fetch(uint32_t vi, const via::PostedDescriptor &posted);
-bool finish_descriptor_fetch(uint32_t id, uint32_t vi, via::Descriptor &descriptor);
+uint32_t start_descriptor_fetch(uint32_t vi, const via::PostedDescriptor& posted);
+bool finish_descriptor_fetch(uint32_t id, uint32_t vi, via::Descriptor& descriptor);
 // A descriptor that cannot be read (or written back) cannot carry an error
 // status: the host hears of it by interrupt instead.
 void report_unreachable_descriptor(uint32_t vi);
@@ -125,10 +125,10 @@ inline bool completions_held(uint32_t vi) { return held_first[vi] != 0u; }
 // Room to hold a completion: the main loop starts a send only then (and
 // chooses the next ahead of time only with room for two).
 inline uint32_t held_room() { return held_free; }
-void hold_completion(uint32_t vi, const HeldCompletion &held);
+void hold_completion(uint32_t vi, const HeldCompletion& held);
 // An acknowledgement arrived: the completions it settles are written, in
 // their VI's order.
-void ack_arrived(const via_packet_header &ack);
+void ack_arrived(const via_packet_header& ack);
 // Takes the packet waiting for delivery if it is an acknowledgement that
 // settles no held completion (that needs no host DMA), while the send of
 // message `sequence` of `vi` gathers its data.
@@ -137,7 +137,7 @@ void take_acknowledgement(uint32_t vi, uint32_t sequence);
 bool take_waiting_ack();
 // Queues an acknowledgement (needs ack_room()); send_next_ack() starts the
 // oldest when the network send DMA is idle.
-void send_ack(const via::Ack &ack);
+void send_ack(const via::Ack& ack);
 inline bool ack_room() { return acks_queued < kAcksQueued; }
 inline bool acks_waiting() { return acks_queued != 0u; }
 void send_next_ack();
@@ -150,8 +150,8 @@ void send_next_ack();
 // (kNoBuffer: no room until acknowledgements come).
 VIA_LARGE_DATA extern uint8_t window_ring[];
 extern uint32_t window_at;
-inline via::SendBuffer &send_buffer() {
-  return *reinterpret_cast<via::SendBuffer *>(window_ring + window_at);
+inline via::SendBuffer& send_buffer() {
+  return *reinterpret_cast<via::SendBuffer*>(window_ring + window_at);
 }
 void start_window();
 // Room to start a send: a completion to hold and room in the window.
@@ -172,7 +172,7 @@ inline uint32_t ack_now_mark() {
 // The reliable packet framed at window_at, message `sequence` of VI `vi`
 // in its `epoch`, is leaving: it is kept, and the next message goes behind
 // it.
-void keep_sent(uint32_t vi, uint32_t epoch, uint32_t sequence, const via::OutgoingPacket &framed);
+void keep_sent(uint32_t vi, uint32_t epoch, uint32_t sequence, const via::OutgoingPacket& framed);
 // An acknowledgement for `vi` from its peer: the VI's kept packets
 // numbered up to `sequence` (`exact`: that one alone) are let go; true if
 // any was.
@@ -213,7 +213,7 @@ void deadline_reached();
 // then goes as one cumulative acknowledgement per VI (send_ack). Without
 // faults a ping-pong or a light stream pays for an acknowledgement about
 // once per quarter timeout, a stream once per half window.
-void delay_ack(uint32_t vi, const via_packet_header &header);
+void delay_ack(uint32_t vi, const via_packet_header& header);
 // The VI's waiting acknowledgement is answered otherwise (a duplicate's
 // acknowledgement covers it).
 void settle_delayed(uint32_t vi);
@@ -224,19 +224,19 @@ void send_delayed_acks();
 
 // svia_send.cpp: fetch, check, gather, send, complete one send descriptor.
 // With `fetch_id`, the descriptor's fetch is queued already.
-void send_message(uint32_t vi, const via::PostedDescriptor &posted, uint32_t fetch_id = 0u);
+void send_message(uint32_t vi, const via::PostedDescriptor& posted, uint32_t fetch_id = 0u);
 // svia_recv.cpp: check, match, fetch a receive descriptor, scatter, complete.
 // False if the packet must wait: its acknowledgement finds no room yet.
-bool deliver_arrival(const Arrival &arrival);
+bool deliver_arrival(const Arrival& arrival);
 // The acknowledgement a Reliable Reception sender asked for (if it did) of
 // the message `header` starts, settled here with `errors`.
-void send_acknowledgement(const via_packet_header &header, uint32_t errors);
-[[gnu::always_inline]] inline void acknowledge(const via_packet_header &header, uint32_t errors) {
+void send_acknowledgement(const via_packet_header& header, uint32_t errors);
+[[gnu::always_inline]] inline void acknowledge(const via_packet_header& header, uint32_t errors) {
   if ((header.flags & VIA_PACKET_F_ACK_WANTED) != 0u)
     send_acknowledgement(header, errors);
 }
 // svia_rdma_write.cpp: a peer's RDMA write to `vi`, checked and placed.
-void deliver_rdma_write(uint32_t vi, const via::ReceiveBuffer &packet);
+void deliver_rdma_write(uint32_t vi, const via::ReceiveBuffer& packet);
 
 // --- What the main loop reads in place (svia_main.cpp) ---------------------
 // So that a pass of the main loop with nothing to do calls nothing.

@@ -50,8 +50,8 @@ void complete_front(uint32_t vi) {
   const uint32_t epoch = via::vi_config(vi).epoch;
   while (held_first[vi] != 0u) {
     const uint32_t e = held_first[vi] - 1u;
-    Entry &entry = entries[e];
-    const HeldCompletion &held = entry.completion;
+    Entry& entry = entries[e];
+    const HeldCompletion& held = entry.completion;
     if (held.posted.epoch == epoch && held.waits && !entry.answered)
       return;
     held_first[vi] = entry.next;
@@ -85,11 +85,11 @@ void start_answers() {
     newest_ack[vi] = kNone;
 }
 
-void hold_completion(uint32_t vi, const HeldCompletion &held) {
+void hold_completion(uint32_t vi, const HeldCompletion& held) {
   const uint32_t e = free_entries[--held_free];
-  Entry &entry = entries[e];
+  Entry& entry = entries[e];
   entry.completion = held;
-  volatile via_vi_config &config = via::vi_config(vi);
+  volatile via_vi_config& config = via::vi_config(vi);
   entry.peer = config.remote_node << 16 | config.remote_vi;
   entry.next = 0u;
   entry.answered = false;
@@ -103,7 +103,7 @@ void hold_completion(uint32_t vi, const HeldCompletion &held) {
 
 void fail_held(uint32_t vi, uint32_t errors) {
   for (uint32_t at = held_first[vi]; at != 0u; at = entries[at - 1u].next) {
-    Entry &entry = entries[at - 1u];
+    Entry& entry = entries[at - 1u];
     if (!entry.completion.waits || entry.answered)
       continue;
     entry.answered = true;
@@ -112,7 +112,7 @@ void fail_held(uint32_t vi, uint32_t errors) {
   complete_front(vi);
 }
 
-void ack_arrived(const via_packet_header &ack) {
+void ack_arrived(const via_packet_header& ack) {
   const uint32_t vi = ack.dst_vi;
   count(svia_acks_received);
   if (!via::vi_valid(vi)) {
@@ -125,12 +125,12 @@ void ack_arrived(const via_packet_header &ack) {
   // A later acknowledgement stands for every earlier one; an exact one for
   // its message alone.
   // The packets it settles no longer need keeping.
-  volatile via_vi_config &config = via::vi_config(vi);
+  volatile via_vi_config& config = via::vi_config(vi);
   bool matched =
       peer == (config.remote_node << 16 | config.remote_vi) && settle_sent(vi, ack.sequence, exact);
   for (uint32_t at = held_first[vi]; at != 0u; at = entries[at - 1u].next) {
-    Entry &entry = entries[at - 1u];
-    HeldCompletion &held = entry.completion;
+    Entry& entry = entries[at - 1u];
+    HeldCompletion& held = entry.completion;
     if (!held.waits || entry.answered || entry.peer != peer)
       continue;
     if (exact ? held.sequence != ack.sequence : !via::sequence_at_most(held.sequence, ack.sequence))
@@ -153,10 +153,10 @@ void ack_arrived(const via_packet_header &ack) {
 }
 
 bool take_waiting_ack() {
-  const Arrival *arrival = pending_arrival();
+  const Arrival* arrival = pending_arrival();
   if (arrival == nullptr)
     return false;
-  const via_packet_header &ack = arrival->buffer->header;
+  const via_packet_header& ack = arrival->buffer->header;
   if (ack.kind != VIA_PACKET_ACK || !via::vi_valid(ack.dst_vi) || completions_held(ack.dst_vi) ||
       via::check_packet(*arrival->buffer, arrival->payload_bytes, arrival->source,
                         arrival->damage) != via::PacketCheck::ack)
@@ -174,13 +174,13 @@ void take_acknowledgement(uint32_t vi, uint32_t sequence) {
   via::trace_tag(vi, sequence);
 }
 
-void send_ack(const via::Ack &ack) {
+void send_ack(const via::Ack& ack) {
   // A cumulative acknowledgement absorbs into its VI's newest one not yet
   // sent, unless either says more (a failure, a gap).
   if (ack.flags == 0u) {
     const uint32_t at = newest_ack[ack.from_vi];
     if (at != kNone && at - acks_head < acks_tail - acks_head) {
-      via::Ack &queued = acks[at % kAcks];
+      via::Ack& queued = acks[at % kAcks];
       if (queued.status == 0u && queued.flags == 0u && queued.node == ack.node &&
           queued.vi == ack.vi) {
         queued.sequence = ack.sequence;
@@ -202,7 +202,7 @@ void send_ack(const via::Ack &ack) {
 void send_next_ack() {
   if (via::nsdma_busy())
     return; // the packet before it (and so the buffer) is still leaving
-  const via::Ack &ack = acks[acks_head % kAcks];
+  const via::Ack& ack = acks[acks_head % kAcks];
   via::trace_state("ack:transmit");
   via::trace_tag(ack.from_vi, ack.sequence);
   via::OutgoingPacket framed;

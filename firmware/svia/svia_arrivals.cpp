@@ -72,7 +72,7 @@ void poll_arrivals() {
   const uint32_t spare = free_buffer();
   if (spare == kNoBuffer)
     return;
-  Arrival &arrival = arrivals[receive_dma_armed];
+  Arrival& arrival = arrivals[receive_dma_armed];
   arrival.payload_bytes = via::nrdma_length();
   arrival.source = via::nrdma_source();
   arrival.damage = status & (LANAI_NRDMA_STATUS_BAD_CRC | LANAI_NRDMA_STATUS_TRUNCATED);
@@ -84,7 +84,7 @@ void poll_arrivals() {
   arm(spare);
 }
 
-const Arrival *pending_arrival() {
+const Arrival* pending_arrival() {
   return arrival_filled == kNoBuffer ? nullptr : &arrivals[arrival_filled];
 }
 

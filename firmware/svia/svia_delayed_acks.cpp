@@ -42,7 +42,7 @@ void queue_all() {
 
 } // namespace
 
-void delay_ack(uint32_t vi, const via_packet_header &header) {
+void delay_ack(uint32_t vi, const via_packet_header& header) {
   const uint32_t epoch = via::vi_config(vi).epoch;
   if (waiting[vi] != 0u && epoch_of[vi] != epoch)
     settle_delayed(vi);

@@ -22,15 +22,15 @@ struct ViQueues {
 VIA_ZEROED_AT_LOAD ViQueues queues[VIA_MAX_VI]{};
 bool per_vi_doorbells;
 
-void accept(const via::Doorbell &doorbell) {
-  ViQueues &vi = queues[doorbell.vi];
-  via::DescriptorRing &ring = doorbell.receive ? vi.receive : vi.send;
+void accept(const via::Doorbell& doorbell) {
+  ViQueues& vi = queues[doorbell.vi];
+  via::DescriptorRing& ring = doorbell.receive ? vi.receive : vi.send;
   const bool was_empty = ring.empty();
   if (via::push_posted(doorbell, ring) && !doorbell.receive && was_empty)
     ready_to_send.push(doorbell.vi);
 }
 
-via::DescriptorRing &send_ring(uint32_t vi) { return queues[vi].send; }
+via::DescriptorRing& send_ring(uint32_t vi) { return queues[vi].send; }
 
 } // namespace
 
@@ -38,12 +38,12 @@ void start_doorbells() { per_vi_doorbells = via::doorbells_per_vi(); }
 
 void drain_doorbells(uint32_t events) {
   via::drain_doorbell_queues(events, {per_vi_doorbells, false, 0u},
-                             [](const via::Doorbell &doorbell) { accept(doorbell); });
+                             [](const via::Doorbell& doorbell) { accept(doorbell); });
 }
 
 void take_doorbell(uint32_t events) {
   via::drain_doorbell_queues(events, {per_vi_doorbells, false, 1u},
-                             [](const via::Doorbell &doorbell) { accept(doorbell); });
+                             [](const via::Doorbell& doorbell) { accept(doorbell); });
 }
 
 bool next_chosen;
@@ -55,7 +55,7 @@ via::PostedDescriptor chosen;
 
 } // namespace
 
-bool next_send(uint32_t &vi, via::PostedDescriptor &posted) {
+bool next_send(uint32_t& vi, via::PostedDescriptor& posted) {
   if (next_chosen) {
     next_chosen = false;
     vi = chosen_vi;
@@ -65,7 +65,7 @@ bool next_send(uint32_t &vi, via::PostedDescriptor &posted) {
   return via::next_round_robin(ready_to_send, send_ring, vi, posted);
 }
 
-bool chosen_send(uint32_t &vi, via::PostedDescriptor &posted) {
+bool chosen_send(uint32_t& vi, via::PostedDescriptor& posted) {
   vi = chosen_vi;
   posted = chosen;
   return next_chosen;
@@ -81,7 +81,7 @@ void choose_next_send() {
     next_chosen = via::next_round_robin(ready_to_send, send_ring, chosen_vi, chosen);
 }
 
-bool next_receive(uint32_t vi, via::PostedDescriptor &posted) {
+bool next_receive(uint32_t vi, via::PostedDescriptor& posted) {
   return via::pop_current(vi, queues[vi].receive, posted);
 }
 

@@ -20,7 +20,7 @@ namespace {
 
 // Places the write's data; 0, or VIP_STATUS_RDMA_PROT_ERROR if the VI or
 // the host DMA refused it.
-uint32_t place(uint32_t vi, const via::ReceiveBuffer &packet) {
+uint32_t place(uint32_t vi, const via::ReceiveBuffer& packet) {
   if (!via::vi_takes_rdma_write(vi))
     return VIP_STATUS_RDMA_PROT_ERROR;
   const uint32_t length = packet.header.length;
@@ -39,8 +39,8 @@ uint32_t place(uint32_t vi, const via::ReceiveBuffer &packet) {
 
 } // namespace
 
-void deliver_rdma_write(uint32_t vi, const via::ReceiveBuffer &packet) {
-  const via_packet_header &header = packet.header;
+void deliver_rdma_write(uint32_t vi, const via::ReceiveBuffer& packet) {
+  const via_packet_header& header = packet.header;
   const bool immediate = (header.flags & VIA_PACKET_F_IMMEDIATE) != 0u;
   via::PostedDescriptor posted;
   via::Descriptor descriptor;

@@ -18,15 +18,15 @@ namespace svia {
 
 namespace {
 
-via::PacketCheck check(const Arrival &arrival) {
+via::PacketCheck check(const Arrival& arrival) {
   return via::check_packet(*arrival.buffer, arrival.payload_bytes, arrival.source, arrival.damage);
 }
 
 // Copies `length` bytes of `data` into the segments, filling each in order.
 // All pieces are queued before any is waited for. `placed` is how many
 // bytes landed before the first failure.
-uint32_t scatter(uint32_t vi, const via::Descriptor &descriptor, const uint8_t *data,
-                 uint32_t length, uint32_t &placed) {
+uint32_t scatter(uint32_t vi, const via::Descriptor& descriptor, const uint8_t* data,
+                 uint32_t length, uint32_t& placed) {
   const uint32_t ptag = via::vi_ptag(vi);
   uint32_t ids[VIA_MAX_SEGMENTS];
   uint32_t sizes[VIA_MAX_SEGMENTS];
@@ -34,7 +34,7 @@ uint32_t scatter(uint32_t vi, const via::Descriptor &descriptor, const uint8_t *
   uint32_t offset = 0u;
   uint32_t errors = 0u;
   for (uint32_t i = 0u; i < descriptor.segment_count && offset < length; ++i) {
-    const via::DataSegment &segment = descriptor.segments[i];
+    const via::DataSegment& segment = descriptor.segments[i];
     const uint32_t left = length - offset;
     const uint32_t piece = segment.length < left ? segment.length : left;
     if (piece == 0u)
@@ -66,8 +66,8 @@ uint32_t scatter(uint32_t vi, const via::Descriptor &descriptor, const uint8_t *
 // Error bits for delivering the packet's message into the descriptor's
 // buffers, or 0 once it is there. A message longer than the buffers is not
 // delivered at all.
-uint32_t fill(uint32_t vi, const via::Descriptor &descriptor, const via::ReceiveBuffer &packet,
-              uint32_t &placed) {
+uint32_t fill(uint32_t vi, const via::Descriptor& descriptor, const via::ReceiveBuffer& packet,
+              uint32_t& placed) {
   placed = 0u;
   uint32_t capacity;
   const uint32_t format = via::check_data_segments(descriptor, capacity);
@@ -81,7 +81,7 @@ uint32_t fill(uint32_t vi, const via::Descriptor &descriptor, const via::Receive
 // Tells a sender waiting for word of its message (a Reliable Reception
 // sender, an RDMA read's initiator, a sender keeping the packet) that it
 // failed here with `errors`.
-void refuse(const via_packet_header &header, uint32_t errors) {
+void refuse(const via_packet_header& header, uint32_t errors) {
   if ((header.flags & (VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RDMA_READ | VIA_PACKET_F_RELIABLE)) ==
           0u ||
       !via::vi_valid(header.dst_vi))
@@ -94,7 +94,7 @@ void refuse(const via_packet_header &header, uint32_t errors) {
 // data scattered into it, the sender's acknowledgement (if it asked)
 // queued and the completion written. Inlined in both its callers: plain
 // messages take it straight from deliver_arrival.
-[[gnu::always_inline]] inline void deliver_message(uint32_t vi, const via::ReceiveBuffer &packet) {
+[[gnu::always_inline]] inline void deliver_message(uint32_t vi, const via::ReceiveBuffer& packet) {
   via::PostedDescriptor posted;
   if (!next_receive(vi, posted)) {
     via::no_receive_posted(vi);
@@ -133,7 +133,7 @@ uint32_t gap_reported[VIA_MAX_VI];
 // dropped; one past a gap is dropped, and the first past each gap is
 // answered by an acknowledgement saying so (VIA_ACK_F_GAP), on which the
 // sender goes back at once. True if it is the next one, to be taken.
-bool in_sequence(uint32_t vi, const via_packet_header &header) {
+bool in_sequence(uint32_t vi, const via_packet_header& header) {
   const via::InSequence verdict = via::judge_sequence(vi, header.sequence);
   if (verdict == via::InSequence::next) {
     via::take_sequence(vi, header.sequence);
@@ -165,7 +165,7 @@ bool in_sequence(uint32_t vi, const via_packet_header &header) {
 // may ask), an RDMA write, or a message whose sender wants an
 // acknowledgement. False if it must wait for room to queue its
 // acknowledgement. Out of line: plain messages do not pay for it.
-[[gnu::noinline]] bool deliver_marked(uint32_t vi, const via::ReceiveBuffer &packet) {
+[[gnu::noinline]] bool deliver_marked(uint32_t vi, const via::ReceiveBuffer& packet) {
   const uint32_t flags = packet.header.flags;
   if (!ack_room())
     return false;
@@ -202,8 +202,8 @@ bool in_sequence(uint32_t vi, const via_packet_header &header) {
 // trailer), or one SVIA cannot take (damaged, or a fragment: SVIA does
 // not reassemble them, so it is as good as damaged). False for a read
 // request, which the caller takes as a message for a VI.
-[[gnu::noinline]] bool deliver_unusual(const via::ReceiveBuffer &packet, via::PacketCheck checked) {
-  const via_packet_header &header = packet.header;
+[[gnu::noinline]] bool deliver_unusual(const via::ReceiveBuffer& packet, via::PacketCheck checked) {
+  const via_packet_header& header = packet.header;
   if (checked == via::PacketCheck::ack) {
     ack_arrived(header);
     return true;
@@ -219,16 +219,16 @@ bool in_sequence(uint32_t vi, const via_packet_header &header) {
 
 } // namespace
 
-void send_acknowledgement(const via_packet_header &header, uint32_t errors) {
+void send_acknowledgement(const via_packet_header& header, uint32_t errors) {
   const uint32_t status = via::sender_status(errors);
   send_ack({header.src_node, header.src_vi, header.dst_vi, header.sequence, status, 0u,
             via::note_outcome(header.dst_vi, header.sequence, status)});
 }
 
-bool deliver_arrival(const Arrival &arrival) {
+bool deliver_arrival(const Arrival& arrival) {
   via::trace_state("recv:arrival");
   const via::PacketCheck checked = check(arrival);
-  const via::ReceiveBuffer &packet = *arrival.buffer;
+  const via::ReceiveBuffer& packet = *arrival.buffer;
   if ((checked != via::PacketCheck::data || !via::packet_whole(packet)) &&
       deliver_unusual(packet, checked))
     return true;

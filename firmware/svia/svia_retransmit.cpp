@@ -44,8 +44,8 @@ uint32_t resend_at; // the window position the next resend looks from
 uint32_t retries[VIA_MAX_VI];
 
 // The packet's header, where it waits in the window's SRAM.
-via_packet_header &header_of(const window::Kept &entry) {
-  return reinterpret_cast<via::SendBuffer *>(window_ring + entry.offset)->header;
+via_packet_header& header_of(const window::Kept& entry) {
+  return reinterpret_cast<via::SendBuffer*>(window_ring + entry.offset)->header;
 }
 
 // The peer stayed silent past the retry limit: the VI breaks, its kept
@@ -103,7 +103,7 @@ void resend_next() {
     resend_at = window::oldest;
   const uint32_t epoch = via::vi_config(resend_vi).epoch;
   for (; resend_at != window::newest_end; ++resend_at) {
-    window::Kept &entry = at(resend_at);
+    window::Kept& entry = at(resend_at);
     if (!entry.waiting || entry.vi != resend_vi)
       continue;
     // Left from an earlier connection of the VI: its peer must not see it.
@@ -130,7 +130,7 @@ void check_retransmissions() {
   const uint32_t timeout = via::nic_config().retransmit_cycles;
   const uint32_t now = cycle_now();
   for (uint32_t p = window::oldest; p != window::newest_end; ++p) {
-    window::Kept &entry = at(p);
+    window::Kept& entry = at(p);
     if (!entry.waiting)
       continue;
     // Flushed by the host since (disconnected, destroyed): nobody waits.
@@ -150,7 +150,7 @@ void check_retransmissions() {
   bool any = false;
   uint32_t first = 0u;
   for (uint32_t p = window::oldest; p != window::newest_end; ++p) {
-    const window::Kept &entry = at(p);
+    const window::Kept& entry = at(p);
     if (!entry.waiting || (state != Resend::idle && now - entry.sent_at >= timeout))
       continue;
     if (!any || static_cast<int32_t>(entry.sent_at - first) < 0)

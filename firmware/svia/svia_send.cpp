@@ -50,13 +50,13 @@ void fetch_chosen() {
 // The reads of the segments, in order, into the send buffer behind the
 // header: all queued at once (the host DMA takes them back to back), and
 // the ids of those queued left in `ids`. Error bits if one was refused.
-uint32_t start_gather(uint32_t vi, const via::Descriptor &descriptor, uint32_t *ids,
-                      uint32_t &queued) {
+uint32_t start_gather(uint32_t vi, const via::Descriptor& descriptor, uint32_t* ids,
+                      uint32_t& queued) {
   const uint32_t ptag = via::vi_ptag(vi);
   uint32_t offset = 0u;
   queued = 0u;
   for (uint32_t i = 0u; i < descriptor.segment_count; ++i) {
-    const via::DataSegment &segment = descriptor.segments[i];
+    const via::DataSegment& segment = descriptor.segments[i];
     if (segment.length == 0u)
       continue;
     const via::HdmaRequest request{segment.address,
@@ -75,7 +75,7 @@ uint32_t start_gather(uint32_t vi, const via::Descriptor &descriptor, uint32_t *
 
 // Waits for every read queued, even after a failure, so that no completion
 // is left to confuse a later wait.
-uint32_t finish_gather(const uint32_t *ids, uint32_t queued, uint32_t errors) {
+uint32_t finish_gather(const uint32_t* ids, uint32_t queued, uint32_t errors) {
   for (uint32_t i = 0u; i < queued; ++i)
     if (finish_host_dma(ids[i], true) != LANAI_HDMA_OK)
       errors = VIP_STATUS_PROTECTION_ERROR;
@@ -86,18 +86,18 @@ uint32_t finish_gather(const uint32_t *ids, uint32_t queued, uint32_t errors) {
 // (a descriptor with an address segment here: its trailer follows the
 // data), a Reliable Reception VI's request for an acknowledgement, and a
 // reliable VI's mark that its packet is kept until acknowledged.
-void write_header(uint32_t vi, const via::Descriptor &descriptor) {
+void write_header(uint32_t vi, const via::Descriptor& descriptor) {
   static_assert(VIA_PACKET_F_RDMA_WRITE == 1u << 3 &&
                     VIP_SERVICE_RELIABLE_RECEPTION << 2 == VIA_PACKET_F_ACK_WANTED,
                 "the marks are the descriptor's and the VI's bits shifted");
-  volatile via_vi_config &config = via::in_register(&via::vi_config(vi));
+  volatile via_vi_config& config = via::in_register(&via::vi_config(vi));
   const uint32_t reliability = config.reliability;
   uint32_t marks = descriptor.remote.length << 3 | (reliability & VIP_SERVICE_RELIABLE_RECEPTION)
                                                        << 2;
   if ((reliability & (VIP_SERVICE_RELIABLE_DELIVERY | VIP_SERVICE_RELIABLE_RECEPTION)) != 0u)
     marks |= VIA_PACKET_F_RELIABLE | ack_now_mark();
   const bool immediate = (descriptor.control & VIP_CONTROL_IMMEDIATE) != 0u;
-  via_packet_header &header = send_buffer().header;
+  via_packet_header& header = send_buffer().header;
   header.kind = VIA_PACKET_DATA;
   header.src_node = static_cast<uint16_t>(this_node);
   header.src_vi = static_cast<uint16_t>(vi);
@@ -116,14 +116,14 @@ void write_header(uint32_t vi, const via::Descriptor &descriptor) {
 // The completion status of a descriptor (before errors): done, and the
 // descriptor's op (VIP_STATUS_OP_SEND, _RDMA_WRITE, _RDMA_READ: op << 17;
 // the reserved op fails as a send).
-uint32_t done_status(const via::Descriptor &descriptor) {
+uint32_t done_status(const via::Descriptor& descriptor) {
   const uint32_t op = via::descriptor_op(descriptor);
   return VIP_STATUS_DONE | (op == VIP_CONTROL_OP_RESERVED ? 0u : op << 17);
 }
 
 // An RDMA write's trailer behind its data. Out of line: sends, the common
 // case, do not pay for it.
-[[gnu::noinline]] void add_trailer(const via::Descriptor &descriptor, via::OutgoingPacket &packet) {
+[[gnu::noinline]] void add_trailer(const via::Descriptor& descriptor, via::OutgoingPacket& packet) {
   via::put_rdma_trailer(send_buffer(), descriptor.length, descriptor.remote.address,
                         descriptor.remote.handle);
   packet.length += via::kRdmaTrailerBytes;
@@ -132,7 +132,7 @@ uint32_t done_status(const via::Descriptor &descriptor) {
 // Everything after a valid descriptor: 0 once the packet has left, or the
 // error bits of the step that failed (nothing is sent then). The
 // completion is staged while the packet leaves.
-uint32_t transmit(uint32_t vi, const via::Descriptor &descriptor) {
+uint32_t transmit(uint32_t vi, const via::Descriptor& descriptor) {
   const via::Route route = via::route_to(via::vi_config(vi).remote_node);
   if (route.length == 0u)
     return VIP_STATUS_TRANSPORT_ERROR;
@@ -177,8 +177,8 @@ uint32_t transmit(uint32_t vi, const via::Descriptor &descriptor) {
 // The completion of a send that failed, or is held. Out of line: the
 // common case is neither. A Reliable Reception send completes on its
 // acknowledgement, and any send behind one that waits keeps its place.
-[[gnu::noinline]] void finish_unusual(uint32_t vi, const via::PostedDescriptor &posted,
-                                      const via::Descriptor &descriptor, uint32_t errors) {
+[[gnu::noinline]] void finish_unusual(uint32_t vi, const via::PostedDescriptor& posted,
+                                      const via::Descriptor& descriptor, uint32_t errors) {
   if (errors != 0u) {
     count(svia_sends_failed);
     prepare_completion(descriptor.immediate, descriptor.length, done_status(descriptor) | errors);
@@ -193,7 +193,7 @@ uint32_t transmit(uint32_t vi, const via::Descriptor &descriptor) {
 
 } // namespace
 
-void send_message(uint32_t vi, const via::PostedDescriptor &posted, uint32_t fetch_id) {
+void send_message(uint32_t vi, const via::PostedDescriptor& posted, uint32_t fetch_id) {
   // Every device operation of the message carries its packet's sequence
   // number as its label.
   via::trace_state("send:fetch_descriptor");

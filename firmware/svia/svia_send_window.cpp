@@ -55,7 +55,7 @@ Kept kept[kKept];
 uint32_t oldest;
 uint32_t newest_end;
 
-via::OutgoingPacket framed(const Kept &entry) {
+via::OutgoingPacket framed(const Kept& entry) {
   return {window_ring + entry.offset + VIA_MAX_ROUTE - entry.route_len, entry.length,
           entry.route_len};
 }
@@ -88,8 +88,8 @@ void start_window() {
   kept_end = 0u;
 }
 
-void keep_sent(uint32_t vi, uint32_t epoch, uint32_t sequence, const via::OutgoingPacket &framed) {
-  window::Kept &entry = at(window::newest_end);
+void keep_sent(uint32_t vi, uint32_t epoch, uint32_t sequence, const via::OutgoingPacket& framed) {
+  window::Kept& entry = at(window::newest_end);
   entry.offset = window_at;
   entry.length = framed.length;
   entry.sequence = sequence;
@@ -113,7 +113,7 @@ bool settle_sent(uint32_t vi, uint32_t sequence, bool exact) {
   bool settled = false;
   const uint32_t epoch = via::vi_config(vi).epoch;
   for (uint32_t p = window::oldest; p != window::newest_end; ++p) {
-    window::Kept &entry = at(p);
+    window::Kept& entry = at(p);
     if (!entry.waiting || entry.vi != vi)
       continue;
     // Left from an earlier connection of the VI: nobody waits for it.

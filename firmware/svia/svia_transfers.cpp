@@ -52,7 +52,7 @@ void status_written(uint32_t outcome) {
 
 } // namespace
 
-bool start_host_dma(const via::HdmaRequest &request, uint32_t &id) {
+bool start_host_dma(const via::HdmaRequest& request, uint32_t& id) {
   for (;;) {
     const via::HdmaTicket ticket = via::hdma_submit(request);
     if (ticket.accepted) {
@@ -89,14 +89,14 @@ uint32_t finish_host_dma(uint32_t id, bool long_wait) {
   }
 }
 
-uint32_t host_dma(const via::HdmaRequest &request) {
+uint32_t host_dma(const via::HdmaRequest& request) {
   uint32_t id;
   if (!start_host_dma(request, id))
     return via::kHdmaRefused;
   return finish_host_dma(id, false);
 }
 
-uint32_t start_packet(const via::OutgoingPacket &packet) {
+uint32_t start_packet(const via::OutgoingPacket& packet) {
   for (;;) {
     const uint32_t result =
         via::nsdma_start(via::sram_address(packet.start), packet.length, packet.route_len);
@@ -129,13 +129,13 @@ void prepare_completion(uint32_t immediate, uint32_t length, uint32_t status) {
   via::encode_completion(completion, immediate, length, status);
 }
 
-void complete_descriptor(uint32_t vi, const via::PostedDescriptor &posted, uint32_t immediate,
+void complete_descriptor(uint32_t vi, const via::PostedDescriptor& posted, uint32_t immediate,
                          uint32_t length, uint32_t status) {
   prepare_completion(immediate, length, status);
   write_completion(vi, posted);
 }
 
-void write_completion(uint32_t vi, const via::PostedDescriptor &posted) {
+void write_completion(uint32_t vi, const via::PostedDescriptor& posted) {
   const via::HdmaRequest write{via::completion_address(posted),
                                posted.handle,
                                via::vi_ptag(vi),
@@ -158,7 +158,7 @@ via::DescriptorCopy copy;
 
 } // namespace
 
-uint32_t start_descriptor_fetch(uint32_t vi, const via::PostedDescriptor &posted) {
+uint32_t start_descriptor_fetch(uint32_t vi, const via::PostedDescriptor& posted) {
   const via::HdmaRequest fetch{posted.address(), posted.handle,
                                via::vi_ptag(vi), via::sram_address(&copy),
                                VIA_DESC_BYTES,   via::HdmaDirection::to_sram};
@@ -166,7 +166,7 @@ uint32_t start_descriptor_fetch(uint32_t vi, const via::PostedDescriptor &posted
   return start_host_dma(fetch, id) ? id : 0u;
 }
 
-bool finish_descriptor_fetch(uint32_t id, uint32_t vi, via::Descriptor &descriptor) {
+bool finish_descriptor_fetch(uint32_t id, uint32_t vi, via::Descriptor& descriptor) {
   if (id == 0u || finish_host_dma(id, false) != LANAI_HDMA_OK) {
     report_unreachable_descriptor(vi);
     return false;
@@ -175,8 +175,8 @@ bool finish_descriptor_fetch(uint32_t id, uint32_t vi, via::Descriptor &descript
   return true;
 }
 
-bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor &posted,
-                      via::Descriptor &descriptor) {
+bool fetch_descriptor(uint32_t vi, const via::PostedDescriptor& posted,
+                      via::Descriptor& descriptor) {
   return finish_descriptor_fetch(start_descriptor_fetch(vi, posted), vi, descriptor);
 }
 

@@ -29,7 +29,7 @@ extern Kept kept[kKept];
 // Free-running positions: the oldest kept, and one past the newest.
 extern uint32_t oldest;
 extern uint32_t newest_end;
-inline Kept &at(uint32_t position) { return kept[position % kKept]; }
+inline Kept& at(uint32_t position) { return kept[position % kKept]; }
 
 // The packet at `position` leaves the window: acknowledged, or its VI gone.
 inline void let_go(uint32_t position) { at(position).waiting = false; }
@@ -41,7 +41,7 @@ void reclaim();
 // finds the others), or none.
 void time_oldest();
 // The packet kept at `position`, framed as it first left.
-via::OutgoingPacket framed(const Kept &entry);
+via::OutgoingPacket framed(const Kept& entry);
 // The VI's peer acknowledged something: its count of resends in a row
 // starts again.
 void peer_answered(uint32_t vi);

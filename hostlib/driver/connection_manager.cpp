@@ -10,7 +10,7 @@
 
 namespace lanai::vipl {
 
-ConnectionManager::ConnectionManager(Session &session) : session_(session) {}
+ConnectionManager::ConnectionManager(Session& session) : session_(session) {}
 
 ConnectionManager::~ConnectionManager() {
   for (const std::uint64_t id : in_flight_)
@@ -24,8 +24,8 @@ kernel::SimTime ConnectionManager::message_time() const {
 void ConnectionManager::notify(std::uint32_t node) { session_.cluster().host(node).notify(); }
 
 template <class Fn>
-void ConnectionManager::send(Fn &&deliver) {
-  auto &kernel = session_.cluster().kernel();
+void ConnectionManager::send(Fn&& deliver) {
+  auto& kernel = session_.cluster().kernel();
   auto id = std::make_shared<std::uint64_t>(0);
   const kernel::EventId event = kernel.schedule_in(
       message_time(),
@@ -62,15 +62,15 @@ std::shared_ptr<ConnectRequest> ConnectionManager::request(NetAddress from, NetA
 }
 
 bool ConnectionManager::has_arrival(std::uint32_t node,
-                                    const std::vector<std::uint8_t> &discriminator) const {
-  return std::any_of(arrivals_.begin(), arrivals_.end(), [&](const auto &request) {
+                                    const std::vector<std::uint8_t>& discriminator) const {
+  return std::any_of(arrivals_.begin(), arrivals_.end(), [&](const auto& request) {
     return request->to.node == node && request->to.discriminator == discriminator;
   });
 }
 
 std::shared_ptr<ConnectRequest>
-ConnectionManager::claim(std::uint32_t node, const std::vector<std::uint8_t> &discriminator) {
-  const auto it = std::find_if(arrivals_.begin(), arrivals_.end(), [&](const auto &request) {
+ConnectionManager::claim(std::uint32_t node, const std::vector<std::uint8_t>& discriminator) {
+  const auto it = std::find_if(arrivals_.begin(), arrivals_.end(), [&](const auto& request) {
     return request->to.node == node && request->to.discriminator == discriminator;
   });
   if (it == arrivals_.end())
@@ -81,7 +81,7 @@ ConnectionManager::claim(std::uint32_t node, const std::vector<std::uint8_t> &di
   return request;
 }
 
-void ConnectionManager::accept(const std::shared_ptr<ConnectRequest> &request, ViSummary server) {
+void ConnectionManager::accept(const std::shared_ptr<ConnectRequest>& request, ViSummary server) {
   request->server = server;
   request->state = RequestState::accepting;
   send([this, request] {
@@ -96,7 +96,7 @@ void ConnectionManager::accept(const std::shared_ptr<ConnectRequest> &request, V
   });
 }
 
-void ConnectionManager::reject(const std::shared_ptr<ConnectRequest> &request) {
+void ConnectionManager::reject(const std::shared_ptr<ConnectRequest>& request) {
   send([this, request] {
     if (request->state == RequestState::claimed)
       request->state = RequestState::rejected;
@@ -104,7 +104,7 @@ void ConnectionManager::reject(const std::shared_ptr<ConnectRequest> &request) {
   });
 }
 
-void ConnectionManager::reject(const std::shared_ptr<ConnectRequest> &request, VIP_RETURN why) {
+void ConnectionManager::reject(const std::shared_ptr<ConnectRequest>& request, VIP_RETURN why) {
   send([this, request, why] {
     if (request->state == RequestState::claimed) {
       request->state = RequestState::rejected;
@@ -114,7 +114,7 @@ void ConnectionManager::reject(const std::shared_ptr<ConnectRequest> &request, V
   });
 }
 
-void ConnectionManager::refuse(const std::shared_ptr<ConnectRequest> &request, std::string reason) {
+void ConnectionManager::refuse(const std::shared_ptr<ConnectRequest>& request, std::string reason) {
   send([this, request, reason = std::move(reason)] {
     if (request->state == RequestState::claimed) {
       request->state = RequestState::refused;
@@ -131,9 +131,9 @@ std::shared_ptr<ConnectRequest> ConnectionManager::peer_request(NetAddress from,
   return request;
 }
 
-void ConnectionManager::start_peer(const std::shared_ptr<ConnectRequest> &request) {
+void ConnectionManager::start_peer(const std::shared_ptr<ConnectRequest>& request) {
   // The other end's request may be here already, waiting for this one.
-  const auto waiting = std::find_if(peers_.begin(), peers_.end(), [&](const auto &other) {
+  const auto waiting = std::find_if(peers_.begin(), peers_.end(), [&](const auto& other) {
     return other->state == RequestState::arrived && other->from == request->to &&
            other->to == request->from;
   });
@@ -148,7 +148,7 @@ void ConnectionManager::start_peer(const std::shared_ptr<ConnectRequest> &reques
     if (request->state != RequestState::travelling)
       return;
     // Has the other end asked too, its request still on the way?
-    const auto asked = std::find_if(peers_.begin(), peers_.end(), [&](const auto &other) {
+    const auto asked = std::find_if(peers_.begin(), peers_.end(), [&](const auto& other) {
       return other != request && other->state == RequestState::travelling &&
              other->from == request->to && other->to == request->from;
     });
@@ -163,8 +163,8 @@ void ConnectionManager::start_peer(const std::shared_ptr<ConnectRequest> &reques
   });
 }
 
-void ConnectionManager::peer_match(const std::shared_ptr<ConnectRequest> &mine,
-                                   const std::shared_ptr<ConnectRequest> &theirs) {
+void ConnectionManager::peer_match(const std::shared_ptr<ConnectRequest>& mine,
+                                   const std::shared_ptr<ConnectRequest>& theirs) {
   std::erase(peers_, mine);
   theirs->state = RequestState::claimed;
   mine->accepted = theirs;
@@ -172,7 +172,7 @@ void ConnectionManager::peer_match(const std::shared_ptr<ConnectRequest> &mine,
   notify(mine->client.node);
 }
 
-void ConnectionManager::cancel(const std::shared_ptr<ConnectRequest> &request) {
+void ConnectionManager::cancel(const std::shared_ptr<ConnectRequest>& request) {
   if (request->peer) {
     // Unmatched peer requests wait in their own list; a matched one is
     // decided within one message time and is not withdrawn.

@@ -27,7 +27,7 @@ struct NetAddress {
   std::uint32_t node = 0;
   std::vector<std::uint8_t> discriminator;
 
-  bool operator==(const NetAddress &) const = default;
+  bool operator==(const NetAddress&) const = default;
 };
 
 // One end of a connection as the other end learns it.
@@ -76,28 +76,28 @@ struct ConnectRequest {
 
 class ConnectionManager {
 public:
-  explicit ConnectionManager(Session &session);
+  explicit ConnectionManager(Session& session);
   ~ConnectionManager();
-  ConnectionManager(const ConnectionManager &) = delete;
-  ConnectionManager &operator=(const ConnectionManager &) = delete;
+  ConnectionManager(const ConnectionManager&) = delete;
+  ConnectionManager& operator=(const ConnectionManager&) = delete;
 
   // Sends a request; it arrives at `to.node` after one message time.
   std::shared_ptr<ConnectRequest> request(NetAddress from, NetAddress to, ViSummary client);
   // The oldest arrived request for (node, discriminator), now claimed.
   std::shared_ptr<ConnectRequest> claim(std::uint32_t node,
-                                        const std::vector<std::uint8_t> &discriminator);
-  bool has_arrival(std::uint32_t node, const std::vector<std::uint8_t> &discriminator) const;
+                                        const std::vector<std::uint8_t>& discriminator);
+  bool has_arrival(std::uint32_t node, const std::vector<std::uint8_t>& discriminator) const;
   // Answers a claimed request. On delivery of an acceptance the requester's
   // VI is connected (or the request fails if it was cancelled first).
-  void accept(const std::shared_ptr<ConnectRequest> &request, ViSummary server);
-  void reject(const std::shared_ptr<ConnectRequest> &request);
+  void accept(const std::shared_ptr<ConnectRequest>& request, ViSummary server);
+  void reject(const std::shared_ptr<ConnectRequest>& request);
   // Rejects with a reason the requester's call returns.
-  void reject(const std::shared_ptr<ConnectRequest> &request, VIP_RETURN why);
+  void reject(const std::shared_ptr<ConnectRequest>& request, VIP_RETURN why);
   // Admission control refused a claimed request at the server: the
   // requester learns `reason` when the answer arrives.
-  void refuse(const std::shared_ptr<ConnectRequest> &request, std::string reason);
+  void refuse(const std::shared_ptr<ConnectRequest>& request, std::string reason);
   // The requester gives up; an arrived request is withdrawn at once.
-  void cancel(const std::shared_ptr<ConnectRequest> &request);
+  void cancel(const std::shared_ptr<ConnectRequest>& request);
   // Peer-to-peer: `client` asks for the VI at `to`, which asks for `from`
   // in turn. The first end to know of both requests matches them (at once
   // if the other's request is already here, else when it arrives) through
@@ -105,7 +105,7 @@ public:
   // Made first, so that the VI can hold it before it is matched (which
   // may happen at once, in start_peer()).
   std::shared_ptr<ConnectRequest> peer_request(NetAddress from, NetAddress to, ViSummary client);
-  void start_peer(const std::shared_ptr<ConnectRequest> &request);
+  void start_peer(const std::shared_ptr<ConnectRequest>& request);
   // Tells the peer VI that its connection is gone after `messages` sent on
   // it. The peer's driver takes it once that many have arrived, looking
   // again after each further exchange time, up to kDisconnectLooks times.
@@ -116,15 +116,15 @@ public:
 private:
   kernel::SimTime message_time() const;
   template <class Fn>
-  void send(Fn &&deliver);
+  void send(Fn&& deliver);
   void deliver_disconnect(std::uint32_t from_node, std::uint32_t from_slot, std::uint32_t to_node,
                           std::uint32_t to_slot, std::uint64_t messages, int looks);
   void notify(std::uint32_t node);
 
-  Session &session_;
+  Session& session_;
   std::shared_ptr<ConnectRequest> make_request(NetAddress from, NetAddress to, ViSummary client);
-  void peer_match(const std::shared_ptr<ConnectRequest> &mine,
-                  const std::shared_ptr<ConnectRequest> &theirs);
+  void peer_match(const std::shared_ptr<ConnectRequest>& mine,
+                  const std::shared_ptr<ConnectRequest>& theirs);
 
   std::deque<std::shared_ptr<ConnectRequest>> arrivals_;
   // Peer requests not yet matched (travelling, or arrived and waiting for

@@ -22,8 +22,8 @@ using Token = std::uintptr_t;
 
 enum class HandleKind : std::uint8_t { nic = 1, ptag, vi, cq, conn };
 
-inline Token token_of(const void *handle) { return reinterpret_cast<Token>(handle); }
-inline void *handle_of(Token token) { return reinterpret_cast<void *>(token); }
+inline Token token_of(const void* handle) { return reinterpret_cast<Token>(handle); }
+inline void* handle_of(Token token) { return reinterpret_cast<void*>(token); }
 
 // Provider limits beyond those of via_abi.h.
 inline constexpr std::size_t max_discriminator_bytes = 16;
@@ -45,8 +45,8 @@ struct PtagObject {
 };
 
 struct PostedQueue {
-  std::deque<VIP_DESCRIPTOR *> posted; // oldest first; leaves on Done/Wait
-  Token cq = 0;                        // 0: no completion queue
+  std::deque<VIP_DESCRIPTOR*> posted; // oldest first; leaves on Done/Wait
+  Token cq = 0;                       // 0: no completion queue
   // A pending VipSendNotify/VipRecvNotify (one-shot), or none.
   VIP_DESCRIPTOR_NOTIFY notify = nullptr;
   VIP_PVOID notify_context = nullptr;
@@ -80,8 +80,8 @@ struct ViObject {
   PostedQueue send;
   PostedQueue recv;
 
-  PostedQueue &queue(bool receive) { return receive ? recv : send; }
-  const PostedQueue &queue(bool receive) const { return receive ? recv : send; }
+  PostedQueue& queue(bool receive) { return receive ? recv : send; }
+  const PostedQueue& queue(bool receive) const { return receive ? recv : send; }
 };
 
 struct CqObject {
@@ -131,9 +131,9 @@ class HandleTable {
 public:
   // `foreign` remembers the node of the last handle of another node looked
   // up here (a program sharing its globals between nodes passes those).
-  HandleTable(std::uint32_t node, long &foreign) : node_(node), foreign_(foreign) {}
+  HandleTable(std::uint32_t node, long& foreign) : node_(node), foreign_(foreign) {}
 
-  T *find(const void *handle) const {
+  T* find(const void* handle) const {
     const auto it = items_.find(token_of(handle));
     if (it != items_.end())
       return it->second.get();
@@ -142,8 +142,8 @@ public:
       foreign_ = owner;
     return nullptr;
   }
-  T *find_token(Token token) const { return find(handle_of(token)); }
-  T &add(Token token) {
+  T* find_token(Token token) const { return find(handle_of(token)); }
+  T& add(Token token) {
     auto item = std::make_unique<T>();
     item->token = token;
     return *items_.emplace(token, std::move(item)).first->second;
@@ -155,7 +155,7 @@ public:
 
 private:
   std::uint32_t node_;
-  long &foreign_;
+  long& foreign_;
   std::map<Token, std::unique_ptr<T>> items_;
 };
 

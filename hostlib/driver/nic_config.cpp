@@ -13,10 +13,10 @@ namespace lanai::vipl {
 static_assert(offsetof(via_nic_config_block, vi) % 4 == 0, "VI entries must be word aligned");
 static_assert(sizeof(via_vi_config) == 64, "via_vi_config is sixteen words");
 
-NicConfig::NicConfig(nic::Card &card) : card_(card), base_(card.symbol(VIA_CONFIG_SYMBOL)) {}
+NicConfig::NicConfig(nic::Card& card) : card_(card), base_(card.symbol(VIA_CONFIG_SYMBOL)) {}
 
 void NicConfig::write_network(std::uint32_t node, std::uint32_t clock_khz,
-                              const std::vector<std::vector<std::uint8_t>> &routes,
+                              const std::vector<std::vector<std::uint8_t>>& routes,
                               std::uint32_t retransmit_cycles, std::uint32_t retry_limit) {
   if (routes.size() > VIA_MAX_NODES)
     throw std::invalid_argument(
@@ -65,7 +65,7 @@ void NicConfig::advance_epoch(std::uint32_t slot) {
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, epoch)), epochs_[slot]);
 }
 
-void NicConfig::write_vi(std::uint32_t slot, const via_vi_config &vi) {
+void NicConfig::write_vi(std::uint32_t slot, const via_vi_config& vi) {
   // A slot's new life starts a new epoch: nothing of its last one survives.
   advance_epoch(slot);
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, ptag)), vi.ptag);
@@ -80,7 +80,7 @@ void NicConfig::write_vi(std::uint32_t slot, const via_vi_config &vi) {
   write_vi_state(slot, vi.state);
 }
 
-void NicConfig::write_vi_fragmentation(std::uint32_t slot, const via_vi_config &vi) {
+void NicConfig::write_vi_fragmentation(std::uint32_t slot, const via_vi_config& vi) {
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, frag_policy)), vi.frag_policy);
   card_.write_sram_word(vi_field(slot, offsetof(via_vi_config, frag_bytes)), vi.frag_bytes);
   for (std::size_t i = 0; i < 4; ++i)

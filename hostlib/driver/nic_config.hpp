@@ -15,7 +15,7 @@ namespace lanai::vipl {
 class NicConfig {
 public:
   // Throws std::out_of_range if the firmware defines no via_nic_config.
-  explicit NicConfig(nic::Card &card);
+  explicit NicConfig(nic::Card& card);
 
   // PCI word writes each call makes, for charging their time beforehand:
   // the header, route lengths and routes, and every VI entry.
@@ -30,14 +30,14 @@ public:
   // firmware that retransmits resends after `retransmit_cycles` and breaks
   // a VI after `retry_limit` unanswered resends.
   void write_network(std::uint32_t node, std::uint32_t clock_khz,
-                     const std::vector<std::vector<std::uint8_t>> &routes,
+                     const std::vector<std::vector<std::uint8_t>>& routes,
                      std::uint32_t retransmit_cycles, std::uint32_t retry_limit);
   // The VI's settings, then its state, so the state always describes a
   // complete entry.
-  void write_vi(std::uint32_t slot, const via_vi_config &vi);
+  void write_vi(std::uint32_t slot, const via_vi_config& vi);
   void write_vi_state(std::uint32_t slot, std::uint32_t state);
   // The fragmentation policy's words only (frag_*).
-  void write_vi_fragmentation(std::uint32_t slot, const via_vi_config &vi);
+  void write_vi_fragmentation(std::uint32_t slot, const via_vi_config& vi);
   static constexpr std::uint32_t fragmentation_words = 6;
   void write_vi_peer(std::uint32_t slot, std::uint32_t remote_node, std::uint32_t remote_vi);
   // Moves the VI to its next epoch: descriptors posted before are the
@@ -49,7 +49,7 @@ public:
 private:
   std::uint32_t vi_field(std::uint32_t slot, std::size_t offset) const;
 
-  nic::Card &card_;
+  nic::Card& card_;
   std::array<std::uint32_t, VIA_MAX_VI> epochs_{};
   std::uint32_t base_;
 };

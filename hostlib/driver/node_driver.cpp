@@ -16,24 +16,24 @@
 
 namespace lanai::vipl {
 
-std::uint64_t status_address(const VIP_DESCRIPTOR *descriptor) {
+std::uint64_t status_address(const VIP_DESCRIPTOR* descriptor) {
   return reinterpret_cast<std::uintptr_t>(&descriptor->CS.Status);
 }
 
-std::uint32_t read_status(const VIP_DESCRIPTOR *descriptor) {
+std::uint32_t read_status(const VIP_DESCRIPTOR* descriptor) {
   // The NIC writes host memory behind the program's back.
-  return *reinterpret_cast<const volatile VIP_UINT32 *>(&descriptor->CS.Status);
+  return *reinterpret_cast<const volatile VIP_UINT32*>(&descriptor->CS.Status);
 }
 
 namespace {
 
-void write_status(VIP_DESCRIPTOR *descriptor, std::uint32_t status) {
-  *reinterpret_cast<volatile VIP_UINT32 *>(&descriptor->CS.Status) = status;
+void write_status(VIP_DESCRIPTOR* descriptor, std::uint32_t status) {
+  *reinterpret_cast<volatile VIP_UINT32*>(&descriptor->CS.Status) = status;
 }
 
 } // namespace
 
-NodeDriver::NodeDriver(Session &session, std::uint32_t node)
+NodeDriver::NodeDriver(Session& session, std::uint32_t node)
     : nics(node, foreign_handle_), ptags(node, foreign_handle_), vis(node, foreign_handle_),
       cqs(node, foreign_handle_), conns(node, foreign_handle_), session_(session), node_(node),
       host_(session.cluster().host(node)), card_(session.cluster().card(node)),
@@ -45,7 +45,7 @@ NodeDriver::NodeDriver(Session &session, std::uint32_t node)
 }
 
 NodeDriver::~NodeDriver() {
-  host::HostCpu *host = &host_;
+  host::HostCpu* host = &host_;
   card_.set_on_host_write([host](std::uint64_t, std::uint32_t) { host->notify(); });
   card_.set_on_host_interrupt(nullptr);
 }
@@ -88,7 +88,7 @@ std::uint32_t NodeDriver::firmware_features() const {
   return card_.read_sram_word(card_.symbol(VIA_FEATURES_SYMBOL));
 }
 
-void NodeDriver::fill_fragmentation(const ViObject &vi, via_vi_config &entry) {
+void NodeDriver::fill_fragmentation(const ViObject& vi, via_vi_config& entry) {
   entry.frag_policy = vi.fragmentation.policy;
   // Unfragmented, every message is within the smallest fragment.
   entry.frag_bytes =
@@ -97,18 +97,18 @@ void NodeDriver::fill_fragmentation(const ViObject &vi, via_vi_config &entry) {
     entry.frag_param[i] = vi.fragmentation.param[i];
 }
 
-void NodeDriver::write_fragmentation(const ViObject &vi) {
+void NodeDriver::write_fragmentation(const ViObject& vi) {
   via_vi_config entry{};
   fill_fragmentation(vi, entry);
   charge(NicConfig::fragmentation_words * costs().pio_write_ns);
   config_->write_vi_fragmentation(vi.slot, entry);
 }
 
-void NodeDriver::write_vi(const ViObject &vi, std::uint32_t state) {
+void NodeDriver::write_vi(const ViObject& vi, std::uint32_t state) {
   via_vi_config entry{};
   entry.state = state;
   entry.ptag = 0;
-  if (const PtagObject *ptag = ptags.find(vi.attributes.Ptag))
+  if (const PtagObject* ptag = ptags.find(vi.attributes.Ptag))
     entry.ptag = ptag->number;
   entry.reliability = static_cast<std::uint32_t>(vi.attributes.ReliabilityLevel);
   entry.access = (vi.attributes.EnableRdmaWrite ? VIA_ACCESS_RDMA_WRITE : 0u) |
@@ -137,8 +137,8 @@ std::optional<kernel::SimTime> NodeDriver::deadline_after(VIP_ULONG timeout_ms) 
          kernel::milliseconds(static_cast<std::int64_t>(timeout_ms));
 }
 
-bool NodeDriver::block(const std::function<bool()> &ready, std::optional<kernel::SimTime> deadline,
-                       const std::string &what) {
+bool NodeDriver::block(const std::function<bool()>& ready, std::optional<kernel::SimTime> deadline,
+                       const std::string& what) {
   const kernel::SimTime poll = kernel::nanoseconds(costs().poll_ns);
   for (;;) {
     // Inside an error callback, further errors wait for the next call.
@@ -159,15 +159,15 @@ bool NodeDriver::block(const std::function<bool()> &ready, std::optional<kernel:
   }
 }
 
-void NodeDriver::track(const ViObject &vi, bool receive, VIP_DESCRIPTOR *descriptor) {
+void NodeDriver::track(const ViObject& vi, bool receive, VIP_DESCRIPTOR* descriptor) {
   tracked_[status_address(descriptor)] = Tracked{vi.token, receive, false};
 }
 
-bool NodeDriver::tracked(const VIP_DESCRIPTOR *descriptor) const {
+bool NodeDriver::tracked(const VIP_DESCRIPTOR* descriptor) const {
   return tracked_.contains(status_address(descriptor));
 }
 
-void NodeDriver::untrack(const VIP_DESCRIPTOR *descriptor) {
+void NodeDriver::untrack(const VIP_DESCRIPTOR* descriptor) {
   tracked_.erase(status_address(descriptor));
 }
 
@@ -178,22 +178,22 @@ void NodeDriver::on_host_write(std::uint64_t address, std::uint32_t length) {
   for (auto it = tracked_.lower_bound(first); it != tracked_.end() && it->first < end; ++it) {
     if (it->second.reported)
       continue;
-    const auto *status = reinterpret_cast<const volatile VIP_UINT32 *>(it->first);
+    const auto* status = reinterpret_cast<const volatile VIP_UINT32*>(it->first);
     if (*status & VIP_STATUS_DONE)
-      completed(it->second, *reinterpret_cast<const VIP_DESCRIPTOR *>(
+      completed(it->second, *reinterpret_cast<const VIP_DESCRIPTOR*>(
                                 it->first - offsetof(VIP_DESCRIPTOR, CS.Status)));
   }
   host_.notify();
 }
 
-void NodeDriver::completed(Tracked &entry, const VIP_DESCRIPTOR &descriptor) {
+void NodeDriver::completed(Tracked& entry, const VIP_DESCRIPTOR& descriptor) {
   entry.reported = true;
-  ViObject *vi = vis.find_token(entry.vi);
+  ViObject* vi = vis.find_token(entry.vi);
   if (!vi)
     return;
   count_message(*vi, entry.receive, descriptor);
   const Token cq_token = vi->queue(entry.receive).cq;
-  CqObject *cq = cqs.find_token(cq_token);
+  CqObject* cq = cqs.find_token(cq_token);
   if (!cq)
     return;
   if (cq->entries.size() >= cq->capacity) {
@@ -203,7 +203,7 @@ void NodeDriver::completed(Tracked &entry, const VIP_DESCRIPTOR &descriptor) {
   cq->entries.emplace_back(vi->token, entry.receive);
 }
 
-void NodeDriver::count_message(ViObject &vi, bool receive, const VIP_DESCRIPTOR &descriptor) {
+void NodeDriver::count_message(ViObject& vi, bool receive, const VIP_DESCRIPTOR& descriptor) {
   const VIP_UINT32 status = read_status(&descriptor);
   if (receive) {
     if (!(status & VIP_STATUS_DESC_FLUSHED_ERROR))
@@ -220,10 +220,10 @@ void NodeDriver::count_message(ViObject &vi, bool receive, const VIP_DESCRIPTOR 
     ++vi.messages_out;
 }
 
-void NodeDriver::flush(ViObject &vi, std::uint32_t error) {
+void NodeDriver::flush(ViObject& vi, std::uint32_t error) {
   config_->advance_epoch(vi.slot);
   for (const bool receive : {false, true}) {
-    for (VIP_DESCRIPTOR *descriptor : vi.queue(receive).posted) {
+    for (VIP_DESCRIPTOR* descriptor : vi.queue(receive).posted) {
       const auto it = tracked_.find(status_address(descriptor));
       if (it == tracked_.end() || it->second.reported)
         continue;
@@ -242,7 +242,7 @@ void NodeDriver::flush(ViObject &vi, std::uint32_t error) {
 bool NodeDriver::reserve(bool incoming, std::uint64_t rate) {
   if (rate == 0)
     return true;
-  std::uint64_t &held = incoming ? rx_reserved_ : tx_reserved_;
+  std::uint64_t& held = incoming ? rx_reserved_ : tx_reserved_;
   const double fraction = profile_.host.admission_fraction;
   const double link = profile_.wire.link_mbytes_per_s * 1e6;
   if (fraction > 0.0 && static_cast<double>(held) + static_cast<double>(rate) > fraction * link) {
@@ -256,32 +256,32 @@ bool NodeDriver::reserve(bool incoming, std::uint64_t rate) {
 }
 
 void NodeDriver::unreserve(bool incoming, std::uint64_t rate) {
-  std::uint64_t &held = incoming ? rx_reserved_ : tx_reserved_;
+  std::uint64_t& held = incoming ? rx_reserved_ : tx_reserved_;
   held -= std::min(held, rate);
 }
 
-void NodeDriver::release_incoming(ViObject &vi) {
+void NodeDriver::release_incoming(ViObject& vi) {
   unreserve(true, vi.rx_reserved);
   vi.rx_reserved = 0;
 }
 
-void NodeDriver::release(ViObject &vi) {
+void NodeDriver::release(ViObject& vi) {
   release_incoming(vi);
   unreserve(false, vi.tx_reserved);
   vi.tx_reserved = 0;
   for (const bool receive : {false, true}) {
-    PostedQueue &queue = vi.queue(receive);
-    for (VIP_DESCRIPTOR *descriptor : queue.posted)
+    PostedQueue& queue = vi.queue(receive);
+    for (VIP_DESCRIPTOR* descriptor : queue.posted)
       untrack(descriptor);
     queue.posted.clear();
-    if (CqObject *cq = cqs.find_token(queue.cq))
+    if (CqObject* cq = cqs.find_token(queue.cq))
       --cq->attached;
     queue.cq = 0;
   }
 }
 
-bool NodeDriver::accept_delivered(ConnectRequest &request) {
-  ViObject *vi = vis.find_token(request.client.vi);
+bool NodeDriver::accept_delivered(ConnectRequest& request) {
+  ViObject* vi = vis.find_token(request.client.vi);
   if (!vi || vi->state != VIP_STATE_CONNECT_PENDING || !vi->pending ||
       vi->pending->id != request.id)
     return false;
@@ -299,10 +299,10 @@ bool NodeDriver::accept_delivered(ConnectRequest &request) {
   return true;
 }
 
-void NodeDriver::peer_matched(const std::shared_ptr<ConnectRequest> &mine,
-                              const std::shared_ptr<ConnectRequest> &theirs) {
-  ConnectionManager &manager = session_.connections();
-  ViObject *vi = vis.find_token(mine->client.vi);
+void NodeDriver::peer_matched(const std::shared_ptr<ConnectRequest>& mine,
+                              const std::shared_ptr<ConnectRequest>& theirs) {
+  ConnectionManager& manager = session_.connections();
+  ViObject* vi = vis.find_token(mine->client.vi);
   if (!vi || vi->state != VIP_STATE_CONNECT_PENDING || vi->pending != mine) {
     mine->state = RequestState::cancelled;
     manager.reject(theirs);
@@ -338,7 +338,7 @@ void NodeDriver::peer_matched(const std::shared_ptr<ConnectRequest> &mine,
 
 bool NodeDriver::remote_disconnect(std::uint32_t slot, std::uint32_t from_node,
                                    std::uint32_t from_slot, std::uint64_t messages) {
-  ViObject *vi = slot < VIA_MAX_VI ? vis.find_token(slots[slot]) : nullptr;
+  ViObject* vi = slot < VIA_MAX_VI ? vis.find_token(slots[slot]) : nullptr;
   if (!vi || (vi->state != VIP_STATE_CONNECTED && vi->state != VIP_STATE_ERROR) ||
       vi->remote_node != from_node || vi->remote_slot != from_slot || vi->peer_gone)
     return true;
@@ -353,7 +353,7 @@ bool NodeDriver::remote_disconnect(std::uint32_t slot, std::uint32_t from_node,
   return true;
 }
 
-void NodeDriver::disconnect(ViObject &vi) {
+void NodeDriver::disconnect(ViObject& vi) {
   const std::uint32_t peer_node = vi.remote_node;
   const std::uint32_t peer_slot = vi.remote_slot;
   const bool tell_peer = !vi.peer_gone;
@@ -367,7 +367,7 @@ void NodeDriver::disconnect(ViObject &vi) {
     session_.connections().disconnect(node_, vi.slot, peer_node, peer_slot, vi.messages_out);
 }
 
-void NodeDriver::set_peer(ViObject &vi, std::uint32_t remote_node, std::uint32_t remote_slot) {
+void NodeDriver::set_peer(ViObject& vi, std::uint32_t remote_node, std::uint32_t remote_slot) {
   vi.state = VIP_STATE_CONNECTED;
   vi.remote_node = remote_node;
   vi.remote_slot = remote_slot;

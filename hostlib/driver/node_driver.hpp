@@ -30,21 +30,21 @@ class NodeDriver {
 
 public:
   // Installs the driver's hooks on the node's card.
-  NodeDriver(Session &session, std::uint32_t node);
+  NodeDriver(Session& session, std::uint32_t node);
   // Gives the card back its default hooks.
   ~NodeDriver();
-  NodeDriver(const NodeDriver &) = delete;
-  NodeDriver &operator=(const NodeDriver &) = delete;
+  NodeDriver(const NodeDriver&) = delete;
+  NodeDriver& operator=(const NodeDriver&) = delete;
 
   std::uint32_t node() const { return node_; }
   std::size_t nodes() const;
-  Session &session() { return session_; }
-  host::HostCpu &host() { return host_; }
-  nic::Card &card() { return card_; }
-  nic::ProtectionTable &protection() { return protection_; }
-  const profile::HardwareProfile &profile() const { return profile_; }
-  const profile::HostParams &costs() const { return profile_.host; }
-  const std::array<std::uint8_t, host_address_bytes> &address() const { return address_; }
+  Session& session() { return session_; }
+  host::HostCpu& host() { return host_; }
+  nic::Card& card() { return card_; }
+  nic::ProtectionTable& protection() { return protection_; }
+  const profile::HardwareProfile& profile() const { return profile_; }
+  const profile::HostParams& costs() const { return profile_.host; }
+  const std::array<std::uint8_t, host_address_bytes>& address() const { return address_; }
 
   // --- Handles ------------------------------------------------------------
   Token mint(HandleKind kind);
@@ -65,11 +65,11 @@ public:
   bool configure_nic();
   // VIA_FEATURE_* bits the loaded firmware declares (0 if it declares none).
   std::uint32_t firmware_features() const;
-  NicConfig &config() { return *config_; }
+  NicConfig& config() { return *config_; }
   // Writes a VI's entry, charging the PCI writes first.
-  void write_vi(const ViObject &vi, std::uint32_t state);
+  void write_vi(const ViObject& vi, std::uint32_t state);
   // Rewrites only the VI's fragmentation words.
-  void write_fragmentation(const ViObject &vi);
+  void write_fragmentation(const ViObject& vi);
 
   // --- Time -------------------------------------------------------------------
   // Spends host CPU time (only from the node's own program).
@@ -79,30 +79,30 @@ public:
   std::optional<kernel::SimTime> deadline_after(VIP_ULONG timeout_ms) const;
   // Blocks until ready() or the deadline, running error callbacks that come
   // in meanwhile. `what` names the wait in deadlock reports.
-  bool block(const std::function<bool()> &ready, std::optional<kernel::SimTime> deadline,
-             const std::string &what);
+  bool block(const std::function<bool()>& ready, std::optional<kernel::SimTime> deadline,
+             const std::string& what);
 
   // --- Posted descriptors ----------------------------------------------------
-  void track(const ViObject &vi, bool receive, VIP_DESCRIPTOR *descriptor);
-  bool tracked(const VIP_DESCRIPTOR *descriptor) const;
-  void untrack(const VIP_DESCRIPTOR *descriptor);
+  void track(const ViObject& vi, bool receive, VIP_DESCRIPTOR* descriptor);
+  bool tracked(const VIP_DESCRIPTOR* descriptor) const;
+  void untrack(const VIP_DESCRIPTOR* descriptor);
   // Completes every descriptor of the VI the NIC has not completed, as
   // flushed (or with `error`, VIP_STATUS_* bits), in posting order.
-  void flush(ViObject &vi, std::uint32_t error = VIP_STATUS_DESC_FLUSHED_ERROR);
+  void flush(ViObject& vi, std::uint32_t error = VIP_STATUS_DESC_FLUSHED_ERROR);
   // Detaches a VI from its CQs and forgets its descriptors.
-  void release(ViObject &vi);
+  void release(ViObject& vi);
 
   // --- Connections (called by the connection manager) -------------------------
   // Connects the requesting VI when the acceptance arrives; false if it
   // cannot (request cancelled meanwhile, or, with `refusal` set in the
   // request, the server's rate does not fit this node's incoming link).
-  bool accept_delivered(ConnectRequest &request);
+  bool accept_delivered(ConnectRequest& request);
   // Peer-to-peer: this node's request `mine` met `theirs`; this side plays
   // the server: it checks the attributes and its incoming link, connects
   // its VI and accepts `theirs` (or rejects or refuses it, and `mine` with
   // it). The outcome on this side is then `theirs`'s.
-  void peer_matched(const std::shared_ptr<ConnectRequest> &mine,
-                    const std::shared_ptr<ConnectRequest> &theirs);
+  void peer_matched(const std::shared_ptr<ConnectRequest>& mine,
+                    const std::shared_ptr<ConnectRequest>& theirs);
   // The peer VI disconnected after sending `messages`: once this VI has
   // received that many, it breaks (VIA: VIP_STATE_ERROR, its descriptors
   // flushed, VIP_ERROR_CONN_LOST to the error callback). False if it must
@@ -111,9 +111,9 @@ public:
                          std::uint64_t messages);
   // This side's half of VipDisconnect, once its posted sends have left:
   // idle, flushed, peer told (unless the peer went first).
-  void disconnect(ViObject &vi);
+  void disconnect(ViObject& vi);
   // Connects the VI to its peer, on the card too, with no message counted.
-  void set_peer(ViObject &vi, std::uint32_t remote_node, std::uint32_t remote_slot);
+  void set_peer(ViObject& vi, std::uint32_t remote_node, std::uint32_t remote_slot);
 
   // --- QoS admission control ------------------------------------------------
   // On when the profile's host.admission_fraction is above 0. At
@@ -129,13 +129,13 @@ public:
   void unreserve(bool incoming, std::uint64_t rate);
   std::uint64_t reserved(bool incoming) const { return incoming ? rx_reserved_ : tx_reserved_; }
   // Gives back what a VI holds on the incoming link (its connection ended).
-  void release_incoming(ViObject &vi);
+  void release_incoming(ViObject& vi);
   // The reason of the last refused call on this node ("" if none).
-  const std::string &last_error() const { return last_error_; }
+  const std::string& last_error() const { return last_error_; }
   void set_last_error(std::string reason) { last_error_ = std::move(reason); }
 
   // --- Asynchronous errors ------------------------------------------------------
-  void raise(const PendingError &error);
+  void raise(const PendingError& error);
   // Runs the callbacks of errors raised so far (from the node's program).
   void deliver_errors();
   // Runs the completion notifications whose queue has its next completion
@@ -148,7 +148,7 @@ public:
   void notification_armed() { notifications_armed_ = true; }
 
 private:
-  static void fill_fragmentation(const ViObject &vi, via_vi_config &entry);
+  static void fill_fragmentation(const ViObject& vi, via_vi_config& entry);
   struct Tracked {
     Token vi = 0;
     bool receive = false;
@@ -158,16 +158,16 @@ private:
   void on_host_write(std::uint64_t address, std::uint32_t length);
   void on_interrupt(std::uint32_t word);
   // The NIC (or a flush) completed `descriptor`: counted, and queued on its CQ.
-  void completed(Tracked &entry, const VIP_DESCRIPTOR &descriptor);
-  void count_message(ViObject &vi, bool receive, const VIP_DESCRIPTOR &descriptor);
+  void completed(Tracked& entry, const VIP_DESCRIPTOR& descriptor);
+  void count_message(ViObject& vi, bool receive, const VIP_DESCRIPTOR& descriptor);
   Token first_nic() const;
 
-  Session &session_;
+  Session& session_;
   std::uint32_t node_;
-  host::HostCpu &host_;
-  nic::Card &card_;
-  nic::ProtectionTable &protection_;
-  const profile::HardwareProfile &profile_;
+  host::HostCpu& host_;
+  nic::Card& card_;
+  nic::ProtectionTable& protection_;
+  const profile::HardwareProfile& profile_;
   std::array<std::uint8_t, host_address_bytes> address_{};
   std::uint64_t next_serial_ = 1;
   std::optional<NicConfig> config_;
@@ -183,11 +183,11 @@ private:
   bool delivering_ = false;
   bool notifications_armed_ = false;
   struct Delivering {
-    explicit Delivering(bool &flag) : flag_(flag) { flag_ = true; }
+    explicit Delivering(bool& flag) : flag_(flag) { flag_ = true; }
     ~Delivering() { flag_ = false; }
-    Delivering(const Delivering &) = delete;
-    Delivering &operator=(const Delivering &) = delete;
-    bool &flag_;
+    Delivering(const Delivering&) = delete;
+    Delivering& operator=(const Delivering&) = delete;
+    bool& flag_;
   };
   // Callbacks run only on this host's program, and not inside another one.
   bool may_deliver() const { return !delivering_ && host::HostCpu::current() == &host_; }
@@ -195,8 +195,8 @@ private:
 
 // Status word address of a descriptor (the key the NIC's writes are
 // matched against).
-std::uint64_t status_address(const VIP_DESCRIPTOR *descriptor);
+std::uint64_t status_address(const VIP_DESCRIPTOR* descriptor);
 // The descriptor's Status as the NIC left it.
-std::uint32_t read_status(const VIP_DESCRIPTOR *descriptor);
+std::uint32_t read_status(const VIP_DESCRIPTOR* descriptor);
 
 } // namespace lanai::vipl

@@ -41,7 +41,7 @@ std::string_view error_name(VIP_ERROR_CODE code) {
   return "unknown VIA error";
 }
 
-bool reliable(const ViObject &vi) {
+bool reliable(const ViObject& vi) {
   return vi.attributes.ReliabilityLevel != VIP_SERVICE_UNRELIABLE;
 }
 
@@ -52,7 +52,7 @@ Token NodeDriver::first_nic() const { return nics.begin() == nics.end() ? 0 : ni
 void NodeDriver::on_interrupt(std::uint32_t word) {
   const std::uint32_t code = VIA_INTR_CODE(word);
   const std::uint32_t slot = VIA_INTR_VI(word);
-  ViObject *vi = slot < VIA_MAX_VI ? vis.find_token(slots[slot]) : nullptr;
+  ViObject* vi = slot < VIA_MAX_VI ? vis.find_token(slots[slot]) : nullptr;
   PendingError error;
   if (vi) {
     error.nic = vi->nic;
@@ -114,7 +114,7 @@ void NodeDriver::on_interrupt(std::uint32_t word) {
   raise(error);
 }
 
-void NodeDriver::raise(const PendingError &error) {
+void NodeDriver::raise(const PendingError& error) {
   errors_.push_back(error);
   host_.notify();
 }
@@ -126,7 +126,7 @@ void NodeDriver::deliver_errors() {
   while (!errors_.empty()) {
     const PendingError error = errors_.front();
     errors_.pop_front();
-    const NicObject *nic = nics.find_token(error.nic);
+    const NicObject* nic = nics.find_token(error.nic);
     if (!nic)
       continue; // closed since: nobody left to tell
     VIP_ERROR_DESCRIPTOR descriptor{};
@@ -142,7 +142,7 @@ void NodeDriver::deliver_errors() {
       continue;
     }
     std::string where = "the NIC";
-    if (const ViObject *vi = vis.find_token(error.vi))
+    if (const ViObject* vi = vis.find_token(error.vi))
       where = fmt::format("vi {}", vi->slot);
     else if (error.cq)
       where = "a completion queue";

@@ -10,7 +10,7 @@ namespace lanai::vipl {
 
 namespace {
 
-bool head_done(const PostedQueue &queue) {
+bool head_done(const PostedQueue& queue) {
   return !queue.posted.empty() && (read_status(queue.posted.front()) & VIP_STATUS_DONE) != 0;
 }
 
@@ -19,13 +19,13 @@ bool head_done(const PostedQueue &queue) {
 bool NodeDriver::notification_ready() const {
   if (!notifications_armed_)
     return false;
-  for (const auto &[token, vi] : vis)
+  for (const auto& [token, vi] : vis)
     for (const bool receive : {false, true}) {
-      const PostedQueue &queue = vi->queue(receive);
+      const PostedQueue& queue = vi->queue(receive);
       if (queue.notify && head_done(queue))
         return true;
     }
-  for (const auto &[token, cq] : cqs)
+  for (const auto& [token, cq] : cqs)
     if (cq->notify && !cq->entries.empty())
       return true;
   return false;
@@ -40,9 +40,9 @@ void NodeDriver::deliver_notifications() {
   for (bool ran = true; ran;) {
     ran = false;
     bool armed = false;
-    for (const auto &[token, vi] : vis) {
+    for (const auto& [token, vi] : vis) {
       for (const bool receive : {false, true}) {
-        PostedQueue &queue = vi->queue(receive);
+        PostedQueue& queue = vi->queue(receive);
         armed = armed || queue.notify;
         if (!queue.notify || !head_done(queue))
           continue;
@@ -50,7 +50,7 @@ void NodeDriver::deliver_notifications() {
         VIP_PVOID context = queue.notify_context;
         queue.notify = nullptr;
         queue.notify_context = nullptr;
-        VIP_DESCRIPTOR *descriptor = queue.posted.front();
+        VIP_DESCRIPTOR* descriptor = queue.posted.front();
         queue.posted.pop_front();
         untrack(descriptor);
         handler(context, handle_of(vi->nic), descriptor);
@@ -62,7 +62,7 @@ void NodeDriver::deliver_notifications() {
     }
     if (ran)
       continue;
-    for (const auto &[token, cq] : cqs) {
+    for (const auto& [token, cq] : cqs) {
       armed = armed || cq->notify;
       if (!cq->notify || cq->entries.empty())
         continue;

@@ -10,10 +10,10 @@
 namespace lanai::vipl {
 
 namespace {
-thread_local Session *active_session = nullptr;
+thread_local Session* active_session = nullptr;
 } // namespace
 
-Session::Session(host::Cluster &cluster)
+Session::Session(host::Cluster& cluster)
     : cluster_(cluster), connections_(*this), outer_(active_session) {
   if (cluster.size() > VIA_MAX_NODES)
     throw std::invalid_argument(
@@ -29,7 +29,7 @@ Session::~Session() {
   active_session = outer_;
 }
 
-Session *Session::active() { return active_session; }
+Session* Session::active() { return active_session; }
 
 void Session::warn_foreign_handle(std::uint32_t node, long owner) {
   if (warned_foreign_)
@@ -41,15 +41,15 @@ void Session::warn_foreign_handle(std::uint32_t node, long owner) {
              node, owner);
 }
 
-NodeDriver *Session::current_driver() {
-  host::HostCpu *host = host::HostCpu::current();
+NodeDriver* Session::current_driver() {
+  host::HostCpu* host = host::HostCpu::current();
   if (!active_session || !host || host->node() >= active_session->drivers_.size())
     return nullptr;
-  NodeDriver &driver = *active_session->drivers_[host->node()];
+  NodeDriver& driver = *active_session->drivers_[host->node()];
   return &driver.host() == host ? &driver : nullptr;
 }
 
-host::RunReport run_programs(host::Cluster &cluster, std::vector<std::function<int()>> programs) {
+host::RunReport run_programs(host::Cluster& cluster, std::vector<std::function<int()>> programs) {
   Session session(cluster);
   return cluster.run(std::move(programs));
 }

@@ -16,8 +16,8 @@ struct channel {
   int size;
 };
 
-static int post(struct channel *c, int recv) {
-  VIP_DESCRIPTOR *d = recv ? c->rd : c->sd;
+static int post(struct channel* c, int recv) {
+  VIP_DESCRIPTOR* d = recv ? c->rd : c->sd;
   memset(d, 0, sizeof *d);
   d->CS.SegCount = 1;
   d->CS.Length = (VIP_UINT32)c->size;
@@ -27,14 +27,14 @@ static int post(struct channel *c, int recv) {
   return (recv ? VipPostRecv(c->vi, d, c->mh) : VipPostSend(c->vi, d, c->mh)) != VIP_SUCCESS;
 }
 
-static int await_completion(struct channel *c, int recv) {
-  VIP_DESCRIPTOR *d;
+static int await_completion(struct channel* c, int recv) {
+  VIP_DESCRIPTOR* d;
   VIP_RETURN r = recv ? VipRecvWait(c->vi, VIP_INFINITE, &d) : VipSendWait(c->vi, VIP_INFINITE, &d);
   VIP_UINT32 want = VIP_STATUS_DONE | (recv ? VIP_STATUS_OP_RECEIVE : VIP_STATUS_OP_SEND);
   return r != VIP_SUCCESS || d->CS.Status != want || d->CS.Length != (VIP_UINT32)c->size;
 }
 
-int via_main(int argc, char **argv) {
+int via_main(int argc, char** argv) {
   struct channel c = {0};
   int iters = argc > 2 ? atoi(argv[2]) : 100, me = lanai_emu_node();
   c.size = argc > 1 ? atoi(argv[1]) : 1024;
@@ -46,8 +46,8 @@ int via_main(int argc, char **argv) {
       VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE, VIP_FALSE};
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
   VIP_ULONG bytes = 128 + 2 * (VIP_ULONG)(c.size + 64);
-  char *mem = aligned_alloc(64, bytes);
-  c.sd = (VIP_DESCRIPTOR *)mem, c.rd = (VIP_DESCRIPTOR *)(mem + 64);
+  char* mem = aligned_alloc(64, bytes);
+  c.sd = (VIP_DESCRIPTOR*)mem, c.rd = (VIP_DESCRIPTOR*)(mem + 64);
   c.sbuf = mem + 128, c.rbuf = c.sbuf + c.size + 64;
   for (int i = 0; i < c.size; i++)
     c.sbuf[i] = (char)(i * 7 + 1);

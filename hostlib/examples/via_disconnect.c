@@ -25,16 +25,16 @@ static double started;
 static VIP_NIC_HANDLE nic;
 static VIP_VI_HANDLE vi;
 static VIP_MEM_HANDLE mh;
-static VIP_DESCRIPTOR *descs;
-static unsigned char *buffers;
+static VIP_DESCRIPTOR* descs;
+static unsigned char* buffers;
 
-static void die(const char *what) {
+static void die(const char* what) {
   fprintf(stderr, "via_disconnect: %s\n", what);
   exit(1);
 }
 
 static unsigned char byte_at(int m, int i) { return (unsigned char)(m * 23 + i * 7 + (i >> 10)); }
-static unsigned char *buffer(int m) { return buffers + (size_t)m * (size_t)bytes; }
+static unsigned char* buffer(int m) { return buffers + (size_t)m * (size_t)bytes; }
 
 static double seconds(void) {
   struct timeval now;
@@ -43,7 +43,7 @@ static double seconds(void) {
 }
 
 static void post(int recv, int m) {
-  VIP_DESCRIPTOR *d = &descs[m];
+  VIP_DESCRIPTOR* d = &descs[m];
   memset(d, 0, sizeof *d);
   d->CS.SegCount = 1;
   d->CS.Length = (VIP_UINT32)bytes;
@@ -55,7 +55,7 @@ static void post(int recv, int m) {
 }
 
 /* node1: the peer has gone; every message it sent should be here. */
-static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *error) {
+static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* error) {
   (void)context;
   if (error->ErrorCode != VIP_ERROR_CONN_LOST || error->ViHandle != vi)
     die("unexpected error");
@@ -65,7 +65,7 @@ static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *error) {
   exit(0);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   char host[64], peer[64];
   int opt;
   while ((opt = getopt(argc, argv, "n:s:")) != -1) {
@@ -91,11 +91,11 @@ int main(int argc, char **argv) {
   VIP_VI_ATTRIBUTES attrs = {
       VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE, VIP_FALSE};
   const size_t total = MAX_MESSAGES * sizeof(VIP_DESCRIPTOR) + (size_t)messages * (size_t)bytes;
-  unsigned char *mem = aligned_alloc(64, (total + 63) / 64 * 64);
+  unsigned char* mem = aligned_alloc(64, (total + 63) / 64 * 64);
   if (!mem)
     die("out of memory");
   memset(mem, 0, total);
-  descs = (VIP_DESCRIPTOR *)mem;
+  descs = (VIP_DESCRIPTOR*)mem;
   buffers = mem + MAX_MESSAGES * sizeof(VIP_DESCRIPTOR);
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
   if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) != VIP_SUCCESS ||
@@ -136,7 +136,7 @@ int main(int argc, char **argv) {
   /* node1 takes messages until the connection goes; the error callback
    * ends the program. */
   for (;;) {
-    VIP_DESCRIPTOR *d;
+    VIP_DESCRIPTOR* d;
     if (VipRecvWait(vi, VIP_INFINITE, &d) != VIP_SUCCESS)
       die("VipRecvWait failed");
     if (d->CS.Status != (VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE) ||

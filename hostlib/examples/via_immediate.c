@@ -29,9 +29,9 @@ static VIP_NIC_HANDLE nic;
 static VIP_VI_HANDLE vi;
 static VIP_MEM_HANDLE mh;
 static VIP_DESCRIPTOR *ring, *credit; /* RING + 1 descriptors in registered memory */
-static unsigned char *buffers;        /* RING + 1 buffers of MAX_BYTES */
+static unsigned char* buffers;        /* RING + 1 buffers of MAX_BYTES */
 
-static void die(const char *what) {
+static void die(const char* what) {
   fprintf(stderr, "via_immediate: %s\n", what);
   exit(1);
 }
@@ -46,7 +46,7 @@ static double seconds(void) {
   return (double)now.tv_sec + (double)now.tv_usec / 1e6;
 }
 
-static void post(int recv, VIP_DESCRIPTOR *d, unsigned char *buf, VIP_UINT32 len, int m) {
+static void post(int recv, VIP_DESCRIPTOR* d, unsigned char* buf, VIP_UINT32 len, int m) {
   /* Only the fields a post sets: the rest is what the last use left. */
   d->CS.Control = (VIP_UINT16)(!recv && has_immediate(m) ? VIP_CONTROL_IMMEDIATE : 0);
   d->CS.SegCount = 1;
@@ -61,8 +61,8 @@ static void post(int recv, VIP_DESCRIPTOR *d, unsigned char *buf, VIP_UINT32 len
     die("post failed");
 }
 
-static VIP_DESCRIPTOR *complete(int recv) {
-  VIP_DESCRIPTOR *d;
+static VIP_DESCRIPTOR* complete(int recv) {
+  VIP_DESCRIPTOR* d;
   if ((recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d)) !=
           VIP_SUCCESS ||
       (d->CS.Status & VIP_STATUS_ERROR_MASK))
@@ -76,7 +76,7 @@ static void run_sender(void) {
       complete(1); /* a credit: node1 has reposted its ring */
       post(1, credit, buffers + RING * MAX_BYTES, 8, 0);
     }
-    unsigned char *buf = buffers + (m % RING) * MAX_BYTES;
+    unsigned char* buf = buffers + (m % RING) * MAX_BYTES;
     for (VIP_UINT32 i = 0; i < length_of(m); i++)
       buf[i] = byte_at(m, (int)i);
     if (m >= RING)
@@ -92,7 +92,7 @@ static void run_receiver(void) {
   int with_immediate = 0, empty = 0;
   double start = seconds();
   for (int m = 0; m < messages; m++) {
-    VIP_DESCRIPTOR *d = complete(1);
+    VIP_DESCRIPTOR* d = complete(1);
     if (d != &ring[m % RING])
       die("receives completed out of order");
     const VIP_UINT32 len = length_of(m);
@@ -120,7 +120,7 @@ static void run_receiver(void) {
          messages, RING, with_immediate, empty, (seconds() - start) * 1e6);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   char host[64], peer[64];
   int opt;
   while ((opt = getopt(argc, argv, "n:")) != -1) {
@@ -142,13 +142,13 @@ int main(int argc, char **argv) {
   VIP_VI_ATTRIBUTES attrs = {
       VIP_SERVICE_RELIABLE_DELIVERY, MAX_BYTES, NULL, ptag, VIP_FALSE, VIP_FALSE};
   const VIP_ULONG bytes = (RING + 1) * (sizeof(VIP_DESCRIPTOR) + MAX_BYTES);
-  char *mem = aligned_alloc(64, bytes);
+  char* mem = aligned_alloc(64, bytes);
   if (!mem)
     die("out of memory");
   memset(mem, 0, bytes);
-  ring = (VIP_DESCRIPTOR *)mem;
+  ring = (VIP_DESCRIPTOR*)mem;
   credit = ring + RING;
-  buffers = (unsigned char *)(mem + (RING + 1) * sizeof(VIP_DESCRIPTOR));
+  buffers = (unsigned char*)(mem + (RING + 1) * sizeof(VIP_DESCRIPTOR));
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
   if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) != VIP_SUCCESS ||
       VipRegisterMem(nic, mem, bytes, &mattrs, &mh) != VIP_SUCCESS)

@@ -28,16 +28,16 @@ static VIP_NIC_HANDLE nic;
 static VIP_VI_HANDLE vi;
 static VIP_CQ_HANDLE send_cq;
 static VIP_MEM_HANDLE mh;
-static VIP_DESCRIPTOR *descs; /* BATCH for data, one for credits */
-static unsigned char *buffers;
+static VIP_DESCRIPTOR* descs; /* BATCH for data, one for credits */
+static unsigned char* buffers;
 
-static void die(const char *what) {
+static void die(const char* what) {
   fprintf(stderr, "via_notify: %s\n", what);
   exit(1);
 }
 
 static unsigned char byte_at(int m, int i) { return (unsigned char)(m * 11 + i * 5 + 3); }
-static unsigned char *buffer(int i) { return buffers + i * BYTES; }
+static unsigned char* buffer(int i) { return buffers + i * BYTES; }
 
 static double seconds(void) {
   struct timeval now;
@@ -46,7 +46,7 @@ static double seconds(void) {
 }
 
 static void post(int recv, int i, VIP_UINT32 len) {
-  VIP_DESCRIPTOR *d = &descs[i];
+  VIP_DESCRIPTOR* d = &descs[i];
   memset(d, 0, sizeof *d);
   d->CS.SegCount = 1;
   d->CS.Length = len;
@@ -65,7 +65,7 @@ static void send_batch(void) {
   }
 }
 
-static void on_credit(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_DESCRIPTOR *d);
+static void on_credit(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_DESCRIPTOR* d);
 
 /* node0: the next batch goes once a credit has come and the last batch's
  * descriptors are back. Handlers do not run inside one another, so each
@@ -83,7 +83,7 @@ static void next_batch(void) {
 static void on_send_entry(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_VI_HANDLE from,
                           VIP_BOOLEAN recv_queue) {
   (void)context, (void)n;
-  VIP_DESCRIPTOR *d;
+  VIP_DESCRIPTOR* d;
   if (from != vi || recv_queue || VipSendDone(vi, &d) != VIP_SUCCESS ||
       (d->CS.Status & VIP_STATUS_ERROR_MASK))
     failed = 1;
@@ -93,7 +93,7 @@ static void on_send_entry(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_VI_HANDLE fro
 }
 
 /* node0: a credit came. */
-static void on_credit(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_DESCRIPTOR *d) {
+static void on_credit(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_DESCRIPTOR* d) {
   (void)context, (void)n, (void)d;
   credits++;
   credit_pending = 1;
@@ -101,7 +101,7 @@ static void on_credit(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_DESCRIPTOR *d) {
 }
 
 /* node1: a message came: check it, repost, and after a batch, a credit. */
-static void on_message(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_DESCRIPTOR *d) {
+static void on_message(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_DESCRIPTOR* d) {
   (void)context, (void)n;
   const int i = (int)(d - descs);
   if ((d->CS.Status & VIP_STATUS_ERROR_MASK) || d->CS.Length != BYTES || i != received % BATCH)
@@ -115,7 +115,7 @@ static void on_message(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_DESCRIPTOR *d) {
   if (received < batches * BATCH)
     VipRecvNotify(vi, NULL, on_message);
   if (received % BATCH == 0 && received < batches * BATCH) {
-    VIP_DESCRIPTOR *c;
+    VIP_DESCRIPTOR* c;
     post(0, BATCH, 8);
     if (VipSendWait(vi, VIP_INFINITE, &c) != VIP_SUCCESS)
       failed = 1;
@@ -123,7 +123,7 @@ static void on_message(VIP_PVOID context, VIP_NIC_HANDLE n, VIP_DESCRIPTOR *d) {
   }
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   char host[64], peer[64];
   int opt;
   while ((opt = getopt(argc, argv, "b:")) != -1) {
@@ -147,12 +147,12 @@ int main(int argc, char **argv) {
   VIP_VI_ATTRIBUTES attrs = {
       VIP_SERVICE_RELIABLE_DELIVERY, BYTES, NULL, ptag, VIP_FALSE, VIP_FALSE};
   const VIP_ULONG bytes = (BATCH + 1) * (sizeof(VIP_DESCRIPTOR) + BYTES);
-  char *mem = aligned_alloc(64, bytes);
+  char* mem = aligned_alloc(64, bytes);
   if (!mem)
     die("out of memory");
   memset(mem, 0, bytes);
-  descs = (VIP_DESCRIPTOR *)mem;
-  buffers = (unsigned char *)(mem + (BATCH + 1) * sizeof(VIP_DESCRIPTOR));
+  descs = (VIP_DESCRIPTOR*)mem;
+  buffers = (unsigned char*)(mem + (BATCH + 1) * sizeof(VIP_DESCRIPTOR));
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
   if (VipCreateVi(nic, &attrs, sender ? send_cq : NULL, NULL, &vi) != VIP_SUCCESS ||
       VipRegisterMem(nic, mem, bytes, &mattrs, &mh) != VIP_SUCCESS)

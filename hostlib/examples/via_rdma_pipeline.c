@@ -32,10 +32,10 @@ static VIP_NIC_HANDLE nic;
 static VIP_PROTECTION_HANDLE ptag;
 static VIP_VI_HANDLE vi;
 static VIP_MEM_HANDLE mh, data_mh;
-static VIP_DESCRIPTOR *descs; /* MAX_WINDOW + 2, in registered memory */
+static VIP_DESCRIPTOR* descs; /* MAX_WINDOW + 2, in registered memory */
 static char *note, *data;
 
-static void die(const char *what) {
+static void die(const char* what) {
   fprintf(stderr, "via_rdma_pipeline: %s\n", what);
   exit(1);
 }
@@ -48,7 +48,7 @@ static double seconds(void) {
   return (double)now.tv_sec + (double)now.tv_usec / 1e6;
 }
 
-static void post(int recv, VIP_DESCRIPTOR *d, void *buf, VIP_UINT32 len) {
+static void post(int recv, VIP_DESCRIPTOR* d, void* buf, VIP_UINT32 len) {
   memset(d, 0, sizeof *d);
   d->CS.SegCount = buf ? 1 : 0;
   d->CS.Length = len;
@@ -59,8 +59,8 @@ static void post(int recv, VIP_DESCRIPTOR *d, void *buf, VIP_UINT32 len) {
     die("post failed");
 }
 
-static VIP_DESCRIPTOR *complete(int recv) {
-  VIP_DESCRIPTOR *d;
+static VIP_DESCRIPTOR* complete(int recv) {
+  VIP_DESCRIPTOR* d;
   if ((recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d)) !=
           VIP_SUCCESS ||
       (d->CS.Status & VIP_STATUS_ERROR_MASK))
@@ -68,7 +68,7 @@ static VIP_DESCRIPTOR *complete(int recv) {
   return d;
 }
 
-static void write_chunk(VIP_DESCRIPTOR *d, const struct where *to, int offset, int last) {
+static void write_chunk(VIP_DESCRIPTOR* d, const struct where* to, int offset, int last) {
   const int len = total - offset < chunk ? total - offset : chunk;
   memset(d, 0, sizeof *d);
   d->CS.Control = VIP_CONTROL_OP_RDMAWRITE | (last ? VIP_CONTROL_IMMEDIATE : 0);
@@ -112,15 +112,15 @@ static void run_writer(void) {
 }
 
 static void run_target(void) {
-  VIP_DESCRIPTOR *signal = &descs[0];
+  VIP_DESCRIPTOR* signal = &descs[0];
   post(1, signal, NULL, 0); /* consumed by the last write's immediate data */
-  struct where *here = (struct where *)note;
+  struct where* here = (struct where*)note;
   here->address = (VIP_UINT64)(uintptr_t)data;
   here->handle = data_mh;
   here->bytes = (VIP_UINT32)total;
   post(0, &descs[1], here, sizeof *here);
   complete(0);
-  VIP_DESCRIPTOR *d = complete(1);
+  VIP_DESCRIPTOR* d = complete(1);
   const VIP_UINT32 writes = (VIP_UINT32)((total + chunk - 1) / chunk);
   if (d->CS.Status != (VIP_STATUS_DONE | VIP_STATUS_OP_REMOTE_RDMA_WRITE | VIP_STATUS_IMMEDIATE) ||
       d->CS.ImmediateData != writes)
@@ -134,7 +134,7 @@ static void run_target(void) {
   printf("node1: %d bytes written by %u RDMA writes, intact\n", total, (unsigned)writes);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   char host[64], peer[64];
   int opt;
   while ((opt = getopt(argc, argv, "s:c:w:")) != -1) {
@@ -160,13 +160,13 @@ int main(int argc, char **argv) {
   if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) != VIP_SUCCESS)
     die("cannot create an RDMA VI");
   const VIP_ULONG control_bytes = (MAX_WINDOW + 2) * sizeof(VIP_DESCRIPTOR) + 128;
-  char *control = aligned_alloc(64, control_bytes);
+  char* control = aligned_alloc(64, control_bytes);
   data = aligned_alloc(64, ((size_t)total + 63) / 64 * 64);
   if (!control || !data)
     die("out of memory");
   memset(control, 0, control_bytes);
   memset(data, 0, (size_t)total);
-  descs = (VIP_DESCRIPTOR *)control;
+  descs = (VIP_DESCRIPTOR*)control;
   note = control + (MAX_WINDOW + 2) * sizeof(VIP_DESCRIPTOR);
   VIP_MEM_ATTRIBUTES plain = {ptag, VIP_FALSE, VIP_FALSE}, open = {ptag, VIP_TRUE, VIP_FALSE};
   if (VipRegisterMem(nic, control, control_bytes, &plain, &mh) != VIP_SUCCESS ||

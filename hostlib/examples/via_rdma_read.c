@@ -30,10 +30,10 @@ static VIP_NIC_HANDLE nic;
 static VIP_PROTECTION_HANDLE ptag;
 static VIP_VI_HANDLE vi;
 static VIP_MEM_HANDLE mh, data_mh;
-static VIP_DESCRIPTOR *descs;
+static VIP_DESCRIPTOR* descs;
 static char *note, *data;
 
-static void die(const char *what) {
+static void die(const char* what) {
   fprintf(stderr, "via_rdma_read: %s\n", what);
   exit(1);
 }
@@ -46,7 +46,7 @@ static double seconds(void) {
   return (double)now.tv_sec + (double)now.tv_usec / 1e6;
 }
 
-static void post(int recv, VIP_DESCRIPTOR *d, void *buf, VIP_UINT32 len) {
+static void post(int recv, VIP_DESCRIPTOR* d, void* buf, VIP_UINT32 len) {
   memset(d, 0, sizeof *d);
   d->CS.SegCount = 1;
   d->CS.Length = len;
@@ -57,8 +57,8 @@ static void post(int recv, VIP_DESCRIPTOR *d, void *buf, VIP_UINT32 len) {
     die("post failed");
 }
 
-static VIP_DESCRIPTOR *complete(int recv) {
-  VIP_DESCRIPTOR *d;
+static VIP_DESCRIPTOR* complete(int recv) {
+  VIP_DESCRIPTOR* d;
   if ((recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d)) !=
           VIP_SUCCESS ||
       (d->CS.Status & VIP_STATUS_ERROR_MASK))
@@ -66,7 +66,7 @@ static VIP_DESCRIPTOR *complete(int recv) {
   return d;
 }
 
-static void read_chunk(VIP_DESCRIPTOR *d, const struct where *from, int offset) {
+static void read_chunk(VIP_DESCRIPTOR* d, const struct where* from, int offset) {
   const int len = total - offset < chunk ? total - offset : chunk;
   memset(d, 0, sizeof *d);
   d->CS.Control = VIP_CONTROL_OP_RDMAREAD;
@@ -113,7 +113,7 @@ static void run_target(void) {
   for (int i = 0; i < total; i++)
     data[i] = (char)byte_at(i);
   post(1, &descs[0], note + 64, 8); /* node0's word that it is done */
-  struct where *here = (struct where *)note;
+  struct where* here = (struct where*)note;
   here->address = (VIP_UINT64)(uintptr_t)data;
   here->handle = data_mh;
   here->bytes = (VIP_UINT32)total;
@@ -123,7 +123,7 @@ static void run_target(void) {
   printf("node1: %d bytes read by node0 without a descriptor of node1's\n", total);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   char host[64], peer[64];
   int opt;
   while ((opt = getopt(argc, argv, "s:c:w:")) != -1) {
@@ -158,13 +158,13 @@ int main(int argc, char **argv) {
   if (VipCreateVi(nic, &attrs, NULL, NULL, &vi) != VIP_SUCCESS)
     die("cannot create an RDMA VI");
   const VIP_ULONG control_bytes = (MAX_WINDOW + 2) * sizeof(VIP_DESCRIPTOR) + 128;
-  char *control = aligned_alloc(64, control_bytes);
+  char* control = aligned_alloc(64, control_bytes);
   data = aligned_alloc(64, ((size_t)total + 63) / 64 * 64);
   if (!control || !data)
     die("out of memory");
   memset(control, 0, control_bytes);
   memset(data, 0, (size_t)total);
-  descs = (VIP_DESCRIPTOR *)control;
+  descs = (VIP_DESCRIPTOR*)control;
   note = control + (MAX_WINDOW + 2) * sizeof(VIP_DESCRIPTOR);
   VIP_MEM_ATTRIBUTES plain = {ptag, VIP_FALSE, VIP_FALSE}, open = {ptag, VIP_FALSE, VIP_TRUE};
   if (VipRegisterMem(nic, control, control_bytes, &plain, &mh) != VIP_SUCCESS ||

@@ -29,11 +29,11 @@ static int messages = 6, bytes = 4096, sender;
 static VIP_NIC_HANDLE nic;
 static VIP_PROTECTION_HANDLE ptag;
 static VIP_MEM_HANDLE mh;
-static VIP_DESCRIPTOR *descs; /* MAX_MESSAGES + 2 per VI */
-static char *buffers;         /* MAX_MESSAGES + 1 of `bytes`, then the times */
-static uint64_t *times;
+static VIP_DESCRIPTOR* descs; /* MAX_MESSAGES + 2 per VI */
+static char* buffers;         /* MAX_MESSAGES + 1 of `bytes`, then the times */
+static uint64_t* times;
 
-static void die(const char *what) {
+static void die(const char* what) {
   fprintf(stderr, "via_reliable: %s\n", what);
   exit(1);
 }
@@ -44,7 +44,7 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-static char *buffer(int i) { return buffers + (size_t)i * (size_t)bytes; }
+static char* buffer(int i) { return buffers + (size_t)i * (size_t)bytes; }
 static char byte_at(int m, int i) { return (char)(m * 37 + i * 11 + 1); }
 static void fill(int m) {
   for (int i = 0; i < bytes; i++)
@@ -57,7 +57,7 @@ static int holds(int m) {
   return 1;
 }
 
-static void post(VIP_VI_HANDLE vi, int recv, VIP_DESCRIPTOR *d, void *buf, VIP_UINT32 len) {
+static void post(VIP_VI_HANDLE vi, int recv, VIP_DESCRIPTOR* d, void* buf, VIP_UINT32 len) {
   memset(d, 0, sizeof *d);
   d->CS.SegCount = 1;
   d->CS.Length = len;
@@ -68,8 +68,8 @@ static void post(VIP_VI_HANDLE vi, int recv, VIP_DESCRIPTOR *d, void *buf, VIP_U
     die("post failed");
 }
 
-static VIP_DESCRIPTOR *complete(VIP_VI_HANDLE vi, int recv) {
-  VIP_DESCRIPTOR *d;
+static VIP_DESCRIPTOR* complete(VIP_VI_HANDLE vi, int recv) {
+  VIP_DESCRIPTOR* d;
   if ((recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d)) != VIP_SUCCESS)
     die("wait failed");
   return d;
@@ -89,9 +89,9 @@ static VIP_VI_HANDLE connect_vi(VIP_RELIABILITY_LEVEL level, VIP_UINT8 discrimin
   la->DiscriminatorLen = ra->DiscriminatorLen = 1;
   la->HostAddress[la->HostAddressLen] = ra->HostAddress[ra->HostAddressLen] = discriminator;
   /* node1's receives (the last one short), node0's for the times */
-  VIP_DESCRIPTOR *d = descs + (discriminator - 1) * (MAX_MESSAGES + 2);
+  VIP_DESCRIPTOR* d = descs + (discriminator - 1) * (MAX_MESSAGES + 2);
   for (int i = 0; i < posts; i++)
-    post(vi, 1, d + i, sender ? (void *)times : buffer(i),
+    post(vi, 1, d + i, sender ? (void*)times : buffer(i),
          sender ? (VIP_UINT32)(sizeof *times * MAX_MESSAGES)
                 : (VIP_UINT32)(i == messages ? bytes / 2 : bytes));
   VIP_CONN_HANDLE conn;
@@ -109,7 +109,7 @@ static VIP_VI_HANDLE connect_vi(VIP_RELIABILITY_LEVEL level, VIP_UINT8 discrimin
 static int send_round(VIP_RELIABILITY_LEVEL level, VIP_UINT8 discriminator, int at_once,
                       int too_long) {
   VIP_VI_HANDLE vi = connect_vi(level, discriminator, 1);
-  VIP_DESCRIPTOR *d = descs + (discriminator - 1) * (MAX_MESSAGES + 2) + 1;
+  VIP_DESCRIPTOR* d = descs + (discriminator - 1) * (MAX_MESSAGES + 2) + 1;
   uint64_t done[MAX_MESSAGES];
   for (int i = 0; i < messages; i++)
     fill(i);
@@ -153,12 +153,12 @@ static void receive_round(VIP_RELIABILITY_LEVEL level, VIP_UINT8 discriminator, 
     do
       times[i] = now_ns();
     while (!holds(i));
-    VIP_DESCRIPTOR *d = complete(vi, 1);
+    VIP_DESCRIPTOR* d = complete(vi, 1);
     if (d->CS.Status != (VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE) ||
         d->CS.Length != (VIP_UINT32)bytes)
       die("a message did not arrive whole");
   }
-  VIP_DESCRIPTOR *reply = descs + (discriminator - 1) * (MAX_MESSAGES + 2) + MAX_MESSAGES + 1;
+  VIP_DESCRIPTOR* reply = descs + (discriminator - 1) * (MAX_MESSAGES + 2) + MAX_MESSAGES + 1;
   post(vi, 0, reply, times, (VIP_UINT32)(sizeof *times * MAX_MESSAGES));
   complete(vi, 0);
   if (too_long && complete(vi, 1)->CS.Status !=
@@ -175,11 +175,11 @@ static void receive_round(VIP_RELIABILITY_LEVEL level, VIP_UINT8 discriminator, 
   VipDisconnect(vi);
 }
 
-static void ignore_errors(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *error) {
+static void ignore_errors(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* error) {
   (void)context, (void)error; /* the connection breaking when node0 leaves */
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   char host[64];
   int opt;
   while ((opt = getopt(argc, argv, "n:s:")) != -1) {
@@ -200,13 +200,13 @@ int main(int argc, char **argv) {
     die("cannot open the NIC");
   const size_t control = 2 * (MAX_MESSAGES + 2) * sizeof(VIP_DESCRIPTOR);
   const size_t total = control + (MAX_MESSAGES + 1) * (size_t)bytes + MAX_MESSAGES * sizeof *times;
-  char *mem = aligned_alloc(64, (total + 63) / 64 * 64);
+  char* mem = aligned_alloc(64, (total + 63) / 64 * 64);
   if (!mem)
     die("out of memory");
   memset(mem, 0, total);
-  descs = (VIP_DESCRIPTOR *)mem;
+  descs = (VIP_DESCRIPTOR*)mem;
   buffers = mem + control;
-  times = (uint64_t *)(buffers + (MAX_MESSAGES + 1) * (size_t)bytes);
+  times = (uint64_t*)(buffers + (MAX_MESSAGES + 1) * (size_t)bytes);
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
   if (VipRegisterMem(nic, mem, total, &mattrs, &mh) != VIP_SUCCESS)
     die("cannot register memory");

@@ -21,13 +21,13 @@ static VIP_MEM_HANDLE mh;
 static VIP_DESCRIPTOR *sd, *rd;
 static char *sbuf, *rbuf;
 
-static void die(const char *what) {
+static void die(const char* what) {
   fprintf(stderr, "vipl_pingpong: %s\n", what);
   exit(1);
 }
 
 static void post(int recv) {
-  VIP_DESCRIPTOR *d = recv ? rd : sd;
+  VIP_DESCRIPTOR* d = recv ? rd : sd;
   memset(d, 0, sizeof *d);
   d->CS.SegCount = 1;
   d->CS.Length = (VIP_UINT32)size;
@@ -39,7 +39,7 @@ static void post(int recv) {
 }
 
 static void complete(int recv) {
-  VIP_DESCRIPTOR *d;
+  VIP_DESCRIPTOR* d;
   VIP_RETURN r = recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d);
   if (r != VIP_SUCCESS || !(d->CS.Status & VIP_STATUS_DONE) || d->CS.Length != (VIP_UINT32)size)
     die("transfer failed");
@@ -51,7 +51,7 @@ static double seconds(void) {
   return (double)now.tv_sec + (double)now.tv_usec / 1e6;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   char host[64], peer[64];
   int opt;
   if (++started != 1)
@@ -78,8 +78,8 @@ int main(int argc, char **argv) {
       VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, ptag, VIP_FALSE, VIP_FALSE};
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
   VIP_ULONG bytes = 128 + 2 * (VIP_ULONG)(size + 64);
-  char *mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
-  sd = (VIP_DESCRIPTOR *)mem, rd = (VIP_DESCRIPTOR *)(mem + 64);
+  char* mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
+  sd = (VIP_DESCRIPTOR*)mem, rd = (VIP_DESCRIPTOR*)(mem + 64);
   sbuf = mem + 128, rbuf = sbuf + size + 64;
   for (int i = 0; i < size; i++)
     sbuf[i] = (char)(i * 7 + 1);

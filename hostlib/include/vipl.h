@@ -68,7 +68,7 @@ typedef enum {
 typedef struct {
   VIP_ULONG BandwidthBytesPerSec; /* 0 = best effort */
 } VIP_QOS_REQUEST;
-typedef VIP_QOS_REQUEST *VIP_QOS;
+typedef VIP_QOS_REQUEST* VIP_QOS;
 
 /* --- Network addresses ------------------------------------------------------
  * HostAddressLen bytes of host address, then DiscriminatorLen bytes of
@@ -87,7 +87,7 @@ typedef struct {
   VIP_ULONG HardwareVersion;
   VIP_ULONG ProviderVersion;
   VIP_USHORT NicAddressLen;
-  const VIP_UCHAR *LocalNicAddress;
+  const VIP_UCHAR* LocalNicAddress;
   VIP_BOOLEAN ThreadSafe;
   VIP_USHORT MaxDiscriminatorLen;
   VIP_ULONG MaxRegisterBytes;
@@ -154,21 +154,21 @@ typedef struct {
   VIP_NIC_HANDLE NicHandle;
   VIP_VI_HANDLE ViHandle;
   VIP_CQ_HANDLE CQHandle;
-  VIP_DESCRIPTOR *DescriptorPtr;
+  VIP_DESCRIPTOR* DescriptorPtr;
   VIP_ULONG OpCode;
   VIP_RESOURCE_CODE ResourceCode;
   VIP_ERROR_CODE ErrorCode;
 } VIP_ERROR_DESCRIPTOR;
 
-typedef void (*VIP_ERROR_HANDLER)(VIP_PVOID Context, VIP_ERROR_DESCRIPTOR *ErrorDesc);
+typedef void (*VIP_ERROR_HANDLER)(VIP_PVOID Context, VIP_ERROR_DESCRIPTOR* ErrorDesc);
 
 /* --- NIC -------------------------------------------------------------------
  * The only device is "nic0". Opening it gives the NIC its configuration
  * (node number, routes to every node); other names: VIP_INVALID_PARAMETER. */
-VIP_RETURN VipOpenNic(const VIP_CHAR *DeviceName, VIP_NIC_HANDLE *NicHandle);
+VIP_RETURN VipOpenNic(const VIP_CHAR* DeviceName, VIP_NIC_HANDLE* NicHandle);
 /* Releases everything opened through the handle (VIs are disconnected). */
 VIP_RETURN VipCloseNic(VIP_NIC_HANDLE NicHandle);
-VIP_RETURN VipQueryNic(VIP_NIC_HANDLE NicHandle, VIP_NIC_ATTRIBUTES *Attrs);
+VIP_RETURN VipQueryNic(VIP_NIC_HANDLE NicHandle, VIP_NIC_ATTRIBUTES* Attrs);
 /* InfoType LANAI_EMU_SMI_NIC_COUNTERS (vipl_emu.h): the NIC's counters;
  * any other: VIP_ERROR_NOT_SUPPORTED. VIP_INVALID_PARAMETER for a bad
  * handle or a null SysManInfo. */
@@ -180,37 +180,37 @@ VIP_RETURN VipQuerySystemManagementInfo(VIP_NIC_HANDLE NicHandle, VIP_ULONG Info
 VIP_RETURN VipErrorCallback(VIP_NIC_HANDLE NicHandle, VIP_PVOID Context, VIP_ERROR_HANDLER Handler);
 
 /* --- Memory and protection tags ------------------------------------------- */
-VIP_RETURN VipCreatePtag(VIP_NIC_HANDLE NicHandle, VIP_PROTECTION_HANDLE *ProtectionTag);
+VIP_RETURN VipCreatePtag(VIP_NIC_HANDLE NicHandle, VIP_PROTECTION_HANDLE* ProtectionTag);
 /* VIP_INVALID_STATE while a VI or a memory region still uses the tag. */
 VIP_RETURN VipDestroyPtag(VIP_NIC_HANDLE NicHandle, VIP_PROTECTION_HANDLE ProtectionTag);
 VIP_RETURN VipRegisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress, VIP_ULONG Length,
-                          VIP_MEM_ATTRIBUTES *MemAttrs, VIP_MEM_HANDLE *MemHandle);
+                          VIP_MEM_ATTRIBUTES* MemAttrs, VIP_MEM_HANDLE* MemHandle);
 VIP_RETURN VipDeregisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress,
                             VIP_MEM_HANDLE MemHandle);
 VIP_RETURN VipQueryMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress, VIP_MEM_HANDLE MemHandle,
-                       VIP_MEM_ATTRIBUTES *MemAttrs);
+                       VIP_MEM_ATTRIBUTES* MemAttrs);
 /* Another protection tag or RDMA permissions for a registered region;
  * Address is the region's start. VIP_INVALID_PARAMETER for a region this
  * NIC did not register, VIP_INVALID_PTAG for a tag of another NIC (or
  * none), VIP_INVALID_RDMAREAD for RDMA read on a NIC whose firmware does
  * none (VipRegisterMem likewise). */
 VIP_RETURN VipSetMemAttributes(VIP_NIC_HANDLE NicHandle, VIP_PVOID Address,
-                               VIP_MEM_HANDLE MemHandle, VIP_MEM_ATTRIBUTES *MemAttrs);
+                               VIP_MEM_HANDLE MemHandle, VIP_MEM_ATTRIBUTES* MemAttrs);
 
 /* --- Virtual interfaces -----------------------------------------------------
  * RDMA write and RDMA read are offered when the firmware does them
  * (VipQueryNic's RDMAReadSupport names the levels reads are offered on);
  * otherwise asking for one is VIP_ERROR_NOT_SUPPORTED. RDMA read on an
  * unreliable VI: VIP_INVALID_RDMAREAD. Completion queues may be NULL. */
-VIP_RETURN VipCreateVi(VIP_NIC_HANDLE NicHandle, VIP_VI_ATTRIBUTES *ViAttribs,
+VIP_RETURN VipCreateVi(VIP_NIC_HANDLE NicHandle, VIP_VI_ATTRIBUTES* ViAttribs,
                        VIP_CQ_HANDLE SendCQHandle, VIP_CQ_HANDLE RecvCQHandle,
-                       VIP_VI_HANDLE *ViHandle);
+                       VIP_VI_HANDLE* ViHandle);
 /* The VI must be idle with no descriptor posted (else VIP_INVALID_STATE). */
 VIP_RETURN VipDestroyVi(VIP_VI_HANDLE ViHandle);
-VIP_RETURN VipQueryVi(VIP_VI_HANDLE ViHandle, VIP_VI_STATE *State, VIP_VI_ATTRIBUTES *Attrs,
-                      VIP_BOOLEAN *SendQueueEmpty, VIP_BOOLEAN *RecvQueueEmpty);
+VIP_RETURN VipQueryVi(VIP_VI_HANDLE ViHandle, VIP_VI_STATE* State, VIP_VI_ATTRIBUTES* Attrs,
+                      VIP_BOOLEAN* SendQueueEmpty, VIP_BOOLEAN* RecvQueueEmpty);
 /* Allowed on an idle VI; the attributes are checked as by VipCreateVi. */
-VIP_RETURN VipSetViAttributes(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *Attrs);
+VIP_RETURN VipSetViAttributes(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES* Attrs);
 
 /* --- Connections --------------------------------------------------------------
  * Client-server: the server waits for a request to its address (its host
@@ -219,17 +219,17 @@ VIP_RETURN VipSetViAttributes(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *Attrs);
  * it. Each message between the two hosts costs the profile's
  * host.connect_ns. RemoteAddr must have room for 2 + MaxDiscriminatorLen
  * address bytes. */
-VIP_RETURN VipConnectWait(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS *LocalAddr, VIP_ULONG Timeout,
-                          VIP_NET_ADDRESS *RemoteAddr, VIP_VI_ATTRIBUTES *RemoteViAttribs,
-                          VIP_CONN_HANDLE *ConnHandle);
+VIP_RETURN VipConnectWait(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS* LocalAddr, VIP_ULONG Timeout,
+                          VIP_NET_ADDRESS* RemoteAddr, VIP_VI_ATTRIBUTES* RemoteViAttribs,
+                          VIP_CONN_HANDLE* ConnHandle);
 /* VIP_TIMEOUT if the requester gave up before the acceptance reached it. */
 VIP_RETURN VipConnectAccept(VIP_CONN_HANDLE ConnHandle, VIP_VI_HANDLE ViHandle);
 VIP_RETURN VipConnectReject(VIP_CONN_HANDLE ConnHandle);
 /* VIP_REJECT if refused, VIP_TIMEOUT if not accepted in time,
  * VIP_NOT_REACHABLE for a node not in the network (or this node). */
-VIP_RETURN VipConnectRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS *LocalAddr,
-                             VIP_NET_ADDRESS *RemoteAddr, VIP_ULONG Timeout,
-                             VIP_VI_ATTRIBUTES *RemoteViAttribs);
+VIP_RETURN VipConnectRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS* LocalAddr,
+                             VIP_NET_ADDRESS* RemoteAddr, VIP_ULONG Timeout,
+                             VIP_VI_ATTRIBUTES* RemoteViAttribs);
 /* Both VIs return to idle. Descriptors still posted on either side are
  * completed by the library with VIP_STATUS_DONE | VIP_STATUS_DESC_FLUSHED_ERROR;
  * do not reuse their memory for new posts until the NIC has been idle, as a
@@ -246,10 +246,10 @@ VIP_RETURN VipDisconnect(VIP_VI_HANDLE ViHandle);
  * VIP_TIMEOUT if the other end has not asked within Timeout ms; the VI is
  * idle again after any failure. VIP_INVALID_STATE from Done or Wait on a
  * VI with no peer request. */
-VIP_RETURN VipConnectPeerRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS *LocalAddr,
-                                 VIP_NET_ADDRESS *RemoteAddr, VIP_ULONG Timeout);
-VIP_RETURN VipConnectPeerDone(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *RemoteViAttribs);
-VIP_RETURN VipConnectPeerWait(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *RemoteViAttribs);
+VIP_RETURN VipConnectPeerRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS* LocalAddr,
+                                 VIP_NET_ADDRESS* RemoteAddr, VIP_ULONG Timeout);
+VIP_RETURN VipConnectPeerDone(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES* RemoteViAttribs);
+VIP_RETURN VipConnectPeerWait(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES* RemoteViAttribs);
 
 /* --- Data transfer --------------------------------------------------------------
  * Descriptors are 64-byte aligned, inside memory registered with the VI's
@@ -259,15 +259,15 @@ VIP_RETURN VipConnectPeerWait(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *RemoteV
  * (VIP_INVALID_STATE); at most VIA_QUEUE_DEPTH descriptors outstanding per
  * queue (VIP_ERROR_RESOURCE). Errors found by the NIC appear as status bits
  * of the completed descriptor. */
-VIP_RETURN VipPostSend(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR *DescriptorPtr,
+VIP_RETURN VipPostSend(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR* DescriptorPtr,
                        VIP_MEM_HANDLE MemoryHandle);
-VIP_RETURN VipPostRecv(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR *DescriptorPtr,
+VIP_RETURN VipPostRecv(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR* DescriptorPtr,
                        VIP_MEM_HANDLE MemoryHandle);
 /* The oldest posted descriptor once complete (VIP_SUCCESS), else VIP_NOT_DONE. */
-VIP_RETURN VipSendDone(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR **DescriptorPtr);
-VIP_RETURN VipRecvDone(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR **DescriptorPtr);
+VIP_RETURN VipSendDone(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR** DescriptorPtr);
+VIP_RETURN VipRecvDone(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR** DescriptorPtr);
 /* Blocks until the oldest posted descriptor completes, or VIP_TIMEOUT. */
-VIP_RETURN VipSendWait(VIP_VI_HANDLE ViHandle, VIP_ULONG Timeout, VIP_DESCRIPTOR **DescriptorPtr);
+VIP_RETURN VipSendWait(VIP_VI_HANDLE ViHandle, VIP_ULONG Timeout, VIP_DESCRIPTOR** DescriptorPtr);
 /* Notification: Handler runs once, for the next descriptor to complete on
  * the queue, which leaves the queue and is passed to it (as Done would
  * take it). It runs on the program's own stack at its next VIPL call, or
@@ -276,22 +276,22 @@ VIP_RETURN VipSendWait(VIP_VI_HANDLE ViHandle, VIP_ULONG Timeout, VIP_DESCRIPTOR
  * time (VIP_ERROR_RESOURCE for a second); VIP_INVALID_PARAMETER for a bad
  * handle or no handler. */
 typedef void (*VIP_DESCRIPTOR_NOTIFY)(VIP_PVOID Context, VIP_NIC_HANDLE NicHandle,
-                                      VIP_DESCRIPTOR *DescriptorPtr);
+                                      VIP_DESCRIPTOR* DescriptorPtr);
 VIP_RETURN VipSendNotify(VIP_VI_HANDLE ViHandle, VIP_PVOID Context, VIP_DESCRIPTOR_NOTIFY Handler);
 VIP_RETURN VipRecvNotify(VIP_VI_HANDLE ViHandle, VIP_PVOID Context, VIP_DESCRIPTOR_NOTIFY Handler);
-VIP_RETURN VipRecvWait(VIP_VI_HANDLE ViHandle, VIP_ULONG Timeout, VIP_DESCRIPTOR **DescriptorPtr);
+VIP_RETURN VipRecvWait(VIP_VI_HANDLE ViHandle, VIP_ULONG Timeout, VIP_DESCRIPTOR** DescriptorPtr);
 
 /* --- Completion queues ---------------------------------------------------------
  * A completion names the VI and queue; take the descriptor with
  * VipSendDone/VipRecvDone. A full queue drops the completion and reports
  * VIP_ERROR_CATASTROPHIC on it through the error callback. */
-VIP_RETURN VipCreateCQ(VIP_NIC_HANDLE NicHandle, VIP_ULONG EntryCount, VIP_CQ_HANDLE *CQHandle);
+VIP_RETURN VipCreateCQ(VIP_NIC_HANDLE NicHandle, VIP_ULONG EntryCount, VIP_CQ_HANDLE* CQHandle);
 /* VIP_INVALID_STATE while a VI queue is still attached to it. */
 VIP_RETURN VipDestroyCQ(VIP_CQ_HANDLE CQHandle);
 VIP_RETURN VipResizeCQ(VIP_CQ_HANDLE CQHandle, VIP_ULONG EntryCount);
-VIP_RETURN VipCQDone(VIP_CQ_HANDLE CQHandle, VIP_VI_HANDLE *ViHandle, VIP_BOOLEAN *RecvQueue);
-VIP_RETURN VipCQWait(VIP_CQ_HANDLE CQHandle, VIP_ULONG Timeout, VIP_VI_HANDLE *ViHandle,
-                     VIP_BOOLEAN *RecvQueue);
+VIP_RETURN VipCQDone(VIP_CQ_HANDLE CQHandle, VIP_VI_HANDLE* ViHandle, VIP_BOOLEAN* RecvQueue);
+VIP_RETURN VipCQWait(VIP_CQ_HANDLE CQHandle, VIP_ULONG Timeout, VIP_VI_HANDLE* ViHandle,
+                     VIP_BOOLEAN* RecvQueue);
 /* Handler runs once, for the next completion entered in the queue, which
  * leaves the queue and is passed to it (as CQDone would take it); same
  * rules as VipSendNotify. */
@@ -302,11 +302,11 @@ VIP_RETURN VipCQNotify(VIP_CQ_HANDLE CqHandle, VIP_PVOID Context, VIP_CQ_NOTIFY 
 /* --- Name service ------------------------------------------------------------------
  * Node K is named "nodeK"; one address per name (NameIndex 0). */
 VIP_RETURN VipNSInit(VIP_NIC_HANDLE NicHandle, VIP_PVOID NSInitInfo);
-VIP_RETURN VipNSGetHostByName(VIP_NIC_HANDLE NicHandle, VIP_CHAR *Name, VIP_NET_ADDRESS *Address,
+VIP_RETURN VipNSGetHostByName(VIP_NIC_HANDLE NicHandle, VIP_CHAR* Name, VIP_NET_ADDRESS* Address,
                               VIP_ULONG NameIndex);
 /* *NameLen: in, the room at Name; out, the length written with its NUL. */
-VIP_RETURN VipNSGetHostByAddr(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS *Address, VIP_CHAR *Name,
-                              VIP_ULONG *NameLen);
+VIP_RETURN VipNSGetHostByAddr(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS* Address, VIP_CHAR* Name,
+                              VIP_ULONG* NameLen);
 VIP_RETURN VipNSShutdown(VIP_NIC_HANDLE NicHandle);
 
 #ifdef __cplusplus

@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 /* Defined by the host program. */
-int via_main(int argc, char **argv);
+int via_main(int argc, char** argv);
 
 /* VipQuerySystemManagementInfo's one InfoType: SysManInfo points to a
  * LANAI_EMU_NIC_COUNTERS, filled with this node's NIC counters since the
@@ -79,8 +79,8 @@ uint64_t lanai_emu_seed(void);
  * passed and no completion waits). For programs that must wake at an exact
  * instant, a traffic source's next message say, and reap completions
  * meanwhile: VipCQWait's timeouts are whole milliseconds. */
-VIP_RETURN lanai_emu_cq_wait_until(VIP_CQ_HANDLE cq, uint64_t deadline_ns, VIP_VI_HANDLE *vi,
-                                   VIP_BOOLEAN *recv_queue);
+VIP_RETURN lanai_emu_cq_wait_until(VIP_CQ_HANDLE cq, uint64_t deadline_ns, VIP_VI_HANDLE* vi,
+                                   VIP_BOOLEAN* recv_queue);
 /* Why the last call refused with VIP_INVALID_QOS on this node was refused,
  * as one line, e.g. "node1 incoming link: 150000000 B/s reserved +
  * 40000000 B/s requested > 0.9 x 160000000 B/s"; "" if none was (or
@@ -92,7 +92,7 @@ VIP_RETURN lanai_emu_cq_wait_until(VIP_CQ_HANDLE cq, uint64_t deadline_ns, VIP_V
  * a reservation taking a link past FRACTION x its bandwidth is refused.
  * VipDisconnect releases the incoming reservations of both sides,
  * VipDestroyVi the outgoing one. */
-const char *lanai_emu_last_error(void);
+const char* lanai_emu_last_error(void);
 
 /* How firmware that pipelines messages (PVIA, QoS-VIA) cuts this VI's sends
  * into fragments; the receiving side reassembles whatever it gets. SVIA
@@ -111,7 +111,7 @@ typedef struct {
   uint32_t bytes;
   uint32_t param[4];
 } LANAI_EMU_FRAGMENTATION;
-VIP_RETURN lanai_emu_set_fragmentation(VIP_VI_HANDLE vi, const LANAI_EMU_FRAGMENTATION *how);
+VIP_RETURN lanai_emu_set_fragmentation(VIP_VI_HANDLE vi, const LANAI_EMU_FRAGMENTATION* how);
 
 #ifdef __cplusplus
 }

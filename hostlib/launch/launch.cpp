@@ -34,7 +34,7 @@ namespace {
 // A launched program's stack, as a Linux process's main thread gets by default.
 constexpr std::size_t kLoadedStackKib = 8192;
 
-host::ClusterConfig cluster_config(const LaunchOptions &options) {
+host::ClusterConfig cluster_config(const LaunchOptions& options) {
   host::ClusterConfig config;
   config.profile = options.profile_file.empty() ? profile::default_profile()
                                                 : profile::load_profile(options.profile_file);
@@ -45,7 +45,7 @@ host::ClusterConfig cluster_config(const LaunchOptions &options) {
   config.seed = options.seed;
   // Each distinct firmware is linked once.
   std::map<std::string, loader::LinkedImage> images;
-  for (const std::string &name : options.firmware) {
+  for (const std::string& name : options.firmware) {
     if (!images.contains(name)) {
       const std::vector<std::string> files = firmware_image_files(name);
       const std::vector<std::filesystem::path> objects(files.begin(), files.end());
@@ -58,7 +58,7 @@ host::ClusterConfig cluster_config(const LaunchOptions &options) {
   return config;
 }
 
-void print_consoles(host::Cluster &cluster) {
+void print_consoles(host::Cluster& cluster) {
   for (std::size_t node = 0; node < cluster.size(); ++node) {
     std::string_view text = cluster.card(node).console();
     while (!text.empty()) {
@@ -72,13 +72,13 @@ void print_consoles(host::Cluster &cluster) {
   }
 }
 
-int report(host::Cluster &cluster, const host::RunReport &run, const char *entry) {
+int report(host::Cluster& cluster, const host::RunReport& run, const char* entry) {
   const double at_us = run.end_time.as_us();
   switch (run.outcome) {
   case host::RunOutcome::finished: {
     int status = 0;
     for (std::size_t node = 0; node < run.exit_codes.size(); ++node) {
-      const host::HostCpu &host = cluster.host(node);
+      const host::HostCpu& host = cluster.host(node);
       if (!host.failure().empty())
         fmt::print(stderr, "node{}: {} failed: {}\n", node, entry, host.failure());
       if (run.exit_codes[node] != 0) {
@@ -103,14 +103,14 @@ int report(host::Cluster &cluster, const host::RunReport &run, const char *entry
 
 // The body of a node's program, given its own argv (the program name and
 // the arguments after --).
-using ProgramFactory = std::function<std::function<int()>(std::size_t node, int argc, char **argv)>;
+using ProgramFactory = std::function<std::function<int()>(std::size_t node, int argc, char** argv)>;
 
-int run(const LaunchOptions &options, const std::string &me, const ProgramFactory &factory,
-        const char *entry, bool separate_output) {
+int run(const LaunchOptions& options, const std::string& me, const ProgramFactory& factory,
+        const char* entry, bool separate_output) {
   host::ClusterConfig config;
   try {
     config = cluster_config(options);
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     fmt::print(stderr, "{}: {}\n", me, e.what());
     return 1;
   }
@@ -124,12 +124,12 @@ int run(const LaunchOptions &options, const std::string &me, const ProgramFactor
     host::Cluster cluster(std::move(config));
     // Every node gets its own copy of the arguments: the program may edit them.
     std::vector<std::vector<std::string>> words(options.nodes);
-    std::vector<std::vector<char *>> argvs(options.nodes);
+    std::vector<std::vector<char*>> argvs(options.nodes);
     std::vector<std::function<int()>> programs;
     for (std::size_t node = 0; node < options.nodes; ++node) {
       words[node].push_back(options.program);
       words[node].insert(words[node].end(), options.arguments.begin(), options.arguments.end());
-      for (std::string &word : words[node])
+      for (std::string& word : words[node])
         argvs[node].push_back(word.data());
       argvs[node].push_back(nullptr);
       programs.push_back(
@@ -146,7 +146,7 @@ int run(const LaunchOptions &options, const std::string &me, const ProgramFactor
         fmt::print(stderr, "{}: cannot write {}\n", me, options.stats_file);
     }
     return report(cluster, run, entry);
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "{}: {}\n", me, e.what());
     return 1;
@@ -155,27 +155,27 @@ int run(const LaunchOptions &options, const std::string &me, const ProgramFactor
 
 } // namespace
 
-int launch(int argc, char **argv, ProgramEntry entry) {
+int launch(int argc, char** argv, ProgramEntry entry) {
   ParsedLaunch parsed = parse_launch_options(argc, argv);
   if (!parsed.options)
     return parsed.exit_status;
-  LaunchOptions &options = *parsed.options;
+  LaunchOptions& options = *parsed.options;
   if (options.stack_kib == 0)
     options.stack_kib = host::Fiber::default_stack_bytes / 1024;
   return run(
       options, program_name(options.program.c_str()),
-      [entry](std::size_t, int count, char **words) -> std::function<int()> {
+      [entry](std::size_t, int count, char** words) -> std::function<int()> {
         return [entry, count, words] { return entry(count, words); };
       },
       "via_main", false);
 }
 
-int launch_nodes(int argc, char **argv, const std::vector<NodeProgram> &programs,
-                 const LaunchText &text) {
+int launch_nodes(int argc, char** argv, const std::vector<NodeProgram>& programs,
+                 const LaunchText& text) {
   ParsedLaunch parsed = parse_launch_options(argc, argv, text);
   if (!parsed.options)
     return parsed.exit_status;
-  LaunchOptions &options = *parsed.options;
+  LaunchOptions& options = *parsed.options;
   const std::string me = text.name.empty() ? program_name(options.program.c_str()) : text.name;
   if (programs.size() != options.nodes) {
     fmt::print(stderr, "{}: {} program copies for {} nodes\n", me, programs.size(), options.nodes);
@@ -185,7 +185,7 @@ int launch_nodes(int argc, char **argv, const std::vector<NodeProgram> &programs
     options.stack_kib = kLoadedStackKib;
   return run(
       options, me,
-      [&programs](std::size_t node, int count, char **words) -> std::function<int()> {
+      [&programs](std::size_t node, int count, char** words) -> std::function<int()> {
         const NodeProgram program = programs[node];
         return [program, count, words] {
           // getopt() keeps its place in the C library: every node

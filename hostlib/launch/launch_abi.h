@@ -17,16 +17,16 @@ extern "C" {
 
 /* One node's copy of the program: its main, or failing that its via_main. */
 typedef struct {
-  int (*main)(int argc, char **argv, char **envp);
-  int (*via_main)(int argc, char **argv);
+  int (*main)(int argc, char** argv, char** envp);
+  int (*via_main)(int argc, char** argv);
 } lanai_vipl_node_program;
 
 /* argv: the program's path, the launcher's options, then "--" and the
  * program's arguments. name and description: how the command presents
  * itself in messages and --help. Returns the launcher's exit status. */
-typedef int (*lanai_vipl_launch_fn)(int abi, int argc, char **argv,
-                                    const lanai_vipl_node_program *programs, size_t count,
-                                    const char *name, const char *description);
+typedef int (*lanai_vipl_launch_fn)(int abi, int argc, char** argv,
+                                    const lanai_vipl_node_program* programs, size_t count,
+                                    const char* name, const char* description);
 
 #ifdef __cplusplus
 }

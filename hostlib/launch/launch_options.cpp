@@ -14,7 +14,7 @@
 
 namespace lanai::vipl {
 
-std::string program_name(const char *argv0) {
+std::string program_name(const char* argv0) {
   if (!argv0 || !*argv0)
     return "via-program";
   return std::filesystem::path(argv0).filename().string();
@@ -23,7 +23,7 @@ std::string program_name(const char *argv0) {
 namespace {
 
 // Splits "A,B,,C" into its non-empty parts.
-std::vector<std::string> split_commas(const std::string &text) {
+std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> parts;
   std::size_t begin = 0;
   while (begin <= text.size()) {
@@ -37,7 +37,7 @@ std::vector<std::string> split_commas(const std::string &text) {
 }
 
 // "I=NAME" for node I; false if malformed.
-bool parse_node_firmware(const std::string &text, std::size_t &node, std::string &name) {
+bool parse_node_firmware(const std::string& text, std::size_t& node, std::string& name) {
   const auto equals = text.find('=');
   if (equals == std::string::npos || equals == 0 || equals + 1 == text.size())
     return false;
@@ -50,13 +50,13 @@ bool parse_node_firmware(const std::string &text, std::size_t &node, std::string
 
 } // namespace
 
-std::vector<std::string> firmware_image_files(const std::string &entry) {
+std::vector<std::string> firmware_image_files(const std::string& entry) {
   if (entry.empty() || entry.front() != '@')
     return {};
   return split_commas(entry.substr(1));
 }
 
-ParsedLaunch parse_launch_options(int argc, char **argv, const LaunchText &text) {
+ParsedLaunch parse_launch_options(int argc, char** argv, const LaunchText& text) {
   ParsedLaunch parsed;
   LaunchOptions options;
   options.program = argc > 0 && argv[0] ? argv[0] : "via-program";
@@ -76,7 +76,7 @@ ParsedLaunch parse_launch_options(int argc, char **argv, const LaunchText &text)
   CLI::App app{description, me};
   app.add_option("--nodes", options.nodes, "Nodes in the cluster")->capture_default_str();
   app.add_option("--profile", options.profile_file, "Hardware profile (TOML)");
-  auto *named = app.add_option("--firmware", firmware,
+  auto* named = app.add_option("--firmware", firmware,
                                "Firmware of every node: a shipped name, or a firmware folder's "
                                "path (containing '/')")
                     ->capture_default_str();
@@ -87,7 +87,7 @@ ParsedLaunch parse_launch_options(int argc, char **argv, const LaunchText &text)
   app.add_option("--firmware-node", per_node,
                  "Firmware of one node, as I=NAME, I=PATH (a firmware folder) or I=@A.o,B.o for "
                  "objects (repeatable)");
-  auto *admission_option = app.add_option(
+  auto* admission_option = app.add_option(
       "--admission", admission,
       "QoS admission control: reserved rates may take this fraction of a link, 0 = off "
       "(overrides the profile's host.admission_fraction)");
@@ -113,7 +113,7 @@ ParsedLaunch parse_launch_options(int argc, char **argv, const LaunchText &text)
   app.add_option("args", options.arguments, "Arguments for via_main (after --)");
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError &e) {
+  } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {
       parsed.exit_status = app.exit(e);
       return parsed;
@@ -145,7 +145,7 @@ ParsedLaunch parse_launch_options(int argc, char **argv, const LaunchText &text)
   }
   if (!images.empty()) {
     std::string joined;
-    for (const std::string &list : images)
+    for (const std::string& list : images)
       joined += list + ",";
     if (split_commas(joined).empty()) {
       fmt::print(stderr, "{}: --firmware-image expects A.o[,B.o...]\n", me);
@@ -155,7 +155,7 @@ ParsedLaunch parse_launch_options(int argc, char **argv, const LaunchText &text)
     firmware = "@" + joined;
   }
   options.firmware.assign(options.nodes, firmware);
-  for (const std::string &entry : per_node) {
+  for (const std::string& entry : per_node) {
     std::size_t node = 0;
     std::string name;
     if (!parse_node_firmware(entry, node, name) ||

@@ -41,7 +41,7 @@ struct LaunchText {
 
 // The object files of a per-node firmware entry "@A.o,B.o" (empty for a
 // firmware name).
-std::vector<std::string> firmware_image_files(const std::string &entry);
+std::vector<std::string> firmware_image_files(const std::string& entry);
 
 // Either options to run with, or the exit status to return at once (help
 // printed: 0; a usage error printed as one line "<prog>: ...": 1).
@@ -50,9 +50,9 @@ struct ParsedLaunch {
   int exit_status = 0;
 };
 
-ParsedLaunch parse_launch_options(int argc, char **argv, const LaunchText &text = {});
+ParsedLaunch parse_launch_options(int argc, char** argv, const LaunchText& text = {});
 
 // The name messages start with: argv[0] without its directories.
-std::string program_name(const char *argv0);
+std::string program_name(const char* argv0);
 
 } // namespace lanai::vipl

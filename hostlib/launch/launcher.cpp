@@ -4,4 +4,4 @@
 #include "hostlib/launch/launch.hpp"
 #include "vipl_emu.h"
 
-int main(int argc, char **argv) { return lanai::vipl::launch(argc, argv, &via_main); }
+int main(int argc, char** argv) { return lanai::vipl::launch(argc, argv, &via_main); }

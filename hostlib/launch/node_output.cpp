@@ -22,7 +22,7 @@ namespace lanai::vipl {
 
 namespace {
 
-[[noreturn]] void output_failure(const std::string &what) {
+[[noreturn]] void output_failure(const std::string& what) {
   throw std::runtime_error(fmt::format("{}: {}", what, std::strerror(errno)));
 }
 
@@ -33,7 +33,7 @@ int duplicate_descriptor(int fd) {
   return copy;
 }
 
-void write_fully(int fd, const char *data, std::size_t size) {
+void write_fully(int fd, const char* data, std::size_t size) {
   while (size > 0) {
     const ssize_t written = ::write(fd, data, size);
     if (written < 0) {
@@ -46,7 +46,7 @@ void write_fully(int fd, const char *data, std::size_t size) {
   }
 }
 
-int open_node_stream(const std::filesystem::path &dir, std::uint32_t node, const char *kind) {
+int open_node_stream(const std::filesystem::path& dir, std::uint32_t node, const char* kind) {
   if (dir.empty()) {
     const std::string name = fmt::format("node{}.{}", node, kind);
     const int fd = ::memfd_create(name.c_str(), MFD_CLOEXEC);
@@ -63,7 +63,7 @@ int open_node_stream(const std::filesystem::path &dir, std::uint32_t node, const
 
 } // namespace
 
-NodeOutput::NodeOutput(std::size_t nodes, const std::filesystem::path &dir)
+NodeOutput::NodeOutput(std::size_t nodes, const std::filesystem::path& dir)
     : prefixed_(dir.empty()) {
   if (!dir.empty()) {
     std::error_code error;
@@ -82,8 +82,8 @@ NodeOutput::NodeOutput(std::size_t nodes, const std::filesystem::path &dir)
     launcher_out_ = duplicate_descriptor(1);
     launcher_err_ = duplicate_descriptor(2);
   } catch (...) {
-    for (auto *streams : {&out_, &err_})
-      for (Stream &stream : *streams)
+    for (auto* streams : {&out_, &err_})
+      for (Stream& stream : *streams)
         if (stream.fd >= 0)
           ::close(stream.fd);
     if (launcher_out_ >= 0)
@@ -124,7 +124,7 @@ void NodeOutput::left(std::uint32_t node) {
   }
 }
 
-void NodeOutput::drain(Stream &stream, std::uint32_t node, int to, bool finish) {
+void NodeOutput::drain(Stream& stream, std::uint32_t node, int to, bool finish) {
   struct stat about {};
   if (::fstat(stream.fd, &about) != 0)
     return;

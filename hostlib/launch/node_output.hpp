@@ -18,12 +18,12 @@ public:
   // Prefixed lines on the launcher's streams (`dir` empty), or per-node
   // files in `dir` (created if missing). Throws std::runtime_error if a
   // stream cannot be set up. Becomes the thread's switch observer.
-  NodeOutput(std::size_t nodes, const std::filesystem::path &dir);
+  NodeOutput(std::size_t nodes, const std::filesystem::path& dir);
   // Writes what is left (an unfinished last line gets its newline) and
   // stops observing.
   ~NodeOutput() override;
-  NodeOutput(const NodeOutput &) = delete;
-  NodeOutput &operator=(const NodeOutput &) = delete;
+  NodeOutput(const NodeOutput&) = delete;
+  NodeOutput& operator=(const NodeOutput&) = delete;
 
   void entering(std::uint32_t node) override;
   void left(std::uint32_t node) override;
@@ -34,12 +34,12 @@ private:
     std::string partial; // prefixed mode: the unfinished last line
   };
   // Prefixed mode: writes the complete lines `stream` gained to `to`.
-  void drain(Stream &stream, std::uint32_t node, int to, bool finish);
+  void drain(Stream& stream, std::uint32_t node, int to, bool finish);
 
   bool prefixed_;
   std::vector<Stream> out_, err_;
   int launcher_out_ = -1, launcher_err_ = -1; // the launcher's own 1 and 2
-  host::SwitchObserver *outer_ = nullptr;
+  host::SwitchObserver* outer_ = nullptr;
 };
 
 } // namespace lanai::vipl

@@ -24,14 +24,14 @@ constexpr Elf64_Half kMachine = EM_AARCH64;
 
 // A T at `offset` of `image`, or nullptr if it does not fit.
 template <class T>
-const T *at(const std::string &image, std::uint64_t offset) {
+const T* at(const std::string& image, std::uint64_t offset) {
   if (offset > image.size() || image.size() - offset < sizeof(T))
     return nullptr;
-  return reinterpret_cast<const T *>(image.data() + offset);
+  return reinterpret_cast<const T*>(image.data() + offset);
 }
 
-const Elf64_Ehdr &header(const std::string &image, const std::string &name) {
-  const auto *elf = at<Elf64_Ehdr>(image, 0);
+const Elf64_Ehdr& header(const std::string& image, const std::string& name) {
+  const auto* elf = at<Elf64_Ehdr>(image, 0);
   if (!elf || std::memcmp(elf->e_ident, ELFMAG, SELFMAG) != 0)
     throw ProgramError(fmt::format("{} is not an executable (no ELF header)", name));
   if (elf->e_ident[EI_CLASS] != ELFCLASS64 || elf->e_ident[EI_DATA] != ELFDATA2LSB ||
@@ -52,9 +52,9 @@ const Elf64_Ehdr &header(const std::string &image, const std::string &name) {
 
 // The file offset of virtual address `address`, or 0 if no loaded segment
 // holds it.
-std::uint64_t file_offset(const std::string &image, const Elf64_Ehdr &elf, std::uint64_t address) {
+std::uint64_t file_offset(const std::string& image, const Elf64_Ehdr& elf, std::uint64_t address) {
   for (Elf64_Half i = 0; i < elf.e_phnum; ++i) {
-    const auto *segment =
+    const auto* segment =
         at<Elf64_Phdr>(image, elf.e_phoff + std::uint64_t{i} * sizeof(Elf64_Phdr));
     if (segment && segment->p_type == PT_LOAD && address >= segment->p_vaddr &&
         address - segment->p_vaddr < segment->p_filesz)
@@ -73,10 +73,10 @@ constexpr std::uint32_t kCopyRelocation = R_AARCH64_COPY;
 // uses (optarg, optind, environ: copy relocations). Loaded as a shared
 // object, such a copy no longer is the one the C library writes, so getopt
 // and friends would silently break: refuse instead.
-void refuse_copied_data(const std::string &image, const Elf64_Ehdr &elf,
-                        const std::vector<const Elf64_Dyn *> &dynamic, const std::string &name) {
+void refuse_copied_data(const std::string& image, const Elf64_Ehdr& elf,
+                        const std::vector<const Elf64_Dyn*>& dynamic, const std::string& name) {
   std::uint64_t table = 0, size = 0;
-  for (const Elf64_Dyn *entry : dynamic) {
+  for (const Elf64_Dyn* entry : dynamic) {
     if (entry->d_tag == DT_RELA)
       table = entry->d_un.d_ptr;
     if (entry->d_tag == DT_RELASZ)
@@ -86,7 +86,7 @@ void refuse_copied_data(const std::string &image, const Elf64_Ehdr &elf,
     return;
   const std::uint64_t offset = file_offset(image, elf, table);
   for (std::uint64_t k = 0; k < size / sizeof(Elf64_Rela); ++k) {
-    const auto *relocation = at<Elf64_Rela>(image, offset + k * sizeof(Elf64_Rela));
+    const auto* relocation = at<Elf64_Rela>(image, offset + k * sizeof(Elf64_Rela));
     if (!relocation)
       throw ProgramError(fmt::format("{}: truncated relocations", name));
     if (ELF64_R_TYPE(relocation->r_info) == kCopyRelocation)
@@ -100,21 +100,21 @@ void refuse_copied_data(const std::string &image, const Elf64_Ehdr &elf,
 
 } // namespace
 
-std::string loadable_image(std::string image, const std::string &name) {
+std::string loadable_image(std::string image, const std::string& name) {
   const Elf64_Ehdr elf = header(image, name);
   for (Elf64_Half i = 0; i < elf.e_phnum; ++i) {
-    const auto *segment =
+    const auto* segment =
         at<Elf64_Phdr>(image, elf.e_phoff + std::uint64_t{i} * sizeof(Elf64_Phdr));
     if (!segment)
       throw ProgramError(fmt::format("{}: truncated program headers", name));
     if (segment->p_type != PT_DYNAMIC)
       continue;
-    std::vector<const Elf64_Dyn *> entries;
+    std::vector<const Elf64_Dyn*> entries;
     for (std::uint64_t entry = 0; entry < segment->p_filesz / sizeof(Elf64_Dyn); ++entry) {
       const std::uint64_t offset = segment->p_offset + entry * sizeof(Elf64_Dyn);
       if (!at<Elf64_Dyn>(image, offset))
         throw ProgramError(fmt::format("{}: truncated dynamic section", name));
-      auto *dynamic = reinterpret_cast<Elf64_Dyn *>(image.data() + offset);
+      auto* dynamic = reinterpret_cast<Elf64_Dyn*>(image.data() + offset);
       if (dynamic->d_tag == DT_NULL)
         break;
       // The one mark that tells the dynamic linker "executable, do not load".
@@ -129,21 +129,21 @@ std::string loadable_image(std::string image, const std::string &name) {
       "{} is statically linked; build it with $(pkg-config --cflags --libs lanai-emu-vipl)", name));
 }
 
-std::size_t function_offset(const std::string &image, const std::string &symbol) {
-  const auto *elf = at<Elf64_Ehdr>(image, 0);
+std::size_t function_offset(const std::string& image, const std::string& symbol) {
+  const auto* elf = at<Elf64_Ehdr>(image, 0);
   if (!elf || elf->e_shentsize != sizeof(Elf64_Shdr))
     return 0;
   for (Elf64_Half i = 0; i < elf->e_shnum; ++i) {
-    const auto *section =
+    const auto* section =
         at<Elf64_Shdr>(image, elf->e_shoff + std::uint64_t{i} * sizeof(Elf64_Shdr));
     if (!section || section->sh_type != SHT_SYMTAB || section->sh_entsize != sizeof(Elf64_Sym))
       continue;
-    const auto *strings =
+    const auto* strings =
         at<Elf64_Shdr>(image, elf->e_shoff + std::uint64_t{section->sh_link} * sizeof(Elf64_Shdr));
     if (!strings || section->sh_link >= elf->e_shnum)
       return 0;
     for (std::uint64_t k = 0; k < section->sh_size / sizeof(Elf64_Sym); ++k) {
-      const auto *sym = at<Elf64_Sym>(image, section->sh_offset + k * sizeof(Elf64_Sym));
+      const auto* sym = at<Elf64_Sym>(image, section->sh_offset + k * sizeof(Elf64_Sym));
       if (!sym)
         return 0;
       if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || sym->st_shndx == SHN_UNDEF ||
@@ -153,7 +153,7 @@ std::size_t function_offset(const std::string &image, const std::string &symbol)
       if (name_at >= image.size())
         continue;
       const std::size_t room = image.size() - name_at;
-      const char *name = image.data() + name_at;
+      const char* name = image.data() + name_at;
       if (::strnlen(name, room) == room)
         continue;
       if (symbol == name)

@@ -14,15 +14,15 @@
 
 namespace lanai::vipl {
 
-const char *const kLaunchSummary =
+const char* const kLaunchSummary =
     "Run an ordinary VIA program (its main) on every node of an emulated cluster: "
     "lanai-emu launch [OPTIONS] -- PROGRAM [ARGS...]";
 
 namespace {
 
-constexpr const char *kName = "lanai-emu launch";
+constexpr const char* kName = "lanai-emu launch";
 
-const char *const kDescription =
+const char* const kDescription =
     "lanai-emu launch [OPTIONS] -- PROGRAM [ARGS...]\n"
     "Runs PROGRAM, an ordinary VIA program with main() built with\n"
     "  cc app.c -o app $(pkg-config --cflags --libs lanai-emu-vipl),\n"
@@ -34,14 +34,14 @@ const char *const kDescription =
     "Exit status: 0 all nodes returned 0, 1 bad options or program, 2 a node returned "
     "non-zero, 3 deadlock, 4 NIC firmware stopped.";
 
-int usage_error(const std::string &what) {
+int usage_error(const std::string& what) {
   fmt::print(stderr, "{}: {} (see --help)\n", kName, what);
   return 1;
 }
 
 } // namespace
 
-int launch_command(int argc, char **argv, bool no_fast_forward) {
+int launch_command(int argc, char** argv, bool no_fast_forward) {
   std::vector<std::string> options;
   if (no_fast_forward)
     options.emplace_back("--no-fast-forward");
@@ -57,8 +57,8 @@ int launch_command(int argc, char **argv, bool no_fast_forward) {
   words.emplace_back("--");
   for (int i = split + 2; i < argc; ++i)
     words.emplace_back(argv[i]);
-  std::vector<char *> pointers;
-  for (std::string &word : words)
+  std::vector<char*> pointers;
+  for (std::string& word : words)
     pointers.push_back(word.data());
   pointers.push_back(nullptr);
   const int count = static_cast<int>(words.size());
@@ -75,7 +75,7 @@ int launch_command(int argc, char **argv, bool no_fast_forward) {
     return copies.launcher()(LANAI_VIPL_LAUNCH_ABI, count, pointers.data(),
                              copies.programs().data(), copies.programs().size(), kName,
                              kDescription);
-  } catch (const ProgramError &e) {
+  } catch (const ProgramError& e) {
     fmt::print(stderr, "{}: {}\n", kName, e.what());
     return 1;
   }

@@ -7,9 +7,9 @@ namespace lanai::vipl {
 
 // `argv[0]` is the subcommand's name; `no_fast_forward`: the top-level flag
 // was given before it. Returns the process's exit status.
-int launch_command(int argc, char **argv, bool no_fast_forward);
+int launch_command(int argc, char** argv, bool no_fast_forward);
 
 // What --help and the subcommand list say about it.
-extern const char *const kLaunchSummary;
+extern const char* const kLaunchSummary;
 
 } // namespace lanai::vipl

@@ -25,8 +25,8 @@
 #include "vipl_emu.h"
 
 /* The C library's definition of `name`, the next one after the program. */
-static void *libc_function(const char *name) {
-  void *function = dlsym(RTLD_NEXT, name);
+static void* libc_function(const char* name) {
+  void* function = dlsym(RTLD_NEXT, name);
   if (!function) {
     fprintf(stderr, "lanai-emu: %s is missing from the C library\n", name);
     abort();
@@ -60,9 +60,9 @@ static uint64_t read_clock(clockid_t clock) {
   return realtime(clock) ? now + (uint64_t)LANAI_EMU_EPOCH_S * 1000000000u : now;
 }
 
-int clock_gettime(clockid_t clock, struct timespec *time) {
+int clock_gettime(clockid_t clock, struct timespec* time) {
   if (!on_node() || !virtual_clock(clock)) {
-    int (*real)(clockid_t, struct timespec *) = libc_function("clock_gettime");
+    int (*real)(clockid_t, struct timespec*) = libc_function("clock_gettime");
     return real(clock, time);
   }
   const uint64_t ns = read_clock(clock);
@@ -71,9 +71,9 @@ int clock_gettime(clockid_t clock, struct timespec *time) {
   return 0;
 }
 
-int gettimeofday(struct timeval *restrict time, void *restrict zone) {
+int gettimeofday(struct timeval* restrict time, void* restrict zone) {
   if (!on_node()) {
-    int (*real)(struct timeval *, void *) = libc_function("gettimeofday");
+    int (*real)(struct timeval*, void*) = libc_function("gettimeofday");
     return real(time, zone);
   }
   if (zone)
@@ -85,9 +85,9 @@ int gettimeofday(struct timeval *restrict time, void *restrict zone) {
   return 0;
 }
 
-time_t time(time_t *out) {
+time_t time(time_t* out) {
   if (!on_node()) {
-    time_t (*real)(time_t *) = libc_function("time");
+    time_t (*real)(time_t*) = libc_function("time");
     return real(out);
   }
   const time_t now = (time_t)(read_clock(CLOCK_REALTIME) / 1000000000u);
@@ -96,17 +96,17 @@ time_t time(time_t *out) {
   return now;
 }
 
-static uint64_t timespec_ns(const struct timespec *time) {
+static uint64_t timespec_ns(const struct timespec* time) {
   return (uint64_t)time->tv_sec * 1000000000u + (uint64_t)time->tv_nsec;
 }
 
-static int valid_timespec(const struct timespec *time) {
+static int valid_timespec(const struct timespec* time) {
   return time && time->tv_sec >= 0 && time->tv_nsec >= 0 && time->tv_nsec < 1000000000;
 }
 
-int nanosleep(const struct timespec *request, struct timespec *remaining) {
+int nanosleep(const struct timespec* request, struct timespec* remaining) {
   if (!on_node()) {
-    int (*real)(const struct timespec *, struct timespec *) = libc_function("nanosleep");
+    int (*real)(const struct timespec*, struct timespec*) = libc_function("nanosleep");
     return real(request, remaining);
   }
   if (!valid_timespec(request)) {
@@ -119,10 +119,10 @@ int nanosleep(const struct timespec *request, struct timespec *remaining) {
   return 0;
 }
 
-int clock_nanosleep(clockid_t clock, int flags, const struct timespec *request,
-                    struct timespec *remaining) {
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec* request,
+                    struct timespec* remaining) {
   if (!on_node() || !virtual_clock(clock)) {
-    int (*real)(clockid_t, int, const struct timespec *, struct timespec *) =
+    int (*real)(clockid_t, int, const struct timespec*, struct timespec*) =
         libc_function("clock_nanosleep");
     return real(clock, flags, request, remaining);
   }
@@ -158,7 +158,7 @@ unsigned int sleep(unsigned int seconds) {
 }
 
 /* "node<i>", the name the launcher gives node i. */
-static int node_name(char *name, size_t length) {
+static int node_name(char* name, size_t length) {
   char own[32];
   const int written = snprintf(own, sizeof own, "node%d", lanai_emu_node());
   if (!name || (size_t)written >= length) {
@@ -169,16 +169,16 @@ static int node_name(char *name, size_t length) {
   return 0;
 }
 
-int gethostname(char *name, size_t length) {
+int gethostname(char* name, size_t length) {
   if (!on_node()) {
-    int (*real)(char *, size_t) = libc_function("gethostname");
+    int (*real)(char*, size_t) = libc_function("gethostname");
     return real(name, length);
   }
   return node_name(name, length);
 }
 
-int uname(struct utsname *about) {
-  int (*real)(struct utsname *) = libc_function("uname");
+int uname(struct utsname* about) {
+  int (*real)(struct utsname*) = libc_function("uname");
   const int status = real(about);
   if (status == 0 && on_node())
     node_name(about->nodename, sizeof about->nodename);

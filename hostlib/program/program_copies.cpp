@@ -21,7 +21,7 @@ namespace lanai::vipl {
 
 namespace {
 
-std::string read_program(const std::filesystem::path &program) {
+std::string read_program(const std::filesystem::path& program) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(program, error))
     throw ProgramError(fmt::format("{}: no such program", program.string()));
@@ -41,8 +41,8 @@ struct Descriptor {
 // Loads one copy of `image` from a fresh in-memory file, left open in
 // `files`: the dynamic linker knows an object by its path too, so no two
 // copies may be loaded through the same /proc/self/fd/N.
-void *load_copy(const std::string &image, const std::string &name, std::size_t node,
-                std::vector<std::unique_ptr<Descriptor>> &files) {
+void* load_copy(const std::string& image, const std::string& name, std::size_t node,
+                std::vector<std::unique_ptr<Descriptor>>& files) {
   const std::string label =
       fmt::format("{}.node{}", std::filesystem::path(name).filename().string(), node);
   const int fd = ::memfd_create(label.c_str(), MFD_CLOEXEC);
@@ -59,9 +59,9 @@ void *load_copy(const std::string &image, const std::string &name, std::size_t n
     }
     written += static_cast<std::size_t>(n);
   }
-  void *handle = ::dlopen(fmt::format("/proc/self/fd/{}", fd).c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* handle = ::dlopen(fmt::format("/proc/self/fd/{}", fd).c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
-    const char *why = ::dlerror();
+    const char* why = ::dlerror();
     throw ProgramError(fmt::format("cannot load {}: {}", name, why ? why : "unknown error"));
   }
   return handle;
@@ -69,29 +69,29 @@ void *load_copy(const std::string &image, const std::string &name, std::size_t n
 
 // The copy's own definition of `symbol` (not one of its libraries'), or
 // nullptr.
-void *own_function(void *handle, const std::string &image, const char *symbol) {
-  link_map *map = nullptr;
+void* own_function(void* handle, const std::string& image, const char* symbol) {
+  link_map* map = nullptr;
   if (::dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map)
     return nullptr;
-  if (void *exported = ::dlsym(handle, symbol)) {
+  if (void* exported = ::dlsym(handle, symbol)) {
     Dl_info where{};
     if (::dladdr(exported, &where) != 0 &&
         reinterpret_cast<ElfW(Addr)>(where.dli_fbase) == map->l_addr)
       return exported;
   }
   if (const std::size_t offset = function_offset(image, symbol); offset != 0)
-    return reinterpret_cast<void *>(map->l_addr + offset);
+    return reinterpret_cast<void*>(map->l_addr + offset);
   return nullptr;
 }
 
 } // namespace
 
-ProgramCopies::ProgramCopies(const std::filesystem::path &program, std::size_t copies) {
+ProgramCopies::ProgramCopies(const std::filesystem::path& program, std::size_t copies) {
   const std::string name = program.string();
   const std::string image = loadable_image(read_program(program), name);
   std::vector<std::unique_ptr<Descriptor>> files;
   for (std::size_t node = 0; node < copies; ++node) {
-    void *handle = load_copy(image, name, node, files);
+    void* handle = load_copy(image, name, node, files);
     lanai_vipl_node_program entry{};
     entry.main = reinterpret_cast<decltype(entry.main)>(own_function(handle, image, "main"));
     if (!entry.main)

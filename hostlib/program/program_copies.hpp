@@ -27,14 +27,14 @@ public:
   // position-independent executable (or shared object) for this machine,
   // has neither main nor via_main, is not linked with the VIPL shared
   // library, or fails to load.
-  ProgramCopies(const std::filesystem::path &program, std::size_t copies);
+  ProgramCopies(const std::filesystem::path& program, std::size_t copies);
   // The copies stay loaded until the process ends: their atexit handlers
   // and C library state may refer to them.
   ~ProgramCopies() = default;
-  ProgramCopies(const ProgramCopies &) = delete;
-  ProgramCopies &operator=(const ProgramCopies &) = delete;
+  ProgramCopies(const ProgramCopies&) = delete;
+  ProgramCopies& operator=(const ProgramCopies&) = delete;
 
-  const std::vector<lanai_vipl_node_program> &programs() const { return programs_; }
+  const std::vector<lanai_vipl_node_program>& programs() const { return programs_; }
   // The launch entry of the VIPL the copies are linked with.
   lanai_vipl_launch_fn launcher() const { return launcher_; }
 
@@ -46,10 +46,10 @@ private:
 // The executable's bytes made loadable as a shared object (the dynamic
 // linker refuses to load a position-independent executable otherwise);
 // throws ProgramError if `image` is no such file for this machine.
-std::string loadable_image(std::string image, const std::string &name);
+std::string loadable_image(std::string image, const std::string& name);
 
 // The offset of the defined function `symbol` in an ELF image's symbol
 // table (.symtab), or 0 if it has none.
-std::size_t function_offset(const std::string &image, const std::string &symbol);
+std::size_t function_offset(const std::string& image, const std::string& symbol);
 
 } // namespace lanai::vipl

@@ -4,6 +4,6 @@
  * node, as the static library's main() does. */
 #include "vipl_emu.h"
 
-int lanai_vipl_main(int argc, char **argv, int (*entry)(int, char **));
+int lanai_vipl_main(int argc, char** argv, int (*entry)(int, char**));
 
-int main(int argc, char **argv) { return lanai_vipl_main(argc, argv, via_main); }
+int main(int argc, char** argv) { return lanai_vipl_main(argc, argv, via_main); }

@@ -16,8 +16,8 @@
 namespace lanai::vipl {
 
 template <class Fn>
-VIP_RETURN vipl_call(Fn &&body) {
-  NodeDriver *driver = Session::current_driver();
+VIP_RETURN vipl_call(Fn&& body) {
+  NodeDriver* driver = Session::current_driver();
   // Outside an emulated node there is no NIC to talk to.
   if (!driver)
     return VIP_ERROR_RESOURCE;
@@ -29,11 +29,11 @@ VIP_RETURN vipl_call(Fn &&body) {
     if (const long owner = driver->take_foreign_handle(); owner >= 0)
       Session::active()->warn_foreign_handle(driver->node(), owner);
     return result;
-  } catch (const host::Fiber::Cancelled &) {
+  } catch (const host::Fiber::Cancelled&) {
     throw; // the run is over; let the program unwind
-  } catch (const std::bad_alloc &) {
+  } catch (const std::bad_alloc&) {
     return VIP_ERROR_RESOURCE;
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     fmt::print(stderr, "node{}: VIPL internal error: {}\n", driver->node(), e.what());
     return VIP_ERROR_RESOURCE;
   }

@@ -14,7 +14,7 @@ using namespace lanai::vipl;
 
 namespace {
 
-std::string describe(const std::vector<std::uint8_t> &discriminator) {
+std::string describe(const std::vector<std::uint8_t>& discriminator) {
   if (discriminator.empty())
     return "none";
   std::string hex;
@@ -23,7 +23,7 @@ std::string describe(const std::vector<std::uint8_t> &discriminator) {
   return hex;
 }
 
-VIP_VI_ATTRIBUTES remote_attributes(const ViSummary &vi) {
+VIP_VI_ATTRIBUTES remote_attributes(const ViSummary& vi) {
   VIP_VI_ATTRIBUTES a{};
   a.ReliabilityLevel = vi.reliability;
   a.MaxTransferSize = vi.mtu;
@@ -34,7 +34,7 @@ VIP_VI_ATTRIBUTES remote_attributes(const ViSummary &vi) {
   return a;
 }
 
-ViSummary summary(const NodeDriver &d, const ViObject &vi) {
+ViSummary summary(const NodeDriver& d, const ViObject& vi) {
   ViSummary s;
   s.node = d.node();
   s.slot = vi.slot;
@@ -50,8 +50,8 @@ ViSummary summary(const NodeDriver &d, const ViObject &vi) {
 // What a connection request (either model) must be: a VI of this node,
 // idle, asking from an address of this node for another node in the
 // network.
-VIP_RETURN check_request(NodeDriver &d, const ViObject *vi, VIP_NET_ADDRESS *local_address,
-                         VIP_NET_ADDRESS *remote_address, NetAddress &local, NetAddress &remote) {
+VIP_RETURN check_request(NodeDriver& d, const ViObject* vi, VIP_NET_ADDRESS* local_address,
+                         VIP_NET_ADDRESS* remote_address, NetAddress& local, NetAddress& remote) {
   if (!vi || !read_address(local_address, local) || local.node != d.node() ||
       !read_address(remote_address, remote))
     return VIP_INVALID_PARAMETER;
@@ -65,17 +65,17 @@ VIP_RETURN check_request(NodeDriver &d, const ViObject *vi, VIP_NET_ADDRESS *loc
 
 } // namespace
 
-VIP_RETURN VipConnectWait(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS *LocalAddr, VIP_ULONG Timeout,
-                          VIP_NET_ADDRESS *RemoteAddr, VIP_VI_ATTRIBUTES *RemoteViAttribs,
-                          VIP_CONN_HANDLE *ConnHandle) {
-  return vipl_call([&](NodeDriver &d) {
-    const NicObject *nic = d.nics.find(NicHandle);
+VIP_RETURN VipConnectWait(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS* LocalAddr, VIP_ULONG Timeout,
+                          VIP_NET_ADDRESS* RemoteAddr, VIP_VI_ATTRIBUTES* RemoteViAttribs,
+                          VIP_CONN_HANDLE* ConnHandle) {
+  return vipl_call([&](NodeDriver& d) {
+    const NicObject* nic = d.nics.find(NicHandle);
     NetAddress local;
     if (!nic || !RemoteAddr || !RemoteViAttribs || !ConnHandle || !read_address(LocalAddr, local) ||
         local.node != d.node())
       return VIP_INVALID_PARAMETER;
     const Token nic_token = nic->token;
-    ConnectionManager &manager = d.session().connections();
+    ConnectionManager& manager = d.session().connections();
     const bool arrived =
         d.block([&] { return manager.has_arrival(local.node, local.discriminator); },
                 d.deadline_after(Timeout),
@@ -85,7 +85,7 @@ VIP_RETURN VipConnectWait(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS *LocalAddr, 
     // An error callback run during the wait may have closed the NIC.
     if (!d.nics.find_token(nic_token))
       return VIP_INVALID_PARAMETER;
-    ConnObject &conn = d.conns.add(d.mint(HandleKind::conn));
+    ConnObject& conn = d.conns.add(d.mint(HandleKind::conn));
     conn.nic = nic_token;
     conn.request = manager.claim(local.node, local.discriminator);
     write_address(RemoteAddr, conn.request->from);
@@ -96,9 +96,9 @@ VIP_RETURN VipConnectWait(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS *LocalAddr, 
 }
 
 VIP_RETURN VipConnectAccept(VIP_CONN_HANDLE ConnHandle, VIP_VI_HANDLE ViHandle) {
-  return vipl_call([&](NodeDriver &d) {
-    ConnObject *conn = d.conns.find(ConnHandle);
-    ViObject *vi = d.vis.find(ViHandle);
+  return vipl_call([&](NodeDriver& d) {
+    ConnObject* conn = d.conns.find(ConnHandle);
+    ViObject* vi = d.vis.find(ViHandle);
     if (!conn || !vi || vi->nic != conn->nic)
       return VIP_INVALID_PARAMETER;
     const std::shared_ptr<ConnectRequest> request = conn->request;
@@ -140,7 +140,7 @@ VIP_RETURN VipConnectAccept(VIP_CONN_HANDLE ConnHandle, VIP_VI_HANDLE ViHandle) 
       return VIP_SUCCESS;
     // The requester gave up before the acceptance reached it, or its
     // incoming link has no room for this VI's rate.
-    if (ViObject *again = d.vis.find_token(vi_token);
+    if (ViObject* again = d.vis.find_token(vi_token);
         again && again->state == VIP_STATE_CONNECTED) {
       again->state = VIP_STATE_IDLE;
       d.release_incoming(*again);
@@ -156,8 +156,8 @@ VIP_RETURN VipConnectAccept(VIP_CONN_HANDLE ConnHandle, VIP_VI_HANDLE ViHandle) 
 }
 
 VIP_RETURN VipConnectReject(VIP_CONN_HANDLE ConnHandle) {
-  return vipl_call([&](NodeDriver &d) {
-    ConnObject *conn = d.conns.find(ConnHandle);
+  return vipl_call([&](NodeDriver& d) {
+    ConnObject* conn = d.conns.find(ConnHandle);
     if (!conn)
       return VIP_INVALID_PARAMETER;
     d.session().connections().reject(conn->request);
@@ -166,11 +166,11 @@ VIP_RETURN VipConnectReject(VIP_CONN_HANDLE ConnHandle) {
   });
 }
 
-VIP_RETURN VipConnectRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS *LocalAddr,
-                             VIP_NET_ADDRESS *RemoteAddr, VIP_ULONG Timeout,
-                             VIP_VI_ATTRIBUTES *RemoteViAttribs) {
-  return vipl_call([&](NodeDriver &d) {
-    ViObject *vi = d.vis.find(ViHandle);
+VIP_RETURN VipConnectRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS* LocalAddr,
+                             VIP_NET_ADDRESS* RemoteAddr, VIP_ULONG Timeout,
+                             VIP_VI_ATTRIBUTES* RemoteViAttribs) {
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = d.vis.find(ViHandle);
     NetAddress local;
     NetAddress remote;
     if (const VIP_RETURN r = check_request(d, vi, LocalAddr, RemoteAddr, local, remote);
@@ -179,7 +179,7 @@ VIP_RETURN VipConnectRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS *LocalAddr,
 
     const Token vi_token = vi->token;
     const std::uint32_t slot = vi->slot;
-    ConnectionManager &manager = d.session().connections();
+    ConnectionManager& manager = d.session().connections();
     const std::shared_ptr<ConnectRequest> request = manager.request(local, remote, summary(d, *vi));
     vi->state = VIP_STATE_CONNECT_PENDING;
     vi->pending = request;
@@ -225,8 +225,8 @@ constexpr VIP_ULONG kDisconnectDrainMs = 10;
 } // namespace
 
 VIP_RETURN VipDisconnect(VIP_VI_HANDLE ViHandle) {
-  return vipl_call([&](NodeDriver &d) {
-    ViObject *vi = d.vis.find(ViHandle);
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = d.vis.find(ViHandle);
     if (!vi)
       return VIP_INVALID_PARAMETER;
     if (vi->state != VIP_STATE_CONNECTED && vi->state != VIP_STATE_ERROR)
@@ -238,10 +238,10 @@ VIP_RETURN VipDisconnect(VIP_VI_HANDLE ViHandle) {
     if (vi->state == VIP_STATE_CONNECTED) {
       const Token token = vi->token;
       const auto sent = [&] {
-        const ViObject *now = d.vis.find_token(token);
+        const ViObject* now = d.vis.find_token(token);
         if (!now || now->state != VIP_STATE_CONNECTED)
           return true;
-        for (const VIP_DESCRIPTOR *descriptor : now->send.posted)
+        for (const VIP_DESCRIPTOR* descriptor : now->send.posted)
           if (!(read_status(descriptor) & VIP_STATUS_DONE))
             return false;
         return true;
@@ -268,7 +268,7 @@ namespace {
 
 // This side's VI goes back to idle after a peer connection failed: a side
 // that had matched and connected its VI undoes that.
-void peer_failed(NodeDriver &d, ViObject &vi) {
+void peer_failed(NodeDriver& d, ViObject& vi) {
   if (vi.state == VIP_STATE_CONNECTED) {
     d.release_incoming(vi);
     d.charge(d.costs().pio_write_ns);
@@ -281,13 +281,13 @@ void peer_failed(NodeDriver &d, ViObject &vi) {
 // Where a peer request stands on this side: a side that matched waits for
 // its acceptance to be delivered, the other side for its own request to be
 // answered.
-RequestState peer_state(const ConnectRequest &request) {
+RequestState peer_state(const ConnectRequest& request) {
   if (request.accepted && request.state == RequestState::accepting)
     return request.accepted->state;
   return request.state;
 }
 
-bool peer_decided(const ConnectRequest &request) {
+bool peer_decided(const ConnectRequest& request) {
   switch (peer_state(request)) {
   case RequestState::connected:
   case RequestState::rejected:
@@ -303,7 +303,7 @@ bool peer_decided(const ConnectRequest &request) {
 // The outcome of the VI's peer request so far: VIP_NOT_DONE while it is
 // undecided, else what VipConnectPeerDone returns (the VI is connected, or
 // idle again).
-VIP_RETURN peer_outcome(NodeDriver &d, ViObject &vi, VIP_VI_ATTRIBUTES *remote) {
+VIP_RETURN peer_outcome(NodeDriver& d, ViObject& vi, VIP_VI_ATTRIBUTES* remote) {
   const std::shared_ptr<ConnectRequest> request = vi.pending;
   switch (peer_state(*request)) {
   case RequestState::connected:
@@ -316,7 +316,7 @@ VIP_RETURN peer_outcome(NodeDriver &d, ViObject &vi, VIP_VI_ATTRIBUTES *remote) 
     peer_failed(d, vi);
     return request->rejection;
   case RequestState::refused: {
-    const std::string &why = request->refusal.empty() && request->accepted
+    const std::string& why = request->refusal.empty() && request->accepted
                                  ? request->accepted->refusal
                                  : request->refusal;
     d.set_last_error(why);
@@ -343,23 +343,23 @@ VIP_RETURN peer_outcome(NodeDriver &d, ViObject &vi, VIP_VI_ATTRIBUTES *remote) 
 }
 
 // The VI of a pending peer request, or nullptr.
-ViObject *peer_pending(NodeDriver &d, VIP_VI_HANDLE handle) {
-  ViObject *vi = d.vis.find(handle);
+ViObject* peer_pending(NodeDriver& d, VIP_VI_HANDLE handle) {
+  ViObject* vi = d.vis.find(handle);
   return vi && vi->pending && vi->pending->peer ? vi : nullptr;
 }
 
 } // namespace
 
-VIP_RETURN VipConnectPeerRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS *LocalAddr,
-                                 VIP_NET_ADDRESS *RemoteAddr, VIP_ULONG Timeout) {
-  return vipl_call([&](NodeDriver &d) {
-    ViObject *vi = d.vis.find(ViHandle);
+VIP_RETURN VipConnectPeerRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS* LocalAddr,
+                                 VIP_NET_ADDRESS* RemoteAddr, VIP_ULONG Timeout) {
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = d.vis.find(ViHandle);
     NetAddress local;
     NetAddress remote;
     if (const VIP_RETURN r = check_request(d, vi, LocalAddr, RemoteAddr, local, remote);
         r != VIP_SUCCESS)
       return r;
-    ConnectionManager &manager = d.session().connections();
+    ConnectionManager& manager = d.session().connections();
     const std::shared_ptr<ConnectRequest> request =
         manager.peer_request(local, remote, summary(d, *vi));
     request->deadline = d.deadline_after(Timeout);
@@ -370,9 +370,9 @@ VIP_RETURN VipConnectPeerRequest(VIP_VI_HANDLE ViHandle, VIP_NET_ADDRESS *LocalA
   });
 }
 
-VIP_RETURN VipConnectPeerDone(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *RemoteViAttribs) {
-  return vipl_call([&](NodeDriver &d) {
-    ViObject *vi = peer_pending(d, ViHandle);
+VIP_RETURN VipConnectPeerDone(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES* RemoteViAttribs) {
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = peer_pending(d, ViHandle);
     if (!vi)
       return d.vis.find(ViHandle) ? VIP_INVALID_STATE : VIP_INVALID_PARAMETER;
     d.charge(d.costs().poll_ns);
@@ -380,9 +380,9 @@ VIP_RETURN VipConnectPeerDone(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *RemoteV
   });
 }
 
-VIP_RETURN VipConnectPeerWait(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *RemoteViAttribs) {
-  return vipl_call([&](NodeDriver &d) {
-    ViObject *vi = peer_pending(d, ViHandle);
+VIP_RETURN VipConnectPeerWait(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES* RemoteViAttribs) {
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = peer_pending(d, ViHandle);
     if (!vi)
       return d.vis.find(ViHandle) ? VIP_INVALID_STATE : VIP_INVALID_PARAMETER;
     const Token token = vi->token;
@@ -392,7 +392,7 @@ VIP_RETURN VipConnectPeerWait(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *RemoteV
       // Until decided, or until the deadline while nobody has matched.
       d.block(
           [&] {
-            ViObject *now = d.vis.find_token(token);
+            ViObject* now = d.vis.find_token(token);
             return !now || !now->pending || peer_decided(*now->pending);
           },
           request->state == RequestState::travelling || request->state == RequestState::arrived

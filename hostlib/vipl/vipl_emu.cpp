@@ -9,7 +9,7 @@
 using namespace lanai::vipl;
 
 uint64_t lanai_emu_now_ns(void) {
-  Session *session = Session::active();
+  Session* session = Session::active();
   if (!session)
     return 0;
   return static_cast<uint64_t>(session->cluster().kernel().now().ps() / 1000);
@@ -21,7 +21,7 @@ constexpr uint64_t longest_ns = 1'000'000'000'000'000; // about 11.6 days
 } // namespace
 
 void lanai_emu_compute_ns(uint64_t ns) {
-  NodeDriver *driver = Session::current_driver();
+  NodeDriver* driver = Session::current_driver();
   if (!driver || ns == 0)
     return;
   driver->host().compute(
@@ -31,7 +31,7 @@ void lanai_emu_compute_ns(uint64_t ns) {
 }
 
 void lanai_emu_sleep_ns(uint64_t ns) {
-  NodeDriver *driver = Session::current_driver();
+  NodeDriver* driver = Session::current_driver();
   if (!driver || ns == 0)
     return;
   driver->host().sleep(
@@ -40,7 +40,7 @@ void lanai_emu_sleep_ns(uint64_t ns) {
 }
 
 uint64_t lanai_emu_clock_read_ns(void) {
-  NodeDriver *driver = Session::current_driver();
+  NodeDriver* driver = Session::current_driver();
   if (!driver)
     return 0;
   driver->host().compute(lanai::kernel::nanoseconds(driver->costs().clock_read_ns));
@@ -48,7 +48,7 @@ uint64_t lanai_emu_clock_read_ns(void) {
 }
 
 void lanai_emu_exit(int status) {
-  NodeDriver *driver = Session::current_driver();
+  NodeDriver* driver = Session::current_driver();
   if (!driver)
     return;
   std::fflush(nullptr);
@@ -56,21 +56,21 @@ void lanai_emu_exit(int status) {
 }
 
 int lanai_emu_node(void) {
-  NodeDriver *driver = Session::current_driver();
+  NodeDriver* driver = Session::current_driver();
   return driver ? static_cast<int>(driver->node()) : -1;
 }
 
 int lanai_emu_nodes(void) {
-  Session *session = Session::active();
+  Session* session = Session::active();
   return session ? static_cast<int>(session->cluster().size()) : 0;
 }
 
-const char *lanai_emu_last_error(void) {
-  NodeDriver *driver = Session::current_driver();
+const char* lanai_emu_last_error(void) {
+  NodeDriver* driver = Session::current_driver();
   return driver ? driver->last_error().c_str() : "";
 }
 
 uint64_t lanai_emu_seed(void) {
-  Session *session = Session::active();
+  Session* session = Session::active();
   return session ? session->cluster().seed() : 0;
 }

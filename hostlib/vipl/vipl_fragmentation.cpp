@@ -9,7 +9,7 @@ using namespace lanai::vipl;
 namespace {
 
 // Why the firmware could not follow `how` on a VI with this MTU; "" if it can.
-std::string refusal(const LANAI_EMU_FRAGMENTATION &how, VIP_ULONG mtu) {
+std::string refusal(const LANAI_EMU_FRAGMENTATION& how, VIP_ULONG mtu) {
   if (how.policy >= VIA_FRAG_POLICIES)
     return fmt::format("unknown fragmentation policy {} (known: 0 none, 1 static, "
                        "2 fixed-optimal, 3 ramp-up, 4 adaptive)",
@@ -30,9 +30,9 @@ std::string refusal(const LANAI_EMU_FRAGMENTATION &how, VIP_ULONG mtu) {
 } // namespace
 
 VIP_RETURN lanai_emu_set_fragmentation(VIP_VI_HANDLE vi_handle,
-                                       const LANAI_EMU_FRAGMENTATION *how) {
-  return vipl_call([&](NodeDriver &d) {
-    ViObject *vi = d.vis.find(vi_handle);
+                                       const LANAI_EMU_FRAGMENTATION* how) {
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = d.vis.find(vi_handle);
     if (!vi || !how)
       return VIP_INVALID_PARAMETER;
     if (const std::string why = refusal(*how, vi->attributes.MaxTransferSize); !why.empty()) {

@@ -12,27 +12,27 @@ using namespace lanai::vipl;
 
 namespace {
 
-const PtagObject *ptag_of(NodeDriver &d, Token nic, VIP_PROTECTION_HANDLE handle) {
-  const PtagObject *ptag = d.ptags.find(handle);
+const PtagObject* ptag_of(NodeDriver& d, Token nic, VIP_PROTECTION_HANDLE handle) {
+  const PtagObject* ptag = d.ptags.find(handle);
   return ptag && ptag->nic == nic ? ptag : nullptr;
 }
 
 // The region `handle` names, registered through `nic`, if `address` is its
 // first byte (with `anywhere`: any byte of it); nullptr otherwise.
-MemoryRegion *region_at(NodeDriver &d, Token nic, VIP_MEM_HANDLE handle, VIP_PVOID address,
+MemoryRegion* region_at(NodeDriver& d, Token nic, VIP_MEM_HANDLE handle, VIP_PVOID address,
                         bool anywhere) {
   const auto it = d.regions.find(handle);
   if (it == d.regions.end() || it->second.nic != nic)
     return nullptr;
   const auto at = reinterpret_cast<std::uintptr_t>(address);
-  MemoryRegion &region = it->second;
+  MemoryRegion& region = it->second;
   if (!anywhere)
     return at == region.address ? &region : nullptr;
   return at >= region.address && at - region.address < region.length ? &region : nullptr;
 }
 
 // Memory may be opened to RDMA reads only on a NIC whose firmware does them.
-bool reads_offered(NodeDriver &d) {
+bool reads_offered(NodeDriver& d) {
   if (d.firmware_features() & VIA_FEATURE_RDMA_READ)
     return true;
   d.set_last_error(fmt::format("node{}: the firmware does not do RDMA reads", d.node()));
@@ -41,14 +41,14 @@ bool reads_offered(NodeDriver &d) {
 
 } // namespace
 
-VIP_RETURN VipCreatePtag(VIP_NIC_HANDLE NicHandle, VIP_PROTECTION_HANDLE *ProtectionTag) {
-  return vipl_call([&](NodeDriver &d) {
-    const NicObject *nic = d.nics.find(NicHandle);
+VIP_RETURN VipCreatePtag(VIP_NIC_HANDLE NicHandle, VIP_PROTECTION_HANDLE* ProtectionTag) {
+  return vipl_call([&](NodeDriver& d) {
+    const NicObject* nic = d.nics.find(NicHandle);
     if (!nic || !ProtectionTag)
       return VIP_INVALID_PARAMETER;
     if (d.ptags.size() >= max_ptags)
       return VIP_ERROR_RESOURCE;
-    PtagObject &ptag = d.ptags.add(d.mint(HandleKind::ptag));
+    PtagObject& ptag = d.ptags.add(d.mint(HandleKind::ptag));
     ptag.nic = nic->token;
     ptag.number = d.next_ptag++;
     *ProtectionTag = handle_of(ptag.token);
@@ -57,17 +57,17 @@ VIP_RETURN VipCreatePtag(VIP_NIC_HANDLE NicHandle, VIP_PROTECTION_HANDLE *Protec
 }
 
 VIP_RETURN VipDestroyPtag(VIP_NIC_HANDLE NicHandle, VIP_PROTECTION_HANDLE ProtectionTag) {
-  return vipl_call([&](NodeDriver &d) {
-    const NicObject *nic = d.nics.find(NicHandle);
+  return vipl_call([&](NodeDriver& d) {
+    const NicObject* nic = d.nics.find(NicHandle);
     if (!nic)
       return VIP_INVALID_PARAMETER;
-    const PtagObject *ptag = ptag_of(d, nic->token, ProtectionTag);
+    const PtagObject* ptag = ptag_of(d, nic->token, ProtectionTag);
     if (!ptag)
       return VIP_INVALID_PARAMETER;
-    for (const auto &[token, vi] : d.vis)
+    for (const auto& [token, vi] : d.vis)
       if (vi->attributes.Ptag == ProtectionTag)
         return VIP_INVALID_STATE;
-    for (const auto &[handle, region] : d.regions)
+    for (const auto& [handle, region] : d.regions)
       if (region.ptag == ptag->token)
         return VIP_INVALID_STATE;
     d.ptags.erase(ptag->token);
@@ -76,15 +76,15 @@ VIP_RETURN VipDestroyPtag(VIP_NIC_HANDLE NicHandle, VIP_PROTECTION_HANDLE Protec
 }
 
 VIP_RETURN VipRegisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress, VIP_ULONG Length,
-                          VIP_MEM_ATTRIBUTES *MemAttrs, VIP_MEM_HANDLE *MemHandle) {
-  return vipl_call([&](NodeDriver &d) {
-    const NicObject *nic = d.nics.find(NicHandle);
+                          VIP_MEM_ATTRIBUTES* MemAttrs, VIP_MEM_HANDLE* MemHandle) {
+  return vipl_call([&](NodeDriver& d) {
+    const NicObject* nic = d.nics.find(NicHandle);
     if (!nic || !VirtualAddress || Length == 0 || !MemAttrs || !MemHandle)
       return VIP_INVALID_PARAMETER;
     const auto address = reinterpret_cast<std::uintptr_t>(VirtualAddress);
     if (Length > std::numeric_limits<std::uintptr_t>::max() - address)
       return VIP_INVALID_PARAMETER;
-    const PtagObject *ptag = ptag_of(d, nic->token, MemAttrs->Ptag);
+    const PtagObject* ptag = ptag_of(d, nic->token, MemAttrs->Ptag);
     if (!ptag)
       return VIP_INVALID_PTAG;
     if (MemAttrs->EnableRdmaRead && !reads_offered(d))
@@ -108,7 +108,7 @@ VIP_RETURN VipRegisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress, VI
     std::uint32_t handle = 0;
     try {
       handle = d.protection().add(entry);
-    } catch (const std::length_error &) {
+    } catch (const std::length_error&) {
       return VIP_ERROR_RESOURCE;
     }
     d.regions[handle] = region;
@@ -119,8 +119,8 @@ VIP_RETURN VipRegisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress, VI
 
 VIP_RETURN VipDeregisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress,
                             VIP_MEM_HANDLE MemHandle) {
-  return vipl_call([&](NodeDriver &d) {
-    const NicObject *nic = d.nics.find(NicHandle);
+  return vipl_call([&](NodeDriver& d) {
+    const NicObject* nic = d.nics.find(NicHandle);
     if (!nic || !region_at(d, nic->token, MemHandle, VirtualAddress, false))
       return VIP_INVALID_PARAMETER;
     // Gone from the NIC's table at once: a DMA after this fails its check.
@@ -132,18 +132,18 @@ VIP_RETURN VipDeregisterMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress,
 }
 
 VIP_RETURN VipSetMemAttributes(VIP_NIC_HANDLE NicHandle, VIP_PVOID Address,
-                               VIP_MEM_HANDLE MemHandle, VIP_MEM_ATTRIBUTES *MemAttrs) {
-  return vipl_call([&](NodeDriver &d) {
-    const NicObject *nic = d.nics.find(NicHandle);
-    MemoryRegion *found = nic ? region_at(d, nic->token, MemHandle, Address, false) : nullptr;
+                               VIP_MEM_HANDLE MemHandle, VIP_MEM_ATTRIBUTES* MemAttrs) {
+  return vipl_call([&](NodeDriver& d) {
+    const NicObject* nic = d.nics.find(NicHandle);
+    MemoryRegion* found = nic ? region_at(d, nic->token, MemHandle, Address, false) : nullptr;
     if (!found || !MemAttrs)
       return VIP_INVALID_PARAMETER;
-    const PtagObject *ptag = ptag_of(d, nic->token, MemAttrs->Ptag);
+    const PtagObject* ptag = ptag_of(d, nic->token, MemAttrs->Ptag);
     if (!ptag)
       return VIP_INVALID_PTAG;
     if (MemAttrs->EnableRdmaRead && !reads_offered(d))
       return VIP_INVALID_RDMAREAD;
-    MemoryRegion &region = *found;
+    MemoryRegion& region = *found;
     region.ptag = ptag->token;
     region.rdma_write = MemAttrs->EnableRdmaWrite != VIP_FALSE;
     region.rdma_read = MemAttrs->EnableRdmaRead != VIP_FALSE;
@@ -156,10 +156,10 @@ VIP_RETURN VipSetMemAttributes(VIP_NIC_HANDLE NicHandle, VIP_PVOID Address,
 }
 
 VIP_RETURN VipQueryMem(VIP_NIC_HANDLE NicHandle, VIP_PVOID VirtualAddress, VIP_MEM_HANDLE MemHandle,
-                       VIP_MEM_ATTRIBUTES *MemAttrs) {
-  return vipl_call([&](NodeDriver &d) {
-    const NicObject *nic = d.nics.find(NicHandle);
-    const MemoryRegion *region =
+                       VIP_MEM_ATTRIBUTES* MemAttrs) {
+  return vipl_call([&](NodeDriver& d) {
+    const NicObject* nic = d.nics.find(NicHandle);
+    const MemoryRegion* region =
         nic ? region_at(d, nic->token, MemHandle, VirtualAddress, true) : nullptr;
     if (!region || !MemAttrs)
       return VIP_INVALID_PARAMETER;

@@ -33,12 +33,12 @@ long node_named(std::string_view name, std::size_t nodes) {
 VIP_RETURN VipNSInit(VIP_NIC_HANDLE NicHandle, VIP_PVOID NSInitInfo) {
   (void)NSInitInfo;
   return vipl_call(
-      [&](NodeDriver &d) { return d.nics.find(NicHandle) ? VIP_SUCCESS : VIP_INVALID_PARAMETER; });
+      [&](NodeDriver& d) { return d.nics.find(NicHandle) ? VIP_SUCCESS : VIP_INVALID_PARAMETER; });
 }
 
-VIP_RETURN VipNSGetHostByName(VIP_NIC_HANDLE NicHandle, VIP_CHAR *Name, VIP_NET_ADDRESS *Address,
+VIP_RETURN VipNSGetHostByName(VIP_NIC_HANDLE NicHandle, VIP_CHAR* Name, VIP_NET_ADDRESS* Address,
                               VIP_ULONG NameIndex) {
-  return vipl_call([&](NodeDriver &d) {
+  return vipl_call([&](NodeDriver& d) {
     if (!d.nics.find(NicHandle) || !Name || !Address)
       return VIP_INVALID_PARAMETER;
     const long node = node_named(Name, d.nodes());
@@ -50,9 +50,9 @@ VIP_RETURN VipNSGetHostByName(VIP_NIC_HANDLE NicHandle, VIP_CHAR *Name, VIP_NET_
   });
 }
 
-VIP_RETURN VipNSGetHostByAddr(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS *Address, VIP_CHAR *Name,
-                              VIP_ULONG *NameLen) {
-  return vipl_call([&](NodeDriver &d) {
+VIP_RETURN VipNSGetHostByAddr(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS* Address, VIP_CHAR* Name,
+                              VIP_ULONG* NameLen) {
+  return vipl_call([&](NodeDriver& d) {
     NetAddress parsed;
     if (!d.nics.find(NicHandle) || !Name || !NameLen || !read_address(Address, parsed))
       return VIP_INVALID_PARAMETER;
@@ -69,5 +69,5 @@ VIP_RETURN VipNSGetHostByAddr(VIP_NIC_HANDLE NicHandle, VIP_NET_ADDRESS *Address
 
 VIP_RETURN VipNSShutdown(VIP_NIC_HANDLE NicHandle) {
   return vipl_call(
-      [&](NodeDriver &d) { return d.nics.find(NicHandle) ? VIP_SUCCESS : VIP_INVALID_PARAMETER; });
+      [&](NodeDriver& d) { return d.nics.find(NicHandle) ? VIP_SUCCESS : VIP_INVALID_PARAMETER; });
 }

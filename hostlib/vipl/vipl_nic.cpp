@@ -28,9 +28,9 @@ bool is_device_name(std::string_view name) {
 
 // Everything opened through one NIC handle, released in reverse order of
 // dependence: connections, VIs, completion queues, memory, tags.
-void close_nic(NodeDriver &d, Token nic) {
+void close_nic(NodeDriver& d, Token nic) {
   std::vector<Token> doomed;
-  for (const auto &[token, conn] : d.conns)
+  for (const auto& [token, conn] : d.conns)
     if (conn->nic == nic)
       doomed.push_back(token);
   for (const Token token : doomed) {
@@ -38,11 +38,11 @@ void close_nic(NodeDriver &d, Token nic) {
     d.conns.erase(token);
   }
   doomed.clear();
-  for (const auto &[token, vi] : d.vis)
+  for (const auto& [token, vi] : d.vis)
     if (vi->nic == nic)
       doomed.push_back(token);
   for (const Token token : doomed) {
-    ViObject &vi = *d.vis.find_token(token);
+    ViObject& vi = *d.vis.find_token(token);
     if (vi.pending)
       d.session().connections().cancel(vi.pending);
     if (vi.state == VIP_STATE_CONNECTED || vi.state == VIP_STATE_ERROR)
@@ -53,7 +53,7 @@ void close_nic(NodeDriver &d, Token nic) {
     d.vis.erase(token);
   }
   doomed.clear();
-  for (const auto &[token, cq] : d.cqs)
+  for (const auto& [token, cq] : d.cqs)
     if (cq->nic == nic)
       doomed.push_back(token);
   for (const Token token : doomed)
@@ -67,7 +67,7 @@ void close_nic(NodeDriver &d, Token nic) {
     it = d.regions.erase(it);
   }
   doomed.clear();
-  for (const auto &[token, ptag] : d.ptags)
+  for (const auto& [token, ptag] : d.ptags)
     if (ptag->nic == nic)
       doomed.push_back(token);
   for (const Token token : doomed)
@@ -77,8 +77,8 @@ void close_nic(NodeDriver &d, Token nic) {
 
 } // namespace
 
-VIP_RETURN VipOpenNic(const VIP_CHAR *DeviceName, VIP_NIC_HANDLE *NicHandle) {
-  return vipl_call([&](NodeDriver &d) {
+VIP_RETURN VipOpenNic(const VIP_CHAR* DeviceName, VIP_NIC_HANDLE* NicHandle) {
+  return vipl_call([&](NodeDriver& d) {
     if (!DeviceName || !NicHandle)
       return VIP_INVALID_PARAMETER;
     if (!is_device_name(DeviceName))
@@ -86,15 +86,15 @@ VIP_RETURN VipOpenNic(const VIP_CHAR *DeviceName, VIP_NIC_HANDLE *NicHandle) {
     // Firmware without a VIA configuration block is no VIA provider.
     if (!d.configure_nic())
       return VIP_ERROR_RESOURCE;
-    const NicObject &nic = d.nics.add(d.mint(HandleKind::nic));
+    const NicObject& nic = d.nics.add(d.mint(HandleKind::nic));
     *NicHandle = handle_of(nic.token);
     return VIP_SUCCESS;
   });
 }
 
 VIP_RETURN VipCloseNic(VIP_NIC_HANDLE NicHandle) {
-  return vipl_call([&](NodeDriver &d) {
-    const NicObject *nic = d.nics.find(NicHandle);
+  return vipl_call([&](NodeDriver& d) {
+    const NicObject* nic = d.nics.find(NicHandle);
     if (!nic)
       return VIP_INVALID_PARAMETER;
     close_nic(d, nic->token);
@@ -102,8 +102,8 @@ VIP_RETURN VipCloseNic(VIP_NIC_HANDLE NicHandle) {
   });
 }
 
-VIP_RETURN VipQueryNic(VIP_NIC_HANDLE NicHandle, VIP_NIC_ATTRIBUTES *Attrs) {
-  return vipl_call([&](NodeDriver &d) {
+VIP_RETURN VipQueryNic(VIP_NIC_HANDLE NicHandle, VIP_NIC_ATTRIBUTES* Attrs) {
+  return vipl_call([&](NodeDriver& d) {
     if (!d.nics.find(NicHandle) || !Attrs)
       return VIP_INVALID_PARAMETER;
     VIP_NIC_ATTRIBUTES a{};
@@ -139,8 +139,8 @@ VIP_RETURN VipQueryNic(VIP_NIC_HANDLE NicHandle, VIP_NIC_ATTRIBUTES *Attrs) {
 
 VIP_RETURN VipErrorCallback(VIP_NIC_HANDLE NicHandle, VIP_PVOID Context,
                             VIP_ERROR_HANDLER Handler) {
-  return vipl_call([&](NodeDriver &d) {
-    NicObject *nic = d.nics.find(NicHandle);
+  return vipl_call([&](NodeDriver& d) {
+    NicObject* nic = d.nics.find(NicHandle);
     if (!nic)
       return VIP_INVALID_PARAMETER;
     nic->handler = Handler;
@@ -151,18 +151,18 @@ VIP_RETURN VipErrorCallback(VIP_NIC_HANDLE NicHandle, VIP_PVOID Context,
 
 VIP_RETURN VipQuerySystemManagementInfo(VIP_NIC_HANDLE NicHandle, VIP_ULONG InfoType,
                                         VIP_PVOID SysManInfo) {
-  return vipl_call([&](NodeDriver &d) {
+  return vipl_call([&](NodeDriver& d) {
     if (!d.nics.find(NicHandle) || !SysManInfo)
       return VIP_INVALID_PARAMETER;
     if (InfoType != LANAI_EMU_SMI_NIC_COUNTERS)
       return VIP_ERROR_NOT_SUPPORTED;
-    const auto &stats = d.session().cluster().stats();
+    const auto& stats = d.session().cluster().stats();
     const auto counter = [&](std::string_view name) -> std::uint64_t {
-      const auto *stat = stats.find(fmt::format("node{}.{}", d.node(), name));
-      const auto *c = stat ? std::get_if<lanai::kernel::Counter>(stat) : nullptr;
+      const auto* stat = stats.find(fmt::format("node{}.{}", d.node(), name));
+      const auto* c = stat ? std::get_if<lanai::kernel::Counter>(stat) : nullptr;
       return c ? c->value() : 0;
     };
-    auto &out = *static_cast<LANAI_EMU_NIC_COUNTERS *>(SysManInfo);
+    auto& out = *static_cast<LANAI_EMU_NIC_COUNTERS*>(SysManInfo);
     out.doorbells_rung = counter("doorbell.rung");
     out.doorbell_overflows = counter("doorbell.overflows");
     out.hdma_requests = counter("hdma.requests");

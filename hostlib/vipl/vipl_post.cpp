@@ -15,7 +15,7 @@ namespace {
 // means nothing on a receive and is let through: programs post one pool of
 // descriptors on both queues. Whether immediate data arrived, the
 // completion says (VIP_STATUS_IMMEDIATE).
-bool well_formed(const VIP_DESCRIPTOR &descriptor, const ViObject &vi, bool receive) {
+bool well_formed(const VIP_DESCRIPTOR& descriptor, const ViObject& vi, bool receive) {
   const VIP_UINT16 control = descriptor.CS.Control;
   if (descriptor.CS.SegCount > VIA_MAX_SEGMENTS)
     return false;
@@ -30,13 +30,13 @@ bool well_formed(const VIP_DESCRIPTOR &descriptor, const ViObject &vi, bool rece
   return op == VIP_CONTROL_OP_SENDRECV;
 }
 
-VIP_RETURN post(NodeDriver &d, VIP_VI_HANDLE handle, VIP_DESCRIPTOR *descriptor,
+VIP_RETURN post(NodeDriver& d, VIP_VI_HANDLE handle, VIP_DESCRIPTOR* descriptor,
                 VIP_MEM_HANDLE memory, bool receive) {
-  ViObject *vi = d.vis.find(handle);
+  ViObject* vi = d.vis.find(handle);
   const auto address = reinterpret_cast<std::uintptr_t>(descriptor);
   if (!vi || !descriptor || address % VIP_DESCRIPTOR_ALIGNMENT != 0)
     return VIP_INVALID_PARAMETER;
-  const PtagObject *ptag = d.ptags.find(vi->attributes.Ptag);
+  const PtagObject* ptag = d.ptags.find(vi->attributes.Ptag);
   if (!ptag || d.protection().check(memory, ptag->number, address, VIA_DESC_BYTES) !=
                    lanai::nic::ProtectionCheck::ok)
     return VIP_INVALID_PARAMETER;
@@ -63,7 +63,7 @@ VIP_RETURN post(NodeDriver &d, VIP_VI_HANDLE handle, VIP_DESCRIPTOR *descriptor,
   if (const VIP_RETURN r = refusal(); r != VIP_SUCCESS)
     return r;
 
-  PostedQueue &queue = vi->queue(receive);
+  PostedQueue& queue = vi->queue(receive);
   descriptor->CS.Status = 0;
   queue.posted.push_back(descriptor);
   d.track(*vi, receive, descriptor);
@@ -80,14 +80,14 @@ VIP_RETURN post(NodeDriver &d, VIP_VI_HANDLE handle, VIP_DESCRIPTOR *descriptor,
 
 } // namespace
 
-VIP_RETURN VipPostSend(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR *DescriptorPtr,
+VIP_RETURN VipPostSend(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR* DescriptorPtr,
                        VIP_MEM_HANDLE MemoryHandle) {
   return vipl_call(
-      [&](NodeDriver &d) { return post(d, ViHandle, DescriptorPtr, MemoryHandle, false); });
+      [&](NodeDriver& d) { return post(d, ViHandle, DescriptorPtr, MemoryHandle, false); });
 }
 
-VIP_RETURN VipPostRecv(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR *DescriptorPtr,
+VIP_RETURN VipPostRecv(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR* DescriptorPtr,
                        VIP_MEM_HANDLE MemoryHandle) {
   return vipl_call(
-      [&](NodeDriver &d) { return post(d, ViHandle, DescriptorPtr, MemoryHandle, true); });
+      [&](NodeDriver& d) { return post(d, ViHandle, DescriptorPtr, MemoryHandle, true); });
 }

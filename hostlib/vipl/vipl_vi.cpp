@@ -11,7 +11,7 @@ using namespace lanai::vipl;
 namespace {
 
 struct ViSettings {
-  const PtagObject *ptag = nullptr;
+  const PtagObject* ptag = nullptr;
   bool qos = false;
   VIP_QOS_REQUEST request{};
   std::uint64_t vtick = ~std::uint64_t{0};
@@ -24,14 +24,14 @@ bool one_service_level(VIP_RELIABILITY_LEVEL level) {
 
 // VirtualClock's tick: the ideal time between two MTU-sized packets at the
 // requested rate, in LANai cycles, rounded up so the rate is never exceeded.
-std::uint64_t vtick_cycles(const lanai::profile::HardwareProfile &profile, VIP_ULONG mtu,
+std::uint64_t vtick_cycles(const lanai::profile::HardwareProfile& profile, VIP_ULONG mtu,
                            VIP_ULONG bytes_per_second) {
   const auto clock = lanai::kernel::Frequency::megahertz(profile.lanai.clock_mhz).hz();
   const auto product = static_cast<lanai::kernel::detail::Uint128>(mtu) * clock;
   return static_cast<std::uint64_t>((product + bytes_per_second - 1) / bytes_per_second);
 }
 
-VIP_RETURN check_attributes(NodeDriver &d, Token nic, const VIP_VI_ATTRIBUTES &a, ViSettings &out) {
+VIP_RETURN check_attributes(NodeDriver& d, Token nic, const VIP_VI_ATTRIBUTES& a, ViSettings& out) {
   if (!one_service_level(a.ReliabilityLevel))
     return VIP_INVALID_RELIABILITY_LEVEL;
   if (a.MaxTransferSize == 0 || a.MaxTransferSize > VIA_MAX_TRANSFER)
@@ -68,7 +68,7 @@ VIP_RETURN check_attributes(NodeDriver &d, Token nic, const VIP_VI_ATTRIBUTES &a
   return VIP_SUCCESS;
 }
 
-void apply(ViObject &vi, const VIP_VI_ATTRIBUTES &a, const ViSettings &settings) {
+void apply(ViObject& vi, const VIP_VI_ATTRIBUTES& a, const ViSettings& settings) {
   vi.attributes = a;
   vi.attributes.EnableRdmaRead = a.EnableRdmaRead ? VIP_TRUE : VIP_FALSE;
   vi.attributes.EnableRdmaWrite = a.EnableRdmaWrite ? VIP_TRUE : VIP_FALSE;
@@ -77,26 +77,26 @@ void apply(ViObject &vi, const VIP_VI_ATTRIBUTES &a, const ViSettings &settings)
   vi.vtick = settings.vtick;
 }
 
-const CqObject *cq_of(NodeDriver &d, Token nic, VIP_CQ_HANDLE handle) {
-  const CqObject *cq = d.cqs.find(handle);
+const CqObject* cq_of(NodeDriver& d, Token nic, VIP_CQ_HANDLE handle) {
+  const CqObject* cq = d.cqs.find(handle);
   return cq && cq->nic == nic ? cq : nullptr;
 }
 
 } // namespace
 
-VIP_RETURN VipCreateVi(VIP_NIC_HANDLE NicHandle, VIP_VI_ATTRIBUTES *ViAttribs,
+VIP_RETURN VipCreateVi(VIP_NIC_HANDLE NicHandle, VIP_VI_ATTRIBUTES* ViAttribs,
                        VIP_CQ_HANDLE SendCQHandle, VIP_CQ_HANDLE RecvCQHandle,
-                       VIP_VI_HANDLE *ViHandle) {
-  return vipl_call([&](NodeDriver &d) {
-    const NicObject *nic = d.nics.find(NicHandle);
+                       VIP_VI_HANDLE* ViHandle) {
+  return vipl_call([&](NodeDriver& d) {
+    const NicObject* nic = d.nics.find(NicHandle);
     if (!nic || !ViAttribs || !ViHandle)
       return VIP_INVALID_PARAMETER;
     ViSettings settings;
     if (const VIP_RETURN r = check_attributes(d, nic->token, *ViAttribs, settings);
         r != VIP_SUCCESS)
       return r;
-    const CqObject *send_cq = cq_of(d, nic->token, SendCQHandle);
-    const CqObject *recv_cq = cq_of(d, nic->token, RecvCQHandle);
+    const CqObject* send_cq = cq_of(d, nic->token, SendCQHandle);
+    const CqObject* recv_cq = cq_of(d, nic->token, RecvCQHandle);
     if ((SendCQHandle && !send_cq) || (RecvCQHandle && !recv_cq))
       return VIP_INVALID_PARAMETER;
     std::uint32_t slot = 0;
@@ -109,7 +109,7 @@ VIP_RETURN VipCreateVi(VIP_NIC_HANDLE NicHandle, VIP_VI_ATTRIBUTES *ViAttribs,
     if (d.admission_on() && !d.reserve(false, rate))
       return VIP_INVALID_QOS;
 
-    ViObject &vi = d.vis.add(d.mint(HandleKind::vi));
+    ViObject& vi = d.vis.add(d.mint(HandleKind::vi));
     if (d.admission_on())
       vi.tx_reserved = rate;
     vi.nic = nic->token;
@@ -131,8 +131,8 @@ VIP_RETURN VipCreateVi(VIP_NIC_HANDLE NicHandle, VIP_VI_ATTRIBUTES *ViAttribs,
 }
 
 VIP_RETURN VipDestroyVi(VIP_VI_HANDLE ViHandle) {
-  return vipl_call([&](NodeDriver &d) {
-    ViObject *vi = d.vis.find(ViHandle);
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = d.vis.find(ViHandle);
     if (!vi)
       return VIP_INVALID_PARAMETER;
     if (vi->state != VIP_STATE_IDLE || !vi->send.posted.empty() || !vi->recv.posted.empty())
@@ -146,10 +146,10 @@ VIP_RETURN VipDestroyVi(VIP_VI_HANDLE ViHandle) {
   });
 }
 
-VIP_RETURN VipQueryVi(VIP_VI_HANDLE ViHandle, VIP_VI_STATE *State, VIP_VI_ATTRIBUTES *Attrs,
-                      VIP_BOOLEAN *SendQueueEmpty, VIP_BOOLEAN *RecvQueueEmpty) {
-  return vipl_call([&](NodeDriver &d) {
-    const ViObject *vi = d.vis.find(ViHandle);
+VIP_RETURN VipQueryVi(VIP_VI_HANDLE ViHandle, VIP_VI_STATE* State, VIP_VI_ATTRIBUTES* Attrs,
+                      VIP_BOOLEAN* SendQueueEmpty, VIP_BOOLEAN* RecvQueueEmpty) {
+  return vipl_call([&](NodeDriver& d) {
+    const ViObject* vi = d.vis.find(ViHandle);
     if (!vi || !State || !Attrs || !SendQueueEmpty || !RecvQueueEmpty)
       return VIP_INVALID_PARAMETER;
     *State = vi->state;
@@ -160,9 +160,9 @@ VIP_RETURN VipQueryVi(VIP_VI_HANDLE ViHandle, VIP_VI_STATE *State, VIP_VI_ATTRIB
   });
 }
 
-VIP_RETURN VipSetViAttributes(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES *Attrs) {
-  return vipl_call([&](NodeDriver &d) {
-    ViObject *vi = d.vis.find(ViHandle);
+VIP_RETURN VipSetViAttributes(VIP_VI_HANDLE ViHandle, VIP_VI_ATTRIBUTES* Attrs) {
+  return vipl_call([&](NodeDriver& d) {
+    ViObject* vi = d.vis.find(ViHandle);
     if (!vi || !Attrs)
       return VIP_INVALID_PARAMETER;
     // The peer agreed to the attributes the VI was connected with.

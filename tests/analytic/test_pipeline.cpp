@@ -28,9 +28,9 @@ const std::vector<PipelineStage> kGam = {{7.2, 7.2}, {5.2, 24.9}, {7.5, 24.9}, {
 // AN2 global memory: server DMA, wire, requester DMA, requester CPU.
 const std::vector<PipelineStage> kAn2 = {{2.1, 25.6}, {4.0, 60.1}, {2.1, 25.6}, {92.8, 26.2}};
 
-double sum(const std::vector<double> &v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
-std::int64_t brute_force_best_k(const std::vector<PipelineStage> &stages, double bytes,
+std::int64_t brute_force_best_k(const std::vector<PipelineStage>& stages, double bytes,
                                 std::int64_t max_k) {
   std::int64_t best = 1;
   for (std::int64_t k = 2; k <= max_k; ++k)
@@ -61,7 +61,7 @@ TEST_CASE("equal fragments: the theorem's closed form is the recurrence") {
 
 TEST_CASE("the fixed-size theorem's k is the brute-force best") {
   struct Case {
-    const std::vector<PipelineStage> *stages;
+    const std::vector<PipelineStage>* stages;
     double bytes;
     std::int64_t k;
   };
@@ -84,7 +84,7 @@ TEST_CASE("the fixed-size theorem's k is the brute-force best") {
 }
 
 TEST_CASE("the linear program lies between the lower bound and equal fragments") {
-  for (const auto *stages : {&kGam, &kAn2}) {
+  for (const auto* stages : {&kGam, &kAn2}) {
     for (const double bytes : {4096.0, 8192.0}) {
       CAPTURE(bytes);
       const double lower = pipeline_lower_bound_us(*stages, bytes);
@@ -117,7 +117,7 @@ TEST_CASE("the linear program solves the degenerate large cases") {
 }
 
 TEST_CASE("the linear program with one fragment is the unfragmented latency") {
-  for (const auto *stages : {&kGam, &kAn2})
+  for (const auto* stages : {&kGam, &kAn2})
     for (const double bytes : {1.0, 4096.0, 8192.0}) {
       const PipelineOptimum opt = optimal_latency(*stages, bytes, 1);
       const std::vector<double> whole = {bytes};
@@ -132,7 +132,7 @@ TEST_CASE("ramp-up fragments leave no bubbles on two stages") {
   const std::vector<std::vector<PipelineStage>> pairs = {
       {compound_stage(std::span(kGam).first(2)), compound_stage(std::span(kGam).subspan(2))},
       {{5.0, 10.0}, {8.0, 30.0}}};
-  for (const auto &two : pairs) {
+  for (const auto& two : pairs) {
     int plans = 0;
     for (std::int64_t k = 2; k <= 8; ++k) {
       CAPTURE(k);
@@ -214,14 +214,14 @@ TEST_CASE("a dominant slow stage gets a hierarchical plan") {
   // The GAM path five times slower, feeding a disk at 1 MB/s with 0.5 ms
   // overhead; 64 KB packets.
   std::vector<PipelineStage> stages;
-  for (const PipelineStage &s : kGam)
+  for (const PipelineStage& s : kGam)
     stages.push_back({5 * s.g_us, 5 * s.G_us_per_kb});
   stages.push_back({500.0, 1024.0});
   const double bytes = 65536;
   REQUIRE(dominant_stage(stages, bytes) == std::optional<std::size_t>(4));
   const PipelineAnalysis a = analyse_pipeline({stages, bytes, 64});
   REQUIRE(a.hierarchical);
-  const HierarchicalPlan &h = *a.hierarchical;
+  const HierarchicalPlan& h = *a.hierarchical;
   CHECK(h.dominant == 4);
   CHECK(h.small_k > h.large_k);
   CHECK(h.small_k % h.large_k == 0);

@@ -43,7 +43,7 @@ QnaVisit visit(std::size_t station, std::string station_name, double s, double s
 TEST_CASE("M/M/1: Lq = rho^2/(1-rho), L = rho/(1-rho), W = s/(1-rho)") {
   for (double rho : {0.1, 0.5, 0.9, 0.99}) {
     const QnaResult r = solve_qna(single(rho / 2.0, 2.0, 1.0));
-    const QnaStationResult &q = r.stations.at(0);
+    const QnaStationResult& q = r.stations.at(0);
     CHECK(q.utilization == doctest::Approx(rho).epsilon(1e-12));
     CHECK(q.queue == doctest::Approx(rho * rho / (1 - rho)).epsilon(1e-9));
     CHECK(q.present == doctest::Approx(rho / (1 - rho)).epsilon(1e-9));
@@ -55,7 +55,7 @@ TEST_CASE("M/M/1: Lq = rho^2/(1-rho), L = rho/(1-rho), W = s/(1-rho)") {
 TEST_CASE("M/D/1: Pollaczek-Khinchine, Lq = rho^2/(2(1-rho))") {
   for (double rho : {0.2, 0.6, 0.95}) {
     const QnaResult r = solve_qna(single(rho / 10.0, 10.0, 0.0));
-    const QnaStationResult &q = r.stations.at(0);
+    const QnaStationResult& q = r.stations.at(0);
     CHECK(q.queue == doctest::Approx(rho * rho / (2 * (1 - rho))).epsilon(1e-9));
     CHECK(q.wait_us == doctest::Approx(rho * 10.0 / (2 * (1 - rho))).epsilon(1e-9));
   }
@@ -124,7 +124,7 @@ TEST_CASE("the NIC send-path model: utilisations of the published network") {
     // One message visits the LANai three times and the host DMA twice.
     CHECK(r.stations[0].arrival_rate == doctest::Approx(3 * rate));
     CHECK(r.stations[1].arrival_rate == doctest::Approx(2 * rate));
-    for (const QnaStationResult &s : r.stations) {
+    for (const QnaStationResult& s : r.stations) {
       CHECK(s.queue >= 0.0);
       CHECK(s.present == doctest::Approx(s.queue + s.utilization * s.servers));
     }

@@ -35,7 +35,7 @@ scov = 1.0
 at = "a.x"
 )";
 
-void refused(const std::string &text, const std::string &message) {
+void refused(const std::string& text, const std::string& message) {
   CAPTURE(text);
   CHECK_THROWS_WITH_AS(parse_qna_model(text, "m.toml"), doctest::Contains(message.c_str()),
                        lanai::text::InputError);

@@ -21,10 +21,10 @@ namespace {
 const std::filesystem::path data_dir = BENCH_TEST_DATA_DIR;
 
 // The message of the runtime_error reading `name` throws ("" if none).
-std::string trace_error(const char *name) {
+std::string trace_error(const char* name) {
   try {
     read_frame_trace(data_dir / name);
-  } catch (const std::runtime_error &e) {
+  } catch (const std::runtime_error& e) {
     return e.what();
   }
   return "";
@@ -40,7 +40,7 @@ MpegParams video() {
   return p;
 }
 
-double mean_of(const std::vector<std::uint32_t> &sizes, std::size_t begin, std::size_t stride) {
+double mean_of(const std::vector<std::uint32_t>& sizes, std::size_t begin, std::size_t stride) {
   double sum = 0;
   std::size_t n = 0;
   for (std::size_t i = begin; i < sizes.size(); i += stride, ++n)

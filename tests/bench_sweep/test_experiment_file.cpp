@@ -25,11 +25,11 @@ fs::path scratch() {
   return dir;
 }
 
-Experiment parse(const std::string &text, const std::string &name = "test.toml") {
+Experiment parse(const std::string& text, const std::string& name = "test.toml") {
   return parse_experiment(text, name, scratch(), firmwares);
 }
 
-const char *const highload = R"(
+const char* const highload = R"(
 name = "cbr-highload"
 kind = "jitter"
 firmwares = ["svia", "pvia", "qosvia"]
@@ -63,7 +63,7 @@ max_total_MBps = 160.0
 
 // The same file with one line replaced (or a line put first when `from` is
 // empty).
-std::string with(std::string text, const std::string &from, const std::string &to) {
+std::string with(std::string text, const std::string& from, const std::string& to) {
   if (from.empty())
     return to + "\n" + text; // a top-level key
   const auto at = text.find(from);
@@ -71,10 +71,10 @@ std::string with(std::string text, const std::string &from, const std::string &t
   return text.replace(at, from.size(), to);
 }
 
-std::string error_of(const std::string &text) {
+std::string error_of(const std::string& text) {
   try {
     parse(text);
-  } catch (const ExperimentError &e) {
+  } catch (const ExperimentError& e) {
     return e.what();
   }
   return "(no error)";
@@ -404,7 +404,7 @@ TEST_CASE("firmwares: every bad entry names its place") {
   const std::string f = "test.toml: ";
   const std::string root = BENCH_FIRMWARE_ROOT;
   const std::string list = "firmwares = [\"svia\", \"pvia\", \"qosvia\"]";
-  auto bad = [&](const std::string &entries) {
+  auto bad = [&](const std::string& entries) {
     return error_of(with(highload, list, "firmwares = [" + entries + "]"));
   };
   CHECK(bad("\"pvia\", \"" + root + "/pvia\"") ==
@@ -437,7 +437,7 @@ TEST_CASE("a missing experiment file is reported with its name") {
   try {
     load_experiment(scratch() / "absent.toml", firmwares);
     FAIL("no error");
-  } catch (const ExperimentError &e) {
+  } catch (const ExperimentError& e) {
     CHECK(std::string(e.what()).find("absent.toml: cannot open experiment file") !=
           std::string::npos);
   }
@@ -446,7 +446,7 @@ TEST_CASE("a missing experiment file is reported with its name") {
 TEST_CASE("the shipped experiment files parse") {
   ParseOptions all{{"svia", "pvia", "qosvia", "qosvia-sfq", "qosvia-fcfs", "nic-send-twin"}};
   std::size_t files = 0;
-  for (const auto &entry : fs::directory_iterator(BENCH_EXPERIMENTS_DIR)) {
+  for (const auto& entry : fs::directory_iterator(BENCH_EXPERIMENTS_DIR)) {
     if (entry.path().extension() != ".toml")
       continue;
     CAPTURE(entry.path().string());

@@ -16,17 +16,17 @@ namespace {
 
 // Sets the variables for one test case and clears them after.
 struct Environment {
-  explicit Environment(std::initializer_list<std::pair<const char *, const char *>> vars) {
-    for (const auto &v : vars) {
+  explicit Environment(std::initializer_list<std::pair<const char*, const char*>> vars) {
+    for (const auto& v : vars) {
       setenv(v.first, v.second, 1);
       names.push_back(v.first);
     }
   }
   ~Environment() {
-    for (const char *n : names)
+    for (const char* n : names)
       unsetenv(n);
   }
-  std::vector<const char *> names;
+  std::vector<const char*> names;
 };
 
 } // namespace
@@ -63,7 +63,7 @@ TEST_CASE("the rank-failure hook: RANK:error or RANK:exit, anything else one lin
   const RankFailureHook b = parse_rank_failure_hook("0:exit");
   CHECK(b.rank == 0);
   CHECK(b.mode == RankFailureMode::exit);
-  for (const char *bad : {"1", "x:error", "1:crash", ":error", "-1:exit", "1:"})
+  for (const char* bad : {"1", "x:error", "1:crash", ":error", "-1:exit", "1:"})
     CHECK_THROWS_WITH_AS(
         parse_rank_failure_hook(bad),
         (std::string("LANAI_EMU_TEST_RANK_FAILURE=") + bad + ": expected RANK:error or RANK:exit")

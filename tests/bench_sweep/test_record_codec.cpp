@@ -27,7 +27,7 @@ std::uint64_t next_count() { return static_cast<std::uint64_t>(next_value() * 10
 CardUtilisation card() { return {next_value(), next_value(), next_value(), next_value()}; }
 
 template <class T>
-T round_trip(const T &record) {
+T round_trip(const T& record) {
   T back;
   decode_record(encode_record(record), back);
   return back;
@@ -89,7 +89,7 @@ TEST_CASE("a queueing point comes back equal") {
   q.twin.status = TwinStatus::failed, q.twin.detail = "x";
   q.twin.stations = {{"lanai", next_value(), next_value(), next_value()},
                      {"hdma", next_value(), next_value(), next_value()}};
-  for (ServiceTally &s : q.twin.services)
+  for (ServiceTally& s : q.twin.services)
     s = {next_count(), next_value(), next_value(), next_value()};
   q.twin.measured_ms = next_value(), q.twin.precision = next_value(), q.twin.precision_met = true;
   q.twin.messages = next_count(), q.twin.virtual_seconds = next_value();

@@ -20,14 +20,14 @@ struct Squares {
   std::size_t index = 0;
   std::uint64_t square = 0;
   std::string note;
-  bool operator==(const Squares &) const = default;
+  bool operator==(const Squares&) const = default;
 };
 
-std::string encode_record(const Squares &s) {
+std::string encode_record(const Squares& s) {
   return std::to_string(s.index) + " " + std::to_string(s.square) + " " + s.note;
 }
 
-void decode_record(std::string_view bytes, Squares &s) {
+void decode_record(std::string_view bytes, Squares& s) {
   const std::string text(bytes);
   const std::size_t a = text.find(' '), b = text.find(' ', a + 1);
   s.index = std::stoull(text.substr(0, a));
@@ -45,8 +45,8 @@ public:
   int rank() const override { return 0; }
   int size() const override { return 3; }
   SpreadSweep spread(std::size_t count,
-                     const std::function<std::optional<std::string>(std::size_t)> &work,
-                     const SweepOptions &) override {
+                     const std::function<std::optional<std::string>(std::size_t)>& work,
+                     const SweepOptions&) override {
     SpreadSweep out;
     out.records.resize(count);
     RankLoss loss{2, "rank 2 on here failed: gone", {}};
@@ -89,7 +89,7 @@ TEST_CASE("points a rank lost become failed records naming it; without a rule th
   FakeRanks ranks({3, 7});
   SweepOptions options;
   options.ranks = &ranks;
-  const auto failed = [](std::size_t i, const std::string &why) { return Squares{i, 0, why}; };
+  const auto failed = [](std::size_t i, const std::string& why) { return Squares{i, 0, why}; };
   const auto results = run_sweep(10, point, options, failed);
   CHECK(results[2] == square(2));
   CHECK(!results[4].has_value());
@@ -114,7 +114,7 @@ TEST_CASE("one rank's pool runs what it is given and gives back each record") {
   auto finished = local.take_finished();
   REQUIRE(finished.size() == 8);
   std::sort(finished.begin(), finished.end(),
-            [](const auto &a, const auto &b) { return a.point < b.point; });
+            [](const auto& a, const auto& b) { return a.point < b.point; });
   for (std::size_t i = 0; i < 8; ++i) {
     CHECK(!finished[i].failure);
     CHECK(finished[i].record ==

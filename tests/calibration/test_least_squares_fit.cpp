@@ -15,7 +15,7 @@ using lanai::bench::FitRound;
 namespace {
 
 // Residuals of y = a t + b against exact data from a = 3, b = -2.
-std::vector<double> line(const std::vector<double> &x) {
+std::vector<double> line(const std::vector<double>& x) {
   std::vector<double> r;
   for (double t = 0; t < 10; t += 1)
     r.push_back(x[0] * t + x[1] - (3 * t - 2));
@@ -33,7 +33,7 @@ TEST_CASE("a linear model is fitted exactly") {
 
 TEST_CASE("a nonlinear model with parameters of different scales") {
   // y = c / (1 + t / tau): c near 50, tau near 2000.
-  auto model = [](const std::vector<double> &x) {
+  auto model = [](const std::vector<double>& x) {
     std::vector<double> r;
     for (double t = 0; t <= 8000; t += 500)
       r.push_back(x[0] / (1 + t / x[1]) - 50 / (1 + t / 2000));
@@ -47,20 +47,20 @@ TEST_CASE("a nonlinear model with parameters of different scales") {
 TEST_CASE("integer parameters end on the best integer") {
   // Continuous optimum at n = 2.6, so the best integer is 3; x is real.
   std::vector<std::vector<double>> seen;
-  auto model = [&](const std::vector<double> &x) {
+  auto model = [&](const std::vector<double>& x) {
     seen.push_back(x);
     return std::vector<double>{x[0] - 2.6, 0.5 * (x[1] - 7.25)};
   };
   const auto result = fit_least_squares({{"n", 9, 1, 100, true}, {"x", 0, -50, 50, false}}, model);
   CHECK(result.values[0] == 3);
   CHECK(result.values[1] == doctest::Approx(7.25).epsilon(0.01));
-  for (const auto &x : seen)
+  for (const auto& x : seen)
     CHECK(x[0] == std::round(x[0])); // only integers evaluated
 }
 
 TEST_CASE("bounds are respected, also when the optimum lies outside") {
   std::vector<std::vector<double>> seen;
-  auto model = [&](const std::vector<double> &x) {
+  auto model = [&](const std::vector<double>& x) {
     seen.push_back(x);
     return std::vector<double>{x[0] - 10, x[1] + 4, x[2] - 0.3};
   };
@@ -69,7 +69,7 @@ TEST_CASE("bounds are respected, also when the optimum lies outside") {
   CHECK(result.values[0] == doctest::Approx(5));
   CHECK(result.values[1] == 1);
   CHECK(result.values[2] == doctest::Approx(33));
-  for (const auto &x : seen) {
+  for (const auto& x : seen) {
     CHECK(x[0] >= 0);
     CHECK(x[0] <= 5);
     CHECK(x[1] >= 1);
@@ -80,10 +80,10 @@ TEST_CASE("bounds are respected, also when the optimum lies outside") {
 TEST_CASE("an initial value outside its bounds is clamped; progress is reported") {
   std::vector<FitRound> rounds;
   FitOptions options;
-  options.on_round = [&](const FitRound &r) { rounds.push_back(r); };
+  options.on_round = [&](const FitRound& r) { rounds.push_back(r); };
   const auto result = fit_least_squares(
       {{"a", 500, 0, 20}},
-      [](const std::vector<double> &x) { return std::vector<double>{x[0] - 7}; }, options);
+      [](const std::vector<double>& x) { return std::vector<double>{x[0] - 7}; }, options);
   CHECK(result.values[0] == doctest::Approx(7));
   REQUIRE(!rounds.empty());
   CHECK(rounds.front().phase == "start");
@@ -92,7 +92,7 @@ TEST_CASE("an initial value outside its bounds is clamped; progress is reported"
 }
 
 TEST_CASE("bad problems are refused") {
-  auto zero = [](const std::vector<double> &) { return std::vector<double>{0.0}; };
+  auto zero = [](const std::vector<double>&) { return std::vector<double>{0.0}; };
   CHECK_THROWS_AS(fit_least_squares({}, zero), std::invalid_argument);
   CHECK_THROWS_AS(fit_least_squares({{"a", 1, 5, 2}}, zero), std::invalid_argument);
   CHECK_THROWS_AS(fit_least_squares({{"n", 1, 1.2, 1.8, true}}, zero), std::invalid_argument);

@@ -12,16 +12,16 @@ using lanai::bench::read_target_table;
 
 namespace {
 
-std::string error_of(const std::string &text) {
+std::string error_of(const std::string& text) {
   try {
     parse_target_table(text, "t.csv");
-  } catch (const CalibrationError &e) {
+  } catch (const CalibrationError& e) {
     return e.what();
   }
   return "no error";
 }
 
-const char *header = "firmware,size,quantity,target_us\n";
+const char* header = "firmware,size,quantity,target_us\n";
 
 } // namespace
 
@@ -29,7 +29,7 @@ TEST_CASE("the shipped table has every cell of the published breakdown") {
   const auto cells = read_target_table(CALIBRATION_PUBLISHED_TABLE);
   CHECK(cells.size() == 3 * 4 * 14);
   std::set<std::string> firmwares;
-  for (const auto &c : cells)
+  for (const auto& c : cells)
     firmwares.insert(c.firmware);
   CHECK(firmwares == std::set<std::string>{"svia", "pvia", "qosvia"});
   CHECK(cells.back().firmware == "qosvia");

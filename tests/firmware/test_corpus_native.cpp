@@ -50,10 +50,10 @@ TEST_CASE("the corpus table is complete and fits the exchange buffers") {
 TEST_CASE("every corpus case is deterministic and depends on its input") {
   auto inputs = sample_inputs();
   for (uint32_t c = 0; c < diff_case_count; ++c) {
-    const diff_case &dc = diff_cases[c];
+    const diff_case& dc = diff_cases[c];
     CAPTURE(dc.name);
     std::set<uint64_t> distinct;
-    for (const auto &in : inputs) {
+    for (const auto& in : inputs) {
       uint64_t first = dc.fn(in.data());
       uint64_t second = dc.fn(in.data());
       CHECK(first == second);

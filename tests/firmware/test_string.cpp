@@ -17,7 +17,7 @@ using buffer = std::array<unsigned char, kBuffer>;
 
 // Distinct, non-zero bytes (including ones with the top bit set) so that a
 // misplaced or missing byte always shows.
-void fill_pattern(buffer &b, unsigned seed) {
+void fill_pattern(buffer& b, unsigned seed) {
   for (size_t i = 0; i < b.size(); ++i)
     b[i] = static_cast<unsigned char>(1u + (i * 37u + seed * 11u) % 255u);
 }
@@ -36,7 +36,7 @@ TEST_CASE("memcpy copies exactly the requested bytes at every alignment") {
         expected = dst;
         for (size_t i = 0; i < len; ++i)
           expected[da + i] = src[sa + i];
-        void *ret = rt_native_memcpy(dst.data() + da, src.data() + sa, len);
+        void* ret = rt_native_memcpy(dst.data() + da, src.data() + sa, len);
         if (ret != dst.data() + da || dst != expected) {
           INFO("src align ", sa, " dst align ", da, " len ", len);
           CHECK(ret == dst.data() + da);
@@ -61,7 +61,7 @@ TEST_CASE("memmove handles overlap in both directions") {
           tmp[i] = expected[so + i];
         for (size_t i = 0; i < len; ++i)
           expected[dof + i] = tmp[i];
-        void *ret = rt_native_memmove(b.data() + dof, b.data() + so, len);
+        void* ret = rt_native_memmove(b.data() + dof, b.data() + so, len);
         if (ret != b.data() + dof || b != expected) {
           INFO("src offset ", so, " dst offset ", dof, " len ", len);
           CHECK(ret == b.data() + dof);
@@ -102,7 +102,7 @@ TEST_CASE("memset writes the low byte of its value and nothing else") {
         expected = b;
         for (size_t i = 0; i < len; ++i)
           expected[da + i] = static_cast<unsigned char>(value);
-        void *ret = rt_native_memset(b.data() + da, value, len);
+        void* ret = rt_native_memset(b.data() + da, value, len);
         if (ret != b.data() + da || b != expected) {
           INFO("value ", value, " align ", da, " len ", len);
           CHECK(ret == b.data() + da);
@@ -158,7 +158,7 @@ TEST_CASE("strlen finds the terminator at every alignment and length") {
       b[align + len] = 0;
       // The buffer extends well past the terminator's word, so the aligned
       // word reads stay inside it.
-      const char *s = reinterpret_cast<const char *>(b.data() + align);
+      const char* s = reinterpret_cast<const char*>(b.data() + align);
       size_t got = rt_native_strlen(s);
       if (got != len) {
         INFO("align ", align, " len ", len);

@@ -14,7 +14,7 @@ struct Address {
   explicit Address(int node) {
     header.HostAddressLen = 2;
     header.DiscriminatorLen = 1;
-    unsigned char *bytes = header.HostAddress;
+    unsigned char* bytes = header.HostAddress;
     bytes[0] = 0;
     bytes[1] = static_cast<unsigned char>(node);
     bytes[2] = 7;
@@ -22,8 +22,8 @@ struct Address {
 };
 
 // Links each firmware once: every run of the fuzzer uses the same images.
-const lanai::loader::LinkedImage &image_of(const std::string &firmware,
-                                           const lanai::profile::HardwareProfile &profile) {
+const lanai::loader::LinkedImage& image_of(const std::string& firmware,
+                                           const lanai::profile::HardwareProfile& profile) {
   static std::map<std::string, lanai::loader::LinkedImage> images;
   auto it = images.find(firmware);
   if (it == images.end())
@@ -51,7 +51,7 @@ bool Endpoint::accept() {
   return VipConnectAccept(conn, vi_) == VIP_SUCCESS;
 }
 
-void run_pair(const char *firmware, std::function<int()> poster, std::function<int()> receiver) {
+void run_pair(const char* firmware, std::function<int()> poster, std::function<int()> receiver) {
   lanai::host::ClusterConfig config;
   config.profile = lanai::profile::default_profile();
   config.nodes = 2;

@@ -37,7 +37,7 @@ struct Arena {
     std::memset(before, kGuardByte, sizeof before);
     std::memset(after, kGuardByte, sizeof after);
   }
-  void *registered() { return descriptors; }
+  void* registered() { return descriptors; }
   static constexpr std::size_t registered_bytes() { return sizeof(Arena) - 2 * kGuard; }
   bool guards_intact() const {
     for (std::size_t i = 0; i < kGuard; ++i)
@@ -49,7 +49,7 @@ struct Arena {
 
 // The receiver's region as an RDMA target.
 struct Target {
-  Arena *arena = nullptr;
+  Arena* arena = nullptr;
   VIP_MEM_HANDLE handle = 0;
 };
 
@@ -57,10 +57,10 @@ struct Target {
 // that may take RDMA writes where the firmware offers them.
 class Endpoint {
 public:
-  Endpoint(Arena &arena, bool rdma_region) {
+  Endpoint(Arena& arena, bool rdma_region) {
     require(VipOpenNic("nic0", &nic_));
     // Errors the fuzzed descriptors cause are expected: heard, not printed.
-    require(VipErrorCallback(nic_, nullptr, [](VIP_PVOID, VIP_ERROR_DESCRIPTOR *) {}));
+    require(VipErrorCallback(nic_, nullptr, [](VIP_PVOID, VIP_ERROR_DESCRIPTOR*) {}));
     require(VipCreatePtag(nic_, &ptag_));
     VIP_MEM_ATTRIBUTES attributes{ptag_, rdma_region ? VIP_TRUE : VIP_FALSE, VIP_FALSE};
     require(
@@ -77,7 +77,7 @@ public:
     }
   }
 
-  VIP_MEM_HANDLE register_other(void *at, std::size_t bytes) {
+  VIP_MEM_HANDLE register_other(void* at, std::size_t bytes) {
     VIP_MEM_ATTRIBUTES attributes{ptag_, VIP_FALSE, VIP_FALSE};
     VIP_MEM_HANDLE h = 0;
     require(VipRegisterMem(nic_, at, bytes, &attributes, &h));
@@ -110,6 +110,6 @@ inline bool known_return(VIP_RETURN r) { return r >= VIP_SUCCESS && r <= VIP_ERR
 
 // Runs `poster` on node 0 and `receiver` on node 1 of a cluster of
 // `firmware` to their end; a card that faults is a crash.
-void run_pair(const char *firmware, std::function<int()> poster, std::function<int()> receiver);
+void run_pair(const char* firmware, std::function<int()> poster, std::function<int()> receiver);
 
 } // namespace fuzz

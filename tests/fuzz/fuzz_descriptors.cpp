@@ -20,7 +20,7 @@ using namespace fuzz;
 
 // Reads the input a byte at a time, zero once it is spent.
 struct Bytes {
-  const std::uint8_t *data;
+  const std::uint8_t* data;
   std::size_t size;
   std::size_t at = 0;
   std::uint8_t next() { return at < size ? data[at++] : 0; }
@@ -34,7 +34,7 @@ struct Bytes {
 };
 
 // An address somewhere in, at the end of, or outside an arena's data.
-void *address(std::uint32_t v, Arena &arena) {
+void* address(std::uint32_t v, Arena& arena) {
   switch (v & 3u) {
   case 0:
     return arena.data + (v >> 2) % kData;
@@ -70,10 +70,10 @@ struct Run {
 };
 
 // One descriptor from the input, posted as a send or a receive.
-void post_one(Bytes &in, Run &run, Endpoint &ep, VIP_MEM_HANDLE other, std::size_t slot,
-              int &accepted) {
-  Arena &arena = run.poster_arena;
-  VIP_DESCRIPTOR *d = &arena.descriptors[slot];
+void post_one(Bytes& in, Run& run, Endpoint& ep, VIP_MEM_HANDLE other, std::size_t slot,
+              int& accepted) {
+  Arena& arena = run.poster_arena;
+  VIP_DESCRIPTOR* d = &arena.descriptors[slot];
   std::memset(d, 0, sizeof *d);
   d->CS.Control = static_cast<VIP_UINT16>(in.next() | in.next() << 8);
   d->CS.SegCount = static_cast<VIP_UINT16>(in.next() % (VIA_MAX_SEGMENTS + 3));
@@ -102,7 +102,7 @@ void post_one(Bytes &in, Run &run, Endpoint &ep, VIP_MEM_HANDLE other, std::size
 }
 
 // Takes whatever completes within `ms`; false once nothing does.
-bool reap(Endpoint &ep, VIP_ULONG ms, VIP_DESCRIPTOR **done) {
+bool reap(Endpoint& ep, VIP_ULONG ms, VIP_DESCRIPTOR** done) {
   VIP_VI_HANDLE vi = nullptr;
   VIP_BOOLEAN recv = VIP_FALSE;
   if (VipCQWait(ep.cq(), ms, &vi, &recv) != VIP_SUCCESS)
@@ -113,7 +113,7 @@ bool reap(Endpoint &ep, VIP_ULONG ms, VIP_DESCRIPTOR **done) {
   return r == VIP_SUCCESS;
 }
 
-int poster(Bytes in, Run &run) {
+int poster(Bytes in, Run& run) {
   Endpoint ep(run.poster_arena, false);
   // A region of the same node that is no descriptor's buffer.
   static std::uint8_t elsewhere[256];
@@ -122,7 +122,7 @@ int poster(Bytes in, Run &run) {
     int accepted = 0;
     for (std::size_t slot = 0; !in.spent() && slot < kDescriptors; ++slot)
       post_one(in, run, ep, other, slot, accepted);
-    VIP_DESCRIPTOR *done = nullptr;
+    VIP_DESCRIPTOR* done = nullptr;
     for (int i = 0; i < accepted && reap(ep, 1, &done); ++i) {
     }
     VipDisconnect(ep.vi());
@@ -132,11 +132,11 @@ int poster(Bytes in, Run &run) {
   return 0;
 }
 
-int receiver(Run &run) {
+int receiver(Run& run) {
   Endpoint ep(run.receiver_arena, true);
   run.target = {&run.receiver_arena, ep.memory()};
   for (std::size_t i = 0; i < kDescriptors; ++i) {
-    VIP_DESCRIPTOR *d = &run.receiver_arena.descriptors[i];
+    VIP_DESCRIPTOR* d = &run.receiver_arena.descriptors[i];
     std::memset(d, 0, sizeof *d);
     d->CS.SegCount = 1;
     d->CS.Control = VIP_CONTROL_IMMEDIATE;
@@ -147,7 +147,7 @@ int receiver(Run &run) {
       __builtin_trap();
   }
   if (ep.accept()) {
-    VIP_DESCRIPTOR *done = nullptr;
+    VIP_DESCRIPTOR* done = nullptr;
     while (!run.poster_done || reap(ep, 1, &done))
       reap(ep, 1, &done);
   }
@@ -157,10 +157,10 @@ int receiver(Run &run) {
 
 } // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 2)
     return 0;
-  static const char *const firmwares[] = {"svia", "pvia", "qosvia"};
+  static const char* const firmwares[] = {"svia", "pvia", "qosvia"};
   auto run = std::make_unique<Run>();
   run_pair(
       firmwares[data[0] % 3],

@@ -10,7 +10,7 @@
 
 #include "emulator/loader/firmware_linker.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace lanai::loader;
   if (size == 0)
     return 0;
@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
       __builtin_trap();
     if (image.bytes.size() != image.image_end - image.base)
       __builtin_trap();
-  } catch (const LoadError &) {
+  } catch (const LoadError&) {
   }
   return 0;
 }

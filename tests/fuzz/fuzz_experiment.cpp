@@ -8,16 +8,16 @@
 
 #include "bench/sweep/experiment_file.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::filesystem::path base = [] {
     auto dir = std::filesystem::temp_directory_path() / "lanai-emu-fuzz-experiment";
     std::filesystem::create_directories(dir);
     return dir;
   }();
-  const std::string_view text(reinterpret_cast<const char *>(data), size);
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
     (void)lanai::bench::parse_experiment(text, base / "fuzz.toml", base);
-  } catch (const lanai::bench::ExperimentError &) {
+  } catch (const lanai::bench::ExperimentError&) {
   }
   return 0;
 }

@@ -7,13 +7,13 @@
 
 #include "emulator/profile/hardware_profile.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace lanai::profile;
-  const std::string_view text(reinterpret_cast<const char *>(data), size);
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
   HardwareProfile profile;
   try {
     profile = parse_profile(text, "fuzz.toml");
-  } catch (const ProfileError &) {
+  } catch (const ProfileError&) {
     return 0;
   }
   const std::string printed = dump_profile(profile);

@@ -10,17 +10,17 @@
 #include "tools/analytic/qna_solver.hpp"
 #include "emulator/text/table_reader.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
-  const std::string_view text(reinterpret_cast<const char *>(data), size);
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
   lanai::models::QnaNetwork network;
   try {
     network = lanai::models::parse_qna_model(text, "fuzz.toml");
-  } catch (const lanai::text::InputError &) {
+  } catch (const lanai::text::InputError&) {
     return 0;
   }
   try {
     (void)lanai::models::solve_qna(network);
-  } catch (const lanai::models::QnaError &) {
+  } catch (const lanai::models::QnaError&) {
   }
   return 0;
 }

@@ -14,8 +14,8 @@
 
 namespace host_test {
 
-inline lanai::loader::LinkedImage test_firmware(const std::string &name,
-                                                const lanai::profile::HardwareProfile &profile) {
+inline lanai::loader::LinkedImage test_firmware(const std::string& name,
+                                                const lanai::profile::HardwareProfile& profile) {
   const auto objects =
       lanai::machine::objects_in_manifest(std::filesystem::path(HOST_TEST_FIRMWARE_DIR) / name);
   REQUIRE_MESSAGE(!objects.empty(), "test firmware " << name << " not built");
@@ -24,7 +24,7 @@ inline lanai::loader::LinkedImage test_firmware(const std::string &name,
 
 // `nodes` nodes all running `firmware`, on the default profile.
 inline lanai::host::ClusterConfig test_config(std::size_t nodes,
-                                              const std::string &firmware = "host_idle_via") {
+                                              const std::string& firmware = "host_idle_via") {
   lanai::host::ClusterConfig config;
   config.profile = lanai::profile::default_profile();
   config.nodes = nodes;

@@ -41,7 +41,7 @@ static int block_forever(void) {
   VIP_PROTECTION_HANDLE ptag = NULL;
   VIP_VI_HANDLE vi = NULL;
   VIP_VI_ATTRIBUTES attributes;
-  VIP_DESCRIPTOR *done = NULL;
+  VIP_DESCRIPTOR* done = NULL;
   if (VipOpenNic("nic0", &nic) != VIP_SUCCESS || VipCreatePtag(nic, &ptag) != VIP_SUCCESS)
     return 20;
   memset(&attributes, 0, sizeof attributes);
@@ -54,8 +54,8 @@ static int block_forever(void) {
   return 22;
 }
 
-int via_main(int argc, char **argv) {
-  const char *mode = argc > 1 ? argv[1] : "args";
+int via_main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "args";
   int node = lanai_emu_node();
   if (strcmp(mode, "args") == 0) {
     printf("node%d of %d:", node, lanai_emu_nodes());

@@ -19,7 +19,7 @@ using kernel::nanoseconds;
 
 TEST_CASE("a run ends when every program has returned, with their exit codes") {
   Cluster cluster(host_test::test_config(3));
-  auto &k = cluster.kernel();
+  auto& k = cluster.kernel();
   const auto report = cluster.run({
       [&] {
         cluster.host(0).compute(microseconds(40));
@@ -53,7 +53,7 @@ TEST_CASE("programs blocked forever with idle cards are a deadlock, reported per
     Cluster cluster(host_test::test_config(3));
     const auto forever = [&](std::size_t node, std::string what) {
       return [&cluster, node, what] {
-        HostCpu &cpu = cluster.host(node);
+        HostCpu& cpu = cluster.host(node);
         cpu.compute(microseconds(node + 1));
         cpu.wait([] { return false; }, std::nullopt, what, nanoseconds(100));
         return 0;

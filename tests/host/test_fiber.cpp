@@ -14,7 +14,7 @@ using lanai::host::Fiber;
 
 TEST_CASE("a fiber runs its body only when resumed and continues after each yield") {
   std::vector<int> log;
-  Fiber *self = nullptr;
+  Fiber* self = nullptr;
   Fiber fiber([&] {
     log.push_back(1);
     self->yield();
@@ -38,7 +38,7 @@ TEST_CASE("a fiber runs its body only when resumed and continues after each yiel
 
 TEST_CASE("current() names the running fiber and nothing outside") {
   CHECK(Fiber::current() == nullptr);
-  Fiber *seen = nullptr;
+  Fiber* seen = nullptr;
   Fiber fiber([&] { seen = Fiber::current(); });
   fiber.resume();
   CHECK(seen == &fiber);
@@ -59,9 +59,9 @@ TEST_CASE("many fibers interleave in the order they are resumed") {
     }));
   }
   for (int r = 0; r <= rounds; ++r)
-    for (auto &fiber : all)
+    for (auto& fiber : all)
       fiber->resume();
-  for (auto &fiber : all)
+  for (auto& fiber : all)
     CHECK(fiber->finished());
   REQUIRE(log.size() == std::size_t{fibers * rounds});
   // Round-robin: round r of every fiber before round r + 1 of any.
@@ -82,7 +82,7 @@ TEST_CASE("exceptions thrown and caught inside a fiber stay there") {
     for (int i = 0; i < 10; ++i) {
       try {
         throw std::runtime_error("inside");
-      } catch (const std::runtime_error &) {
+      } catch (const std::runtime_error&) {
         ++caught;
       }
       Fiber::current()->yield();
@@ -95,7 +95,7 @@ TEST_CASE("exceptions thrown and caught inside a fiber stay there") {
 
 TEST_CASE("destroying a suspended fiber unwinds it: destructors run") {
   struct Flag {
-    bool &set;
+    bool& set;
     ~Flag() { set = true; }
   };
   bool destroyed = false;
@@ -127,7 +127,7 @@ TEST_CASE("cancel keeps unwinding a body that swallows the first cancellation") 
     for (int i = 0; i < 3; ++i) {
       try {
         Fiber::current()->yield();
-      } catch (const Fiber::Cancelled &) {
+      } catch (const Fiber::Cancelled&) {
         ++cancellations;
       }
     }

@@ -24,8 +24,8 @@ lanai::loader::LinkedImage three_functions() {
   return image;
 }
 
-const lanai::host::FunctionCost &cost_of(const NodeProfile &p, const std::string &name) {
-  for (const auto &f : p.functions)
+const lanai::host::FunctionCost& cost_of(const NodeProfile& p, const std::string& name) {
+  for (const auto& f : p.functions)
     if (f.function == name)
       return f;
   FAIL("no function " << name);
@@ -93,7 +93,7 @@ TEST_CASE("a profiled cluster run attributes every cycle each card executed") {
     CHECK(nodes[n].cycles == cluster.card(n).cpu().cycles());
     CHECK(nodes[n].cycles > 0);
     std::uint64_t sum = 0;
-    for (const auto &f : nodes[n].functions)
+    for (const auto& f : nodes[n].functions)
       sum += f.cycles;
     CHECK(sum == nodes[n].cycles);
     CHECK(cost_of(nodes[n], "_start").entries == 1);

@@ -48,7 +48,7 @@ TEST_CASE("current() is the host whose program runs") {
   kernel::Kernel k;
   HostCpu a(k, 0);
   HostCpu b(k, 1);
-  std::vector<HostCpu *> seen;
+  std::vector<HostCpu*> seen;
   a.start([&] {
     seen.push_back(HostCpu::current());
     a.compute(microseconds(2));
@@ -61,7 +61,7 @@ TEST_CASE("current() is the host whose program runs") {
     return 0;
   });
   k.run();
-  CHECK(seen == std::vector<HostCpu *>{&a, &b, &a});
+  CHECK(seen == std::vector<HostCpu*>{&a, &b, &a});
   CHECK(HostCpu::current() == nullptr);
 }
 
@@ -222,7 +222,7 @@ TEST_CASE("stop_program unwinds a blocked program without moving time") {
   bool unwound = false;
   bool returned = false;
   struct Flag {
-    bool &set;
+    bool& set;
     ~Flag() { set = true; }
   };
   cpu.start([&] {

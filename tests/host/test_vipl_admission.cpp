@@ -23,14 +23,14 @@ lanai::host::ClusterConfig admission_config(std::size_t nodes, double fraction) 
 }
 
 // A VI of `node` asking for `rate` bytes/s (0: best effort).
-VIP_RETURN create(NodeSetup &node, VIP_ULONG rate, VIP_VI_HANDLE *vi, VIP_QOS_REQUEST &qos) {
+VIP_RETURN create(NodeSetup& node, VIP_ULONG rate, VIP_VI_HANDLE* vi, VIP_QOS_REQUEST& qos) {
   VIP_VI_ATTRIBUTES attributes = vi_attributes(node.ptag);
   qos.BandwidthBytesPerSec = rate;
   attributes.QoS = rate ? &qos : nullptr;
   return VipCreateVi(node.nic, &attributes, nullptr, nullptr, vi);
 }
 
-VIP_RETURN set_rate(NodeSetup &node, VIP_VI_HANDLE vi, VIP_ULONG rate, VIP_QOS_REQUEST &qos) {
+VIP_RETURN set_rate(NodeSetup& node, VIP_VI_HANDLE vi, VIP_ULONG rate, VIP_QOS_REQUEST& qos) {
   VIP_VI_ATTRIBUTES attributes = vi_attributes(node.ptag);
   qos.BandwidthBytesPerSec = rate;
   attributes.QoS = rate ? &qos : nullptr;
@@ -44,7 +44,7 @@ VIP_RETURN request(VIP_VI_HANDLE vi, int me, int peer, unsigned char discriminat
   return VipConnectRequest(vi, local.get(), remote.get(), VIP_INFINITE, &remote_attributes);
 }
 
-VIP_RETURN serve(NodeSetup &node, VIP_VI_HANDLE vi, int me, unsigned char discriminator) {
+VIP_RETURN serve(NodeSetup& node, VIP_VI_HANDLE vi, int me, unsigned char discriminator) {
   Address local(me, discriminator);
   Address remote(0, 0);
   VIP_VI_ATTRIBUTES remote_attributes{};

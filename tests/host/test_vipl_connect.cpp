@@ -16,7 +16,7 @@ namespace {
 
 // A server on node 0 (discriminator 7) and a client on node 1 connect, the
 // client disconnects; returns the virtual times (ns) of the milestones.
-std::vector<std::uint64_t> connect_and_disconnect(ViplCluster &vipl) {
+std::vector<std::uint64_t> connect_and_disconnect(ViplCluster& vipl) {
   std::vector<std::uint64_t> times(6);
   const auto report = vipl.run({
       [&] {
@@ -46,7 +46,7 @@ std::vector<std::uint64_t> connect_and_disconnect(ViplCluster &vipl) {
 
         // The client's disconnection breaks the connection here (VIA's
         // connection lost: error state) and flushes both receives, in order.
-        VIP_DESCRIPTOR *done = nullptr;
+        VIP_DESCRIPTOR* done = nullptr;
         REQUIRE(VipRecvWait(node.vi, VIP_INFINITE, &done) == VIP_SUCCESS);
         times[2] = now_ns();
         CHECK(done == &node.buffer->descriptors[0]);
@@ -82,7 +82,7 @@ std::vector<std::uint64_t> connect_and_disconnect(ViplCluster &vipl) {
         times[5] = now_ns();
         REQUIRE(VipDisconnect(node.vi) == VIP_SUCCESS);
         CHECK(VipDisconnect(node.vi) == VIP_INVALID_STATE);
-        VIP_DESCRIPTOR *done = nullptr;
+        VIP_DESCRIPTOR* done = nullptr;
         REQUIRE(VipSendDone(node.vi, &done) == VIP_SUCCESS);
         CHECK(done->CS.Status == (VIP_STATUS_DONE | VIP_STATUS_DESC_FLUSHED_ERROR));
         CHECK(state_of(node.vi) == VIP_STATE_IDLE);
@@ -151,7 +151,7 @@ TEST_CASE("a peer's disconnection flushes every posted receive, in posting order
           state = state_of(node.vi);
         }
         for (std::size_t i = 0; i < 3; ++i) {
-          VIP_DESCRIPTOR *done = nullptr;
+          VIP_DESCRIPTOR* done = nullptr;
           REQUIRE(VipRecvDone(node.vi, &done) == VIP_SUCCESS);
           CHECK(done == &node.buffer->descriptors[i]);
           CHECK((done->CS.Status & VIP_STATUS_DESC_FLUSHED_ERROR) != 0);
@@ -200,7 +200,7 @@ TEST_CASE("a completion queue names the VI and queue of each completion") {
         REQUIRE(VipCQDone(cq, &which, &receive) == VIP_SUCCESS);
         CHECK(which == vi);
         CHECK(VipCQDone(cq, &which, &receive) == VIP_NOT_DONE);
-        VIP_DESCRIPTOR *done = nullptr;
+        VIP_DESCRIPTOR* done = nullptr;
         CHECK(VipRecvDone(vi, &done) == VIP_SUCCESS);
         CHECK(VipRecvDone(vi, &done) == VIP_SUCCESS);
         CHECK(VipRecvDone(vi, &done) == VIP_NOT_DONE);
@@ -345,7 +345,7 @@ TEST_CASE("a program blocked forever in a VIPL wait is reported by call and VI")
       [&] {
         NodeSetup node;
         REQUIRE(VipPostRecv(node.vi, node.descriptor(0), node.memory) == VIP_SUCCESS);
-        VIP_DESCRIPTOR *done = nullptr;
+        VIP_DESCRIPTOR* done = nullptr;
         VipRecvWait(node.vi, VIP_INFINITE, &done);
         return 0;
       },
@@ -361,7 +361,7 @@ TEST_CASE("a program blocked forever in a VIPL wait is reported by call and VI")
       },
   });
   CHECK(report.outcome == lanai::host::RunOutcome::deadlock);
-  const std::string &detail = report.detail;
+  const std::string& detail = report.detail;
   CHECK(detail.find("node0: waits in VipRecvWait(vi 0, recv queue) since ") == 0);
   CHECK(detail.find("\nnode1: waits in VipConnectWait(discriminator 2a) since ") !=
         std::string::npos);
@@ -372,8 +372,8 @@ struct ErrorLog {
   std::vector<VIP_ERROR_DESCRIPTOR> errors;
   std::vector<int> nodes; // where each callback ran
 };
-void record_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *error) {
-  auto *log = static_cast<ErrorLog *>(context);
+void record_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* error) {
+  auto* log = static_cast<ErrorLog*>(context);
   log->errors.push_back(*error);
   log->nodes.push_back(lanai_emu_node());
 }
@@ -404,7 +404,7 @@ TEST_CASE("a firmware's host interrupts become error callbacks on the program's 
         REQUIRE(VipConnectRequest(node.vi, local.get(), remote.get(), VIP_INFINITE, &attributes) ==
                 VIP_SUCCESS);
       }
-      VIP_DESCRIPTOR *done = nullptr;
+      VIP_DESCRIPTOR* done = nullptr;
       CHECK(VipRecvWait(node.vi, 1, &done) == VIP_TIMEOUT);
       CHECK(logs[me].errors.size() == 3);
       // A reliable VI that lost a message is broken.
@@ -418,7 +418,7 @@ TEST_CASE("a firmware's host interrupts become error callbacks on the program's 
   const auto report = vipl.run({program(0), program(1)});
   CHECK(report.success());
   for (int me = 0; me < 2; ++me) {
-    const auto &errors = logs[me].errors;
+    const auto& errors = logs[me].errors;
     REQUIRE(errors.size() == 3);
     CHECK(logs[me].nodes == std::vector<int>{me, me, me});
     CHECK(errors[0].ErrorCode == VIP_ERROR_RECVQ_EMPTY);

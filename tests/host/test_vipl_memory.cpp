@@ -13,7 +13,7 @@ using namespace host_test;
 
 TEST_CASE("registering memory enters the NIC's protection table, with the tag's number") {
   ViplCluster vipl(1);
-  auto &table = vipl.cluster().protection(0);
+  auto& table = vipl.cluster().protection(0);
   const auto register_ns = vipl.cluster().profile().host.register_ns;
   const auto call_ns = vipl.cluster().profile().host.call_ns;
   std::vector<unsigned char> memory(1000);
@@ -29,7 +29,7 @@ TEST_CASE("registering memory enters the NIC's protection table, with the tag's 
     CHECK(now_ns() - before == call_ns + register_ns);
     CHECK(handle != 0);
     CHECK(table.live() == 1);
-    const auto *region = table.find(handle);
+    const auto* region = table.find(handle);
     REQUIRE(region != nullptr);
     CHECK(region->address == reinterpret_cast<std::uintptr_t>(memory.data()));
     CHECK(region->length == memory.size());
@@ -56,7 +56,7 @@ TEST_CASE("registering memory enters the NIC's protection table, with the tag's 
 
 TEST_CASE("registration arguments are checked before anything is registered") {
   ViplCluster vipl(1);
-  auto &table = vipl.cluster().protection(0);
+  auto& table = vipl.cluster().protection(0);
   std::vector<unsigned char> memory(256);
   const auto report = vipl.run({[&] {
     VIP_NIC_HANDLE nic = nullptr;
@@ -122,7 +122,7 @@ TEST_CASE("tags are numbered per NIC and cannot be destroyed while in use") {
 
 TEST_CASE("closing the NIC releases its regions") {
   ViplCluster vipl(1);
-  auto &table = vipl.cluster().protection(0);
+  auto& table = vipl.cluster().protection(0);
   std::vector<unsigned char> memory(64);
   const auto report = vipl.run({[&] {
     NodeSetup node;
@@ -142,7 +142,7 @@ TEST_CASE("closing the NIC releases its regions") {
 TEST_CASE(
     "a region's tag and RDMA permission change in the NIC's table; bad changes change nothing") {
   ViplCluster vipl(1);
-  auto &table = vipl.cluster().protection(0);
+  auto& table = vipl.cluster().protection(0);
   std::vector<unsigned char> memory(4096);
   const auto report = vipl.run({[&] {
     VIP_NIC_HANDLE nic = nullptr;
@@ -171,7 +171,7 @@ TEST_CASE(
     CHECK_FALSE(table.find(handle)->rdma_write);
 
     CHECK(VipSetMemAttributes(nic, memory.data(), handle, &change) == VIP_SUCCESS);
-    const auto *region = table.find(handle);
+    const auto* region = table.find(handle);
     REQUIRE(region != nullptr);
     CHECK(region->ptag != first_number);
     CHECK(region->rdma_write);

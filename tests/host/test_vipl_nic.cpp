@@ -36,7 +36,7 @@ TEST_CASE("opening nic0 hands the card its configuration") {
       },
       [] {
         // The device names of the common VIA providers open the same NIC.
-        for (const char *name : {"/dev/via_eth0", "/dev/via_lo", "/dev/clanvi0"}) {
+        for (const char* name : {"/dev/via_eth0", "/dev/via_lo", "/dev/clanvi0"}) {
           VIP_NIC_HANDLE nic = nullptr;
           CHECK_MESSAGE(VipOpenNic(name, &nic) == VIP_SUCCESS, name);
           CHECK(VipCloseNic(nic) == VIP_SUCCESS);
@@ -152,7 +152,7 @@ TEST_CASE("the name service maps nodeK to node K's address and back") {
         CHECK(address.byte(0) == 0);
         CHECK(address.byte(1) == 1);
         CHECK(VipNSGetHostByName(nic, name, address.get(), 1) == VIP_ERROR_NAMESERVICE);
-        for (const char *bad : {"node2", "node01", "node", "nodeX", "host1", "node-1", ""}) {
+        for (const char* bad : {"node2", "node01", "node", "nodeX", "host1", "node-1", ""}) {
           std::strcpy(name, bad);
           CHECK_MESSAGE(VipNSGetHostByName(nic, name, address.get(), 0) == VIP_ERROR_NAMESERVICE,
                         bad);
@@ -179,7 +179,7 @@ TEST_CASE("the name service maps nodeK to node K's address and back") {
 
 TEST_CASE("each call charges the host's call cost; posting adds build and PCI write") {
   ViplCluster vipl(1);
-  const auto &host = vipl.cluster().profile().host;
+  const auto& host = vipl.cluster().profile().host;
   std::uint64_t query_ns = 0;
   std::uint64_t post_ns = 0;
   std::uint64_t done_ns = 0;
@@ -192,7 +192,7 @@ TEST_CASE("each call charges the host's call cost; posting adds build and PCI wr
     before = now_ns();
     CHECK(VipPostRecv(node.vi, node.descriptor(0), node.memory) == VIP_SUCCESS);
     post_ns = now_ns() - before;
-    VIP_DESCRIPTOR *done = nullptr;
+    VIP_DESCRIPTOR* done = nullptr;
     before = now_ns();
     CHECK(VipRecvDone(node.vi, &done) == VIP_NOT_DONE);
     done_ns = now_ns() - before;

@@ -32,11 +32,11 @@ TEST_CASE("sends need a connected VI; receives may be posted on an idle one") {
 
 TEST_CASE("a posted receive clears its status and rings the VI's receive doorbell") {
   ViplCluster vipl(1);
-  auto &doorbells = vipl.cluster().card(0).doorbells();
+  auto& doorbells = vipl.cluster().card(0).doorbells();
   std::uint64_t descriptor_address = 0;
   const auto report = vipl.run({[&] {
     NodeSetup node;
-    VIP_DESCRIPTOR *d = node.descriptor(3);
+    VIP_DESCRIPTOR* d = node.descriptor(3);
     d->CS.Status = 0xDEAD;
     descriptor_address = reinterpret_cast<std::uintptr_t>(d);
     CHECK(doorbells.waiting() == 0);
@@ -57,7 +57,7 @@ TEST_CASE("descriptors must be aligned, registered with the VI's tag, and well f
     CHECK(VipPostRecv(node.vi, nullptr, node.memory) == VIP_INVALID_PARAMETER);
     CHECK(VipPostRecv(nullptr, node.descriptor(0), node.memory) == VIP_INVALID_PARAMETER);
     CHECK(VipPostRecv(node.nic, node.descriptor(0), node.memory) == VIP_INVALID_PARAMETER);
-    auto *misaligned = reinterpret_cast<VIP_DESCRIPTOR *>(node.buffer->data + 8);
+    auto* misaligned = reinterpret_cast<VIP_DESCRIPTOR*>(node.buffer->data + 8);
     CHECK(VipPostRecv(node.vi, misaligned, node.memory) == VIP_INVALID_PARAMETER);
     CHECK(VipPostRecv(node.vi, node.descriptor(0), node.memory + 999) == VIP_INVALID_PARAMETER);
     CHECK(VipPostRecv(node.vi, node.descriptor(0), 0) == VIP_INVALID_PARAMETER);
@@ -78,7 +78,7 @@ TEST_CASE("descriptors must be aligned, registered with the VI's tag, and well f
             VIP_SUCCESS);
     CHECK(VipPostRecv(node.vi, &elsewhere->descriptors[1], partial) == VIP_INVALID_PARAMETER);
 
-    VIP_DESCRIPTOR *d = node.descriptor(1, VIA_MAX_SEGMENTS + 1);
+    VIP_DESCRIPTOR* d = node.descriptor(1, VIA_MAX_SEGMENTS + 1);
     CHECK(VipPostRecv(node.vi, d, node.memory) == VIP_DESCRIPTOR_ERROR);
     for (VIP_UINT16 control :
          {VIP_CONTROL_OP_RESERVED, VIP_CONTROL_OP_RDMAREAD, VIP_CONTROL_OP_RDMAWRITE, 0x0100}) {
@@ -113,7 +113,7 @@ TEST_CASE("a queue holds VIA_QUEUE_DEPTH descriptors; one descriptor is posted o
   ViplCluster again(1);
   const auto twice = again.run({[] {
     NodeSetup node;
-    VIP_DESCRIPTOR *d = node.descriptor(0);
+    VIP_DESCRIPTOR* d = node.descriptor(0);
     REQUIRE(VipPostRecv(node.vi, d, node.memory) == VIP_SUCCESS);
     CHECK(VipPostRecv(node.vi, d, node.memory) == VIP_INVALID_PARAMETER);
     return 0;
@@ -125,7 +125,7 @@ TEST_CASE("Done answers NOT_DONE and Wait times out when nothing completes") {
   ViplCluster vipl(1);
   const auto report = vipl.run({[] {
     NodeSetup node;
-    VIP_DESCRIPTOR *done = nullptr;
+    VIP_DESCRIPTOR* done = nullptr;
     CHECK(VipRecvDone(node.vi, &done) == VIP_NOT_DONE);
     CHECK(VipSendDone(node.vi, &done) == VIP_NOT_DONE);
     CHECK(VipRecvDone(node.vi, nullptr) == VIP_INVALID_PARAMETER);

@@ -71,7 +71,7 @@ TEST_CASE("VI attributes are checked: reliability, MTU, tag, RDMA, QoS, queues")
 
 TEST_CASE("a new VI's entry in the configuration block carries its attributes") {
   ViplCluster vipl(1);
-  const auto &profile = vipl.cluster().profile();
+  const auto& profile = vipl.cluster().profile();
   const auto report = vipl.run({[] {
     VIP_NIC_HANDLE nic = nullptr;
     VIP_PROTECTION_HANDLE first = nullptr;
@@ -135,7 +135,7 @@ TEST_CASE("a NIC has VIA_MAX_VI VI slots; a destroyed VI frees its slot") {
     REQUIRE(VipCreatePtag(nic, &ptag) == VIP_SUCCESS);
     VIP_VI_ATTRIBUTES a = vi_attributes(ptag);
     std::vector<VIP_VI_HANDLE> vis(VIA_MAX_VI);
-    for (auto &vi : vis)
+    for (auto& vi : vis)
       REQUIRE(VipCreateVi(nic, &a, nullptr, nullptr, &vi) == VIP_SUCCESS);
     VIP_VI_HANDLE extra = nullptr;
     CHECK(VipCreateVi(nic, &a, nullptr, nullptr, &extra) == VIP_ERROR_RESOURCE);

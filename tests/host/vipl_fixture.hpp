@@ -57,8 +57,8 @@ struct NodeSetup {
     CHECK(VipCreateVi(nic, &attributes, cq, cq, &vi) == VIP_SUCCESS);
   }
 
-  VIP_DESCRIPTOR *descriptor(std::size_t i, VIP_UINT16 segments = 1) {
-    VIP_DESCRIPTOR *d = &buffer->descriptors[i];
+  VIP_DESCRIPTOR* descriptor(std::size_t i, VIP_UINT16 segments = 1) {
+    VIP_DESCRIPTOR* d = &buffer->descriptors[i];
     *d = VIP_DESCRIPTOR{};
     d->CS.SegCount = segments;
     d->CS.Length = 64;
@@ -79,23 +79,23 @@ struct Address {
   Address(int node, unsigned char discriminator) {
     header.HostAddressLen = 2;
     header.DiscriminatorLen = 1;
-    auto *bytes = header.HostAddress;
+    auto* bytes = header.HostAddress;
     bytes[0] = static_cast<unsigned char>(node >> 8);
     bytes[1] = static_cast<unsigned char>(node);
     bytes[2] = discriminator;
   }
-  VIP_NET_ADDRESS *get() { return &header; }
+  VIP_NET_ADDRESS* get() { return &header; }
   // Byte i of host address and discriminator; they run past the declared
   // one-element array, so index through a pointer.
   unsigned char byte(std::size_t i) const {
-    const unsigned char *bytes = header.HostAddress;
+    const unsigned char* bytes = header.HostAddress;
     return bytes[i];
   }
 };
 
 class ViplCluster {
 public:
-  explicit ViplCluster(std::size_t nodes, const std::string &firmware = "host_idle_via")
+  explicit ViplCluster(std::size_t nodes, const std::string& firmware = "host_idle_via")
       : cluster_(test_config(nodes, firmware)) {}
   explicit ViplCluster(lanai::host::ClusterConfig config) : cluster_(std::move(config)) {}
 
@@ -103,11 +103,11 @@ public:
     return lanai::vipl::run_programs(cluster_, std::move(programs));
   }
 
-  lanai::host::Cluster &cluster() { return cluster_; }
+  lanai::host::Cluster& cluster() { return cluster_; }
 
   // A word of the driver-written configuration block of `node`.
   std::uint32_t config_word(std::size_t node, std::size_t offset) {
-    auto &card = cluster_.card(node);
+    auto& card = cluster_.card(node);
     return card.read_sram_word(card.symbol(VIA_CONFIG_SYMBOL) + static_cast<std::uint32_t>(offset));
   }
   std::uint32_t vi_word(std::size_t node, std::uint32_t slot, std::size_t field) {

@@ -13,7 +13,7 @@ int main() {
   using namespace lanai::kernel;
   Kernel kernel;
   StatsRegistry stats;
-  Counter &fired = stats.counter("consumer.events");
+  Counter& fired = stats.counter("consumer.events");
   bool late_ran_first = false;
   kernel.schedule_in(microseconds(2), [&] { fired.add(); });
   kernel.schedule_in(microseconds(1), [&] {

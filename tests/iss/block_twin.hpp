@@ -22,7 +22,7 @@ struct DeviceAccess {
   std::uint64_t cycle;
   std::uint32_t value;
   bool write;
-  friend bool operator==(const DeviceAccess &, const DeviceAccess &) = default;
+  friend bool operator==(const DeviceAccess&, const DeviceAccess&) = default;
 };
 
 // A register window whose registers act on the core the way devices do:
@@ -40,10 +40,10 @@ public:
   static constexpr std::uint32_t poke_data = LANAI_MMIO_BASE + 0x18; // SRAM word <- value
   static constexpr std::uint32_t unmapped = LANAI_MMIO_BASE + 0x40;
 
-  iss::Cpu *cpu = nullptr;
+  iss::Cpu* cpu = nullptr;
   std::vector<DeviceAccess> log;
 
-  iss::MmioStatus read(std::uint32_t address, std::uint64_t at, std::uint32_t &value) override {
+  iss::MmioStatus read(std::uint32_t address, std::uint64_t at, std::uint32_t& value) override {
     if (address >= unmapped)
       return iss::MmioStatus::unmapped;
     value = address == cycle ? static_cast<std::uint32_t>(at) : address * 2654435761u;
@@ -84,8 +84,8 @@ class BlockTwin {
 public:
   static constexpr std::uint32_t sram = 16 * 1024;
 
-  BlockTwin(const std::vector<std::uint32_t> &words, iss::CycleCosts costs = {},
-            const std::array<std::uint32_t, 32> *regs = nullptr, bool fast_forward = true)
+  BlockTwin(const std::vector<std::uint32_t>& words, iss::CycleCosts costs = {},
+            const std::array<std::uint32_t, 32>* regs = nullptr, bool fast_forward = true)
       : blocks_(words, costs, regs, fast_forward, true),
         reference_(words, costs, regs, fast_forward, false) {}
 
@@ -99,14 +99,14 @@ public:
     blocks_.cpu->write_word(address, value);
     reference_.cpu->write_word(address, value);
   }
-  iss::Cpu &blocks() { return *blocks_.cpu; }
-  iss::Cpu &reference() { return *reference_.cpu; }
-  const TwinBus &blocks_bus() const { return blocks_.bus; }
+  iss::Cpu& blocks() { return *blocks_.cpu; }
+  iss::Cpu& reference() { return *reference_.cpu; }
+  const TwinBus& blocks_bus() const { return blocks_.bus; }
 
   // Empty if the two agree, else the first difference found.
   std::string difference() const {
-    const iss::Cpu &a = *blocks_.cpu;
-    const iss::Cpu &b = *reference_.cpu;
+    const iss::Cpu& a = *blocks_.cpu;
+    const iss::Cpu& b = *reference_.cpu;
     std::ostringstream out;
     if (a.state() != b.state())
       out << "stop " << int(a.state()) << " vs " << int(b.state()) << "; ";
@@ -144,8 +144,8 @@ private:
   struct Side {
     TwinBus bus;
     std::unique_ptr<iss::Cpu> cpu;
-    Side(const std::vector<std::uint32_t> &words, iss::CycleCosts costs,
-         const std::array<std::uint32_t, 32> *regs, bool fast_forward, bool blocks)
+    Side(const std::vector<std::uint32_t>& words, iss::CycleCosts costs,
+         const std::array<std::uint32_t, 32>* regs, bool fast_forward, bool blocks)
         : cpu(std::make_unique<iss::Cpu>(sram, costs, &bus)) {
       bus.cpu = cpu.get();
       for (std::size_t i = 0; i < words.size(); ++i)

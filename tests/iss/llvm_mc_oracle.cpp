@@ -14,7 +14,7 @@ namespace lanai::test {
 
 namespace {
 
-std::string read_file(const std::filesystem::path &p) {
+std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -23,8 +23,8 @@ std::string read_file(const std::filesystem::path &p) {
 
 // One llvm-mc run; nullopt if it crashed or its output does not account
 // for every word.
-std::optional<std::vector<OracleAnswer>> run_batch(const std::string &llvm_mc,
-                                                   const std::vector<std::uint32_t> &words) {
+std::optional<std::vector<OracleAnswer>> run_batch(const std::string& llvm_mc,
+                                                   const std::vector<std::uint32_t>& words) {
   const auto dir = std::filesystem::temp_directory_path() /
                    fmt::format("lanai-oracle-{}", static_cast<long>(::getpid()));
   std::filesystem::create_directories(dir);
@@ -73,8 +73,8 @@ std::optional<std::vector<OracleAnswer>> run_batch(const std::string &llvm_mc,
 
 } // namespace
 
-std::vector<OracleAnswer> ask_llvm_mc(const std::string &llvm_mc,
-                                      const std::vector<std::uint32_t> &words) {
+std::vector<OracleAnswer> ask_llvm_mc(const std::string& llvm_mc,
+                                      const std::vector<std::uint32_t>& words) {
   if (words.empty())
     return {};
   if (auto answers = run_batch(llvm_mc, words))

@@ -16,7 +16,7 @@ struct OracleAnswer {
   std::optional<std::string> text; // nullopt: invalid encoding
 };
 
-std::vector<OracleAnswer> ask_llvm_mc(const std::string &llvm_mc,
-                                      const std::vector<std::uint32_t> &words);
+std::vector<OracleAnswer> ask_llvm_mc(const std::string& llvm_mc,
+                                      const std::vector<std::uint32_t>& words);
 
 } // namespace lanai::test

@@ -19,14 +19,14 @@ struct ProgramRun {
   std::unique_ptr<iss::Cpu> cpu;
   iss::StopReason stop = iss::StopReason::cycle_limit;
 
-  explicit ProgramRun(const std::vector<std::uint32_t> &words, iss::CycleCosts costs = {},
+  explicit ProgramRun(const std::vector<std::uint32_t>& words, iss::CycleCosts costs = {},
                       std::uint32_t origin = 0) {
     cpu = std::make_unique<iss::Cpu>(sram, costs, system.get());
     for (std::size_t i = 0; i < words.size(); ++i)
       cpu->write_word(origin + static_cast<std::uint32_t>(4 * i), words[i]);
     cpu->reset(origin);
   }
-  ProgramRun &run(std::uint64_t limit = 100000) {
+  ProgramRun& run(std::uint64_t limit = 100000) {
     stop = cpu->run(limit);
     return *this;
   }

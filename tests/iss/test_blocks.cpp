@@ -18,7 +18,7 @@ constexpr std::uint32_t new_add = ri(add, r3, r3, 100); // what the programs wri
 
 // Runs to the end, checking the two agree after every run of `slice` cycles
 // (and that runs long enough for blocks did run some).
-void run_both(BlockTwin &twin, std::uint64_t slice = 100'000, std::uint64_t end = 1'000'000) {
+void run_both(BlockTwin& twin, std::uint64_t slice = 100'000, std::uint64_t end = 1'000'000) {
   while (twin.reference().cycles() < end && twin.run(twin.reference().cycles() + slice)) {
     REQUIRE(twin.difference().empty());
   }
@@ -29,8 +29,8 @@ void run_both(BlockTwin &twin, std::uint64_t slice = 100'000, std::uint64_t end 
 }
 
 // The value of the last write to the exit register.
-std::uint32_t exit_value(const BlockTwin &twin) {
-  const auto &log = twin.blocks_bus().log;
+std::uint32_t exit_value(const BlockTwin& twin) {
+  const auto& log = twin.blocks_bus().log;
   REQUIRE(!log.empty());
   REQUIRE(log.back().address == TwinBus::exit);
   return log.back().value;
@@ -238,7 +238,7 @@ TEST_CASE("blocks forgotten by the thousand are reclaimed and rebuilt right") {
   words.push_back(nop);
   words.push_back(exit_with(r3));
   BlockTwin twin(words);
-  for (auto *cpu : {&twin.blocks(), &twin.reference()}) {
+  for (auto* cpu : {&twin.blocks(), &twin.reference()}) {
     cpu->set_reg(r12, ri(add, r3, r3, 1));
     cpu->set_reg(r13, ri(add, r3, r3, 1) ^ ri(add, r3, r3, 1000));
   }

@@ -145,7 +145,7 @@ struct Tally {
 };
 
 template <typename Schedule>
-void check_program(std::uint64_t seed, Tally &tally, Schedule next_limits) {
+void check_program(std::uint64_t seed, Tally& tally, Schedule next_limits) {
   Generator g{lanai::kernel::RandomStream(seed, "block-program")};
   std::vector<std::uint32_t> words(words_in_program);
   for (std::uint32_t i = 0; i < words_in_program; ++i)
@@ -175,7 +175,7 @@ void check_program(std::uint64_t seed, Tally &tally, Schedule next_limits) {
                                               : tally.limits);
 }
 
-void report(const Tally &t) {
+void report(const Tally& t) {
   MESSAGE(t.instructions << " instructions, " << t.in_blocks << " in blocks; " << t.faults
                          << " faulted, " << t.halts << " halted, " << t.limits << " ran on");
 }
@@ -185,7 +185,7 @@ void report(const Tally &t) {
 TEST_CASE("random programs agree with and without blocks in long runs") {
   Tally tally;
   for (std::uint64_t seed = 0; seed < 300; ++seed)
-    check_program(seed, tally, [](lanai::kernel::RandomStream &, const lanai::iss::Cpu &cpu) {
+    check_program(seed, tally, [](lanai::kernel::RandomStream&, const lanai::iss::Cpu& cpu) {
       return std::pair<std::uint64_t, std::uint64_t>{cpu.cycles() + 2000, ~std::uint64_t{0}};
     });
   report(tally);
@@ -196,7 +196,7 @@ TEST_CASE("random programs agree with and without blocks in one-cycle and short 
   // blocks (most end inside one).
   Tally tally;
   for (std::uint64_t seed = 1000; seed < 1100; ++seed)
-    check_program(seed, tally, [&](lanai::kernel::RandomStream &rng, const lanai::iss::Cpu &cpu) {
+    check_program(seed, tally, [&](lanai::kernel::RandomStream& rng, const lanai::iss::Cpu& cpu) {
       const std::uint64_t slice = seed % 2 ? 1 : rng.uniform_u32(8, 16);
       return std::pair<std::uint64_t, std::uint64_t>{cpu.cycles() + slice, ~std::uint64_t{0}};
     });
@@ -206,7 +206,7 @@ TEST_CASE("random programs agree with and without blocks in one-cycle and short 
 TEST_CASE("random programs agree with and without blocks in slices of random lengths and counts") {
   Tally tally;
   for (std::uint64_t seed = 2000; seed < 2300; ++seed)
-    check_program(seed, tally, [](lanai::kernel::RandomStream &rng, const lanai::iss::Cpu &cpu) {
+    check_program(seed, tally, [](lanai::kernel::RandomStream& rng, const lanai::iss::Cpu& cpu) {
       const std::uint64_t cycles = cpu.cycles() + rng.uniform_u32(1, 120);
       const std::uint64_t instructions =
           rng.uniform_u32(0, 2) ? ~std::uint64_t{0} : cpu.instructions() + rng.uniform_u32(1, 40);

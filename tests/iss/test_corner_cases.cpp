@@ -18,7 +18,7 @@ namespace {
 constexpr std::uint32_t sh_j = 0x10, sha_j = 0x18;
 
 // Runs `words` with r6/r7 preset and returns the finished run.
-ProgramRun run_with(const std::vector<std::uint32_t> &words, std::uint32_t r6v, std::uint32_t r7v) {
+ProgramRun run_with(const std::vector<std::uint32_t>& words, std::uint32_t r6v, std::uint32_t r7v) {
   ProgramRun p(words);
   p.cpu->set_reg(r6, r6v);
   p.cpu->set_reg(r7, r7v);
@@ -81,7 +81,7 @@ TEST_CASE("sh.f: C is the last bit shifted out to the left, right shifts clear C
                         {0, false, true, false, 0x80000011u},
                         {std::uint32_t(-1), false, false, false, 0x40000008u},
                         {std::uint32_t(-5), false, false, false, 0x04000000u}};
-  for (const auto &c : cases) {
+  for (const auto& c : cases) {
     // add.f first sets C and V, so stale values would show.
     auto p =
         run_with({rr(add, r0, r6, r6, true), rr(shift, r3, r6, r7, true, 0, sh_j), exit_with(r0)},
@@ -119,7 +119,7 @@ TEST_CASE("sub.f sets V on signed overflow and C as not-borrow") {
                         {5, 5, 0, true, false, false, true},
                         {3, 5, 0xFFFFFFFEu, false, false, true, false},
                         {0, 0, 0, true, false, false, true}};
-  for (const auto &c : cases) {
+  for (const auto& c : cases) {
     auto p = run_with({rr(sub, r3, r6, r7, true), exit_with(r0)}, c.a, c.b);
     INFO("a=" << c.a << " b=" << c.b);
     const auto f = p.cpu->flags();
@@ -145,7 +145,7 @@ TEST_CASE("addc and subb consume the carry and produce a new one") {
                         {subb, false, 5, 3, 1, true, false, false}, // borrow in: 5 - 3 - 1
                         {subb, false, 0, 0, 0xFFFFFFFFu, false, false, false},
                         {subb, false, 0x80000000u, 0, 0x7FFFFFFFu, true, true, false}};
-  for (const auto &c : cases) {
+  for (const auto& c : cases) {
     // add.f %r1, 1 sets C; add.f %r0, 0 clears it.
     auto p = run_with({ri(add, r0, c.carry_in ? r1 : r0, c.carry_in ? 1 : 0, true),
                        rr(c.op, r3, r6, r7, true), exit_with(r0)},
@@ -226,7 +226,7 @@ TEST_CASE("every RRM load width and extension, big-endian") {
       {0, true, 2, 0x00007F01u},  {2, false, 0, 0xFFFFFF80u}, {2, true, 0, 0x00000080u},
       {2, false, 1, 0xFFFFFFFFu}, {2, true, 1, 0x000000FFu},  {2, false, 2, 0x0000007Fu},
       {2, true, 3, 0x00000001u}};
-  for (const auto &c : cases) {
+  for (const auto& c : cases) {
     ProgramRun p({rrm(false, r3, r6, r7, 2, c.yl, c.e), exit_with(r0)});
     p.cpu->write_word(0x2000, 0x80FF7F01u);
     p.cpu->set_reg(r6, 0x2000);
@@ -247,7 +247,7 @@ TEST_CASE("every SPLS load width and extension, with a negative 10-bit offset") 
   const Case cases[] = {{false, false, -4, 0xFFFF80FFu}, {false, true, -4, 0x80FFu},
                         {false, false, -2, 0x7F01u},     {true, false, -3, 0xFFFFFFFFu},
                         {true, true, -3, 0xFFu},         {true, false, -512, 0x12u}};
-  for (const auto &c : cases) {
+  for (const auto& c : cases) {
     ProgramRun p({spls(false, c.byte, c.e, r3, r6, 2, c.offset), exit_with(r0)});
     p.cpu->write_word(0x2000 - 4, 0x80FF7F01u);
     p.cpu->write_word(0x2000 - 512, 0x12345678u);
@@ -278,7 +278,7 @@ TEST_CASE("part-word stores write only their bytes") {
 
 TEST_CASE("pre- and post-modify addressing for every width updates the base by the offset") {
   struct Case {
-    const char *name;
+    const char* name;
     std::uint32_t word, width, ea, base_after;
   };
   const Case cases[] = {
@@ -295,7 +295,7 @@ TEST_CASE("pre- and post-modify addressing for every width updates the base by t
       {"uld.b [r6 sub r7] post", rrm(false, r3, r6, r7, 1, 2, true, sub), 1, 0x2000, 0x1FF8},
       {"ld [*r6 add r7] pre", rrm(false, r3, r6, r7, 3, 1, false), 4, 0x2008, 0x2008},
   };
-  for (const auto &c : cases) {
+  for (const auto& c : cases) {
     ProgramRun p({c.word, exit_with(r0)});
     // Each byte holds the low bits of its own address.
     for (std::uint32_t a = 0x1FF0; a < 0x2010; a += 4)
@@ -326,7 +326,7 @@ TEST_CASE("RRM address operators and, or, xor and shifts") {
                         {shift, sh_j, 0x0400, 3, 0x2000}, // left by a positive count
                         {shift, sh_j, 0x8000, std::uint32_t(-2), 0x2000},
                         {shift, sha_j, 0x8000, std::uint32_t(-2), 0x2000}};
-  for (const auto &c : cases) {
+  for (const auto& c : cases) {
     const std::uint32_t word = rrm(false, r3, r6, r7, 2, 1, false, c.op) | c.j << 3;
     ProgramRun p({word, exit_with(r0)});
     for (std::uint32_t a = 0x1F00; a < 0x2100; a += 4)

@@ -31,7 +31,7 @@ struct Tally {
   std::size_t compared = 0, valid = 0, invalid = 0, skipped = 0, mismatches = 0;
 };
 
-Tally compare(const std::vector<std::uint32_t> &all) {
+Tally compare(const std::vector<std::uint32_t>& all) {
   Tally t;
   std::vector<std::uint32_t> words;
   for (const auto w : all) {
@@ -63,7 +63,7 @@ Tally compare(const std::vector<std::uint32_t> &all) {
   return t;
 }
 
-std::vector<std::uint32_t> firmware_words(const char *dir) {
+std::vector<std::uint32_t> firmware_words(const char* dir) {
   const auto profile = lanai::profile::default_profile();
   const auto image =
       lanai::machine::link_program(lanai::machine::objects_in_manifest(dir), profile);
@@ -77,9 +77,9 @@ std::vector<std::uint32_t> firmware_words(const char *dir) {
 }
 
 // Runs llvm-objdump -d on one object; returns (word, text) per instruction.
-std::vector<std::pair<std::uint32_t, std::string>> objdump(const std::filesystem::path &obj) {
+std::vector<std::pair<std::uint32_t, std::string>> objdump(const std::filesystem::path& obj) {
   const std::string cmd = std::string("'") + LANAI_LLVM_OBJDUMP + "' -d '" + obj.string() + "'";
-  std::unique_ptr<FILE, int (*)(FILE *)> pipe(::popen(cmd.c_str(), "r"), ::pclose);
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(cmd.c_str(), "r"), ::pclose);
   REQUIRE(pipe);
   std::vector<std::pair<std::uint32_t, std::string>> out;
   char buf[512];
@@ -104,10 +104,10 @@ std::vector<std::pair<std::uint32_t, std::string>> objdump(const std::filesystem
 
 TEST_CASE("llvm-objdump's listing of every built firmware object matches the disassembler") {
   std::size_t words = 0, mismatches = 0;
-  for (const char *dir :
+  for (const char* dir :
        {LANAI_DEMO_DIR, LANAI_RUNTIME_DIR, LANAI_DIFF_O0_DIR, LANAI_DIFF_O2_DIR}) {
-    for (const auto &obj : lanai::machine::objects_in_manifest(dir)) {
-      for (const auto &[word, text] : objdump(obj)) {
+    for (const auto& obj : lanai::machine::objects_in_manifest(dir)) {
+      for (const auto& [word, text] : objdump(obj)) {
         ++words;
         const std::string mine = lanai::iss::disassemble(word);
         if (mine != text && ++mismatches <= 20)
@@ -123,7 +123,7 @@ TEST_CASE("llvm-objdump's listing of every built firmware object matches the dis
 
 TEST_CASE("every instruction word of the linked firmware disassembles as llvm-mc does") {
   std::set<std::uint32_t> unique;
-  for (const char *dir : {LANAI_DEMO_DIR, LANAI_DIFF_O0_DIR, LANAI_DIFF_O2_DIR}) {
+  for (const char* dir : {LANAI_DEMO_DIR, LANAI_DIFF_O0_DIR, LANAI_DIFF_O2_DIR}) {
     const auto words = firmware_words(dir);
     REQUIRE(words.size() > 100);
     unique.insert(words.begin(), words.end());

@@ -51,7 +51,7 @@ std::vector<std::array<std::uint64_t, 4>> make_inputs() {
   return inputs;
 }
 
-void check_level(const char *level) {
+void check_level(const char* level) {
   const auto profile = lanai::profile::default_profile();
   const auto objects =
       lanai::machine::objects_in_manifest(std::string(LANAI_DIFF_DIR) + "/diff_lanai_" + level);

@@ -133,7 +133,7 @@ TEST_CASE("add.f/addc and sub.f/subb chain carries across 64-bit values") {
                                     {0x8000000000000000ull, 0x8000000000000000ull},
                                     {5, 7},
                                     {0, 0xFFFFFFFFFFFFFFFFull}};
-  for (const auto &pr : pairs) {
+  for (const auto& pr : pairs) {
     // r20:r21 = a + b, r22:r23 = a - b (low word first).
     ProgramRun p({rr(add, 20, r6, 18, true), rr(addc, 21, r7, 19), rr(sub, 22, r6, 18, true),
                   rr(subb, 23, r7, 19), exit_with(r0)});
@@ -158,7 +158,7 @@ TEST_CASE("add.f sets carry and overflow like two's complement hardware") {
                         {0xFFFFFFFF, 1, true, false, false, true},
                         {0x80000000, 0x80000000, true, true, false, true},
                         {1, 2, false, false, false, false}};
-  for (const auto &c : cases) {
+  for (const auto& c : cases) {
     ProgramRun p({rr(add, r3, r6, r7, true), exit_with(r0)});
     p.cpu->set_reg(r6, c.a);
     p.cpu->set_reg(r7, c.b);

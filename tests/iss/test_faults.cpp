@@ -21,7 +21,7 @@ using lanai::iss::StopReason;
 
 namespace {
 
-ProgramRun run_faulting(const std::vector<std::uint32_t> &words) {
+ProgramRun run_faulting(const std::vector<std::uint32_t>& words) {
   ProgramRun p(words);
   p.cpu->set_reg(r6, 0x1000);
   p.run();
@@ -34,7 +34,7 @@ TEST_CASE("bus error: data access outside SRAM and the register window") {
   auto p =
       run_faulting({ri(add, r3, r0, 1), sli(r7, 0x100000), rm(false, r9, r7, 2, 0), exit_with(r3)});
   REQUIRE(p.stop == StopReason::fault);
-  const auto &f = p.cpu->fault();
+  const auto& f = p.cpu->fault();
   CHECK(f.kind == FaultKind::bus_error);
   CHECK(f.pc == 8);
   CHECK(f.address == 0x100000u);

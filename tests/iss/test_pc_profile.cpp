@@ -34,7 +34,7 @@ TEST_CASE("profile counts sum to the processor's cycles and instructions") {
   p.cpu->set_profile(&profile);
   p.run();
   REQUIRE(p.stop == lanai::iss::StopReason::halted);
-  const auto sum = [](const std::vector<std::uint64_t> &v) {
+  const auto sum = [](const std::vector<std::uint64_t>& v) {
     return std::accumulate(v.begin(), v.end(), std::uint64_t{0});
   };
   CHECK(sum(profile.instructions) == p.cpu->instructions());

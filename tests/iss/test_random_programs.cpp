@@ -22,7 +22,7 @@ struct Outcome {
 Outcome run_random(std::uint64_t seed) {
   lanai::kernel::RandomStream rng(seed, "random-program");
   std::vector<std::uint32_t> words(256);
-  for (auto &w : words) {
+  for (auto& w : words) {
     w = static_cast<std::uint32_t>(rng.next_u64());
     // Bias a quarter of the words towards branches and memory operations,
     // which random bits rarely form with useful operands.

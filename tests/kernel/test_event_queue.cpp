@@ -70,7 +70,7 @@ TEST_CASE("random schedules execute in (time, sequence) order") {
                          (seen[i - 1].time == seen[i].time && seen[i - 1].index < seen[i].index);
     REQUIRE(ordered);
   }
-  for (const Seen &s : seen)
+  for (const Seen& s : seen)
     CHECK(s.index % 7 != 0);
 }
 
@@ -199,7 +199,7 @@ TEST_CASE("labels, re-entrancy and exceptions from callbacks") {
   k.schedule_in(nanoseconds(1), [&] {
     try {
       k.run();
-    } catch (const std::logic_error &) {
+    } catch (const std::logic_error&) {
       nested_threw = true;
     }
   });

@@ -13,7 +13,7 @@ using namespace lanai::kernel;
 
 TEST_CASE("counter accumulates") {
   StatsRegistry stats;
-  Counter &c = stats.counter("node0.rx.packets");
+  Counter& c = stats.counter("node0.rx.packets");
   c.add();
   c.add(41);
   CHECK(c.value() == 42);
@@ -93,7 +93,7 @@ TEST_CASE("a name keeps its kind") {
   stats.counter("node0.hdma.busy");
   CHECK_THROWS_AS(stats.histogram("node0.hdma.busy"), std::logic_error);
   CHECK_THROWS_WITH(stats.time_weighted("node0.hdma.busy"), doctest::Contains("is a counter"));
-  TimeWeighted &tw = stats.time_weighted("node0.queue");
+  TimeWeighted& tw = stats.time_weighted("node0.queue");
   CHECK(&stats.time_weighted("node0.queue") == &tw);
   CHECK_THROWS_AS(stats.counter("node0.queue"), std::logic_error);
   CHECK(stats.size() == 2);
@@ -101,7 +101,7 @@ TEST_CASE("a name keeps its kind") {
 
 TEST_CASE("malformed names are rejected") {
   StatsRegistry stats;
-  for (const char *bad : {"", ".a", "a.", "a..b", "a b", "a\"b", "node0/x"}) {
+  for (const char* bad : {"", ".a", "a.", "a..b", "a b", "a\"b", "node0/x"}) {
     CAPTURE(bad);
     CHECK_THROWS_AS(stats.counter(bad), std::invalid_argument);
   }
@@ -117,7 +117,7 @@ TEST_CASE("for_each visits names in sorted order") {
   stats.counter("a.a");
   std::vector<std::string> names;
   std::vector<std::string> kinds;
-  stats.for_each([&](const std::string &name, const Stat &stat) {
+  stats.for_each([&](const std::string& name, const Stat& stat) {
     names.push_back(name);
     kinds.emplace_back(kind_name(stat));
   });
@@ -132,10 +132,10 @@ TEST_CASE("JSON and text reports are deterministic") {
   CHECK(stats.to_json() == "{}\n");
 
   stats.counter("node1.tx.packets").add(3);
-  Histogram &lat = stats.histogram("node0.latency_ns");
+  Histogram& lat = stats.histogram("node0.latency_ns");
   lat.record(2.0);
   lat.record(4.0);
-  TimeWeighted &q = stats.time_weighted("node0.queue");
+  TimeWeighted& q = stats.time_weighted("node0.queue");
   q.set(nanoseconds(1), 2.0);
   stats.histogram("empty");
 

@@ -120,7 +120,7 @@ TEST_CASE("task misuse is refused with an error naming the task") {
   try {
     k.wake_task(task, nanoseconds(11));
     FAIL("a second pending wake was accepted");
-  } catch (const std::logic_error &e) {
+  } catch (const std::logic_error& e) {
     CHECK(std::string(e.what()).find("'slices'") != std::string::npos);
     CHECK(std::string(e.what()).find("already pending") != std::string::npos);
   }
@@ -128,7 +128,7 @@ TEST_CASE("task misuse is refused with an error naming the task") {
   try {
     k.wake_task(task, nanoseconds(9));
     FAIL("a wake in the past was accepted");
-  } catch (const std::logic_error &e) {
+  } catch (const std::logic_error& e) {
     CHECK(std::string(e.what()).find("in the past") != std::string::npos);
   }
   CHECK(k.pending() == 0);

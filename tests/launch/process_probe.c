@@ -21,7 +21,7 @@ static long long now_ns(void) {
   return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-static int wrong(const char *what) {
+static int wrong(const char* what) {
   printf("WRONG: %s\n", what);
   return 1;
 }
@@ -31,7 +31,7 @@ static void leave(int code) {
   exit(code);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   int exit_code = -1, opt;
   while ((opt = getopt(argc, argv, "x:")) != -1)
     if (opt == 'x')

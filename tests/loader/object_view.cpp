@@ -8,28 +8,28 @@
 
 namespace lanai::loader::test {
 
-std::uint16_t get16(const std::vector<std::uint8_t> &b, std::size_t at) {
+std::uint16_t get16(const std::vector<std::uint8_t>& b, std::size_t at) {
   return static_cast<std::uint16_t>((b.at(at) << 8) | b.at(at + 1));
 }
 
-std::uint32_t get32(const std::vector<std::uint8_t> &b, std::size_t at) {
+std::uint32_t get32(const std::vector<std::uint8_t>& b, std::size_t at) {
   return (std::uint32_t{b.at(at)} << 24) | (std::uint32_t{b.at(at + 1)} << 16) |
          (std::uint32_t{b.at(at + 2)} << 8) | b.at(at + 3);
 }
 
-void put16(std::vector<std::uint8_t> &b, std::size_t at, std::uint16_t v) {
+void put16(std::vector<std::uint8_t>& b, std::size_t at, std::uint16_t v) {
   b.at(at) = static_cast<std::uint8_t>(v >> 8);
   b.at(at + 1) = static_cast<std::uint8_t>(v);
 }
 
-void put32(std::vector<std::uint8_t> &b, std::size_t at, std::uint32_t v) {
+void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
   put16(b, at, static_cast<std::uint16_t>(v >> 16));
   put16(b, at + 2, static_cast<std::uint16_t>(v));
 }
 
 namespace {
 
-std::string c_string(const std::vector<std::uint8_t> &b, std::size_t at) {
+std::string c_string(const std::vector<std::uint8_t>& b, std::size_t at) {
   std::string out;
   while (b.at(at) != 0)
     out.push_back(static_cast<char>(b.at(at++)));
@@ -38,7 +38,7 @@ std::string c_string(const std::vector<std::uint8_t> &b, std::size_t at) {
 
 } // namespace
 
-ObjectView::ObjectView(const std::vector<std::uint8_t> &bytes) : bytes_(bytes) {
+ObjectView::ObjectView(const std::vector<std::uint8_t>& bytes) : bytes_(bytes) {
   const std::uint32_t shoff = get32(bytes, 32);
   const std::uint16_t shnum = get16(bytes, 48);
   const std::uint16_t shstrndx = get16(bytes, 50);
@@ -59,10 +59,10 @@ ObjectView::ObjectView(const std::vector<std::uint8_t> &bytes) : bytes_(bytes) {
     sections_[i].name =
         c_string(bytes, sections_[shstrndx].offset + get32(bytes, sections_[i].header_at));
   }
-  for (const ViewSection &table : sections_) {
+  for (const ViewSection& table : sections_) {
     if (table.type != 2)
       continue; // SHT_SYMTAB
-    const ViewSection &strings = sections_.at(table.link);
+    const ViewSection& strings = sections_.at(table.link);
     for (std::uint32_t at = table.offset; at < table.offset + table.size; at += 16) {
       ViewSymbol s;
       s.entry_at = at;
@@ -94,7 +94,7 @@ std::optional<std::uint32_t> ObjectView::symbol_index(std::string_view name) con
 
 std::vector<ViewRela> ObjectView::relocations_for(std::uint32_t target) const {
   std::vector<ViewRela> out;
-  for (const ViewSection &s : sections_) {
+  for (const ViewSection& s : sections_) {
     if (s.type != 4 || s.info != target)
       continue; // SHT_RELA
     for (std::uint32_t at = s.offset; at < s.offset + s.size; at += 12) {

@@ -10,10 +10,10 @@
 
 namespace lanai::loader::test {
 
-std::uint16_t get16(const std::vector<std::uint8_t> &b, std::size_t at);
-std::uint32_t get32(const std::vector<std::uint8_t> &b, std::size_t at);
-void put16(std::vector<std::uint8_t> &b, std::size_t at, std::uint16_t v);
-void put32(std::vector<std::uint8_t> &b, std::size_t at, std::uint32_t v);
+std::uint16_t get16(const std::vector<std::uint8_t>& b, std::size_t at);
+std::uint32_t get32(const std::vector<std::uint8_t>& b, std::size_t at);
+void put16(std::vector<std::uint8_t>& b, std::size_t at, std::uint16_t v);
+void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v);
 
 struct ViewSection {
   std::string name;
@@ -37,10 +37,10 @@ struct ViewRela {
 
 class ObjectView {
 public:
-  explicit ObjectView(const std::vector<std::uint8_t> &bytes);
+  explicit ObjectView(const std::vector<std::uint8_t>& bytes);
 
-  const std::vector<ViewSection> &sections() const { return sections_; }
-  const std::vector<ViewSymbol> &symbols() const { return symbols_; }
+  const std::vector<ViewSection>& sections() const { return sections_; }
+  const std::vector<ViewSymbol>& symbols() const { return symbols_; }
   std::optional<std::uint32_t> section_index(std::string_view name) const;
   std::optional<std::uint32_t> symbol_index(std::string_view name) const;
   // Entries of the RELA section that patches section `target`.
@@ -49,7 +49,7 @@ public:
   std::uint32_t word_at(std::uint32_t section, std::uint32_t offset) const;
 
 private:
-  const std::vector<std::uint8_t> &bytes_;
+  const std::vector<std::uint8_t>& bytes_;
   std::vector<ViewSection> sections_;
   std::vector<ViewSymbol> symbols_;
 };

@@ -9,14 +9,14 @@ namespace lanai::loader::test {
 namespace {
 
 // Every HI16 or LO16 field referring to `symbol` in an object's .text.
-std::vector<std::uint32_t> address_halves(const LinkedImage &image, std::string_view object,
+std::vector<std::uint32_t> address_halves(const LinkedImage& image, std::string_view object,
                                           std::string_view symbol, std::uint32_t type) {
   const ObjectView view(test_object(object).data);
   const std::uint32_t text = *view.section_index(".text");
   const auto base = section_address(image, view, text);
   REQUIRE(base);
   std::vector<std::uint32_t> out;
-  for (const ViewRela &r : view.relocations_for(text)) {
+  for (const ViewRela& r : view.relocations_for(text)) {
     if (r.type == type && view.symbols()[r.symbol].name == symbol) {
       out.push_back(image_word(image, *base + r.offset) & 0xffff);
     }
@@ -39,13 +39,13 @@ TEST_CASE("duplicate COMDAT groups keep only the first copy") {
   // The kept copy is cxx_a's, placed right after cxx_a's .text; both
   // objects call it.
   CHECK(*twice == image.text_begin + section_size("cxx_a", ".text"));
-  for (const char *object : {"cxx_a", "cxx_b"}) {
+  for (const char* object : {"cxx_a", "cxx_b"}) {
     CAPTURE(object);
     const ObjectView view(test_object(object).data);
     const std::uint32_t text = *view.section_index(".text");
     const std::uint32_t base = *section_address(image, view, text);
     int calls = 0;
-    for (const ViewRela &r : view.relocations_for(text)) {
+    for (const ViewRela& r : view.relocations_for(text)) {
       if (r.type != 3 || view.symbols()[r.symbol].name != "_Z5twiceIiET_S0_")
         continue;
       CHECK((image_word(image, base + r.offset) & 0x01FFFFFC) == *twice);
@@ -65,7 +65,7 @@ TEST_CASE("duplicate COMDAT groups keep only the first copy") {
   const std::uint32_t n = *image.find_symbol(counter);
   CHECK(n >= image.bss_begin);
   CHECK(n < image.bss_end);
-  for (const char *object : {"cxx_a", "cxx_b"}) {
+  for (const char* object : {"cxx_a", "cxx_b"}) {
     CAPTURE(object);
     const auto hi = address_halves(image, object, counter, 5);
     const auto lo = address_halves(image, object, counter, 6);

@@ -10,16 +10,16 @@
 namespace lanai::loader::test {
 namespace {
 
-bool contains(const std::string &text, std::string_view part) {
+bool contains(const std::string& text, std::string_view part) {
   return text.find(part) != std::string::npos;
 }
 
 // main_unit + helper_unit with main_unit replaced by `patched`.
-std::string error_with_main(const ObjectInput &patched, const LinkOptions &options = {}) {
+std::string error_with_main(const ObjectInput& patched, const LinkOptions& options = {}) {
   return link_error({patched, test_object("helper_unit")}, options);
 }
 
-ViewRela first_relocation(const ObjectView &view, std::string_view section) {
+ViewRela first_relocation(const ObjectView& view, std::string_view section) {
   return view.relocations_for(*view.section_index(section)).at(0);
 }
 
@@ -29,7 +29,7 @@ TEST_CASE("an undefined symbol names the file, symbol and referencing site") {
   const std::string message = link_error(objects({"main_unit", "helper_unit", "undefined_ref"}));
   const ObjectView view(test_object("undefined_ref").data);
   std::uint32_t offset = 0;
-  for (const ViewRela &r : view.relocations_for(*view.section_index(".text"))) {
+  for (const ViewRela& r : view.relocations_for(*view.section_index(".text"))) {
     if (view.symbols()[r.symbol].name == "missing_function")
       offset = r.offset;
   }
@@ -70,7 +70,7 @@ TEST_CASE("relocation errors") {
     CHECK(contains(error_with_main(main), "lies outside section .text"));
   }
   SUBCASE("branch target out of range through the addend") {
-    for (const ViewRela &r : view.relocations_for(*view.section_index(".text"))) {
+    for (const ViewRela& r : view.relocations_for(*view.section_index(".text"))) {
       if (r.type == 3 && view.symbols()[r.symbol].name == "add_values") {
         put32(main.data, r.entry_at + 8, 0x02000000);
         const std::string message = error_with_main(main);
@@ -170,7 +170,7 @@ TEST_CASE("header checks") {
 TEST_CASE("table checks") {
   ObjectInput main = test_object("main_unit");
   const ObjectView view(main.data);
-  const ViewSection &symtab = view.sections()[*view.section_index(".symtab")];
+  const ViewSection& symtab = view.sections()[*view.section_index(".symtab")];
 
   SUBCASE("bad section index in a symbol") {
     put16(main.data, view.symbols()[*view.symbol_index("_start")].entry_at + 14, 200);
@@ -223,8 +223,8 @@ TEST_CASE("a symbol that the linker defines may not be defined by an object") {
   ObjectInput main = test_object("main_unit");
   const ObjectView view(main.data);
   // Rename "main_result" in place to "__bss_end\0..." (same string table slot).
-  const ViewSymbol &s = view.symbols()[*view.symbol_index("main_result")];
-  const ViewSection &strings =
+  const ViewSymbol& s = view.symbols()[*view.symbol_index("main_result")];
+  const ViewSection& strings =
       view.sections()[view.sections()[*view.section_index(".symtab")].link];
   const std::size_t at = strings.offset + get32(main.data, s.entry_at);
   const std::string reserved = "__bss_end";
@@ -235,13 +235,13 @@ TEST_CASE("a symbol that the linker defines may not be defined by an object") {
 }
 
 TEST_CASE("reading object files") {
-  const ObjectInput &input = test_object("main_unit");
+  const ObjectInput& input = test_object("main_unit");
   CHECK(input.name.ends_with("main_unit.o"));
   CHECK(input.data.size() > 52);
   CHECK_THROWS_AS(read_object_file("/nonexistent/dir/x.o"), LoadError);
   try {
     (void)read_object_file("/nonexistent/dir/x.o");
-  } catch (const LoadError &error) {
+  } catch (const LoadError& error) {
     CHECK(contains(error.what(), "/nonexistent/dir/x.o"));
   }
 }

@@ -18,24 +18,24 @@ namespace {
 namespace fs = std::filesystem;
 using namespace lanai::loader;
 
-fs::path object_path(const std::string &name) {
+fs::path object_path(const std::string& name) {
   return fs::path(LANAI_LOADER_TEST_OBJECTS) / (name + ".o");
 }
 
 // A fresh scratch folder for one test.
-fs::path scratch(const std::string &name) {
+fs::path scratch(const std::string& name) {
   const fs::path dir = fs::path(LANAI_LOADER_TEST_SCRATCH) / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
 }
 
-void write_file(const fs::path &file, const std::string &text) {
+void write_file(const fs::path& file, const std::string& text) {
   std::ofstream(file, std::ios::binary) << text;
 }
 
 // The base of the variant tests: part a (parts_a.o), part b (parts_b.o).
-FirmwareSource make_base(const std::string &name) {
+FirmwareSource make_base(const std::string& name) {
   const fs::path dir = scratch(name);
   fs::copy_file(object_path("parts_a"), dir / "parts_a.o");
   fs::copy_file(object_path("parts_b"), dir / "parts_b.o");
@@ -43,10 +43,10 @@ FirmwareSource make_base(const std::string &name) {
   return find_firmware((dir).string());
 }
 
-std::string load_error(auto &&action) {
+std::string load_error(auto&& action) {
   try {
     action();
-  } catch (const LoadError &e) {
+  } catch (const LoadError& e) {
     const std::string message = e.what();
     CHECK_MESSAGE(message.find('\n') == std::string::npos, "multi-line message: " << message);
     return message;
@@ -55,7 +55,7 @@ std::string load_error(auto &&action) {
   return "";
 }
 
-std::string text_of(const fs::path &file) {
+std::string text_of(const fs::path& file) {
   std::ifstream in(file);
   return {std::istreambuf_iterator<char>(in), {}};
 }

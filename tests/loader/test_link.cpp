@@ -12,9 +12,9 @@ namespace {
 
 // Address a relocation's symbol should have received, if the test can work
 // it out from the image's symbols alone.
-std::optional<std::uint32_t> expected_symbol(const LinkedImage &image, const ObjectView &view,
-                                             const ViewRela &r) {
-  const ViewSymbol &sym = view.symbols().at(r.symbol);
+std::optional<std::uint32_t> expected_symbol(const LinkedImage& image, const ObjectView& view,
+                                             const ViewRela& r) {
+  const ViewSymbol& sym = view.symbols().at(r.symbol);
   const unsigned binding = sym.info >> 4;
   if (binding != 0) {
     if (const auto address = image.find_symbol(sym.name))
@@ -32,7 +32,7 @@ std::optional<std::uint32_t> expected_symbol(const LinkedImage &image, const Obj
 
 // Checks every relocation of an object's allocated sections whose target the
 // test can compute; returns how many were checked.
-int verify_relocations(const LinkedImage &image, std::string_view name) {
+int verify_relocations(const LinkedImage& image, std::string_view name) {
   const ObjectView view(test_object(name).data);
   int verified = 0;
   for (std::uint32_t i = 0; i < view.sections().size(); ++i) {
@@ -44,7 +44,7 @@ int verify_relocations(const LinkedImage &image, std::string_view name) {
     const auto base = section_address(image, view, i);
     if (!base)
       continue;
-    for (const ViewRela &r : relocations) {
+    for (const ViewRela& r : relocations) {
       const auto symbol = expected_symbol(image, view, r);
       if (!symbol)
         continue;
@@ -65,16 +65,16 @@ int verify_relocations(const LinkedImage &image, std::string_view name) {
 }
 
 // Every HI16/LO16 pair for `symbol` in an object's .text rebuilds its address.
-void check_hi_lo(const LinkedImage &image, std::string_view object, std::string_view symbol) {
+void check_hi_lo(const LinkedImage& image, std::string_view object, std::string_view symbol) {
   const ObjectView view(test_object(object).data);
   const std::uint32_t text = *view.section_index(".text");
   const std::uint32_t base = *section_address(image, view, text);
   const std::uint32_t target = *image.find_symbol(symbol);
   int pairs = 0;
-  for (const ViewRela &hi : view.relocations_for(text)) {
+  for (const ViewRela& hi : view.relocations_for(text)) {
     if (hi.type != 5 || view.symbols()[hi.symbol].name != symbol)
       continue;
-    for (const ViewRela &lo : view.relocations_for(text)) {
+    for (const ViewRela& lo : view.relocations_for(text)) {
       if (lo.type != 6 || lo.offset != hi.offset + 4)
         continue;
       const std::uint32_t rebuilt = (image_word(image, base + hi.offset) << 16) |
@@ -87,7 +87,7 @@ void check_hi_lo(const LinkedImage &image, std::string_view object, std::string_
 }
 
 // The R_LANAI_25 target field of the branch to `callee` from `object`'s .text.
-std::vector<std::uint32_t> branch_targets(const LinkedImage &image, std::string_view object,
+std::vector<std::uint32_t> branch_targets(const LinkedImage& image, std::string_view object,
                                           std::string_view callee) {
   const ObjectView view(test_object(object).data);
   std::vector<std::uint32_t> targets;
@@ -95,7 +95,7 @@ std::vector<std::uint32_t> branch_targets(const LinkedImage &image, std::string_
     if ((view.sections()[i].flags & 4) == 0)
       continue; // SHF_EXECINSTR
     const auto base = section_address(image, view, i);
-    for (const ViewRela &r : view.relocations_for(i)) {
+    for (const ViewRela& r : view.relocations_for(i)) {
       if (r.type != 3 || view.symbols()[r.symbol].name != callee)
         continue;
       REQUIRE(base);
@@ -155,7 +155,7 @@ TEST_CASE("layout puts code first, then data, then zeroed bss") {
   CHECK(image.text_begin < image.text_end);
   CHECK(image.text_end <= image.bss_begin);
 
-  for (const char *function :
+  for (const char* function :
        {"_start", "main_callback", "run_dispatch", "add_values", "sub_values", "mul_values"}) {
     CAPTURE(function);
     const std::uint32_t address = *image.find_symbol(function);
@@ -173,7 +173,7 @@ TEST_CASE("layout puts code first, then data, then zeroed bss") {
   CHECK(dispatch < shared_total);
   CHECK(shared_total + 4 <= image.bss_begin);
   CHECK(*image.find_symbol("greeting") + 4 <= image.bss_begin);
-  for (const char *variable : {"counter", "main_result", "aligned_buffer", "helper_scratch"}) {
+  for (const char* variable : {"counter", "main_result", "aligned_buffer", "helper_scratch"}) {
     CAPTURE(variable);
     const std::uint32_t address = *image.find_symbol(variable);
     CHECK(address >= image.bss_begin);
@@ -257,7 +257,7 @@ TEST_CASE("an undefined weak reference resolves to address 0") {
   const std::uint32_t text = *view.section_index(".text");
   const std::uint32_t base = *section_address(image, view, text);
   int seen = 0;
-  for (const ViewRela &r : view.relocations_for(text)) {
+  for (const ViewRela& r : view.relocations_for(text)) {
     if (view.symbols()[r.symbol].name != "optional_feature")
       continue;
     CHECK(decode_field(r.type, image_word(image, base + r.offset)) == 0);
@@ -277,10 +277,10 @@ TEST_CASE("common symbols are merged and allocated in bss") {
   CHECK(shared >= image.bss_begin);
   CHECK(shared + 4 <= image.bss_end);
   // Nothing else lives inside the merged block.
-  for (const auto &[name, address] : image.symbols) {
+  for (const auto& [name, address] : image.symbols) {
     if (name == "common_buf" || name.starts_with("__"))
       continue;
-    const std::string &symbol = name;
+    const std::string& symbol = name;
     CAPTURE(symbol);
     CHECK((address < buffer || address >= buffer + 200));
   }

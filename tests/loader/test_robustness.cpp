@@ -15,7 +15,7 @@ enum class Outcome { linked, rejected };
 
 // Links `subject` in place of objects[index]; anything but LoadError escapes
 // and fails the test.
-Outcome try_link(std::vector<ObjectInput> inputs, std::size_t index, const ObjectInput &subject) {
+Outcome try_link(std::vector<ObjectInput> inputs, std::size_t index, const ObjectInput& subject) {
   inputs[index] = subject;
   try {
     const LinkedImage image = link(inputs, {});
@@ -24,7 +24,7 @@ Outcome try_link(std::vector<ObjectInput> inputs, std::size_t index, const Objec
     REQUIRE(image.text_begin <= image.text_end);
     REQUIRE(image.bss_begin <= image.bss_end);
     return Outcome::linked;
-  } catch (const LoadError &) {
+  } catch (const LoadError&) {
     return Outcome::rejected;
   }
 }
@@ -33,7 +33,7 @@ struct LinkSet {
   std::vector<std::string_view> names;
 };
 
-const std::vector<LinkSet> &link_sets() {
+const std::vector<LinkSet>& link_sets() {
   static const std::vector<LinkSet> sets{
       {{"main_unit", "helper_unit"}},
       {{"cxx_a", "cxx_b"}},
@@ -43,7 +43,7 @@ const std::vector<LinkSet> &link_sets() {
   return sets;
 }
 
-std::vector<ObjectInput> load(const LinkSet &set) {
+std::vector<ObjectInput> load(const LinkSet& set) {
   std::vector<ObjectInput> out;
   for (const std::string_view name : set.names)
     out.push_back(test_object(name));
@@ -52,12 +52,12 @@ std::vector<ObjectInput> load(const LinkSet &set) {
 
 // Regions where a change is most likely to reach the parser's checks: the
 // ELF header, the section header table and the symbol and relocation tables.
-std::vector<std::pair<std::size_t, std::size_t>> metadata_regions(const ObjectInput &object) {
+std::vector<std::pair<std::size_t, std::size_t>> metadata_regions(const ObjectInput& object) {
   const ObjectView view(object.data);
   std::vector<std::pair<std::size_t, std::size_t>> regions{{0, 52}};
   const std::size_t shoff = get32(object.data, 32);
   regions.emplace_back(shoff, view.sections().size() * 40);
-  for (const ViewSection &s : view.sections()) {
+  for (const ViewSection& s : view.sections()) {
     if (s.type == 2 || s.type == 4 || s.type == 17)
       regions.emplace_back(s.offset, s.size);
   }
@@ -67,10 +67,10 @@ std::vector<std::pair<std::size_t, std::size_t>> metadata_regions(const ObjectIn
 } // namespace
 
 TEST_CASE("every truncation of a valid object is rejected cleanly") {
-  for (const LinkSet &set : link_sets()) {
+  for (const LinkSet& set : link_sets()) {
     const auto inputs = load(set);
     for (std::size_t index = 0; index < inputs.size(); ++index) {
-      const ObjectInput &original = inputs[index];
+      const ObjectInput& original = inputs[index];
       CAPTURE(original.name);
       const std::size_t table_end =
           get32(original.data, 32) + std::size_t{get16(original.data, 48)} * 40;
@@ -98,7 +98,7 @@ TEST_CASE("seeded random mutations never crash the loader") {
                                            0x7f,       0x80,       0xff,       0xffff,    0x10000,
                                            0x7fffffff, 0x80000000, 0xfffffff0, 0xffffffff};
   for (int iteration = 0; iteration < iterations; ++iteration) {
-    const LinkSet &set = link_sets()[random() % link_sets().size()];
+    const LinkSet& set = link_sets()[random() % link_sets().size()];
     const auto inputs = load(set);
     const std::size_t index = random() % inputs.size();
     ObjectInput subject = inputs[index];
@@ -107,7 +107,7 @@ TEST_CASE("seeded random mutations never crash the loader") {
     for (int c = 0; c < changes; ++c) {
       std::size_t at = random() % subject.data.size();
       if (random() % 4 != 0) { // mostly aim at the tables
-        const auto &[begin, size] = regions[random() % regions.size()];
+        const auto& [begin, size] = regions[random() % regions.size()];
         if (size != 0)
           at = std::min(begin + random() % size, subject.data.size() - 1);
       }

@@ -9,7 +9,7 @@
 
 namespace lanai::loader::test {
 
-const ObjectInput &test_object(std::string_view name) {
+const ObjectInput& test_object(std::string_view name) {
   static std::map<std::string, ObjectInput, std::less<>> cache;
   auto it = cache.find(name);
   if (it == cache.end()) {
@@ -31,10 +31,10 @@ std::vector<ObjectInput> objects(std::initializer_list<std::string_view> names) 
   return out;
 }
 
-std::string link_error(const std::vector<ObjectInput> &inputs, const LinkOptions &options) {
+std::string link_error(const std::vector<ObjectInput>& inputs, const LinkOptions& options) {
   try {
     (void)link(inputs, options);
-  } catch (const LoadError &error) {
+  } catch (const LoadError& error) {
     const std::string message = error.what();
     CHECK_MESSAGE(message.find('\n') == std::string::npos, "multi-line message: " << message);
     return message;
@@ -43,16 +43,16 @@ std::string link_error(const std::vector<ObjectInput> &inputs, const LinkOptions
   return {};
 }
 
-std::uint32_t image_word(const LinkedImage &image, std::uint32_t address) {
+std::uint32_t image_word(const LinkedImage& image, std::uint32_t address) {
   REQUIRE(address >= image.base);
   return get32(image.bytes, address - image.base);
 }
 
-std::optional<std::uint32_t> section_address(const LinkedImage &image, const ObjectView &view,
+std::optional<std::uint32_t> section_address(const LinkedImage& image, const ObjectView& view,
                                              std::uint32_t section) {
   // Strong symbols first: a weak one may have lost to another object's definition.
   for (const unsigned wanted : {1u, 2u}) {
-    for (const ViewSymbol &s : view.symbols()) {
+    for (const ViewSymbol& s : view.symbols()) {
       if (s.shndx != section || (s.info >> 4) != wanted || s.name.empty())
         continue;
       if (const auto address = image.find_symbol(s.name))

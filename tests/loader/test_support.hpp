@@ -16,19 +16,19 @@ namespace lanai::loader::test {
 
 // The object compiled from tests/loader/firmware/<name>.{c,cpp,S}; a name
 // "small/<name>" gives one compiled as the VIA firmware is (small code model).
-const ObjectInput &test_object(std::string_view name);
+const ObjectInput& test_object(std::string_view name);
 
 std::vector<ObjectInput> objects(std::initializer_list<std::string_view> names);
 
 // The LoadError message of a failed link; the test fails if the link succeeds.
-std::string link_error(const std::vector<ObjectInput> &inputs, const LinkOptions &options = {});
+std::string link_error(const std::vector<ObjectInput>& inputs, const LinkOptions& options = {});
 
 // Big-endian word of the image at an absolute address.
-std::uint32_t image_word(const LinkedImage &image, std::uint32_t address);
+std::uint32_t image_word(const LinkedImage& image, std::uint32_t address);
 
 // Address of section `section` of an object in the image, deduced from a
 // strong (or else weak) global symbol defined in it; nullopt if it has none.
-std::optional<std::uint32_t> section_address(const LinkedImage &image, const ObjectView &view,
+std::optional<std::uint32_t> section_address(const LinkedImage& image, const ObjectView& view,
                                              std::uint32_t section);
 
 // Bits of the word that a relocation of this type rewrites.

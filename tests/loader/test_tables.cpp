@@ -13,7 +13,7 @@ namespace {
 using namespace lanai::loader;
 using namespace lanai::loader::test;
 
-std::string string_at(const LinkedImage &image, std::uint32_t address) {
+std::string string_at(const LinkedImage& image, std::uint32_t address) {
   std::string s;
   for (std::uint32_t a = address; a < image.image_end && image.bytes[a - image.base] != 0; ++a)
     s += static_cast<char>(image.bytes[a - image.base]);

@@ -62,7 +62,7 @@ struct Fixture {
     }
   }
 
-  lanai::nic::Card &card(std::size_t n) { return *cards.at(n); }
+  lanai::nic::Card& card(std::size_t n) { return *cards.at(n); }
 
   // The core cycle that corresponds to the kernel's current time.
   std::uint64_t cycle(std::size_t n) { return card(n).core().cycle_at(kernel.now()); }
@@ -78,7 +78,7 @@ struct Fixture {
 
   // The first picosecond at which card n's core has reached cycle c.
   SimTime time_of_cycle(std::size_t n, std::uint64_t c) {
-    const auto &core = card(n).core();
+    const auto& core = card(n).core();
     SimTime t = core.time_at(c);
     if (core.cycle_at(t) < c)
       t += lanai::kernel::picoseconds(1);
@@ -86,7 +86,7 @@ struct Fixture {
   }
 
   // Runs events up to `until`, calling `after_each` after every one.
-  void advance(SimTime until, const std::function<void()> &after_each) {
+  void advance(SimTime until, const std::function<void()>& after_each) {
     while (kernel.pending() > 0 && kernel.next_event_time() <= until) {
       kernel.step();
       after_each();
@@ -94,11 +94,11 @@ struct Fixture {
     kernel.run_until(until);
   }
 
-  std::uint64_t counter(const char *name) { return stats.counter(name).value(); }
+  std::uint64_t counter(const char* name) { return stats.counter(name).value(); }
 };
 
 // Host address of a buffer of this process, as registrations carry it.
-inline std::uint64_t host_address(const void *p) {
+inline std::uint64_t host_address(const void* p) {
   return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
 }
 

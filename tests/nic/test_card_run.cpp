@@ -21,7 +21,7 @@ TEST_CASE("firmware writes the console and exits; the card reports how it stoppe
             {t::sli(t::r3, 'o'), t::sls(true, t::r3, sls_reg(LANAI_REG_CONSOLE)),
              t::sli(t::r3, 'k'), t::sls(true, t::r3, sls_reg(LANAI_REG_CONSOLE)), t::sli(t::r3, 3),
              t::exit_with(t::r3), t::br(0, 24), t::nop});
-  auto &card = f.card(0);
+  auto& card = f.card(0);
   CHECK(card.has_symbol("_start"));
   CHECK(card.symbol("_start") == 0u);
   CHECK_FALSE(card.has_symbol("via_nic_config"));
@@ -91,7 +91,7 @@ TEST_CASE("a timer wait in firmware ends when the countdown does") {
 
 TEST_CASE("the host reaches SRAM through PIO words and byte writes") {
   Fixture f;
-  auto &card = f.card(1);
+  auto& card = f.card(1);
   card.write_sram_word(0x3000, 0x01020304);
   CHECK(card.read_sram_word(0x3000) == 0x01020304u);
   const std::vector<std::uint8_t> bytes{0xAA, 0xBB, 0xCC, 0xDD, 0xEE};

@@ -14,10 +14,10 @@ via_doorbell doorbell(std::uint32_t vi_queue, std::uint32_t handle, std::uint64_
 
 struct Entry {
   std::uint32_t vi, addr_lo, addr_hi, handle;
-  friend bool operator==(const Entry &, const Entry &) = default;
+  friend bool operator==(const Entry&, const Entry&) = default;
 };
 
-Entry pop(Fixture &f, std::size_t n) {
+Entry pop(Fixture& f, std::size_t n) {
   REQUIRE(f.read(n, LANAI_REG_DB_POP) == 1u);
   return {f.read(n, LANAI_REG_DB_ENTRY_VI), f.read(n, LANAI_REG_DB_ENTRY_ADDR_LO),
           f.read(n, LANAI_REG_DB_ENTRY_ADDR_HI), f.read(n, LANAI_REG_DB_ENTRY_HANDLE)};
@@ -27,7 +27,7 @@ Entry pop(Fixture &f, std::size_t n) {
 
 TEST_CASE("FIFO mode keeps arrival order across VIs and latches whole entries") {
   Fixture f;
-  auto &card = f.card(0);
+  auto& card = f.card(0);
   CHECK(f.read(0, LANAI_REG_DB_MODE) == 0u);
   CHECK(f.read(0, LANAI_REG_DB_CAPACITY) == 64u);
   CHECK((f.read(0, LANAI_REG_EVENT_STATUS) & LANAI_EV_DOORBELL) == 0u);
@@ -56,7 +56,7 @@ TEST_CASE("FIFO mode keeps arrival order across VIs and latches whole entries") 
 
 TEST_CASE("each entry carries the LANai cycle at which it was rung") {
   Fixture f;
-  auto &card = f.card(0);
+  auto& card = f.card(0);
   f.kernel.run_until(lanai::kernel::microseconds(2));
   const std::uint64_t first = f.cycle(0);
   CHECK(card.ring_doorbell(doorbell(1, 0x11, 0x40)));
@@ -83,7 +83,7 @@ TEST_CASE("a full FIFO drops, counts and flags until the firmware clears the fla
   auto p = default_profile();
   p.nic.doorbell_entries = 4;
   Fixture f(p);
-  auto &card = f.card(0);
+  auto& card = f.card(0);
   for (std::uint32_t i = 0; i < 4; ++i)
     CHECK(card.ring_doorbell(doorbell(i, i, i * 64)));
   CHECK_FALSE(card.ring_doorbell(doorbell(9, 9, 9)));
@@ -118,7 +118,7 @@ TEST_CASE("per-VI mode keeps one bounded queue per VI behind DB_SELECT") {
   p.nic.per_vi_doorbells = 1;
   p.nic.doorbell_entries = 2;
   Fixture f(p);
-  auto &card = f.card(0);
+  auto& card = f.card(0);
   CHECK(f.read(0, LANAI_REG_DB_MODE) == 1u);
   CHECK(f.read(0, LANAI_REG_DB_CAPACITY) == 2u);
 

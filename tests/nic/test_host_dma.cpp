@@ -21,7 +21,7 @@ struct HostBuffer {
   std::uint32_t handle = 0;
 };
 
-HostBuffer registered(Fixture &f, std::size_t n, std::size_t size, std::uint8_t seed) {
+HostBuffer registered(Fixture& f, std::size_t n, std::size_t size, std::uint8_t seed) {
   HostBuffer b;
   b.bytes.resize(size);
   for (std::size_t i = 0; i < size; ++i)
@@ -30,7 +30,7 @@ HostBuffer registered(Fixture &f, std::size_t n, std::size_t size, std::uint8_t 
   return b;
 }
 
-void stage(Fixture &f, std::size_t n, std::uint64_t host, std::uint32_t handle, std::uint32_t tag,
+void stage(Fixture& f, std::size_t n, std::uint64_t host, std::uint32_t handle, std::uint32_t tag,
            std::uint32_t sram, std::uint32_t length) {
   f.write(n, LANAI_REG_HDMA_HOST_LO, static_cast<std::uint32_t>(host));
   f.write(n, LANAI_REG_HDMA_HOST_HI, static_cast<std::uint32_t>(host >> 32));
@@ -40,7 +40,7 @@ void stage(Fixture &f, std::size_t n, std::uint64_t host, std::uint32_t handle, 
   f.write(n, LANAI_REG_HDMA_LENGTH, length);
 }
 
-std::uint32_t append(Fixture &f, std::uint32_t direction) {
+std::uint32_t append(Fixture& f, std::uint32_t direction) {
   f.write(0, LANAI_REG_HDMA_APPEND, direction);
   return f.read(0, LANAI_REG_HDMA_RESULT);
 }
@@ -49,7 +49,7 @@ std::uint32_t done(std::uint32_t id, std::uint32_t status = LANAI_HDMA_OK) {
   return LANAI_HDMA_DONE_VALID | status << 16 | id;
 }
 
-std::vector<std::uint8_t> sram_bytes(Fixture &f, std::size_t n, std::uint32_t at, std::size_t len) {
+std::vector<std::uint8_t> sram_bytes(Fixture& f, std::size_t n, std::uint32_t at, std::size_t len) {
   std::vector<std::uint8_t> out(len);
   for (std::size_t i = 0; i < len; ++i) {
     const std::uint32_t w = f.card(n).read_sram_word((at + static_cast<std::uint32_t>(i)) & ~3u);
@@ -115,7 +115,7 @@ TEST_CASE("requests are served back to back and complete in order, both directio
     f.card(0).write_sram_word(0x1000 + 4 * i, 0xA0A1A2A3 + i);
 
   const SimTime t0 = f.kernel.now();
-  const auto &dma = f.card(0).host_dma();
+  const auto& dma = f.card(0).host_dma();
   stage(f, 0, host_address(host.bytes.data()), host.handle, ptag, 0x2000, 100);
   CHECK(append(f, LANAI_HDMA_TO_SRAM) == (LANAI_HDMA_ACCEPTED | 1u));
   stage(f, 0, host_address(host.bytes.data() + 300), host.handle, ptag, 0x1000, 50);
@@ -129,7 +129,7 @@ TEST_CASE("requests are served back to back and complete in order, both directio
   const SimTime tc = tb + dma.service_time(0);
   CHECK(tc - tb == microseconds(1)); // a 0-byte request still costs the setup
   const std::vector<std::pair<SimTime, std::uint32_t>> expected = {{ta, 1}, {tb, 2}, {tc, 3}};
-  for (const auto &[t, id] : expected) {
+  for (const auto& [t, id] : expected) {
     const std::uint32_t request = id;
     CAPTURE(request);
     f.kernel.run_until(t - picoseconds(1));

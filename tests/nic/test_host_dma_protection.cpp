@@ -10,7 +10,7 @@ using lanai::kernel::picoseconds;
 
 namespace {
 
-void stage_and_append(Fixture &f, std::uint64_t host, std::uint32_t handle, std::uint32_t tag,
+void stage_and_append(Fixture& f, std::uint64_t host, std::uint32_t handle, std::uint32_t tag,
                       std::uint32_t sram, std::uint32_t length, std::uint32_t direction) {
   f.write(0, LANAI_REG_HDMA_HOST_LO, static_cast<std::uint32_t>(host));
   f.write(0, LANAI_REG_HDMA_HOST_HI, static_cast<std::uint32_t>(host >> 32));
@@ -60,14 +60,14 @@ TEST_CASE("protection failures complete after setup with their status and move n
       {open, 7, base, 128, LANAI_HDMA_TO_HOST_REMOTE, LANAI_HDMA_OK}, // open to remote writes
       {readable, 7, base, 64, LANAI_HDMA_TO_SRAM_REMOTE, LANAI_HDMA_OK}, // open to remote reads
   };
-  for (const auto &c : cases)
+  for (const auto& c : cases)
     stage_and_append(f, c.host, c.handle, c.tag, 0x400, c.length, c.direction);
 
-  const auto &dma = f.card(0).host_dma();
+  const auto& dma = f.card(0).host_dma();
   SimTime t = f.kernel.now();
   for (std::size_t i = 0; i < cases.size(); ++i) {
     CAPTURE(i);
-    const auto &c = cases[i];
+    const auto& c = cases[i];
     t += c.status == LANAI_HDMA_OK ? dma.service_time(c.length) : microseconds(1);
     f.kernel.run_until(t - picoseconds(1));
     CHECK(f.read(0, LANAI_REG_HDMA_DONE_POP) == 0u);

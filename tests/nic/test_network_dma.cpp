@@ -23,8 +23,8 @@ std::vector<std::uint8_t> payload_of(std::size_t size, std::uint8_t seed) {
 }
 
 // Puts route + payload at the send buffer of node `from` and starts it.
-std::uint32_t send(Fixture &f, std::size_t from, std::size_t to,
-                   const std::vector<std::uint8_t> &payload) {
+std::uint32_t send(Fixture& f, std::size_t from, std::size_t to,
+                   const std::vector<std::uint8_t>& payload) {
   auto bytes = f.net->route(from, to);
   const auto route_len = static_cast<std::uint32_t>(bytes.size());
   bytes.insert(bytes.end(), payload.begin(), payload.end());
@@ -36,14 +36,14 @@ std::uint32_t send(Fixture &f, std::size_t from, std::size_t to,
   return f.read(from, LANAI_REG_NSDMA_RESULT);
 }
 
-std::uint32_t arm(Fixture &f, std::size_t n, std::uint32_t capacity) {
+std::uint32_t arm(Fixture& f, std::size_t n, std::uint32_t capacity) {
   f.write(n, LANAI_REG_NRDMA_SRAM, recv_buffer);
   f.write(n, LANAI_REG_NRDMA_CAPACITY, capacity);
   f.write(n, LANAI_REG_NRDMA_ARM, 1);
   return f.read(n, LANAI_REG_NRDMA_RESULT);
 }
 
-std::vector<std::uint8_t> received(Fixture &f, std::size_t n, std::size_t len) {
+std::vector<std::uint8_t> received(Fixture& f, std::size_t n, std::size_t len) {
   std::vector<std::uint8_t> out(len);
   for (std::size_t i = 0; i < len; ++i) {
     const auto at = recv_buffer + static_cast<std::uint32_t>(i);
@@ -69,7 +69,7 @@ TEST_CASE("a packet goes from card 0's SRAM to card 1's SRAM with its source nod
   CHECK_FALSE(f.card(0).devices_idle());
 
   // The head enters the link after the send start-up time.
-  auto &tx = f.net->link("wire.node0.tx");
+  auto& tx = f.net->link("wire.node0.tx");
   f.kernel.run_until(t0 + nanoseconds(200) - picoseconds(1));
   CHECK_FALSE(tx.busy());
   f.kernel.run_until(t0 + nanoseconds(200));
@@ -160,7 +160,7 @@ TEST_CASE("the receive DMA truncates to its buffer and flags damaged packets") {
   CHECK(f.counter("node1.nrdma.bytes") == 40);
   f.write(1, LANAI_REG_NRDMA_STATUS, LANAI_NRDMA_STATUS_DONE);
 
-  f.net->link("wire.node0.tx").set_in_flight_hook([](lanai::wire::Packet &p) {
+  f.net->link("wire.node0.tx").set_in_flight_hook([](lanai::wire::Packet& p) {
     p.corrupt_byte(3, 0x10);
   });
   REQUIRE(arm(f, 1, 256) == LANAI_NRDMA_ACCEPTED);

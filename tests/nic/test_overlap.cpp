@@ -16,7 +16,7 @@ TEST_CASE("the overlap level is the AND of two busy levels, at their exact times
   lanai::nic::OverlapMeter both(stats, "x.ab.overlap");
   a.watch_overlap(&both, 0);
   b.watch_overlap(&both, 1);
-  auto &level = stats.time_weighted("x.ab.overlap");
+  auto& level = stats.time_weighted("x.ab.overlap");
 
   a.begin(nanoseconds(10));
   CHECK_FALSE(both.overlapping());
@@ -96,7 +96,7 @@ TEST_CASE("a card's overlap follows its HDMA and NSDMA busy levels exactly") {
   f.write(0, LANAI_REG_NSDMA_START, 1);
   REQUIRE(f.read(0, LANAI_REG_NSDMA_RESULT) == LANAI_NSDMA_ACCEPTED);
 
-  auto &card = f.card(0);
+  auto& card = f.card(0);
   CHECK(card.hdma_nsdma_overlap().overlapping());
   SimTime hdma_end{}, nsdma_end{};
   f.advance(t0 + nanoseconds(100'000), [&] {

@@ -30,7 +30,7 @@ TEST_CASE("a fresh card is idle: only the DMA idle bits are set") {
 
 TEST_CASE("addresses without a register are unmapped") {
   Fixture f;
-  auto &bus = f.card(0).bus();
+  auto& bus = f.card(0).bus();
   std::uint32_t v = 0;
   for (const std::uint32_t a :
        {LANAI_REG(0x0038), LANAI_REG(0x00FC), LANAI_REG(0x0130), LANAI_REG(0x022C),
@@ -115,7 +115,7 @@ TEST_CASE("a register access ahead of the kernel takes effect at the core's time
 
 TEST_CASE("the trace port keeps what the firmware wrote and costs nothing without a recorder") {
   Fixture f;
-  auto &bus = f.card(0).bus();
+  auto& bus = f.card(0).bus();
   std::uint32_t v = 0;
   CHECK(bus.read(LANAI_REG_TRACE_TAG, 0, v) == MmioStatus::ok);
   CHECK(v == 0xFFFFFFFFu); // unlabelled until written
@@ -135,7 +135,7 @@ TEST_CASE("the trace port keeps what the firmware wrote and costs nothing withou
 
 TEST_CASE("the LANai work meter counts marked states and leaves out marked waits") {
   Fixture f;
-  const auto &meter = f.card(0).lanai_work();
+  const auto& meter = f.card(0).lanai_work();
   f.kernel.run_until(microseconds(1));
   CHECK_FALSE(meter.busy());
   f.write(0, LANAI_REG_TRACE_STATE, 0x100); // working from 1 us

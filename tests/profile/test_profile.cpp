@@ -17,10 +17,10 @@ namespace {
 
 // Compares through the parameter table so a parameter added later is
 // covered without touching this file.
-void check_equal(const HardwareProfile &a, const HardwareProfile &b, bool with_name = true) {
+void check_equal(const HardwareProfile& a, const HardwareProfile& b, bool with_name = true) {
   if (with_name)
     CHECK(a.name == b.name);
-  for (const auto &info : parameter_table()) {
+  for (const auto& info : parameter_table()) {
     CAPTURE(info.key);
     if (info.real)
       CHECK(info.real_value(a) == info.real_value(b));
@@ -31,26 +31,26 @@ void check_equal(const HardwareProfile &a, const HardwareProfile &b, bool with_n
 
 // The ProfileError message parse_profile gives for `text`; fails the test
 // if the text is accepted or something else is thrown.
-std::string error_of(const std::string &text, const std::string &source = "test.toml") {
+std::string error_of(const std::string& text, const std::string& source = "test.toml") {
   try {
     parse_profile(text, source);
-  } catch (const ProfileError &e) {
+  } catch (const ProfileError& e) {
     return e.what();
   }
   FAIL("profile was accepted: " << text);
   return {};
 }
 
-void check_error(const std::string &text, std::initializer_list<std::string> needles) {
+void check_error(const std::string& text, std::initializer_list<std::string> needles) {
   const std::string msg = error_of(text, "profiles/card.toml");
   CAPTURE(text);
   CAPTURE(msg);
   CHECK(msg.rfind("profiles/card.toml:", 0) == 0); // names the file first
-  for (const auto &n : needles)
+  for (const auto& n : needles)
     CHECK(msg.find(n) != std::string::npos);
 }
 
-std::filesystem::path scratch_file(const std::string &name, const std::string &text) {
+std::filesystem::path scratch_file(const std::string& name, const std::string& text) {
   const std::filesystem::path dir = LANAI_PROFILE_TEST_SCRATCH;
   std::filesystem::create_directories(dir);
   const auto path = dir / name;
@@ -58,8 +58,8 @@ std::filesystem::path scratch_file(const std::string &name, const std::string &t
   return path;
 }
 
-const ParamInfo *param(std::string_view key) {
-  for (const auto &info : parameter_table())
+const ParamInfo* param(std::string_view key) {
+  for (const auto& info : parameter_table())
     if (info.key == key)
       return &info;
   return nullptr;
@@ -90,7 +90,7 @@ TEST_CASE("defaults are the documented LANai values") {
 
 TEST_CASE("the parameter table describes each parameter once") {
   std::set<std::string_view> keys;
-  for (const auto &info : parameter_table()) {
+  for (const auto& info : parameter_table()) {
     CAPTURE(info.key);
     CHECK(keys.insert(info.key).second);
     const std::string_view section = info.key.substr(0, info.key.find('.'));
@@ -145,7 +145,7 @@ TEST_CASE("dump then parse gives back every parameter") {
   }
 
   SUBCASE("each parameter changed on its own") {
-    for (const auto &info : parameter_table()) {
+    for (const auto& info : parameter_table()) {
       CAPTURE(info.key);
       auto p = default_profile();
       if (info.real) // needs all 17 digits to survive, and inside the range
@@ -196,7 +196,7 @@ TEST_CASE("the dump documents each parameter") {
   CHECK(text.find("name = \"default\"\n") != std::string::npos);
   CHECK(text.find("\n[lanai]\n") != std::string::npos);
   CHECK(text.find("clock_mhz = 66.0  #") != std::string::npos); // a float stays a float
-  for (const auto &info : parameter_table()) {
+  for (const auto& info : parameter_table()) {
     CAPTURE(info.key);
     const auto leaf = std::string(info.key.substr(info.key.find('.') + 1));
     const auto at = text.find("\n" + leaf + " = ");
@@ -277,7 +277,7 @@ TEST_CASE("load_profile reads files and names them in errors") {
   try {
     load_profile(bad);
     FAIL("a negative count was accepted");
-  } catch (const ProfileError &e) {
+  } catch (const ProfileError& e) {
     const std::string msg = e.what();
     CHECK(msg.rfind(bad.string() + ": ", 0) == 0);
     CHECK(msg.find("lanai.alu_cycles") != std::string::npos);
@@ -287,7 +287,7 @@ TEST_CASE("load_profile reads files and names them in errors") {
   try {
     load_profile(missing);
     FAIL("a missing file was accepted");
-  } catch (const ProfileError &e) {
+  } catch (const ProfileError& e) {
     CHECK(std::string(e.what()) == missing.string() + ": cannot open profile");
   }
 }
@@ -301,7 +301,7 @@ TEST_CASE("shipped benchmark profiles") {
   }
   SUBCASE("every shipped profile loads") {
     int count = 0;
-    for (const auto &entry : std::filesystem::directory_iterator(dir)) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
       if (entry.path().extension() != ".toml")
         continue;
       CAPTURE(entry.path().string());

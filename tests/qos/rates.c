@@ -30,28 +30,28 @@ struct node {
   VIP_CQ_HANDLE cq;
   VIP_VI_HANDLE vis[CHANNELS];
   VIP_QOS_REQUEST qos[CHANNELS];
-  unsigned char *mem;
+  unsigned char* mem;
 };
 
-static int channel_of(struct node *n, VIP_VI_HANDLE vi) {
+static int channel_of(struct node* n, VIP_VI_HANDLE vi) {
   for (int c = 0; c < CHANNELS; c++)
     if (n->vis[c] == vi)
       return c;
   return -1;
 }
 
-static VIP_DESCRIPTOR *slot_desc(struct node *n, int c, int i) {
-  return (VIP_DESCRIPTOR *)(n->mem + ((size_t)c * RECV_DEPTH + i) * SLOT);
+static VIP_DESCRIPTOR* slot_desc(struct node* n, int c, int i) {
+  return (VIP_DESCRIPTOR*)(n->mem + ((size_t)c * RECV_DEPTH + i) * SLOT);
 }
-static unsigned char *slot_buf(struct node *n, int c, int i) {
-  return (unsigned char *)slot_desc(n, c, i) + 64;
+static unsigned char* slot_buf(struct node* n, int c, int i) {
+  return (unsigned char*)slot_desc(n, c, i) + 64;
 }
 
 /* Waits for the next completion on the node's queue: its channel and descriptor. */
-static VIP_DESCRIPTOR *next_done(struct node *n, int *channel) {
+static VIP_DESCRIPTOR* next_done(struct node* n, int* channel) {
   VIP_VI_HANDLE vi;
   VIP_BOOLEAN recv;
-  VIP_DESCRIPTOR *d = NULL;
+  VIP_DESCRIPTOR* d = NULL;
   if (VipCQWait(n->cq, VIP_INFINITE, &vi, &recv) != VIP_SUCCESS)
     exit(3);
   VIP_RETURN r = recv ? VipRecvDone(vi, &d) : VipSendDone(vi, &d);
@@ -64,12 +64,12 @@ static VIP_DESCRIPTOR *next_done(struct node *n, int *channel) {
   return d;
 }
 
-static void number(VIP_DESCRIPTOR *d, uint32_t *sent) {
+static void number(VIP_DESCRIPTOR* d, uint32_t* sent) {
   memcpy(d->DS[0].Local.Data.Address, sent, sizeof *sent);
   ++*sent;
 }
 
-static int sender(struct node *n, uint64_t stop_ns) {
+static int sender(struct node* n, uint64_t stop_ns) {
   int outstanding = 0;
   uint32_t sent[CHANNELS] = {0};
   for (int i = 0; i < DEPTH; i++)
@@ -81,7 +81,7 @@ static int sender(struct node *n, uint64_t stop_ns) {
     }
   while (outstanding > 0) {
     int c;
-    VIP_DESCRIPTOR *d = next_done(n, &c);
+    VIP_DESCRIPTOR* d = next_done(n, &c);
     outstanding--;
     if (lanai_emu_now_ns() < stop_ns) {
       number(d, &sent[c]);
@@ -98,15 +98,15 @@ static int sender(struct node *n, uint64_t stop_ns) {
   return 0;
 }
 
-static int receiver(struct node *n, uint64_t from_ns, uint64_t to_ns, double window_s,
-                    const char *expect) {
+static int receiver(struct node* n, uint64_t from_ns, uint64_t to_ns, double window_s,
+                    const char* expect) {
   uint64_t bytes[CHANNELS] = {0};
   uint32_t expected[CHANNELS] = {0};
   double rates[CHANNELS];
   int open = CHANNELS;
   while (open > 0) {
     int c;
-    VIP_DESCRIPTOR *d = next_done(n, &c);
+    VIP_DESCRIPTOR* d = next_done(n, &c);
     const uint64_t now = lanai_emu_now_ns();
     if (d->CS.Length == 4) {
       open--;
@@ -161,16 +161,16 @@ static int receiver(struct node *n, uint64_t from_ns, uint64_t to_ns, double win
   return 0;
 }
 
-int via_main(int argc, char **argv) {
+int via_main(int argc, char** argv) {
   if (argc < 4)
     return 64;
   const double warmup_ms = argc > 4 ? atof(argv[4]) : 5.0;
   const double window_ms = argc > 5 ? atof(argv[5]) : 20.0;
-  const char *expect = argc > 6 ? argv[6] : "";
+  const char* expect = argc > 6 ? argv[6] : "";
   const int me = lanai_emu_node(), peer = 1 - me;
   if (me > 1)
     return 0;
-  struct node *n = calloc(1, sizeof *n);
+  struct node* n = calloc(1, sizeof *n);
   VIP_PROTECTION_HANDLE ptag;
   VT_CHECK(VipOpenNic("nic0", &n->nic) == VIP_SUCCESS);
   VT_CHECK(VipCreatePtag(n->nic, &ptag) == VIP_SUCCESS);

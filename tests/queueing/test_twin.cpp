@@ -18,7 +18,7 @@ using namespace lanai::bench;
 
 namespace {
 
-TwinPointSpec spec_for(const models::QnaNetwork &model, double rate, double min_ms, double max_ms) {
+TwinPointSpec spec_for(const models::QnaNetwork& model, double rate, double min_ms, double max_ms) {
   TwinPointSpec spec;
   spec.profile = profile::load_profile(TWIN_PROFILE);
   spec.services = twin_services(model);
@@ -31,8 +31,8 @@ TwinPointSpec spec_for(const models::QnaNetwork &model, double rate, double min_
   return spec;
 }
 
-const StationEstimate &station(const TwinPointResult &r, std::string_view name) {
-  for (const auto &s : r.stations)
+const StationEstimate& station(const TwinPointResult& r, std::string_view name) {
+  for (const auto& s : r.stations)
     if (s.station == name)
       return s;
   FAIL("no station ", name);
@@ -49,7 +49,7 @@ TEST_CASE("the single-station twin converges to the M/D/1 queue length") {
   REQUIRE_MESSAGE(r.status == TwinStatus::ok, r.detail);
   const double rho = 0.0125 * 40.0;
   const double md1 = rho * rho / (2 * (1 - rho));
-  const auto &lanai = station(r, "lanai");
+  const auto& lanai = station(r, "lanai");
   INFO("Lq ", lanai.mean_queue, " +- ", lanai.mean_queue_ci95, " after ", r.measured_ms, " ms");
   CHECK(std::abs(lanai.mean_queue - md1) <= lanai.mean_queue_ci95);
   CHECK(lanai.mean_queue_ci95 <= 0.04 * lanai.mean_queue * 1.0001);
@@ -72,7 +72,7 @@ TEST_CASE("the send-path twin's devices take the model's service times") {
     spec.pooled = pooled;
     const TwinPointResult r = run_twin_point(spec);
     REQUIRE_MESSAGE(r.status == TwinStatus::ok, r.detail);
-    const auto &t = r.services;
+    const auto& t = r.services;
     CHECK(t[TWIN_VISIT_HDMA_DESCRIPTOR].mean_us() == doctest::Approx(21.0).epsilon(5e-5));
     CHECK(t[TWIN_VISIT_HDMA_DATA].mean_us() == doctest::Approx(68.3154).epsilon(2e-5));
     CHECK(t[TWIN_VISIT_NSDMA].mean_us() == doctest::Approx(52.6887).epsilon(2e-5));
@@ -100,10 +100,10 @@ TEST_CASE("the send-path twin's devices take the model's service times") {
 
 TEST_CASE("models the twin cannot execute are refused with the reason") {
   const auto nic = models::load_qna_model(TWIN_NIC_SEND_MODEL);
-  auto error = [](const models::QnaNetwork &n) -> std::string {
+  auto error = [](const models::QnaNetwork& n) -> std::string {
     try {
       (void)twin_services(n);
-    } catch (const TwinModelError &e) {
+    } catch (const TwinModelError& e) {
       return e.what();
     }
     return "";

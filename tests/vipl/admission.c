@@ -6,7 +6,7 @@
 
 #include "vipl_test_util.h"
 
-int via_main(int argc, char **argv) {
+int via_main(int argc, char** argv) {
   (void)argc, (void)argv;
   if (lanai_emu_node() != 0)
     return 0;

@@ -19,18 +19,18 @@ struct bulk {
   VIP_NIC_HANDLE nic;
   VIP_MEM_HANDLE mh;
   VIP_VI_HANDLE vis[MAX_VIS];
-  VIP_DESCRIPTOR *desc[MAX_VIS][MAX_MSGS];
-  unsigned char *buf[MAX_VIS][MAX_MSGS];
+  VIP_DESCRIPTOR* desc[MAX_VIS][MAX_MSGS];
+  unsigned char* buf[MAX_VIS][MAX_MSGS];
 };
 
 static int completed(VIP_VI_HANDLE vi, int recv) {
-  VIP_DESCRIPTOR *d = NULL;
+  VIP_DESCRIPTOR* d = NULL;
   VIP_RETURN r = recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d);
   return r == VIP_SUCCESS && (d->CS.Status & VIP_STATUS_DONE) &&
          !(d->CS.Status & VIP_STATUS_ERROR_MASK);
 }
 
-int via_main(int argc, char **argv) {
+int via_main(int argc, char** argv) {
   int nvis = argc > 1 ? atoi(argv[1]) : 4, msgs = argc > 2 ? atoi(argv[2]) : 16;
   int size = argc > 3 ? atoi(argv[3]) : 16384, window = argc > 4 ? atoi(argv[4]) : 4;
   if (nvis < 1 || nvis > MAX_VIS || msgs < 1 || msgs > MAX_MSGS || size < 1 || size > 65536 ||
@@ -42,7 +42,7 @@ int via_main(int argc, char **argv) {
   int sender = me == 0, peer = 1 - me;
   /* A sender reuses WINDOW buffers per VI; the receiver has one per message. */
   int per_vi = sender ? window : msgs;
-  struct bulk *b = calloc(1, sizeof *b);
+  struct bulk* b = calloc(1, sizeof *b);
   VIP_PROTECTION_HANDLE ptag;
   VT_CHECK(VipOpenNic("nic0", &b->nic) == VIP_SUCCESS);
   VT_CHECK(VipCreatePtag(b->nic, &ptag) == VIP_SUCCESS);
@@ -52,7 +52,7 @@ int via_main(int argc, char **argv) {
   VT_CHECK(mem != NULL);
   for (int v = 0; v < nvis; v++)
     for (int i = 0; i < per_vi; i++, p += slot) {
-      b->desc[v][i] = (VIP_DESCRIPTOR *)p;
+      b->desc[v][i] = (VIP_DESCRIPTOR*)p;
       b->buf[v][i] = p + 64;
       for (int k = 0; k < size; k++)
         b->buf[v][i][k] = (unsigned char)(v + i + k);

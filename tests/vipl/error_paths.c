@@ -17,31 +17,31 @@ struct node {
   VIP_PROTECTION_HANDLE ptag, other_ptag;
   VIP_VI_HANDLE vi;
   VIP_MEM_HANDLE mh;
-  unsigned char *mem; /* 64 KiB + 4 KiB, registered with `ptag` */
+  unsigned char* mem; /* 64 KiB + 4 KiB, registered with `ptag` */
   int me;
   int errors_seen;
   VIP_ERROR_DESCRIPTOR last_error;
-  void *owned[8]; /* buffers freed when the scenario ends */
+  void* owned[8]; /* buffers freed when the scenario ends */
   int n_owned;
 };
 
 /* A 64-byte aligned buffer that lives until the scenario ends. */
-static unsigned char *buffer(struct node *n, size_t bytes) {
-  unsigned char *p = aligned_alloc(64, bytes);
+static unsigned char* buffer(struct node* n, size_t bytes) {
+  unsigned char* p = aligned_alloc(64, bytes);
   n->owned[n->n_owned++] = p;
   return p;
 }
-static VIP_DESCRIPTOR *desc(struct node *n, int i) { return (VIP_DESCRIPTOR *)(n->mem + 64 * i); }
-static unsigned char *data(struct node *n, int i) { return n->mem + 4096 + 1024 * i; }
+static VIP_DESCRIPTOR* desc(struct node* n, int i) { return (VIP_DESCRIPTOR*)(n->mem + 64 * i); }
+static unsigned char* data(struct node* n, int i) { return n->mem + 4096 + 1024 * i; }
 
-static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *e) {
-  struct node *n = context;
+static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* e) {
+  struct node* n = context;
   n->errors_seen++;
   n->last_error = *e;
 }
 
 /* Opens the NIC, makes two ptags, registers `n->mem`, creates one VI. */
-static int setup(struct node *n, VIP_RELIABILITY_LEVEL level) {
+static int setup(struct node* n, VIP_RELIABILITY_LEVEL level) {
   if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS)
     return 1;
   if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS)
@@ -59,23 +59,23 @@ static int setup(struct node *n, VIP_RELIABILITY_LEVEL level) {
   return VipCreateVi(n->nic, &va, NULL, NULL, &n->vi) != VIP_SUCCESS;
 }
 
-static VIP_UINT32 wait_status(struct node *n, int recv) {
-  VIP_DESCRIPTOR *d = NULL;
+static VIP_UINT32 wait_status(struct node* n, int recv) {
+  VIP_DESCRIPTOR* d = NULL;
   VIP_RETURN r = recv ? VipRecvWait(n->vi, 10000, &d) : VipSendWait(n->vi, 10000, &d);
   return r == VIP_SUCCESS ? d->CS.Status : 0xFFFFFFFFu;
 }
 
 /* Sends one descriptor whose data segment is (addr, handle, len). */
-static VIP_UINT32 send_segment(struct node *n, int slot, void *addr, VIP_MEM_HANDLE handle,
+static VIP_UINT32 send_segment(struct node* n, int slot, void* addr, VIP_MEM_HANDLE handle,
                                VIP_UINT32 len) {
-  VIP_DESCRIPTOR *d = desc(n, slot);
+  VIP_DESCRIPTOR* d = desc(n, slot);
   vt_fill(d, addr, len, handle);
   if (VipPostSend(n->vi, d, n->mh) != VIP_SUCCESS)
     return 0xFFFFFFFEu;
   return wait_status(n, 0);
 }
 
-static int protection(struct node *n) {
+static int protection(struct node* n) {
   const VIP_UINT32 prot = VIP_STATUS_DONE | VIP_STATUS_PROTECTION_ERROR;
   if (n->me == 1) {
     /* node1 tells node0 a handle of its own NIC, foreign to node0's */
@@ -88,7 +88,7 @@ static int protection(struct node *n) {
     VT_CHECK(wait_status(n, 1) == (VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE));
     VT_CHECK(desc(n, 0)->CS.Length == 100 && data(n, 0)[0] == 0xA5 && data(n, 0)[99] == 0xA5);
     /* a receive buffer in a region of another tag: error, buffer untouched */
-    unsigned char *foreign = buffer(n, 4096);
+    unsigned char* foreign = buffer(n, 4096);
     memset(foreign, 0x11, 4096);
     VIP_MEM_ATTRIBUTES ma = {n->other_ptag, VIP_FALSE, VIP_FALSE};
     VIP_MEM_HANDLE fh;
@@ -109,7 +109,7 @@ static int protection(struct node *n) {
   /* a handle another NIC issued */
   VT_CHECK(send_segment(n, 1, data(n, 1), foreign_handle, 100) == prot);
   /* memory registered under another protection tag */
-  unsigned char *tagged = buffer(n, 4096);
+  unsigned char* tagged = buffer(n, 4096);
   VIP_MEM_ATTRIBUTES ma = {n->other_ptag, VIP_FALSE, VIP_FALSE};
   VIP_MEM_HANDLE th;
   VT_CHECK(VipRegisterMem(n->nic, tagged, 4096, &ma, &th) == VIP_SUCCESS);
@@ -117,7 +117,7 @@ static int protection(struct node *n) {
   /* a transfer running past the end of its region */
   VT_CHECK(send_segment(n, 3, n->mem + 69632 - 50, n->mh, 100) == prot);
   /* memory deregistered after its handle was taken */
-  unsigned char *gone = buffer(n, 4096);
+  unsigned char* gone = buffer(n, 4096);
   VIP_MEM_ATTRIBUTES ga = {n->ptag, VIP_FALSE, VIP_FALSE};
   VIP_MEM_HANDLE gh;
   VT_CHECK(VipRegisterMem(n->nic, gone, 4096, &ga, &gh) == VIP_SUCCESS);
@@ -130,14 +130,14 @@ static int protection(struct node *n) {
   return 0;
 }
 
-static int unconnected(struct node *n) {
+static int unconnected(struct node* n) {
   if (n->me == 1)
     return 0;
   vt_fill(desc(n, 0), data(n, 0), 16, n->mh);
   desc(n, 0)->CS.Status = 0x5A5A;
   VT_CHECK(VipPostSend(n->vi, desc(n, 0), n->mh) == VIP_INVALID_STATE);
   VT_CHECK(desc(n, 0)->CS.Status == 0x5A5A); /* nothing was posted */
-  VIP_DESCRIPTOR *d;
+  VIP_DESCRIPTOR* d;
   VT_CHECK(VipSendDone(n->vi, &d) == VIP_NOT_DONE);
   /* receives may be posted before the connection exists */
   VT_CHECK(vt_post(n->vi, desc(n, 1), data(n, 1), 16, n->mh, 1) == VIP_SUCCESS);
@@ -145,7 +145,7 @@ static int unconnected(struct node *n) {
 }
 
 /* node0 sends message 1 before node1 has posted anything, message 2 after. */
-static int no_receive_posted(struct node *n, VIP_RELIABILITY_LEVEL level) {
+static int no_receive_posted(struct node* n, VIP_RELIABILITY_LEVEL level) {
   VT_CHECK(vt_connect(n->nic, n->vi, n->me, 1 - n->me, 0, n->me == 0) == VIP_SUCCESS);
   if (n->me == 0) {
     for (int m = 1; m <= 2; m++) {
@@ -177,7 +177,7 @@ static int no_receive_posted(struct node *n, VIP_RELIABILITY_LEVEL level) {
 
 /* A long send keeps the sequential firmware away from the doorbell FIFO
  * (2 entries in this run's profile) while node0 rings eight more. */
-static int doorbell_overflow(struct node *n) {
+static int doorbell_overflow(struct node* n) {
   VT_CHECK(vt_connect(n->nic, n->vi, n->me, 1 - n->me, 0, n->me == 0) == VIP_SUCCESS);
   if (n->me == 1) {
     VT_CHECK(vt_post(n->vi, desc(n, 0), n->mem + 4096, 65536, n->mh, 1) == VIP_SUCCESS);
@@ -197,7 +197,7 @@ static int doorbell_overflow(struct node *n) {
     VT_CHECK(vt_post(idle, desc(n, i), data(n, i), 16, n->mh, 1) == VIP_SUCCESS);
   VT_CHECK(wait_status(n, 0) == VIP_STATUS_DONE);
   lanai_emu_compute_ns(100000);
-  VIP_DESCRIPTOR *d;
+  VIP_DESCRIPTOR* d;
   VT_CHECK(VipRecvDone(idle, &d) == VIP_NOT_DONE); /* lets the error callback run */
   VT_CHECK(n->errors_seen >= 1 && n->last_error.ErrorCode == VIP_ERROR_POST_DESC);
   VT_CHECK(n->last_error.ResourceCode == VIP_RESOURCE_NIC);
@@ -205,15 +205,15 @@ static int doorbell_overflow(struct node *n) {
 }
 
 /* Both sides wait for a message nobody sends. */
-static int deadlock(struct node *n) {
+static int deadlock(struct node* n) {
   VT_CHECK(vt_post(n->vi, desc(n, 0), data(n, 0), 16, n->mh, 1) == VIP_SUCCESS);
   VT_CHECK(vt_connect(n->nic, n->vi, n->me, 1 - n->me, 0, n->me == 0) == VIP_SUCCESS);
-  VIP_DESCRIPTOR *d;
+  VIP_DESCRIPTOR* d;
   VipRecvWait(n->vi, VIP_INFINITE, &d);
   return 1;
 }
 
-static int run_scenario(struct node *n, const char *scenario) {
+static int run_scenario(struct node* n, const char* scenario) {
   int unreliable = strcmp(scenario, "no-recv-unreliable") == 0;
   if (setup(n, unreliable ? VIP_SERVICE_UNRELIABLE : VIP_SERVICE_RELIABLE_DELIVERY))
     return 1;
@@ -233,8 +233,8 @@ static int run_scenario(struct node *n, const char *scenario) {
   return 64;
 }
 
-int via_main(int argc, char **argv) {
-  struct node *n = calloc(1, sizeof *n);
+int via_main(int argc, char** argv) {
+  struct node* n = calloc(1, sizeof *n);
   n->me = lanai_emu_node();
   int status = run_scenario(n, argc > 1 ? argv[1] : "");
   for (int i = 0; i < n->n_owned; i++)

@@ -25,7 +25,7 @@ struct node {
   VIP_NIC_HANDLE nic;
   VIP_VI_HANDLE vi;
   VIP_MEM_HANDLE mh;
-  unsigned char *mem;
+  unsigned char* mem;
   int conn_lost;
 };
 
@@ -33,20 +33,20 @@ static unsigned char pattern(VIP_UINT32 index, VIP_UINT32 offset) {
   return (unsigned char)(index * 13 + offset * 7 + (offset >> 8));
 }
 
-static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *e) {
-  struct node *n = context;
+static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* e) {
+  struct node* n = context;
   if (e->ErrorCode == VIP_ERROR_CONN_LOST && e->ViHandle == n->vi)
     n->conn_lost++;
 }
 
-static VIP_DESCRIPTOR *desc(struct node *n, int i) {
-  return (VIP_DESCRIPTOR *)(n->mem + (size_t)i * (MAX_SIZE + 128));
+static VIP_DESCRIPTOR* desc(struct node* n, int i) {
+  return (VIP_DESCRIPTOR*)(n->mem + (size_t)i * (MAX_SIZE + 128));
 }
-static unsigned char *buf(struct node *n, int i) {
+static unsigned char* buf(struct node* n, int i) {
   return n->mem + (size_t)i * (MAX_SIZE + 128) + 64;
 }
 
-static int open_vi(struct node *n, VIP_RELIABILITY_LEVEL level, int me, int peer) {
+static int open_vi(struct node* n, VIP_RELIABILITY_LEVEL level, int me, int peer) {
   VIP_PROTECTION_HANDLE ptag;
   if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS || VipCreatePtag(n->nic, &ptag) != VIP_SUCCESS)
     return 1;
@@ -64,7 +64,7 @@ static int open_vi(struct node *n, VIP_RELIABILITY_LEVEL level, int me, int peer
   return 0;
 }
 
-static int unreliable(struct node *n, int me, int count, VIP_UINT32 size) {
+static int unreliable(struct node* n, int me, int count, VIP_UINT32 size) {
   if (size < 4 || size > MAX_SIZE || count < 1)
     return 64;
   if (me == 1)
@@ -74,10 +74,10 @@ static int unreliable(struct node *n, int me, int count, VIP_UINT32 size) {
   if (me == 0) {
     for (int k = 0; k < count; k++) {
       int slot = k % DEPTH;
-      VIP_DESCRIPTOR *done;
+      VIP_DESCRIPTOR* done;
       if (k >= DEPTH)
         VT_CHECK(VipSendWait(n->vi, VIP_INFINITE, &done) == VIP_SUCCESS);
-      unsigned char *b = buf(n, DEPTH + slot);
+      unsigned char* b = buf(n, DEPTH + slot);
       memcpy(b, &k, 4);
       for (VIP_UINT32 o = 4; o < size; o++)
         b[o] = pattern((VIP_UINT32)k, o);
@@ -86,14 +86,14 @@ static int unreliable(struct node *n, int me, int count, VIP_UINT32 size) {
       lanai_emu_sleep_ns(40000);
     }
     for (int k = count > DEPTH ? count - DEPTH : 0; k < count; k++) {
-      VIP_DESCRIPTOR *done;
+      VIP_DESCRIPTOR* done;
       VT_CHECK(VipSendWait(n->vi, VIP_INFINITE, &done) == VIP_SUCCESS);
     }
     return 0;
   }
   int got = 0, last = -1, next = 0;
   for (;;) {
-    VIP_DESCRIPTOR *d;
+    VIP_DESCRIPTOR* d;
     VIP_RETURN r = VipRecvWait(n->vi, 50, &d);
     if (r == VIP_TIMEOUT)
       break;
@@ -120,12 +120,12 @@ static int unreliable(struct node *n, int me, int count, VIP_UINT32 size) {
   return 0;
 }
 
-static int conn_lost(struct node *n, int me, VIP_RELIABILITY_LEVEL level) {
+static int conn_lost(struct node* n, int me, VIP_RELIABILITY_LEVEL level) {
   if (me == 1) {
     for (int i = 0; i < 4; i++)
       VT_CHECK(vt_post(n->vi, desc(n, i), buf(n, i), MAX_SIZE, n->mh, 1) == VIP_SUCCESS);
     VT_CHECK(vt_connect(n->nic, n->vi, me, 0, 0, 0) == VIP_SUCCESS);
-    VIP_DESCRIPTOR *d;
+    VIP_DESCRIPTOR* d;
     /* nothing gets through: its link is down */
     VT_CHECK(VipRecvWait(n->vi, 200, &d) == VIP_TIMEOUT);
     printf("node1: nothing arrived\n");
@@ -136,7 +136,7 @@ static int conn_lost(struct node *n, int me, VIP_RELIABILITY_LEVEL level) {
   for (int i = 1; i <= 4; i++)
     VT_CHECK(vt_post(n->vi, desc(n, i), buf(n, i), 1024, n->mh, 0) == VIP_SUCCESS);
   for (int i = 1; i <= 4; i++) {
-    VIP_DESCRIPTOR *d;
+    VIP_DESCRIPTOR* d;
     VT_CHECK(VipSendWait(n->vi, VIP_INFINITE, &d) == VIP_SUCCESS && d == desc(n, i));
     VIP_UINT32 errors = d->CS.Status & VIP_STATUS_ERROR_MASK;
     if (level == VIP_SERVICE_RELIABLE_RECEPTION ? errors != VIP_STATUS_TRANSPORT_ERROR
@@ -145,7 +145,7 @@ static int conn_lost(struct node *n, int me, VIP_RELIABILITY_LEVEL level) {
       return 40;
     }
   }
-  VIP_DESCRIPTOR *d;
+  VIP_DESCRIPTOR* d;
   VT_CHECK(VipRecvWait(n->vi, VIP_INFINITE, &d) == VIP_SUCCESS && d == desc(n, 0));
   VT_CHECK((d->CS.Status & VIP_STATUS_ERROR_MASK) == VIP_STATUS_TRANSPORT_ERROR);
   VIP_VI_ATTRIBUTES attrs;
@@ -161,13 +161,13 @@ static int conn_lost(struct node *n, int me, VIP_RELIABILITY_LEVEL level) {
   return 0;
 }
 
-int via_main(int argc, char **argv) {
+int via_main(int argc, char** argv) {
   if (argc < 2)
     return 64;
   int me = lanai_emu_node();
   if (me > 1)
     return 0;
-  struct node *n = calloc(1, sizeof *n);
+  struct node* n = calloc(1, sizeof *n);
   int status = 64;
   if (strcmp(argv[1], "unreliable") == 0 && argc == 4) {
     if (open_vi(n, VIP_SERVICE_UNRELIABLE, me, 1 - me))
@@ -180,5 +180,7 @@ int via_main(int argc, char **argv) {
       return 10;
     status = conn_lost(n, me, level);
   }
+  free(n->mem);
+  free(n);
   return status;
 }

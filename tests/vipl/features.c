@@ -7,20 +7,20 @@
  * Run: ./vipl_features --nodes 2 -- SCENARIO */
 #include "features.h"
 
-VIP_DESCRIPTOR *desc(struct node *n, int i) { return (VIP_DESCRIPTOR *)(n->mem + 64 * i); }
-unsigned char *page(struct node *n, int i) { return n->mem + PAGE + PAGE * i; }
+VIP_DESCRIPTOR* desc(struct node* n, int i) { return (VIP_DESCRIPTOR*)(n->mem + 64 * i); }
+unsigned char* page(struct node* n, int i) { return n->mem + PAGE + PAGE * i; }
 
 unsigned char pattern(int message, VIP_UINT32 offset) {
   return (unsigned char)(message * 29 + offset * 3 + 1 + (offset >> 8));
 }
 
-static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *e) {
-  struct node *n = context;
+static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* e) {
+  struct node* n = context;
   n->errors_seen++;
   n->last_error = *e;
 }
 
-static int setup(struct node *n) {
+static int setup(struct node* n) {
   if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS)
     return 1;
   if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS)
@@ -35,19 +35,19 @@ static int setup(struct node *n) {
   return VipRegisterMem(n->nic, n->mem, MEM_BYTES, &ma, &n->mh) != VIP_SUCCESS;
 }
 
-VIP_RETURN make_vi(struct node *n, VIP_CQ_HANDLE send_cq, VIP_CQ_HANDLE recv_cq,
-                   VIP_VI_HANDLE *vi) {
+VIP_RETURN make_vi(struct node* n, VIP_CQ_HANDLE send_cq, VIP_CQ_HANDLE recv_cq,
+                   VIP_VI_HANDLE* vi) {
   VIP_VI_ATTRIBUTES va = {
       VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, n->ptag, VIP_FALSE, VIP_FALSE};
   return VipCreateVi(n->nic, &va, send_cq, recv_cq, vi);
 }
 
-VIP_RETURN connect_vi(struct node *n, VIP_VI_HANDLE vi, VIP_UINT8 disc) {
+VIP_RETURN connect_vi(struct node* n, VIP_VI_HANDLE vi, VIP_UINT8 disc) {
   return vt_connect(n->nic, vi, n->me, n->peer, disc, n->active);
 }
 
 /* A descriptor over two data segments (a0, l0) and (a1, l1). */
-void fill2(VIP_DESCRIPTOR *d, void *a0, VIP_UINT32 l0, void *a1, VIP_UINT32 l1,
+void fill2(VIP_DESCRIPTOR* d, void* a0, VIP_UINT32 l0, void* a1, VIP_UINT32 l1,
            VIP_MEM_HANDLE handle) {
   memset(d, 0, sizeof *d);
   d->CS.SegCount = 2;
@@ -61,8 +61,8 @@ void fill2(VIP_DESCRIPTOR *d, void *a0, VIP_UINT32 l0, void *a1, VIP_UINT32 l1,
 }
 
 /* The next completed descriptor of a queue, or NULL after WAIT_MS. */
-VIP_DESCRIPTOR *wait_desc(VIP_VI_HANDLE vi, int recv) {
-  VIP_DESCRIPTOR *d = NULL;
+VIP_DESCRIPTOR* wait_desc(VIP_VI_HANDLE vi, int recv) {
+  VIP_DESCRIPTOR* d = NULL;
   VIP_RETURN r = recv ? VipRecvWait(vi, WAIT_MS, &d) : VipSendWait(vi, WAIT_MS, &d);
   if (r != VIP_SUCCESS) {
     fprintf(stderr, "node%d: %s wait returned %d\n", lanai_emu_node(), recv ? "recv" : "send",
@@ -72,7 +72,7 @@ VIP_DESCRIPTOR *wait_desc(VIP_VI_HANDLE vi, int recv) {
   return d;
 }
 
-int check_status(const VIP_DESCRIPTOR *d, VIP_UINT32 status, VIP_UINT32 length) {
+int check_status(const VIP_DESCRIPTOR* d, VIP_UINT32 status, VIP_UINT32 length) {
   if (d->CS.Status == status && d->CS.Length == length)
     return 1;
   fprintf(stderr, "node%d: status 0x%x length %u, expected 0x%x length %u\n", lanai_emu_node(),
@@ -80,11 +80,11 @@ int check_status(const VIP_DESCRIPTOR *d, VIP_UINT32 status, VIP_UINT32 length) 
   return 0;
 }
 
-int via_main(int argc, char **argv) {
-  const char *scenario = argc > 1 ? argv[1] : "";
+int via_main(int argc, char** argv) {
+  const char* scenario = argc > 1 ? argv[1] : "";
   if (lanai_emu_nodes() != 2)
     return 64;
-  struct node *n = calloc(1, sizeof *n);
+  struct node* n = calloc(1, sizeof *n);
   n->me = lanai_emu_node();
   n->peer = 1 - n->me;
   n->active = n->me == 0;

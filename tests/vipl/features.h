@@ -27,38 +27,38 @@ struct node {
   VIP_NIC_HANDLE nic;
   VIP_PROTECTION_HANDLE ptag;
   VIP_MEM_HANDLE mh;
-  unsigned char *mem; /* MEM_BYTES, registered with `ptag` */
+  unsigned char* mem; /* MEM_BYTES, registered with `ptag` */
   VIP_VI_HANDLE vi;
   int errors_seen;
   VIP_ERROR_DESCRIPTOR last_error;
 };
 
-VIP_DESCRIPTOR *desc(struct node *n, int i);
-unsigned char *page(struct node *n, int i);
+VIP_DESCRIPTOR* desc(struct node* n, int i);
+unsigned char* page(struct node* n, int i);
 /* The byte at `offset` of message number `message`. */
 unsigned char pattern(int message, VIP_UINT32 offset);
-VIP_RETURN make_vi(struct node *n, VIP_CQ_HANDLE send_cq, VIP_CQ_HANDLE recv_cq, VIP_VI_HANDLE *vi);
-VIP_RETURN connect_vi(struct node *n, VIP_VI_HANDLE vi, VIP_UINT8 disc);
+VIP_RETURN make_vi(struct node* n, VIP_CQ_HANDLE send_cq, VIP_CQ_HANDLE recv_cq, VIP_VI_HANDLE* vi);
+VIP_RETURN connect_vi(struct node* n, VIP_VI_HANDLE vi, VIP_UINT8 disc);
 /* A descriptor over two data segments (a0, l0) and (a1, l1). */
-void fill2(VIP_DESCRIPTOR *d, void *a0, VIP_UINT32 l0, void *a1, VIP_UINT32 l1,
+void fill2(VIP_DESCRIPTOR* d, void* a0, VIP_UINT32 l0, void* a1, VIP_UINT32 l1,
            VIP_MEM_HANDLE handle);
 /* The next completed descriptor of a queue, or NULL after WAIT_MS. */
-VIP_DESCRIPTOR *wait_desc(VIP_VI_HANDLE vi, int recv);
+VIP_DESCRIPTOR* wait_desc(VIP_VI_HANDLE vi, int recv);
 /* 0 if `d` completed with exactly this status and length. */
-int check_status(const VIP_DESCRIPTOR *d, VIP_UINT32 status, VIP_UINT32 length);
+int check_status(const VIP_DESCRIPTOR* d, VIP_UINT32 status, VIP_UINT32 length);
 
 /* The scenarios: 0 on success. features_transfers.c */
-int cq(struct node *n);
-int immediate(struct node *n);
-int segments(struct node *n);
-int zero_byte(struct node *n);
-int too_long(struct node *n);
+int cq(struct node* n);
+int immediate(struct node* n);
+int segments(struct node* n);
+int zero_byte(struct node* n);
+int too_long(struct node* n);
 /* features_connections.c */
-int disconnect(struct node *n);
-int disconnect_data(struct node *n);
-int reconnect(struct node *n);
-int timeouts(struct node *n);
-int peer(struct node *n);
-int notify(struct node *n);
+int disconnect(struct node* n);
+int disconnect_data(struct node* n);
+int reconnect(struct node* n);
+int timeouts(struct node* n);
+int peer(struct node* n);
+int notify(struct node* n);
 
 #endif

@@ -6,7 +6,7 @@
 /* The peer's disconnection broke this side's VI (VIA's connection lost):
  * error state, one VIP_ERROR_CONN_LOST callback; disconnecting here too
  * makes the VI idle. 0 if so. */
-static int connection_lost(struct node *n) {
+static int connection_lost(struct node* n) {
   VIP_VI_STATE state;
   VIP_VI_ATTRIBUTES attrs;
   VIP_BOOLEAN send_empty, recv_empty;
@@ -27,7 +27,7 @@ static int connection_lost(struct node *n) {
  * sets only their Status; Length keeps what was posted, which VIA leaves
  * undefined for a descriptor completed in error), and the VIs can be
  * destroyed. */
-int disconnect(struct node *n) {
+int disconnect(struct node* n) {
   VT_CHECK(make_vi(n, NULL, NULL, &n->vi) == VIP_SUCCESS);
   for (int k = 0; k < 3; k++)
     VT_CHECK(vt_post(n->vi, desc(n, k), page(n, k), 256, n->mh, 1) == VIP_SUCCESS);
@@ -35,7 +35,7 @@ int disconnect(struct node *n) {
   const VIP_UINT32 mine = n->me == 0 ? 128 : 64, theirs = n->me == 0 ? 64 : 128;
   for (VIP_UINT32 i = 0; i < mine; i++)
     page(n, 8)[i] = pattern(n->me, i);
-  VIP_DESCRIPTOR *d;
+  VIP_DESCRIPTOR* d;
   if (n->me == 1) {
     VT_CHECK((d = wait_desc(n->vi, 1)) == desc(n, 0) && check_status(d, RECV_OK, theirs));
     for (VIP_UINT32 i = 0; i < theirs; i++)
@@ -86,14 +86,14 @@ int disconnect(struct node *n) {
  * sent most of them: the disconnection waits for them to leave, and node1
  * receives all six intact and in order before its VI breaks; its seventh
  * receive comes back flushed. */
-int disconnect_data(struct node *n) {
+int disconnect_data(struct node* n) {
   enum { SENDS = 6, BYTES = 8192 };
   VT_CHECK(make_vi(n, NULL, NULL, &n->vi) == VIP_SUCCESS);
   if (n->me == 1)
     for (int k = 0; k <= SENDS; k++)
       VT_CHECK(vt_post(n->vi, desc(n, k), page(n, 2 * k), BYTES, n->mh, 1) == VIP_SUCCESS);
   VT_CHECK(connect_vi(n, n->vi, 0) == VIP_SUCCESS);
-  VIP_DESCRIPTOR *d;
+  VIP_DESCRIPTOR* d;
   if (n->me == 0) {
     for (int k = 0; k < SENDS; k++) {
       for (VIP_UINT32 i = 0; i < BYTES; i++)
@@ -121,9 +121,9 @@ int disconnect_data(struct node *n) {
  * flushed receive was handed back to the program, so the next message must
  * land in the receive posted after it, and the flushed buffer stay as the
  * program left it. */
-int reconnect(struct node *n) {
+int reconnect(struct node* n) {
   VT_CHECK(make_vi(n, NULL, NULL, &n->vi) == VIP_SUCCESS);
-  VIP_DESCRIPTOR *d;
+  VIP_DESCRIPTOR* d;
   if (n->me == 1)
     for (int k = 0; k < 2; k++)
       VT_CHECK(vt_post(n->vi, desc(n, k), page(n, k), 256, n->mh, 1) == VIP_SUCCESS);
@@ -181,7 +181,7 @@ static int elapsed_ok(uint64_t start, uint64_t at_least_ns) {
   return 0;
 }
 
-int timeouts(struct node *n) {
+int timeouts(struct node* n) {
   char local[64] = {0}, remote[64] = {0};
   VT_CHECK(vt_addresses(n->nic, n->me, n->peer, 0x42, local, remote) == 0);
   if (n->me == 1) {
@@ -189,7 +189,7 @@ int timeouts(struct node *n) {
     VIP_VI_ATTRIBUTES ra;
     VIP_CONN_HANDLE conn;
     const uint64_t start = lanai_emu_now_ns();
-    VT_CHECK(VipConnectWait(n->nic, (VIP_NET_ADDRESS *)local, 1, (VIP_NET_ADDRESS *)remote, &ra,
+    VT_CHECK(VipConnectWait(n->nic, (VIP_NET_ADDRESS*)local, 1, (VIP_NET_ADDRESS*)remote, &ra,
                             &conn) == VIP_TIMEOUT);
     VT_CHECK(elapsed_ok(start, 1 * MS));
     return 0;
@@ -197,7 +197,7 @@ int timeouts(struct node *n) {
   VIP_CQ_HANDLE cq;
   VT_CHECK(VipCreateCQ(n->nic, 4, &cq) == VIP_SUCCESS);
   VT_CHECK(make_vi(n, NULL, cq, &n->vi) == VIP_SUCCESS);
-  VIP_DESCRIPTOR *d = NULL;
+  VIP_DESCRIPTOR* d = NULL;
   uint64_t start = lanai_emu_now_ns();
   VT_CHECK(VipRecvWait(n->vi, 1, &d) == VIP_TIMEOUT && d == NULL);
   VT_CHECK(elapsed_ok(start, 1 * MS));
@@ -221,7 +221,7 @@ int timeouts(struct node *n) {
   /* node1 exists but never waits for a connection */
   VIP_VI_ATTRIBUTES ra;
   start = lanai_emu_now_ns();
-  VT_CHECK(VipConnectRequest(n->vi, (VIP_NET_ADDRESS *)local, (VIP_NET_ADDRESS *)remote, 5, &ra) ==
+  VT_CHECK(VipConnectRequest(n->vi, (VIP_NET_ADDRESS*)local, (VIP_NET_ADDRESS*)remote, 5, &ra) ==
            VIP_TIMEOUT);
   VT_CHECK(elapsed_ok(start, 5 * MS));
   VIP_VI_STATE state;
@@ -232,13 +232,13 @@ int timeouts(struct node *n) {
   /* nobody asks node0 for a connection either */
   VIP_CONN_HANDLE conn;
   start = lanai_emu_now_ns();
-  VT_CHECK(VipConnectWait(n->nic, (VIP_NET_ADDRESS *)local, 2, (VIP_NET_ADDRESS *)remote, &ra,
+  VT_CHECK(VipConnectWait(n->nic, (VIP_NET_ADDRESS*)local, 2, (VIP_NET_ADDRESS*)remote, &ra,
                           &conn) == VIP_TIMEOUT);
   VT_CHECK(elapsed_ok(start, 2 * MS));
   /* node 5 is not in this two-node network */
-  VIP_NET_ADDRESS *far = (VIP_NET_ADDRESS *)remote;
+  VIP_NET_ADDRESS* far = (VIP_NET_ADDRESS*)remote;
   far->HostAddress[0] = 0, far->HostAddress[1] = 5;
-  VT_CHECK(VipConnectRequest(n->vi, (VIP_NET_ADDRESS *)local, far, 5, &ra) == VIP_NOT_REACHABLE);
+  VT_CHECK(VipConnectRequest(n->vi, (VIP_NET_ADDRESS*)local, far, 5, &ra) == VIP_NOT_REACHABLE);
   return 0;
 }
 
@@ -247,17 +247,17 @@ int timeouts(struct node *n) {
  * millisecond later, so node0's request waits for it), each with receives
  * posted first. node0 sends three messages, node1 answers the last; every
  * byte is checked, and each NIC's counters show the traffic. */
-int peer(struct node *n) {
+int peer(struct node* n) {
   char local[64] = {0}, remote[64] = {0};
   VIP_VI_ATTRIBUTES remote_attrs;
-  VIP_DESCRIPTOR *d;
+  VIP_DESCRIPTOR* d;
   VT_CHECK(make_vi(n, NULL, NULL, &n->vi) == VIP_SUCCESS);
   VT_CHECK(vt_addresses(n->nic, n->me, n->peer, 5, local, remote) == 0);
   for (int k = 0; k < 3; k++)
     VT_CHECK(vt_post(n->vi, desc(n, k), page(n, k), 1024, n->mh, 1) == VIP_SUCCESS);
   if (n->me == 1)
     lanai_emu_compute_ns(MS);
-  VT_CHECK(VipConnectPeerRequest(n->vi, (VIP_NET_ADDRESS *)local, (VIP_NET_ADDRESS *)remote,
+  VT_CHECK(VipConnectPeerRequest(n->vi, (VIP_NET_ADDRESS*)local, (VIP_NET_ADDRESS*)remote,
                                  VIP_INFINITE) == VIP_SUCCESS);
   VT_CHECK(VipConnectPeerWait(n->vi, &remote_attrs) == VIP_SUCCESS);
   VT_CHECK(remote_attrs.MaxTransferSize == 65536);

@@ -19,9 +19,9 @@ static VIP_UINT32 length_a(int k) { return 100u + 37u * (VIP_UINT32)k; }
 static VIP_UINT32 length_b(int k) { return 200u + 53u * (VIP_UINT32)k; }
 
 /* Waits, computing, until the NIC has completed `d` without a VIPL call. */
-static int spin_done(const VIP_DESCRIPTOR *d) {
+static int spin_done(const VIP_DESCRIPTOR* d) {
   for (int i = 0; i < WAIT_MS * 1000; i++) {
-    if (*(const volatile VIP_UINT32 *)&d->CS.Status & VIP_STATUS_DONE)
+    if (*(const volatile VIP_UINT32*)&d->CS.Status & VIP_STATUS_DONE)
       return 1;
     lanai_emu_compute_ns(1000);
   }
@@ -31,10 +31,10 @@ static int spin_done(const VIP_DESCRIPTOR *d) {
 
 /* Sends four messages, VI order[k], lengths len(k), pattern 10*base+k, each
  * once the one before has completed. */
-static int cq_send(struct node *n, VIP_VI_HANDLE *vis, const int *order, VIP_UINT32 (*len)(int),
+static int cq_send(struct node* n, VIP_VI_HANDLE* vis, const int* order, VIP_UINT32 (*len)(int),
                    int base) {
   for (int k = 0; k < 4; k++) {
-    unsigned char *b = page(n, 8 + k);
+    unsigned char* b = page(n, 8 + k);
     for (VIP_UINT32 i = 0; i < len(k); i++)
       b[i] = pattern(10 * base + k, i);
     VT_CHECK(vt_post(vis[order[k]], desc(n, 8 + k), b, len(k), n->mh, 0) == VIP_SUCCESS);
@@ -43,14 +43,14 @@ static int cq_send(struct node *n, VIP_VI_HANDLE *vis, const int *order, VIP_UIN
   return 0;
 }
 
-static int cq_take_sends(struct node *n, VIP_CQ_HANDLE cq, VIP_VI_HANDLE *vis, const int *order,
+static int cq_take_sends(struct node* n, VIP_CQ_HANDLE cq, VIP_VI_HANDLE* vis, const int* order,
                          VIP_UINT32 (*len)(int)) {
   for (int k = 0; k < 4; k++) {
     VIP_VI_HANDLE vi = NULL;
     VIP_BOOLEAN recv = 7;
     VT_CHECK(VipCQDone(cq, &vi, &recv) == VIP_SUCCESS);
     VT_CHECK(vi == vis[order[k]] && recv == VIP_FALSE);
-    VIP_DESCRIPTOR *d = NULL;
+    VIP_DESCRIPTOR* d = NULL;
     VT_CHECK(VipSendDone(vi, &d) == VIP_SUCCESS && d == desc(n, 8 + k));
     VT_CHECK(check_status(d, SEND_OK, len(k)));
   }
@@ -58,7 +58,7 @@ static int cq_take_sends(struct node *n, VIP_CQ_HANDLE cq, VIP_VI_HANDLE *vis, c
 }
 
 /* Receive j of VI v was posted at slot 2v+j. */
-static int cq_take_receives(struct node *n, VIP_CQ_HANDLE cq, VIP_VI_HANDLE *vis, const int *order,
+static int cq_take_receives(struct node* n, VIP_CQ_HANDLE cq, VIP_VI_HANDLE* vis, const int* order,
                             VIP_UINT32 (*len)(int), int base) {
   int taken[2] = {0, 0};
   for (int k = 0; k < 4; k++) {
@@ -67,7 +67,7 @@ static int cq_take_receives(struct node *n, VIP_CQ_HANDLE cq, VIP_VI_HANDLE *vis
     VT_CHECK(VipCQWait(cq, WAIT_MS, &vi, &recv) == VIP_SUCCESS);
     const int v = order[k];
     VT_CHECK(vi == vis[v] && recv == VIP_TRUE);
-    VIP_DESCRIPTOR *d = NULL;
+    VIP_DESCRIPTOR* d = NULL;
     const int slot = 2 * v + taken[v]++;
     VT_CHECK(VipRecvDone(vi, &d) == VIP_SUCCESS && d == desc(n, slot));
     VT_CHECK(check_status(d, RECV_OK, len(k)));
@@ -77,7 +77,7 @@ static int cq_take_receives(struct node *n, VIP_CQ_HANDLE cq, VIP_VI_HANDLE *vis
   return 0;
 }
 
-int cq(struct node *n) {
+int cq(struct node* n) {
   VIP_CQ_HANDLE cqs[2] = {NULL, NULL}; /* node0: one CQ; node1: send CQ, receive CQ */
   VIP_VI_HANDLE vis[2];
   VT_CHECK(VipCreateCQ(n->nic, 16, &cqs[0]) == VIP_SUCCESS);
@@ -119,7 +119,7 @@ int cq(struct node *n) {
       return 1;
   }
   /* every completion was reported once, every descriptor taken once */
-  VIP_DESCRIPTOR *d;
+  VIP_DESCRIPTOR* d;
   for (int c = 0; c < 2; c++)
     if (cqs[c])
       VT_CHECK(VipCQDone(cqs[c], &vi, &recv) == VIP_NOT_DONE);
@@ -137,7 +137,7 @@ int cq(struct node *n) {
  * descriptors are recycled ones that still carry VIP_CONTROL_IMMEDIATE:
  * only the completion status says whether immediate data came, and a
  * message without it leaves ImmediateData as it was. */
-int immediate(struct node *n) {
+int immediate(struct node* n) {
   static const VIP_UINT32 lengths[4] = {64, 32, 0, 1};
   static const int with[4] = {1, 0, 1, 1};
   static const VIP_UINT32 data[4] = {0x12345678u, 0x0u, 0xCAFEF00Du, 0xFFFFFFFFu};
@@ -162,7 +162,7 @@ int immediate(struct node *n) {
       VT_CHECK(VipPostSend(n->vi, desc(n, k), n->mh) == VIP_SUCCESS);
     }
     for (int k = 0; k < 4; k++) {
-      VIP_DESCRIPTOR *d = wait_desc(n->vi, 0);
+      VIP_DESCRIPTOR* d = wait_desc(n->vi, 0);
       VT_CHECK(d == desc(n, k));
       /* the send side completes plainly; immediate data is the receiver's news */
       VT_CHECK(check_status(d, SEND_OK, lengths[k]));
@@ -171,7 +171,7 @@ int immediate(struct node *n) {
     return 0;
   }
   for (int k = 0; k < 4; k++) {
-    VIP_DESCRIPTOR *d = wait_desc(n->vi, 1);
+    VIP_DESCRIPTOR* d = wait_desc(n->vi, 1);
     VT_CHECK(d == desc(n, k));
     VT_CHECK(check_status(d, RECV_OK | (with[k] ? VIP_STATUS_IMMEDIATE : 0u), lengths[k]));
     VT_CHECK(d->CS.ImmediateData == (with[k] ? data[k] : 0x0BADF00Du));
@@ -202,13 +202,13 @@ static const struct seg recv_segs[3][2] = {
     {{4, 13, 31}, {5, 4079, 17}}, /* exactly full, to the end of the page */
 };
 
-int segments(struct node *n) {
+int segments(struct node* n) {
   VT_CHECK(make_vi(n, NULL, NULL, &n->vi) == VIP_SUCCESS);
   if (n->me == 0) {
     memset(page(n, 0), 0x77, PAGES * PAGE); /* what a wrong gather would pick up */
     VT_CHECK(connect_vi(n, n->vi, 0) == VIP_SUCCESS);
     for (int m = 0; m < 3; m++) {
-      const struct seg *s = send_segs[m];
+      const struct seg* s = send_segs[m];
       VIP_UINT32 at = 0;
       for (int j = 0; j < 2; j++)
         for (VIP_UINT32 i = 0; i < s[j].length; i++)
@@ -218,18 +218,18 @@ int segments(struct node *n) {
       VT_CHECK(VipPostSend(n->vi, desc(n, m), n->mh) == VIP_SUCCESS);
     }
     for (int m = 0; m < 3; m++) {
-      VIP_DESCRIPTOR *d = wait_desc(n->vi, 0);
+      VIP_DESCRIPTOR* d = wait_desc(n->vi, 0);
       VT_CHECK(d == desc(n, m));
       VT_CHECK(check_status(d, SEND_OK, send_segs[m][0].length + send_segs[m][1].length));
     }
     return 0;
   }
-  unsigned char *expected = malloc(PAGES * PAGE);
+  unsigned char* expected = malloc(PAGES * PAGE);
   VT_CHECK(expected != NULL);
   memset(page(n, 0), 0xEE, PAGES * PAGE);
   memset(expected, 0xEE, PAGES * PAGE);
   for (int m = 0; m < 3; m++) {
-    const struct seg *s = recv_segs[m];
+    const struct seg* s = recv_segs[m];
     fill2(desc(n, m), page(n, s[0].page) + s[0].offset, s[0].length,
           page(n, s[1].page) + s[1].offset, s[1].length, n->mh);
     desc(n, m)->CS.Length = 0;
@@ -243,7 +243,7 @@ int segments(struct node *n) {
   }
   VT_CHECK(connect_vi(n, n->vi, 0) == VIP_SUCCESS);
   for (int m = 0; m < 3; m++) {
-    VIP_DESCRIPTOR *d = wait_desc(n->vi, 1);
+    VIP_DESCRIPTOR* d = wait_desc(n->vi, 1);
     VT_CHECK(d == desc(n, m));
     VT_CHECK(check_status(d, RECV_OK, send_segs[m][0].length + send_segs[m][1].length));
   }
@@ -261,7 +261,7 @@ int segments(struct node *n) {
  * Three empty messages: SegCount 0 into a 64-byte buffer, SegCount 1 of
  * Length 0 into a descriptor with no segment, SegCount 0 into a segment of
  * Length 0. Both sides complete with Length 0; no buffer byte changes. */
-int zero_byte(struct node *n) {
+int zero_byte(struct node* n) {
   VT_CHECK(make_vi(n, NULL, NULL, &n->vi) == VIP_SUCCESS);
   memset(page(n, 0), 0xEE, PAGES * PAGE);
   if (n->me == 1) {
@@ -284,7 +284,7 @@ int zero_byte(struct node *n) {
     }
   }
   for (int k = 0; k < 3; k++) {
-    VIP_DESCRIPTOR *d = wait_desc(n->vi, n->me == 1);
+    VIP_DESCRIPTOR* d = wait_desc(n->vi, n->me == 1);
     VT_CHECK(d == desc(n, k));
     VT_CHECK(check_status(d, n->me == 1 ? RECV_OK : SEND_OK, 0));
   }
@@ -297,7 +297,7 @@ int zero_byte(struct node *n) {
  * node0 sends 200 bytes into node1's 100-byte receive buffer. VIA: the
  * receive completes with a length error. Here no byte is delivered (Length
  * 0, the whole buffer keeps its contents); the send completes normally. */
-static const char *state_name(VIP_VI_STATE s) {
+static const char* state_name(VIP_VI_STATE s) {
   switch (s) {
   case VIP_STATE_IDLE:
     return "idle";
@@ -311,7 +311,7 @@ static const char *state_name(VIP_VI_STATE s) {
   return "?";
 }
 
-int too_long(struct node *n) {
+int too_long(struct node* n) {
   VT_CHECK(make_vi(n, NULL, NULL, &n->vi) == VIP_SUCCESS);
   memset(page(n, 0), 0xEE, PAGES * PAGE);
   if (n->me == 1) {
@@ -323,12 +323,12 @@ int too_long(struct node *n) {
     for (VIP_UINT32 i = 0; i < 200; i++)
       page(n, 1)[i] = pattern(0, i);
     VT_CHECK(vt_post(n->vi, desc(n, 0), page(n, 1), 200, n->mh, 0) == VIP_SUCCESS);
-    VIP_DESCRIPTOR *d = wait_desc(n->vi, 0);
+    VIP_DESCRIPTOR* d = wait_desc(n->vi, 0);
     VT_CHECK(d == desc(n, 0));
     VT_CHECK(check_status(d, SEND_OK, 200));
     return 0;
   }
-  VIP_DESCRIPTOR *d = wait_desc(n->vi, 1);
+  VIP_DESCRIPTOR* d = wait_desc(n->vi, 1);
   VT_CHECK(d == desc(n, 0));
   VT_CHECK(check_status(d, RECV_OK | VIP_STATUS_LENGTH_ERROR, 0));
   for (size_t i = 0; i < PAGES * PAGE; i++)
@@ -348,7 +348,7 @@ int too_long(struct node *n) {
  * too; node0 takes its first send through VipSendNotify and the rest with
  * Wait. Handlers run while the program computes; every byte is checked. */
 struct notified {
-  VIP_DESCRIPTOR *got[4];
+  VIP_DESCRIPTOR* got[4];
   int count;
   VIP_VI_HANDLE cq_vi;
   VIP_BOOLEAN cq_recv;
@@ -356,8 +356,8 @@ struct notified {
   VIP_VI_HANDLE vi;
 };
 
-static void on_descriptor(VIP_PVOID context, VIP_NIC_HANDLE nic, VIP_DESCRIPTOR *d) {
-  struct notified *s = context;
+static void on_descriptor(VIP_PVOID context, VIP_NIC_HANDLE nic, VIP_DESCRIPTOR* d) {
+  struct notified* s = context;
   (void)nic;
   if (s->count < 4)
     s->got[s->count] = d;
@@ -366,22 +366,22 @@ static void on_descriptor(VIP_PVOID context, VIP_NIC_HANDLE nic, VIP_DESCRIPTOR 
     s->count = 100;
 }
 
-static void on_send(VIP_PVOID context, VIP_NIC_HANDLE nic, VIP_DESCRIPTOR *d) {
-  struct notified *s = context;
+static void on_send(VIP_PVOID context, VIP_NIC_HANDLE nic, VIP_DESCRIPTOR* d) {
+  struct notified* s = context;
   (void)nic;
   s->got[0] = d;
   s->count++;
 }
 
 static void on_cq(VIP_PVOID context, VIP_NIC_HANDLE nic, VIP_VI_HANDLE vi, VIP_BOOLEAN recv) {
-  struct notified *s = context;
+  struct notified* s = context;
   (void)nic;
   s->cq_vi = vi;
   s->cq_recv = recv;
   s->cq_calls++;
 }
 
-int notify(struct node *n) {
+int notify(struct node* n) {
   struct notified s;
   memset(&s, 0, sizeof s);
   VIP_CQ_HANDLE cq = NULL;
@@ -408,7 +408,7 @@ int notify(struct node *n) {
     for (int spins = 0; s.count == 0 && spins < 1000; spins++)
       lanai_emu_compute_ns(1000);
     VT_CHECK(s.count == 1 && s.got[0] == desc(n, 8) && check_status(s.got[0], SEND_OK, 500));
-    VIP_DESCRIPTOR *d;
+    VIP_DESCRIPTOR* d;
     for (int k = 1; k < 3; k++)
       VT_CHECK((d = wait_desc(n->vi, 0)) == desc(n, 8 + k) && check_status(d, SEND_OK, 500));
     return 0;
@@ -423,7 +423,7 @@ int notify(struct node *n) {
   }
   VT_CHECK(s.cq_calls == 1 && s.cq_vi == n->vi && s.cq_recv == VIP_TRUE);
   /* the handlers took every receive: nothing is left to take */
-  VIP_DESCRIPTOR *d;
+  VIP_DESCRIPTOR* d;
   VT_CHECK(VipRecvDone(n->vi, &d) == VIP_NOT_DONE);
   return 0;
 }

@@ -15,7 +15,7 @@
 
 #define WARMUP 2
 
-static int post(VIP_VI_HANDLE vi, VIP_DESCRIPTOR *d, unsigned char *buf, int size,
+static int post(VIP_VI_HANDLE vi, VIP_DESCRIPTOR* d, unsigned char* buf, int size,
                 VIP_MEM_HANDLE mh, int recv) {
   memset(d, 0, sizeof *d);
   d->CS.SegCount = 1;
@@ -28,9 +28,9 @@ static int post(VIP_VI_HANDLE vi, VIP_DESCRIPTOR *d, unsigned char *buf, int siz
 
 /* Registers MEM (room for two descriptors and two SIZE-byte buffers) and
  * bounces the message ROUNDS times under HOW. */
-static int bounce(const LANAI_EMU_FRAGMENTATION *how, int size, int rounds, unsigned char *mem) {
+static int bounce(const LANAI_EMU_FRAGMENTATION* how, int size, int rounds, unsigned char* mem) {
   int me = lanai_emu_node();
-  VIP_DESCRIPTOR *sd = (VIP_DESCRIPTOR *)mem, *rd = (VIP_DESCRIPTOR *)(mem + 64);
+  VIP_DESCRIPTOR *sd = (VIP_DESCRIPTOR*)mem, *rd = (VIP_DESCRIPTOR*)(mem + 64);
   unsigned char *sbuf = mem + 128, *rbuf = sbuf + size;
   for (int i = 0; i < size; i++)
     sbuf[i] = (unsigned char)(i * 13 + 5), rbuf[i] = 0;
@@ -45,7 +45,7 @@ static int bounce(const LANAI_EMU_FRAGMENTATION *how, int size, int rounds, unsi
     return 3;
   uint64_t start = 0;
   for (int round = 0; round < WARMUP + rounds; round++) {
-    VIP_DESCRIPTOR *d;
+    VIP_DESCRIPTOR* d;
     if (me == 0 && round == WARMUP)
       start = lanai_emu_now_ns();
     if (me == 0 && post(vi, sd, sbuf, size, mh, 0))
@@ -70,14 +70,14 @@ static int bounce(const LANAI_EMU_FRAGMENTATION *how, int size, int rounds, unsi
   return 0;
 }
 
-int via_main(int argc, char **argv) {
+int via_main(int argc, char** argv) {
   if (argc != 9)
     return 1;
   int size = atoi(argv[1]), rounds = atoi(argv[2]);
   LANAI_EMU_FRAGMENTATION how = fragmentation_from_args(argv + 3);
   if (size < 1 || size > 65536 || rounds < 1)
     return 1;
-  unsigned char *mem = aligned_alloc(64, (128 + 2 * (size_t)size + 63) / 64 * 64);
+  unsigned char* mem = aligned_alloc(64, (128 + 2 * (size_t)size + 63) / 64 * 64);
   if (!mem)
     return 2;
   int status = bounce(&how, size, rounds, mem);

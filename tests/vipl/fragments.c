@@ -42,8 +42,8 @@ static int refuses_bad_policies(VIP_VI_HANDLE vi, int me) {
 
 /* Registers MEM (BYTES long), sets HOW on one VI and has node0 send the
  * COUNT messages of SIZES to node1, which checks them. */
-static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int count,
-                    unsigned char *mem, size_t bytes) {
+static int exchange(const LANAI_EMU_FRAGMENTATION* how, const int* sizes, int count,
+                    unsigned char* mem, size_t bytes) {
   int me = lanai_emu_node();
   memset(mem, 0xEE, bytes);
   struct pair_vi p;
@@ -51,11 +51,11 @@ static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int co
     return 2;
   VIP_VI_HANDLE vi = p.vi;
   VIP_MEM_HANDLE mh = p.mh;
-  unsigned char *buf[MAX_MESSAGES];
-  VIP_DESCRIPTOR *desc[MAX_MESSAGES];
-  unsigned char *at = mem + 64 * MAX_MESSAGES;
+  unsigned char* buf[MAX_MESSAGES];
+  VIP_DESCRIPTOR* desc[MAX_MESSAGES];
+  unsigned char* at = mem + 64 * MAX_MESSAGES;
   for (int m = 0; m < count; m++) {
-    desc[m] = (VIP_DESCRIPTOR *)(mem + 64 * m);
+    desc[m] = (VIP_DESCRIPTOR*)(mem + 64 * m);
     buf[m] = at;
     at += sizes[m] + GUARD;
     if (me == 0)
@@ -79,7 +79,7 @@ static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int co
     return 3;
   int bad = 0;
   for (int m = 0; m < count; m++) {
-    VIP_DESCRIPTOR *d;
+    VIP_DESCRIPTOR* d;
     if (me == 0) {
       if (VipPostSend(vi, desc[m], mh) != VIP_SUCCESS)
         return 4;
@@ -106,7 +106,7 @@ static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int co
   }
   if (me == 0)
     for (int m = 0; m < count; m++) {
-      VIP_DESCRIPTOR *d;
+      VIP_DESCRIPTOR* d;
       if (VipSendWait(vi, VIP_INFINITE, &d) != VIP_SUCCESS || d->CS.Status != VIP_STATUS_DONE)
         return 5;
     }
@@ -115,7 +115,7 @@ static int exchange(const LANAI_EMU_FRAGMENTATION *how, const int *sizes, int co
   return bad ? 6 : 0;
 }
 
-int via_main(int argc, char **argv) {
+int via_main(int argc, char** argv) {
   if (argc < 8)
     return 1;
   LANAI_EMU_FRAGMENTATION how = fragmentation_from_args(argv + 1);
@@ -125,7 +125,7 @@ int via_main(int argc, char **argv) {
   size_t bytes = 64 * MAX_MESSAGES;
   for (int m = 0; m < count; m++)
     sizes[m] = atoi(argv[7 + m]), bytes += (size_t)sizes[m] + GUARD;
-  unsigned char *mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
+  unsigned char* mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (!mem)
     return 2;
   int status = exchange(&how, sizes, count, mem, bytes);

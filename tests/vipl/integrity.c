@@ -28,7 +28,7 @@ struct node {
   unsigned char *buf[MAX_VIS][MAX_DEPTH], *ack_buf[MAX_VIS];
 };
 
-static VIP_UINT32 next_random(struct node *n) {
+static VIP_UINT32 next_random(struct node* n) {
   n->rng = n->rng * 6364136223846793005ull + 1442695040888963407ull;
   return (VIP_UINT32)(n->rng >> 33);
 }
@@ -36,7 +36,7 @@ static unsigned char pattern(int vi, int seq, VIP_UINT32 offset) {
   return (unsigned char)(vi * 31 + seq * 17 + offset * 7 + (offset >> 8));
 }
 /* Sizes favour the edges: 0, 1, small, around powers of two, and the MTU. */
-static VIP_UINT32 random_size(struct node *n) {
+static VIP_UINT32 random_size(struct node* n) {
   switch (next_random(n) % 6) {
   case 0:
     return next_random(n) % 5;
@@ -49,7 +49,7 @@ static VIP_UINT32 random_size(struct node *n) {
   }
 }
 
-static void post(struct node *n, VIP_VI_HANDLE vi, VIP_DESCRIPTOR *d, unsigned char *b,
+static void post(struct node* n, VIP_VI_HANDLE vi, VIP_DESCRIPTOR* d, unsigned char* b,
                  VIP_UINT32 len, int recv) {
   VIP_RETURN r = vt_post(vi, d, b, len, n->mh, recv);
   if (r != VIP_SUCCESS) {
@@ -58,8 +58,8 @@ static void post(struct node *n, VIP_VI_HANDLE vi, VIP_DESCRIPTOR *d, unsigned c
   }
 }
 
-static VIP_DESCRIPTOR *wait_for(VIP_VI_HANDLE vi, int recv) {
-  VIP_DESCRIPTOR *d = NULL;
+static VIP_DESCRIPTOR* wait_for(VIP_VI_HANDLE vi, int recv) {
+  VIP_DESCRIPTOR* d = NULL;
   VIP_RETURN r = recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d);
   if (r != VIP_SUCCESS || !(d->CS.Status & VIP_STATUS_DONE) ||
       (d->CS.Status & VIP_STATUS_ERROR_MASK)) {
@@ -70,7 +70,7 @@ static VIP_DESCRIPTOR *wait_for(VIP_VI_HANDLE vi, int recv) {
   return d;
 }
 
-int via_main(int argc, char **argv) {
+int via_main(int argc, char** argv) {
   int nvis = argc > 1 ? atoi(argv[1]) : 8, rounds = argc > 2 ? atoi(argv[2]) : 3;
   int depth = argc > 3 ? atoi(argv[3]) : 4;
   VIP_RELIABILITY_LEVEL level = VIP_SERVICE_RELIABLE_DELIVERY;
@@ -83,7 +83,7 @@ int via_main(int argc, char **argv) {
   int me = lanai_emu_node(), sender = me % 2 == 0, peer = sender ? me + 1 : me - 1;
   if (peer >= lanai_emu_nodes())
     return 0; /* an odd node out has no partner */
-  struct node *n = calloc(1, sizeof *n);
+  struct node* n = calloc(1, sizeof *n);
   n->rng = lanai_emu_seed() * 1000003u + (VIP_UINT64)(me / 2);
 
   VIP_PROTECTION_HANDLE ptag;
@@ -93,8 +93,8 @@ int via_main(int argc, char **argv) {
   unsigned char *mem = aligned_alloc(64, bytes), *p = mem;
   for (int v = 0; v < nvis; v++) {
     for (int i = 0; i < depth; i++, p += MAX_SIZE + 128)
-      n->desc[v][i] = (VIP_DESCRIPTOR *)p, n->buf[v][i] = p + 64;
-    n->ack_desc[v] = (VIP_DESCRIPTOR *)p, n->ack_buf[v] = p + 64, p += 128;
+      n->desc[v][i] = (VIP_DESCRIPTOR*)p, n->buf[v][i] = p + 64;
+    n->ack_desc[v] = (VIP_DESCRIPTOR*)p, n->ack_buf[v] = p + 64, p += 128;
   }
   VIP_MEM_ATTRIBUTES mattrs = {ptag, VIP_FALSE, VIP_FALSE};
   if (VipRegisterMem(n->nic, mem, bytes, &mattrs, &n->mh) != VIP_SUCCESS)
@@ -138,7 +138,7 @@ int via_main(int argc, char **argv) {
     } else {
       for (int i = 0; i < depth; i++)
         for (int v = 0; v < nvis; v++) {
-          VIP_DESCRIPTOR *d = wait_for(n->vis[v], 1);
+          VIP_DESCRIPTOR* d = wait_for(n->vis[v], 1);
           VIP_UINT32 expected = random_size(n); /* same stream as the sender's */
           if (d->CS.Length != expected) {
             fprintf(stderr, "vi %d message %d: length %u, sent %u\n", v, seq[v],

@@ -18,7 +18,7 @@ struct pair_vi {
 };
 
 /* 0 once the NIC is open, the VI created and MEM (BYTES long) registered. */
-static inline int open_pair_vi(unsigned char *mem, size_t bytes, struct pair_vi *p) {
+static inline int open_pair_vi(unsigned char* mem, size_t bytes, struct pair_vi* p) {
   VIP_PROTECTION_HANDLE ptag;
   if (VipOpenNic("nic0", &p->nic) || VipCreatePtag(p->nic, &ptag))
     return 1;
@@ -31,7 +31,7 @@ static inline int open_pair_vi(unsigned char *mem, size_t bytes, struct pair_vi 
 }
 
 /* POLICY BYTES P0 P1 P2 P3, as six arguments. */
-static inline LANAI_EMU_FRAGMENTATION fragmentation_from_args(char **args) {
+static inline LANAI_EMU_FRAGMENTATION fragmentation_from_args(char** args) {
   LANAI_EMU_FRAGMENTATION how = {(uint32_t)atoi(args[0]),
                                  (uint32_t)atoi(args[1]),
                                  {(uint32_t)atoi(args[2]), (uint32_t)atoi(args[3]),
@@ -40,7 +40,7 @@ static inline LANAI_EMU_FRAGMENTATION fragmentation_from_args(char **args) {
 }
 
 /* 0 once HOW is the VI's policy; otherwise prints the reason. */
-static inline int set_fragmentation(const struct pair_vi *p, const LANAI_EMU_FRAGMENTATION *how) {
+static inline int set_fragmentation(const struct pair_vi* p, const LANAI_EMU_FRAGMENTATION* how) {
   if (lanai_emu_set_fragmentation(p->vi, how) == VIP_SUCCESS)
     return 0;
   fprintf(stderr, "%s\n", lanai_emu_last_error());
@@ -48,7 +48,7 @@ static inline int set_fragmentation(const struct pair_vi *p, const LANAI_EMU_FRA
 }
 
 /* 0 once connected. */
-static inline int connect_pair(struct pair_vi *p, int me) {
+static inline int connect_pair(struct pair_vi* p, int me) {
   VIP_NET_ADDRESS *la = calloc(1, 64), *ra = calloc(1, 64);
   VipNSGetHostByName(p->nic, me == 0 ? "node0" : "node1", la, 0);
   VipNSGetHostByName(p->nic, me == 0 ? "node1" : "node0", ra, 0);

@@ -56,21 +56,21 @@ struct node {
 
 static unsigned char byte_at(VIP_UINT32 offset) { return (unsigned char)(offset * 13 + 9); }
 
-static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *e) {
-  struct node *n = context;
+static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* e) {
+  struct node* n = context;
   n->errors++;
   n->last_error = e->ErrorCode;
 }
 
-static VIP_DESCRIPTOR *desc(struct node *n, int i) { return (VIP_DESCRIPTOR *)(n->mem + 64 * i); }
+static VIP_DESCRIPTOR* desc(struct node* n, int i) { return (VIP_DESCRIPTOR*)(n->mem + 64 * i); }
 
-static VIP_RETURN make_vi(struct node *n, VIP_RELIABILITY_LEVEL level, VIP_BOOLEAN rdma_read,
-                          VIP_VI_HANDLE *vi) {
+static VIP_RETURN make_vi(struct node* n, VIP_RELIABILITY_LEVEL level, VIP_BOOLEAN rdma_read,
+                          VIP_VI_HANDLE* vi) {
   VIP_VI_ATTRIBUTES va = {level, 65536, NULL, n->ptag, VIP_FALSE, rdma_read};
   return VipCreateVi(n->nic, &va, NULL, NULL, vi);
 }
 
-static int setup(struct node *n, int readable) {
+static int setup(struct node* n, int readable) {
   if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS)
     return 1;
   if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS)
@@ -95,9 +95,9 @@ static int setup(struct node *n, int readable) {
 }
 
 /* An RDMA read of `len` bytes from `remote` (under `handle`) into `local`. */
-static VIP_DESCRIPTOR *rdma_read(struct node *n, int i, void *local, VIP_MEM_HANDLE local_handle,
+static VIP_DESCRIPTOR* rdma_read(struct node* n, int i, void* local, VIP_MEM_HANDLE local_handle,
                                  VIP_UINT32 len, VIP_UINT64 remote, VIP_MEM_HANDLE handle) {
-  VIP_DESCRIPTOR *d = desc(n, i);
+  VIP_DESCRIPTOR* d = desc(n, i);
   memset(d, 0, sizeof *d);
   d->CS.Control = VIP_CONTROL_OP_RDMAREAD;
   d->CS.Length = len;
@@ -111,7 +111,7 @@ static VIP_DESCRIPTOR *rdma_read(struct node *n, int i, void *local, VIP_MEM_HAN
 }
 
 static int done(VIP_VI_HANDLE vi, int recv, VIP_UINT32 status, VIP_UINT32 length) {
-  VIP_DESCRIPTOR *d = NULL;
+  VIP_DESCRIPTOR* d = NULL;
   VIP_RETURN r = recv ? VipRecvWait(vi, WAIT_MS, &d) : VipSendWait(vi, WAIT_MS, &d);
   if (r != VIP_SUCCESS) {
     fprintf(stderr, "node%d: wait returned %d\n", lanai_emu_node(), (int)r);
@@ -126,14 +126,14 @@ static int done(VIP_VI_HANDLE vi, int recv, VIP_UINT32 status, VIP_UINT32 length
 
 /* True if `window` holds node1's bytes from `from` over [at, at+len) and
  * zeros on either side. */
-static int placed(const unsigned char *window, VIP_UINT32 at, VIP_UINT32 len, VIP_UINT32 from) {
+static int placed(const unsigned char* window, VIP_UINT32 at, VIP_UINT32 len, VIP_UINT32 from) {
   for (VIP_UINT32 i = 0; i < len; ++i)
     if (window[at + i] != byte_at(from + i))
       return 0;
   return (at == 0 || window[at - 1] == 0) && (at + len >= WINDOW || window[at + len] == 0);
 }
 
-static int untouched(const unsigned char *p, VIP_UINT32 len) {
+static int untouched(const unsigned char* p, VIP_UINT32 len) {
   for (VIP_UINT32 i = 0; i < len; ++i)
     if (p[i] != 0)
       return 0;
@@ -142,7 +142,7 @@ static int untouched(const unsigned char *p, VIP_UINT32 len) {
 
 /* node0's VI for a scenario step, connected on `disc`, and node1's
  * window note received on it. */
-static int connect_reader(struct node *n, VIP_VI_HANDLE *vi, VIP_UINT8 disc) {
+static int connect_reader(struct node* n, VIP_VI_HANDLE* vi, VIP_UINT8 disc) {
   VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_DELIVERY, VIP_TRUE, vi) == VIP_SUCCESS);
   VT_CHECK(vt_post(*vi, desc(n, 60), n->mem + 4096, sizeof(struct window_note), n->mh, 1) ==
            VIP_SUCCESS);
@@ -157,7 +157,7 @@ static int connect_reader(struct node *n, VIP_VI_HANDLE *vi, VIP_UINT8 disc) {
  * which says that node0's reads are done: node1 may free its memory only
  * then, since a send posted behind reads may arrive before their data has
  * been read here. */
-static int serve_reads(struct node *n, VIP_BOOLEAN allow, VIP_UINT8 disc, int words) {
+static int serve_reads(struct node* n, VIP_BOOLEAN allow, VIP_UINT8 disc, int words) {
   VIP_VI_HANDLE vi;
   VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_DELIVERY, allow, &vi) == VIP_SUCCESS);
   /* the data of node0's reads goes back in fragments of this VI's policy */
@@ -166,7 +166,7 @@ static int serve_reads(struct node *n, VIP_BOOLEAN allow, VIP_UINT8 disc, int wo
   for (int w = 0; w < words; ++w)
     VT_CHECK(vt_post(vi, desc(n, 1 + w), n->mem + 2048 + 8 * w, 8, n->mh, 1) == VIP_SUCCESS);
   VT_CHECK(vt_connect(n->nic, vi, 1, 0, disc, 0) == VIP_SUCCESS);
-  struct window_note *where = (struct window_note *)(n->mem + 1024);
+  struct window_note* where = (struct window_note*)(n->mem + 1024);
   where->open_address = (VIP_UINT64)(uintptr_t)n->window;
   where->open_handle = n->window_mh;
   where->closed_address = (VIP_UINT64)(uintptr_t)n->closed;
@@ -179,7 +179,7 @@ static int serve_reads(struct node *n, VIP_BOOLEAN allow, VIP_UINT8 disc, int wo
   return 0;
 }
 
-static int reader(struct node *n) {
+static int reader(struct node* n) {
   VIP_NIC_ATTRIBUTES attributes;
   VT_CHECK(VipQueryNic(n->nic, &attributes) == VIP_SUCCESS);
   VT_CHECK(attributes.RDMAReadSupport ==
@@ -215,7 +215,7 @@ static int reader(struct node *n) {
   return 0;
 }
 
-static int read_target(struct node *n) {
+static int read_target(struct node* n) {
   for (VIP_UINT32 i = 0; i < WINDOW; ++i)
     n->window[i] = byte_at(i);
   VT_CHECK(serve_reads(n, VIP_TRUE, 1, 2) == 0);
@@ -226,7 +226,7 @@ static int read_target(struct node *n) {
 
 /* A read node1 must refuse: node0's descriptor, memory, error callback
  * and VI state afterwards. */
-static int refused_read(struct node *n, VIP_UINT8 disc, VIP_UINT64 remote, VIP_MEM_HANDLE handle,
+static int refused_read(struct node* n, VIP_UINT8 disc, VIP_UINT64 remote, VIP_MEM_HANDLE handle,
                         VIP_UINT32 len) {
   VIP_VI_HANDLE vi;
   VT_CHECK(connect_reader(n, &vi, disc) == 0);
@@ -249,7 +249,7 @@ static int refused_read(struct node *n, VIP_UINT8 disc, VIP_UINT64 remote, VIP_M
   return 0;
 }
 
-static int refusing_reader(struct node *n) {
+static int refusing_reader(struct node* n) {
   VIP_VI_HANDLE vi;
   /* the library's refusals */
   VT_CHECK(make_vi(n, VIP_SERVICE_UNRELIABLE, VIP_TRUE, &vi) == VIP_INVALID_RDMAREAD);
@@ -273,7 +273,7 @@ static int refusing_reader(struct node *n) {
                        n->mh) == VIP_SUCCESS);
   VT_CHECK(done(vi, 0, READ_OK | VIP_STATUS_PROTECTION_ERROR, 64));
   VT_CHECK(untouched(n->window, WINDOW));
-  VIP_DESCRIPTOR *d = rdma_read(n, 2, n->window, n->window_mh, 65537, remote, handle);
+  VIP_DESCRIPTOR* d = rdma_read(n, 2, n->window, n->window_mh, 65537, remote, handle);
   VT_CHECK(VipPostSend(vi, d, n->mh) == VIP_SUCCESS);
   VT_CHECK(done(vi, 0, READ_OK | VIP_STATUS_LENGTH_ERROR, 65537));
   d = rdma_read(n, 3, n->window, n->window_mh, 8, remote, handle);
@@ -291,7 +291,7 @@ static int refusing_reader(struct node *n) {
   return 0;
 }
 
-static int refusing_target(struct node *n) {
+static int refusing_target(struct node* n) {
   for (VIP_UINT32 i = 0; i < WINDOW; ++i)
     n->window[i] = byte_at(i);
   /* each refused read leaves node0's VI broken: node1's VI is let go */
@@ -299,7 +299,7 @@ static int refusing_target(struct node *n) {
     VIP_VI_HANDLE vi;
     VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_DELIVERY, disc != 3, &vi) == VIP_SUCCESS);
     VT_CHECK(vt_connect(n->nic, vi, 1, 0, disc, 0) == VIP_SUCCESS);
-    struct window_note *where = (struct window_note *)(n->mem + 1024);
+    struct window_note* where = (struct window_note*)(n->mem + 1024);
     where->open_address = (VIP_UINT64)(uintptr_t)n->window;
     where->open_handle = n->window_mh;
     where->closed_address = (VIP_UINT64)(uintptr_t)n->closed;
@@ -310,7 +310,7 @@ static int refusing_target(struct node *n) {
   return serve_reads(n, VIP_TRUE, 5, 1);
 }
 
-static int unsupported(struct node *n) {
+static int unsupported(struct node* n) {
   VIP_NIC_ATTRIBUTES attributes;
   VT_CHECK(VipQueryNic(n->nic, &attributes) == VIP_SUCCESS);
   VT_CHECK(attributes.RDMAReadSupport == 0);
@@ -323,12 +323,12 @@ static int unsupported(struct node *n) {
   return 0;
 }
 
-int via_main(int argc, char **argv) {
-  const char *scenario = argc > 1 ? argv[1] : "";
+int via_main(int argc, char** argv) {
+  const char* scenario = argc > 1 ? argv[1] : "";
   if (lanai_emu_nodes() != 2)
     return 64;
   const int me = lanai_emu_node();
-  struct node *n = calloc(1, sizeof *n);
+  struct node* n = calloc(1, sizeof *n);
   const int supported = strcmp(scenario, "unsupported") != 0 &&
                         !(strcmp(scenario, "refused-by-target") == 0 && me == 1);
   if (!n || setup(n, supported))
@@ -348,7 +348,7 @@ int via_main(int argc, char **argv) {
       failed = make_vi(n, VIP_SERVICE_RELIABLE_DELIVERY, VIP_FALSE, &vi) != VIP_SUCCESS ||
                vt_connect(n->nic, vi, 1, 0, 2, 0) != VIP_SUCCESS;
       if (!failed) {
-        struct window_note *where = (struct window_note *)(n->mem + 1024);
+        struct window_note* where = (struct window_note*)(n->mem + 1024);
         where->closed_address = (VIP_UINT64)(uintptr_t)n->closed;
         where->closed_handle = n->closed_mh;
         failed = vt_post(vi, desc(n, 0), where, sizeof *where, n->mh, 0) != VIP_SUCCESS ||

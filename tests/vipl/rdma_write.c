@@ -44,21 +44,21 @@ struct node {
 
 static unsigned char byte_at(VIP_UINT32 offset) { return (unsigned char)(offset * 7 + 3); }
 
-static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *e) {
-  struct node *n = context;
+static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* e) {
+  struct node* n = context;
   n->errors++;
   n->last_error = e->ErrorCode;
 }
 
-static VIP_DESCRIPTOR *desc(struct node *n, int i) { return (VIP_DESCRIPTOR *)(n->mem + 64 * i); }
+static VIP_DESCRIPTOR* desc(struct node* n, int i) { return (VIP_DESCRIPTOR*)(n->mem + 64 * i); }
 
-static VIP_RETURN make_vi(struct node *n, VIP_BOOLEAN rdma_write, VIP_VI_HANDLE *vi) {
+static VIP_RETURN make_vi(struct node* n, VIP_BOOLEAN rdma_write, VIP_VI_HANDLE* vi) {
   VIP_VI_ATTRIBUTES va = {
       VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, n->ptag, rdma_write, VIP_FALSE};
   return VipCreateVi(n->nic, &va, NULL, NULL, vi);
 }
 
-static int setup(struct node *n) {
+static int setup(struct node* n) {
   if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS)
     return 1;
   if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS)
@@ -83,9 +83,9 @@ static int setup(struct node *n) {
 }
 
 /* An RDMA write of [local, local+len) to `remote` under `handle`. */
-static VIP_DESCRIPTOR *rdma(struct node *n, int i, void *local, VIP_UINT32 len, VIP_UINT64 remote,
+static VIP_DESCRIPTOR* rdma(struct node* n, int i, void* local, VIP_UINT32 len, VIP_UINT64 remote,
                             VIP_MEM_HANDLE handle, int immediate, VIP_UINT32 data) {
-  VIP_DESCRIPTOR *d = desc(n, i);
+  VIP_DESCRIPTOR* d = desc(n, i);
   memset(d, 0, sizeof *d);
   d->CS.Control = VIP_CONTROL_OP_RDMAWRITE | (immediate ? VIP_CONTROL_IMMEDIATE : 0);
   d->CS.ImmediateData = data;
@@ -101,7 +101,7 @@ static VIP_DESCRIPTOR *rdma(struct node *n, int i, void *local, VIP_UINT32 len, 
 
 static int done(VIP_VI_HANDLE vi, int recv, VIP_UINT32 status, VIP_UINT32 length,
                 VIP_UINT32 immediate) {
-  VIP_DESCRIPTOR *d = NULL;
+  VIP_DESCRIPTOR* d = NULL;
   VIP_RETURN r = recv ? VipRecvWait(vi, WAIT_MS, &d) : VipSendWait(vi, WAIT_MS, &d);
   if (r != VIP_SUCCESS) {
     fprintf(stderr, "node%d: wait returned %d\n", lanai_emu_node(), (int)r);
@@ -118,14 +118,14 @@ static int done(VIP_VI_HANDLE vi, int recv, VIP_UINT32 status, VIP_UINT32 length
 
 /* True if the window holds the source's bytes over [at, at+len) and zeros
  * in the `gap` bytes on either side. */
-static int placed(const unsigned char *window, VIP_UINT32 at, VIP_UINT32 len, VIP_UINT32 from) {
+static int placed(const unsigned char* window, VIP_UINT32 at, VIP_UINT32 len, VIP_UINT32 from) {
   for (VIP_UINT32 i = 0; i < len; ++i)
     if (window[at + i] != byte_at(from + i))
       return 0;
   return (at == 0 || window[at - 1] == 0) && (at + len >= WINDOW || window[at + len] == 0);
 }
 
-static int writer(struct node *n) {
+static int writer(struct node* n) {
   /* the source: the open window's twin on this node, filled with the pattern */
   for (VIP_UINT32 i = 0; i < WINDOW; ++i)
     n->open[i] = byte_at(i);
@@ -174,7 +174,7 @@ static int writer(struct node *n) {
   return 0;
 }
 
-static int target(struct node *n) {
+static int target(struct node* n) {
   VT_CHECK(make_vi(n, VIP_TRUE, &n->vi) == VIP_SUCCESS);
   /* receives for the writes with immediate data (no buffers needed), one
    * for the ordinary message, one for the refused write */
@@ -184,7 +184,7 @@ static int target(struct node *n) {
   VT_CHECK(vt_post(n->vi, desc(n, 3), n->mem + 2048, 8, n->mh, 1) == VIP_SUCCESS);
   VT_CHECK(vt_post(n->vi, desc(n, 4), NULL, 0, n->mh, 1) == VIP_SUCCESS);
   VT_CHECK(vt_connect(n->nic, n->vi, 1, 0, 1, 0) == VIP_SUCCESS);
-  struct window_note *where = (struct window_note *)(n->mem + 1024);
+  struct window_note* where = (struct window_note*)(n->mem + 1024);
   where->open_address = (VIP_UINT64)(uintptr_t)n->open;
   where->open_handle = n->open_mh;
   where->closed_address = (VIP_UINT64)(uintptr_t)n->closed;
@@ -216,11 +216,11 @@ static int target(struct node *n) {
   return 0;
 }
 
-int via_main(int argc, char **argv) {
-  const char *scenario = argc > 1 ? argv[1] : "";
+int via_main(int argc, char** argv) {
+  const char* scenario = argc > 1 ? argv[1] : "";
   if (lanai_emu_nodes() != 2)
     return 64;
-  struct node *n = calloc(1, sizeof *n);
+  struct node* n = calloc(1, sizeof *n);
   if (!n || setup(n))
     return 1;
   const int me = lanai_emu_node();

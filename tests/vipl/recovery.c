@@ -35,21 +35,21 @@ struct node {
   VIP_NIC_HANDLE nic;
   VIP_VI_HANDLE vi;
   VIP_MEM_HANDLE mh;
-  unsigned char *mem;
+  unsigned char* mem;
 };
 
-static VIP_DESCRIPTOR *desc(struct node *n, int i) {
-  return (VIP_DESCRIPTOR *)(n->mem + (size_t)i * (SLOT + 128));
+static VIP_DESCRIPTOR* desc(struct node* n, int i) {
+  return (VIP_DESCRIPTOR*)(n->mem + (size_t)i * (SLOT + 128));
 }
-static unsigned char *buf(struct node *n, int i) { return n->mem + (size_t)i * (SLOT + 128) + 64; }
+static unsigned char* buf(struct node* n, int i) { return n->mem + (size_t)i * (SLOT + 128) + 64; }
 static unsigned char pattern(int message, VIP_UINT32 offset) {
   return (unsigned char)(message * 29 + offset * 7 + (offset >> 8));
 }
-static void fill(struct node *n, int slot, int message, VIP_UINT32 bytes) {
+static void fill(struct node* n, int slot, int message, VIP_UINT32 bytes) {
   for (VIP_UINT32 o = 0; o < bytes; o++)
     buf(n, slot)[o] = pattern(message, o);
 }
-static int intact(struct node *n, int slot, int message, VIP_UINT32 bytes) {
+static int intact(struct node* n, int slot, int message, VIP_UINT32 bytes) {
   for (VIP_UINT32 o = 0; o < bytes; o++)
     if (buf(n, slot)[o] != pattern(message, o))
       return 0;
@@ -62,12 +62,12 @@ static void sleep_until_us(unsigned long long us) {
     lanai_emu_sleep_ns((us - at) * 1000ull);
 }
 
-static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *e) {
+static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* e) {
   (void)context;
   (void)e;
 }
 
-static int open_vi(struct node *n, VIP_RELIABILITY_LEVEL level) {
+static int open_vi(struct node* n, VIP_RELIABILITY_LEVEL level) {
   VIP_PROTECTION_HANDLE ptag;
   if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS || VipCreatePtag(n->nic, &ptag) != VIP_SUCCESS)
     return 1;
@@ -83,10 +83,10 @@ static int open_vi(struct node *n, VIP_RELIABILITY_LEVEL level) {
   return VipCreateVi(n->nic, &va, NULL, NULL, &n->vi) != VIP_SUCCESS;
 }
 
-static VIP_UINT32 errors_of(VIP_DESCRIPTOR *d) { return d->CS.Status & VIP_STATUS_ERROR_MASK; }
+static VIP_UINT32 errors_of(VIP_DESCRIPTOR* d) { return d->CS.Status & VIP_STATUS_ERROR_MASK; }
 
-static int error_ack_lost(struct node *n) {
-  VIP_DESCRIPTOR *d;
+static int error_ack_lost(struct node* n) {
+  VIP_DESCRIPTOR* d;
   if (n->me == 1) {
     VT_CHECK(vt_post(n->vi, desc(n, 0), buf(n, 0), 16, n->mh, 1) == VIP_SUCCESS);
     VT_CHECK(vt_post(n->vi, desc(n, 1), buf(n, 1), SLOT, n->mh, 1) == VIP_SUCCESS);
@@ -124,8 +124,8 @@ static int error_ack_lost(struct node *n) {
 #define SEND_LOST_US 3000ull
 #define SEND_AFTER_ACK_US 9000ull
 
-static int stale_ack(struct node *n) {
-  VIP_DESCRIPTOR *d;
+static int stale_ack(struct node* n) {
+  VIP_DESCRIPTOR* d;
   if (n->me == 1) {
     VT_CHECK(vt_post(n->vi, desc(n, 0), buf(n, 0), SLOT, n->mh, 1) == VIP_SUCCESS);
     VT_CHECK(vt_post(n->vi, desc(n, 1), buf(n, 1), SLOT, n->mh, 1) == VIP_SUCCESS);
@@ -181,8 +181,8 @@ static int stale_ack(struct node *n) {
   return 0;
 }
 
-static int timer_wait(struct node *n) {
-  VIP_DESCRIPTOR *d;
+static int timer_wait(struct node* n) {
+  VIP_DESCRIPTOR* d;
   VT_CHECK(vt_post(n->vi, desc(n, 0), buf(n, 0), SLOT, n->mh, 1) == VIP_SUCCESS);
   VT_CHECK(vt_connect(n->nic, n->vi, n->me, 1 - n->me, 0, n->me == 0) == VIP_SUCCESS);
   if (n->me == 0) {
@@ -203,27 +203,30 @@ static int timer_wait(struct node *n) {
   return 0;
 }
 
-int via_main(int argc, char **argv) {
+int via_main(int argc, char** argv) {
   if (argc != 2)
     return 64;
-  struct node *n = calloc(1, sizeof *n);
-  n->me = lanai_emu_node();
-  if (n->me > 1)
+  const int me = lanai_emu_node();
+  if (me > 1)
     return 0;
-  if (strcmp(argv[1], "error-ack-lost") == 0) {
-    if (open_vi(n, VIP_SERVICE_RELIABLE_RECEPTION))
+  struct node* n = calloc(1, sizeof *n);
+  n->me = me;
+  int status = 64;
+  const VIP_RELIABILITY_LEVEL level = strcmp(argv[1], "error-ack-lost") == 0
+                                          ? VIP_SERVICE_RELIABLE_RECEPTION
+                                          : VIP_SERVICE_RELIABLE_DELIVERY;
+  if (strcmp(argv[1], "error-ack-lost") == 0 || strcmp(argv[1], "stale-ack") == 0 ||
+      strcmp(argv[1], "timer-wait") == 0) {
+    if (open_vi(n, level))
       return 10;
-    return error_ack_lost(n);
+    if (strcmp(argv[1], "error-ack-lost") == 0)
+      status = error_ack_lost(n);
+    else if (strcmp(argv[1], "stale-ack") == 0)
+      status = stale_ack(n);
+    else
+      status = timer_wait(n);
   }
-  if (strcmp(argv[1], "stale-ack") == 0) {
-    if (open_vi(n, VIP_SERVICE_RELIABLE_DELIVERY))
-      return 10;
-    return stale_ack(n);
-  }
-  if (strcmp(argv[1], "timer-wait") == 0) {
-    if (open_vi(n, VIP_SERVICE_RELIABLE_DELIVERY))
-      return 10;
-    return timer_wait(n);
-  }
-  return 64;
+  free(n->mem);
+  free(n);
+  return status;
 }

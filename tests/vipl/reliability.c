@@ -43,34 +43,34 @@ struct node {
 
 /* node1's buffers, for node0 to look into: one process, two nodes. node1
  * keeps them until node0 is done looking. */
-static unsigned char *volatile peer_buffers;
+static unsigned char* volatile peer_buffers;
 static volatile int sender_done;
 static VIP_MEM_HANDLE peer_handle, peer_closed_handle;
-static unsigned char *volatile peer_closed;
+static unsigned char* volatile peer_closed;
 
-static VIP_DESCRIPTOR *desc(struct node *n, int i) { return (VIP_DESCRIPTOR *)(n->mem + 64 * i); }
-static unsigned char *buffer(unsigned char *mem, int i) { return mem + 64 * 64 + 65536 * i; }
+static VIP_DESCRIPTOR* desc(struct node* n, int i) { return (VIP_DESCRIPTOR*)(n->mem + 64 * i); }
+static unsigned char* buffer(unsigned char* mem, int i) { return mem + 64 * 64 + 65536 * i; }
 static unsigned char pattern(int message, VIP_UINT32 offset) {
   return (unsigned char)(message * 41 + offset * 7 + 5 + (offset >> 9));
 }
-static void fill_pattern(unsigned char *p, int message, VIP_UINT32 len) {
+static void fill_pattern(unsigned char* p, int message, VIP_UINT32 len) {
   for (VIP_UINT32 i = 0; i < len; ++i)
     p[i] = pattern(message, i);
 }
-static int holds(const unsigned char *p, int message, VIP_UINT32 len) {
+static int holds(const unsigned char* p, int message, VIP_UINT32 len) {
   for (VIP_UINT32 i = 0; i < len; ++i)
     if (p[i] != pattern(message, i))
       return 0;
   return 1;
 }
 
-static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR *e) {
-  struct node *n = context;
+static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* e) {
+  struct node* n = context;
   n->errors++;
   n->last_error = e->ErrorCode;
 }
 
-static int setup(struct node *n) {
+static int setup(struct node* n) {
   if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS)
     return 1;
   if (VipCreatePtag(n->nic, &n->ptag) != VIP_SUCCESS)
@@ -90,14 +90,14 @@ static int setup(struct node *n) {
   return VipRegisterMem(n->nic, n->closed, 4096, &plain, &n->closed_mh) != VIP_SUCCESS;
 }
 
-static VIP_RETURN make_vi(struct node *n, VIP_RELIABILITY_LEVEL level, VIP_BOOLEAN rdma_write,
-                          VIP_CQ_HANDLE send_cq, VIP_VI_HANDLE *vi) {
+static VIP_RETURN make_vi(struct node* n, VIP_RELIABILITY_LEVEL level, VIP_BOOLEAN rdma_write,
+                          VIP_CQ_HANDLE send_cq, VIP_VI_HANDLE* vi) {
   VIP_VI_ATTRIBUTES va = {level, 65536, NULL, n->ptag, rdma_write, VIP_FALSE};
   return VipCreateVi(n->nic, &va, send_cq, NULL, vi);
 }
 
-static VIP_DESCRIPTOR *wait(VIP_VI_HANDLE vi, int recv) {
-  VIP_DESCRIPTOR *d = NULL;
+static VIP_DESCRIPTOR* wait(VIP_VI_HANDLE vi, int recv) {
+  VIP_DESCRIPTOR* d = NULL;
   VIP_RETURN r = recv ? VipRecvWait(vi, WAIT_MS, &d) : VipSendWait(vi, WAIT_MS, &d);
   if (r != VIP_SUCCESS) {
     fprintf(stderr, "node%d: %s wait returned %d\n", lanai_emu_node(), recv ? "recv" : "send",
@@ -107,7 +107,7 @@ static VIP_DESCRIPTOR *wait(VIP_VI_HANDLE vi, int recv) {
   return d;
 }
 
-static int status_is(const VIP_DESCRIPTOR *d, VIP_UINT32 status, VIP_UINT32 length) {
+static int status_is(const VIP_DESCRIPTOR* d, VIP_UINT32 status, VIP_UINT32 length) {
   if (d && d->CS.Status == status && d->CS.Length == length)
     return 1;
   if (d)
@@ -122,7 +122,7 @@ static const VIP_RELIABILITY_LEVEL levels[] = {
     VIP_SERVICE_UNRELIABLE, VIP_SERVICE_RELIABLE_DELIVERY, VIP_SERVICE_RELIABLE_RECEPTION};
 #define LEVEL_BYTES 16384
 
-static int levels_sender(struct node *n) {
+static int levels_sender(struct node* n) {
   for (int l = 0; l < 3; ++l) {
     VIP_VI_HANDLE vi;
     VT_CHECK(make_vi(n, levels[l], VIP_FALSE, NULL, &vi) == VIP_SUCCESS);
@@ -140,7 +140,7 @@ static int levels_sender(struct node *n) {
   return 0;
 }
 
-static int levels_receiver(struct node *n) {
+static int levels_receiver(struct node* n) {
   peer_buffers = n->mem;
   for (int l = 0; l < 3; ++l) {
     VIP_VI_HANDLE vi;
@@ -161,11 +161,11 @@ static const VIP_UINT32 order_sizes[ORDER_SENDS] = {0, 100, 60000, 512, 8000, 40
 
 /* Where message m lands at node1: buffers 0..3, message 4 and 5 reuse
  * buffer 0's second half and buffer 1's (small enough). */
-static unsigned char *order_place(unsigned char *mem, int m) {
+static unsigned char* order_place(unsigned char* mem, int m) {
   return m < 4 ? buffer(mem, m) : buffer(mem, m - 4) + 32768;
 }
 
-static int order_sender(struct node *n) {
+static int order_sender(struct node* n) {
   VIP_CQ_HANDLE cq;
   VIP_VI_HANDLE vi;
   VT_CHECK(VipCreateCQ(n->nic, 16, &cq) == VIP_SUCCESS);
@@ -174,7 +174,7 @@ static int order_sender(struct node *n) {
   LANAI_EMU_FRAGMENTATION four_k = {VIA_FRAG_STATIC, 4096, {0, 0, 0, 0}};
   VT_CHECK(lanai_emu_set_fragmentation(vi, &four_k) == VIP_SUCCESS);
   for (int m = 0; m < ORDER_SENDS; ++m) {
-    unsigned char *data = buffer(n->mem, m % 4) + (m >= 4 ? 32768 : 0);
+    unsigned char* data = buffer(n->mem, m % 4) + (m >= 4 ? 32768 : 0);
     fill_pattern(data, m, order_sizes[m]);
     vt_fill(desc(n, m), data, order_sizes[m], n->mh);
     if (m == MALFORMED)
@@ -198,7 +198,7 @@ static int order_sender(struct node *n) {
       VT_CHECK(m == MALFORMED || holds(order_place(peer_buffers, m), m, order_sizes[m]));
   }
   for (int m = 0; m < ORDER_SENDS; ++m) {
-    VIP_DESCRIPTOR *d = wait(vi, 0);
+    VIP_DESCRIPTOR* d = wait(vi, 0);
     VT_CHECK(d == desc(n, m));
     if (m == MALFORMED)
       VT_CHECK(status_is(d, SEND_OK | VIP_STATUS_FORMAT_ERROR, order_sizes[m] + 1));
@@ -208,7 +208,7 @@ static int order_sender(struct node *n) {
   return 0;
 }
 
-static int order_receiver(struct node *n) {
+static int order_receiver(struct node* n) {
   VIP_VI_HANDLE vi;
   peer_buffers = n->mem;
   VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_RECEPTION, VIP_FALSE, NULL, &vi) == VIP_SUCCESS);
@@ -230,7 +230,7 @@ static int order_receiver(struct node *n) {
 
 /* --- remote-errors -------------------------------------------------------------- */
 
-static int remote_errors_sender(struct node *n) {
+static int remote_errors_sender(struct node* n) {
   VIP_VI_HANDLE vi;
   VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_RECEPTION, VIP_FALSE, NULL, &vi) == VIP_SUCCESS);
   VT_CHECK(vt_connect(n->nic, vi, 0, 1, 30, 1) == VIP_SUCCESS);
@@ -246,7 +246,7 @@ static int remote_errors_sender(struct node *n) {
   return 0;
 }
 
-static int remote_errors_receiver(struct node *n) {
+static int remote_errors_receiver(struct node* n) {
   VIP_VI_HANDLE vi;
   VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_RECEPTION, VIP_FALSE, NULL, &vi) == VIP_SUCCESS);
   VT_CHECK(vt_post(vi, desc(n, 0), buffer(n->mem, 0), 999, n->mh, 1) == VIP_SUCCESS);
@@ -270,12 +270,12 @@ static int remote_errors_receiver(struct node *n) {
 
 /* --- rdma --------------------------------------------------------------------------- */
 
-static int rdma_writer(struct node *n) {
+static int rdma_writer(struct node* n) {
   VIP_VI_HANDLE vi;
   VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_RECEPTION, VIP_TRUE, NULL, &vi) == VIP_SUCCESS);
   VT_CHECK(vt_connect(n->nic, vi, 0, 1, 40, 1) == VIP_SUCCESS);
   fill_pattern(buffer(n->mem, 0), 7, 20000);
-  VIP_DESCRIPTOR *d = desc(n, 0);
+  VIP_DESCRIPTOR* d = desc(n, 0);
   memset(d, 0, sizeof *d);
   d->CS.Control = VIP_CONTROL_OP_RDMAWRITE;
   d->CS.Length = 20000;
@@ -300,7 +300,7 @@ static int rdma_writer(struct node *n) {
   return 0;
 }
 
-static int rdma_target(struct node *n) {
+static int rdma_target(struct node* n) {
   VIP_VI_HANDLE vi;
   peer_buffers = n->mem;
   peer_handle = n->mh;
@@ -321,11 +321,11 @@ static int rdma_target(struct node *n) {
   return 0;
 }
 
-int via_main(int argc, char **argv) {
-  const char *scenario = argc > 1 ? argv[1] : "";
+int via_main(int argc, char** argv) {
+  const char* scenario = argc > 1 ? argv[1] : "";
   if (lanai_emu_nodes() != 2)
     return 64;
-  struct node *n = calloc(1, sizeof *n);
+  struct node* n = calloc(1, sizeof *n);
   if (!n || setup(n))
     return 1;
   const int sender = lanai_emu_node() == 0;

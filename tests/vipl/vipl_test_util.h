@@ -8,7 +8,7 @@
 #include <vipl.h>
 
 /* One-segment descriptor over [buf, buf+len) in region `handle`. */
-static inline void vt_fill(VIP_DESCRIPTOR *d, void *buf, VIP_UINT32 len, VIP_MEM_HANDLE handle) {
+static inline void vt_fill(VIP_DESCRIPTOR* d, void* buf, VIP_UINT32 len, VIP_MEM_HANDLE handle) {
   memset(d, 0, sizeof *d);
   d->CS.SegCount = 1;
   d->CS.Length = len;
@@ -17,7 +17,7 @@ static inline void vt_fill(VIP_DESCRIPTOR *d, void *buf, VIP_UINT32 len, VIP_MEM
   d->DS[0].Local.Length = len;
 }
 
-static inline VIP_RETURN vt_post(VIP_VI_HANDLE vi, VIP_DESCRIPTOR *d, void *buf, VIP_UINT32 len,
+static inline VIP_RETURN vt_post(VIP_VI_HANDLE vi, VIP_DESCRIPTOR* d, void* buf, VIP_UINT32 len,
                                  VIP_MEM_HANDLE handle, int recv) {
   vt_fill(d, buf, len, handle);
   return recv ? VipPostRecv(vi, d, handle) : VipPostSend(vi, d, handle);
@@ -25,10 +25,10 @@ static inline VIP_RETURN vt_post(VIP_VI_HANDLE vi, VIP_DESCRIPTOR *d, void *buf,
 
 /* Addresses of node `me` and node `peer`, both with discriminator `disc`.
  * Each buffer must hold 64 bytes. */
-static inline int vt_addresses(VIP_NIC_HANDLE nic, int me, int peer, VIP_UINT8 disc, char *local,
-                               char *remote) {
+static inline int vt_addresses(VIP_NIC_HANDLE nic, int me, int peer, VIP_UINT8 disc, char* local,
+                               char* remote) {
   char name[16];
-  VIP_NET_ADDRESS *la = (VIP_NET_ADDRESS *)local, *ra = (VIP_NET_ADDRESS *)remote;
+  VIP_NET_ADDRESS *la = (VIP_NET_ADDRESS*)local, *ra = (VIP_NET_ADDRESS*)remote;
   snprintf(name, sizeof name, "node%d", me);
   if (VipNSGetHostByName(nic, name, la, 0) != VIP_SUCCESS)
     return -1;
@@ -49,11 +49,11 @@ static inline VIP_RETURN vt_connect(VIP_NIC_HANDLE nic, VIP_VI_HANDLE vi, int me
   if (vt_addresses(nic, me, peer, disc, local, remote) != 0)
     return VIP_ERROR_NAMESERVICE;
   if (active)
-    return VipConnectRequest(vi, (VIP_NET_ADDRESS *)local, (VIP_NET_ADDRESS *)remote, VIP_INFINITE,
+    return VipConnectRequest(vi, (VIP_NET_ADDRESS*)local, (VIP_NET_ADDRESS*)remote, VIP_INFINITE,
                              &remote_attrs);
   VIP_CONN_HANDLE conn;
-  VIP_RETURN r = VipConnectWait(nic, (VIP_NET_ADDRESS *)local, VIP_INFINITE,
-                                (VIP_NET_ADDRESS *)remote, &remote_attrs, &conn);
+  VIP_RETURN r = VipConnectWait(nic, (VIP_NET_ADDRESS*)local, VIP_INFINITE,
+                                (VIP_NET_ADDRESS*)remote, &remote_attrs, &conn);
   return r != VIP_SUCCESS ? r : VipConnectAccept(conn, vi);
 }
 

@@ -44,16 +44,16 @@ TEST_CASE("a receiver stopped for 100 us delays both senders and loses nothing")
   // switch's routing slack allow.
   CHECK(f.completions[0].node == 0);
   CHECK(f.completions[0].time == go + f.T(wb - 1) - f.T(1) - 2 * f.L() - f.R());
-  for (const auto &c : f.completions)
+  for (const auto& c : f.completions)
     CHECK(c.time > go);
-  for (const auto &a : f.arrivals) {
+  for (const auto& a : f.arrivals) {
     CHECK(a.time > go);
     CHECK(a.checksum_ok);
   }
   // Per sender, in send order; across senders, taking turns.
   std::map<std::uint32_t, std::uint64_t> next;
   for (std::size_t i = 0; i < f.arrivals.size(); ++i) {
-    const auto &a = f.arrivals[i];
+    const auto& a = f.arrivals[i];
     CAPTURE(i);
     CHECK(a.source == i % 2);
     CHECK(a.id == a.source * 100 + next[a.source]++);

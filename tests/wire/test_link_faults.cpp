@@ -23,7 +23,7 @@ HardwareProfile with_faults(double drop, double corrupt, std::uint32_t seed = 1)
 }
 
 // node0 sends `count` packets to node1 (2 hops), one after another.
-void stream(Fabric &f, std::uint64_t count, std::size_t bytes = 200) {
+void stream(Fabric& f, std::uint64_t count, std::size_t bytes = 200) {
   std::uint64_t next = 0;
   f.after_completion = [&f, &next, count, bytes](std::size_t node, std::uint64_t) {
     if (node == 0 && ++next < count)
@@ -34,7 +34,7 @@ void stream(Fabric &f, std::uint64_t count, std::size_t bytes = 200) {
   f.kernel.run();
 }
 
-std::uint64_t sum(const Fabric &f, const char *what) {
+std::uint64_t sum(const Fabric& f, const char* what) {
   return f.counter((std::string("wire.node0.tx.") + what).c_str()) +
          f.counter((std::string("wire.node1.rx.") + what).c_str());
 }
@@ -66,7 +66,7 @@ TEST_CASE("drops and flipped bits at the profile's rates, each counted on its li
   CHECK(corrupted > 260);
   CHECK(corrupted < 420);
   std::uint64_t bad = 0;
-  for (const Arrival &a : f.arrivals) {
+  for (const Arrival& a : f.arrivals) {
     const auto expected = f.packet(a.id, 0, 1, 200).payload();
     if (!a.checksum_ok) {
       ++bad;
@@ -100,7 +100,7 @@ TEST_CASE("a link goes down for a window of time and back up") {
   CHECK(dropped >= 14);
   CHECK(dropped <= 16);
   CHECK(f.arrivals.size() == 40 - dropped);
-  for (const Arrival &a : f.arrivals) {
+  for (const Arrival& a : f.arrivals) {
     // A packet on the link when it goes down still arrives; none that
     // entered while it was down does.
     const bool inside = a.time > microseconds(23) && a.time < microseconds(60);
@@ -115,7 +115,7 @@ TEST_CASE("a window naming no link of the fabric is refused, naming the link") {
   try {
     Fabric f(2, 1, p);
     FAIL("built");
-  } catch (const ProfileError &e) {
+  } catch (const ProfileError& e) {
     const std::string what = e.what();
     CHECK(what.find("faults.link_down[0]") != std::string::npos);
     CHECK(what.find("'wire.node9.rx'") != std::string::npos);

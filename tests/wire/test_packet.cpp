@@ -26,7 +26,7 @@ TEST_CASE("CRC-32 matches the IEEE 802.3 check values") {
 }
 
 TEST_CASE("CRC-32 agrees with the bit-at-a-time definition at every length and alignment") {
-  auto reference = [](const std::uint8_t *p, std::size_t n) {
+  auto reference = [](const std::uint8_t* p, std::size_t n) {
     std::uint32_t c = 0xFFFFFFFFu;
     for (std::size_t i = 0; i < n; ++i) {
       c ^= p[i];
@@ -37,7 +37,7 @@ TEST_CASE("CRC-32 agrees with the bit-at-a-time definition at every length and a
   };
   std::vector<std::uint8_t> data(300);
   std::uint32_t x = 12345;
-  for (auto &b : data)
+  for (auto& b : data)
     b = static_cast<std::uint8_t>((x = x * 1103515245u + 12345u) >> 16);
   for (std::size_t start = 0; start < 8; ++start)
     for (std::size_t n = 0; start + n <= data.size(); n += 1 + n / 7)

@@ -14,7 +14,7 @@ using lanai::wire::SendResult;
 
 TEST_CASE("start_send answers at once; an accepted send completes exactly once, later") {
   Fabric f(2);
-  auto &port = f.net->port(0);
+  auto& port = f.net->port(0);
   bool inside_start = false;
   int completions = 0;
   port.set_on_send_complete([&](std::uint64_t id) {
@@ -42,7 +42,7 @@ TEST_CASE("start_send answers at once; an accepted send completes exactly once, 
 
 TEST_CASE("sends with no route or an oversized payload are refused") {
   Fabric f(2);
-  auto &port = f.net->port(0);
+  auto& port = f.net->port(0);
   CHECK(port.start_send(Packet(1, {}, std::vector<std::uint8_t>(16))) == SendResult::empty_route);
   const std::size_t max = f.profile.wire.max_payload_bytes;
   CHECK(port.start_send(f.packet(2, 0, 1, max + 1)) == SendResult::too_large);
@@ -99,7 +99,7 @@ TEST_CASE("a byte flipped in flight is reported by the receiver's CRC check") {
   std::size_t offset = 0;
   SUBCASE("in the trailer") { offset = payload + 2; }
   SUBCASE("in the payload") { offset = 17; }
-  f.net->link("wire.node1.rx").set_in_flight_hook([&](Packet &p) { p.corrupt_byte(offset, 0x10); });
+  f.net->link("wire.node1.rx").set_in_flight_hook([&](Packet& p) { p.corrupt_byte(offset, 0x10); });
   REQUIRE(f.net->port(0).start_send(f.packet(1, 0, 1, payload)) == SendResult::accepted);
   f.kernel.run();
   REQUIRE(f.arrivals.size() == 1);
@@ -122,10 +122,10 @@ std::vector<Arrival> random_traffic(std::uint64_t seed) {
   std::function<void(std::size_t)> send = [&](std::size_t n) {
     if (left[n]-- <= 0)
       return;
-    auto &r = rng[n];
+    auto& r = rng[n];
     const SimTime pause = nanoseconds(r.uniform_u32(0, 3000));
     f.kernel.schedule_in(pause, [&, n] {
-      auto &r2 = rng[n];
+      auto& r2 = rng[n];
       std::size_t to = r2.uniform_u32(0, static_cast<std::uint32_t>(nodes - 2));
       if (to >= n)
         ++to;
@@ -149,7 +149,7 @@ std::vector<Arrival> random_traffic(std::uint64_t seed) {
     f.net->port(n).set_receive_ready(true);
   f.kernel.run();
   CHECK(f.arrivals.size() == nodes * 30);
-  for (const auto &a : f.arrivals)
+  for (const auto& a : f.arrivals)
     CHECK(a.checksum_ok);
   return f.arrivals;
 }

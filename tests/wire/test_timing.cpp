@@ -29,7 +29,7 @@ TEST_CASE("one packet through one switch: tail at 2L + R + T(1) + T(wb - 1)") {
   f.kernel.run();
 
   REQUIRE(f.arrivals.size() == 1);
-  const Arrival &a = f.arrivals[0];
+  const Arrival& a = f.arrivals[0];
   // The head pays one byte time and the latency per link plus the routing
   // delay; the body (one byte shorter after the switch) follows it.
   CHECK(a.time == t0 + 2 * f.L() + f.R() + f.T(1) + f.T(wb - 1));
@@ -123,7 +123,7 @@ TEST_CASE("a packet behind a blocked one waits though its own output is idle") {
         f.net->port(1).start_send(f.packet(3, 1, 3, small));
     };
     f.kernel.run();
-    for (const auto &a : f.arrivals)
+    for (const auto& a : f.arrivals)
       if (a.id == 3)
         return a.time;
     FAIL("packet 3 never arrived");
@@ -149,7 +149,7 @@ TEST_CASE("three switches: the route's three bytes are consumed and each hop add
   REQUIRE(f.net->port(5).start_send(f.packet(10, 5, 0, payload)) == SendResult::accepted);
   f.kernel.run();
   REQUIRE(f.arrivals.size() == 2);
-  for (const auto &a : f.arrivals) {
+  for (const auto& a : f.arrivals) {
     CAPTURE(a.id);
     CHECK(a.route_consumed == 3);
     CHECK(a.checksum_ok);
@@ -181,6 +181,6 @@ TEST_CASE("a stream of 4 KB packets reaches the link rate at the receiver") {
   CHECK(mb_per_s == doctest::Approx(160.0).epsilon(0.01));
   // Exactly the wire rate once route and trailer bytes are counted.
   CHECK(span == (count - 1) * f.T(f.wire_bytes(0, 1, payload)));
-  const auto &busy = std::get<lanai::kernel::TimeWeighted>(*f.stats.find("wire.node0.tx.busy"));
+  const auto& busy = std::get<lanai::kernel::TimeWeighted>(*f.stats.find("wire.node0.tx.busy"));
   CHECK(busy.average(f.completions.back().time) == doctest::Approx(1.0));
 }

@@ -29,7 +29,7 @@ struct Arrival {
   std::vector<std::uint8_t> payload;
   std::size_t route_consumed;
 
-  friend bool operator==(const Arrival &, const Arrival &) = default;
+  friend bool operator==(const Arrival&, const Arrival&) = default;
 };
 
 struct Completion {
@@ -37,7 +37,7 @@ struct Completion {
   std::size_t node;
   std::uint64_t id;
 
-  friend bool operator==(const Completion &, const Completion &) = default;
+  friend bool operator==(const Completion&, const Completion&) = default;
 };
 
 struct Fabric {
@@ -57,7 +57,7 @@ struct Fabric {
       : profile(std::move(p)) {
     net = lanai::wire::switch_chain(kernel, stats, profile, nodes_per_switch, switches);
     for (std::size_t n = 0; n < net->node_count(); ++n) {
-      auto &port = net->port(n);
+      auto& port = net->port(n);
       port.set_on_packet([this, n](lanai::wire::Packet packet, bool ok) {
         arrivals.push_back({kernel.now(), n, packet.source_node(), packet.id(), ok,
                             packet.payload(), packet.route_bytes_consumed()});
@@ -92,8 +92,8 @@ struct Fabric {
   SimTime L() const { return lanai::kernel::nanoseconds(profile.wire.link_latency_ns); }
   SimTime R() const { return lanai::kernel::nanoseconds(profile.wire.switch_latency_ns); }
 
-  std::uint64_t counter(const char *name) const {
-    const auto *s = stats.find(name);
+  std::uint64_t counter(const char* name) const {
+    const auto* s = stats.find(name);
     return s ? std::get<lanai::kernel::Counter>(*s).value() : ~0ull;
   }
 };

@@ -26,9 +26,9 @@ struct QnaOptions {
   bool json = false;
 };
 
-void add_qna(CLI::App &model, int &exit_status) {
+void add_qna(CLI::App& model, int& exit_status) {
   auto opts = std::make_shared<QnaOptions>();
-  CLI::App *qna = model.add_subcommand(
+  CLI::App* qna = model.add_subcommand(
       "qna", "Whitt's QNA for an open multi-class queueing network: per station, visit and "
              "class utilisation, mean queue (Lq), mean number present (L) and mean time (W)");
   qna->add_option("model", opts->model, "model file (TOML), e.g. bench/models/nic-send.toml")
@@ -59,13 +59,13 @@ struct PipelineOptions {
 // stop being cheap to time.
 constexpr std::int64_t kMaxPipelineBytes = std::int64_t{1} << 30;
 
-bool parse_real(std::string_view text, double &value) {
-  const char *end = text.data() + text.size();
+bool parse_real(std::string_view text, double& value) {
+  const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   return ec == std::errc() && ptr == end && !text.empty();
 }
 
-PipelineStage parse_stage(const std::string &text) {
+PipelineStage parse_stage(const std::string& text) {
   const std::size_t comma = text.find(',');
   PipelineStage stage;
   if (comma == std::string::npos ||
@@ -79,9 +79,9 @@ PipelineStage parse_stage(const std::string &text) {
   return stage;
 }
 
-double parse_bytes(const std::string &text) {
+double parse_bytes(const std::string& text) {
   std::int64_t bytes = 0;
-  const char *end = text.data() + text.size();
+  const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, bytes);
   if (ec != std::errc() || ptr != end || bytes < 1 || bytes > kMaxPipelineBytes)
     throw std::invalid_argument(fmt::format(
@@ -89,9 +89,9 @@ double parse_bytes(const std::string &text) {
   return static_cast<double>(bytes);
 }
 
-void add_pipeline(CLI::App &model, int &exit_status) {
+void add_pipeline(CLI::App& model, int& exit_status) {
   auto opts = std::make_shared<PipelineOptions>();
-  CLI::App *pipeline = model.add_subcommand(
+  CLI::App* pipeline = model.add_subcommand(
       "pipeline", "a packet fragmented through store-and-forward stages: latency by fragment "
                   "count for equal and optimal (LP) fragments, the bottleneck, the fixed-size "
                   "theorem's choice, the ramp-up and hierarchical plans");
@@ -111,7 +111,7 @@ void add_pipeline(CLI::App &model, int &exit_status) {
   pipeline->add_flag("--json", opts->json, "print JSON instead of tables");
   pipeline->callback([opts, &exit_status] {
     PipelineParams params;
-    for (const std::string &text : opts->stages)
+    for (const std::string& text : opts->stages)
       params.stages.push_back(parse_stage(text));
     params.bytes = parse_bytes(opts->bytes);
     if (opts->max_k < 1)
@@ -125,8 +125,8 @@ void add_pipeline(CLI::App &model, int &exit_status) {
 
 } // namespace
 
-void add_model_commands(CLI::App &app, int &exit_status) {
-  CLI::App *model = app.add_subcommand("model", "analytic models to check the emulator against");
+void add_model_commands(CLI::App& app, int& exit_status) {
+  CLI::App* model = app.add_subcommand("model", "analytic models to check the emulator against");
   model->require_subcommand(1);
   add_qna(*model, exit_status);
   add_pipeline(*model, exit_status);

@@ -7,6 +7,6 @@
 
 namespace lanai::models {
 
-void add_model_commands(CLI::App &app, int &exit_status);
+void add_model_commands(CLI::App& app, int& exit_status);
 
 } // namespace lanai::models

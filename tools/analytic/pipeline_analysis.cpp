@@ -10,12 +10,12 @@
 
 namespace lanai::models {
 
-PipelineAnalysis analyse_pipeline(const PipelineParams &params) {
+PipelineAnalysis analyse_pipeline(const PipelineParams& params) {
   check_pipeline(params.stages, params.bytes);
   if (params.max_k < 1)
     throw std::invalid_argument(
         fmt::format("largest fragment count must be >= 1 (got {})", params.max_k));
-  const std::vector<PipelineStage> &stages = params.stages;
+  const std::vector<PipelineStage>& stages = params.stages;
   const double bytes = params.bytes;
 
   PipelineAnalysis a;

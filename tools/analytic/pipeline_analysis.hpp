@@ -46,6 +46,6 @@ struct PipelineAnalysis {
 };
 
 // Throws std::invalid_argument for a bad pipeline or max_k < 1.
-PipelineAnalysis analyse_pipeline(const PipelineParams &params);
+PipelineAnalysis analyse_pipeline(const PipelineParams& params);
 
 } // namespace lanai::models

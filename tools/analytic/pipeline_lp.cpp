@@ -23,26 +23,26 @@ class QuietGlpk {
 public:
   QuietGlpk() : previous_(glp_term_out(GLP_OFF)) {}
   ~QuietGlpk() { glp_term_out(previous_); }
-  QuietGlpk(const QuietGlpk &) = delete;
-  QuietGlpk &operator=(const QuietGlpk &) = delete;
+  QuietGlpk(const QuietGlpk&) = delete;
+  QuietGlpk& operator=(const QuietGlpk&) = delete;
 
 private:
   int previous_;
 };
 
 struct ProblemDeleter {
-  void operator()(glp_prob *p) const { glp_delete_prob(p); }
+  void operator()(glp_prob* p) const { glp_delete_prob(p); }
 };
 
 // The constraint matrix in GLPK's 1-based triplet form, one row at a time.
 class Rows {
 public:
-  explicit Rows(glp_prob *lp) : lp_(lp), ia_(1), ja_(1), ar_(1) {}
+  explicit Rows(glp_prob* lp) : lp_(lp), ia_(1), ja_(1), ar_(1) {}
 
   // A row sum_c coef_c v_c >= lower.
   void add(std::initializer_list<std::pair<int, double>> terms, double lower) {
     const int row = add_empty(lower, false);
-    for (const auto &[col, coef] : terms)
+    for (const auto& [col, coef] : terms)
       add_term(row, col, coef);
   }
   // A row without terms yet: >= lower, or == lower when `fixed`.
@@ -63,12 +63,12 @@ public:
   }
 
 private:
-  glp_prob *lp_;
+  glp_prob* lp_;
   std::vector<int> ia_, ja_;
   std::vector<double> ar_;
 };
 
-const char *simplex_failure(int code) {
+const char* simplex_failure(int code) {
   switch (code) {
   case GLP_EBADB:
     return "invalid initial basis";
@@ -102,12 +102,12 @@ struct Attempt {
 constexpr Attempt kAttempts[] = {
     {GLP_DUALP, true}, {GLP_PRIMAL, false}, {GLP_DUALP, false}, {GLP_PRIMAL, true}};
 
-void solve(glp_prob *lp, int k) {
+void solve(glp_prob* lp, int k) {
   glp_smcp parm;
   glp_init_smcp(&parm);
   parm.msg_lev = GLP_MSG_OFF;
   parm.it_lim = 10 * (glp_get_num_rows(lp) + glp_get_num_cols(lp));
-  for (const Attempt &attempt : kAttempts) {
+  for (const Attempt& attempt : kAttempts) {
     if (attempt.advanced_basis)
       glp_adv_basis(lp, 0);
     else
@@ -140,7 +140,7 @@ PipelineOptimum optimal_latency(std::span<const PipelineStage> stages, double by
   const int k = static_cast<int>(k_fragments);
   const int n = static_cast<int>(stages.size());
   std::unique_ptr<glp_prob, ProblemDeleter> owner(glp_create_prob());
-  glp_prob *lp = owner.get();
+  glp_prob* lp = owner.get();
   glp_set_obj_dir(lp, GLP_MIN);
 
   // Columns: x_i (KB), then s_ij, then T; all >= 0.
@@ -160,15 +160,15 @@ PipelineOptimum optimal_latency(std::span<const PipelineStage> stages, double by
   for (int i = 0; i < k; ++i)
     for (int j = 0; j < n; ++j) {
       if (j > 0) {
-        const PipelineStage &before = stages[static_cast<std::size_t>(j - 1)];
+        const PipelineStage& before = stages[static_cast<std::size_t>(j - 1)];
         rows.add({{s(i, j), 1.0}, {s(i, j - 1), -1.0}, {x(i), -before.G_us_per_kb}}, before.g_us);
       }
       if (i > 0) {
-        const PipelineStage &here = stages[static_cast<std::size_t>(j)];
+        const PipelineStage& here = stages[static_cast<std::size_t>(j)];
         rows.add({{s(i, j), 1.0}, {s(i - 1, j), -1.0}, {x(i - 1), -here.G_us_per_kb}}, here.g_us);
       }
     }
-  const PipelineStage &last = stages.back();
+  const PipelineStage& last = stages.back();
   rows.add({{t, 1.0}, {s(k - 1, n - 1), -1.0}, {x(k - 1), -last.G_us_per_kb}}, last.g_us);
   rows.load();
 

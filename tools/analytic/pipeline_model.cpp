@@ -41,7 +41,7 @@ std::vector<double> bottleneck_cuts(std::span<const PipelineStage> stages, doubl
 
 } // namespace
 
-double stage_time_us(const PipelineStage &stage, double bytes) {
+double stage_time_us(const PipelineStage& stage, double bytes) {
   return stage.g_us + bytes * stage.G_us_per_kb / kPipelineBytesPerKb;
 }
 
@@ -49,7 +49,7 @@ void check_pipeline(std::span<const PipelineStage> stages, double bytes) {
   if (stages.empty())
     throw std::invalid_argument("a pipeline needs at least one stage");
   for (std::size_t j = 0; j < stages.size(); ++j) {
-    const PipelineStage &s = stages[j];
+    const PipelineStage& s = stages[j];
     if (!std::isfinite(s.g_us) || s.g_us < 0.0)
       throw std::invalid_argument(
           fmt::format("stage {}: overhead g must be a number >= 0 us (got {})", j, s.g_us));
@@ -172,7 +172,7 @@ FixedSizeChoice fixed_size_theorem(std::span<const PipelineStage> stages, double
 
 PipelineStage compound_stage(std::span<const PipelineStage> stages) {
   PipelineStage sum;
-  for (const PipelineStage &s : stages) {
+  for (const PipelineStage& s : stages) {
     sum.g_us += s.g_us;
     sum.G_us_per_kb += s.G_us_per_kb;
   }
@@ -181,7 +181,7 @@ PipelineStage compound_stage(std::span<const PipelineStage> stages) {
 
 double pipeline_lower_bound_us(std::span<const PipelineStage> stages, double bytes) {
   double max_G = 0.0;
-  for (const PipelineStage &s : stages)
+  for (const PipelineStage& s : stages)
     max_G = std::max(max_G, s.G_us_per_kb);
   return compound_stage(stages).g_us + bytes * max_G / kPipelineBytesPerKb;
 }

@@ -22,7 +22,7 @@ struct PipelineStage {
 };
 
 // g + x G: what a fragment of `bytes` costs `stage`.
-double stage_time_us(const PipelineStage &stage, double bytes);
+double stage_time_us(const PipelineStage& stage, double bytes);
 
 // Throws std::invalid_argument unless there is at least one stage, every g
 // and G is finite and >= 0, and `bytes` is finite and > 0.

@@ -4,8 +4,8 @@
 
 namespace lanai::models {
 
-std::optional<std::vector<double>> ramp_up_fragments(const PipelineStage &first,
-                                                     const PipelineStage &second, double bytes,
+std::optional<std::vector<double>> ramp_up_fragments(const PipelineStage& first,
+                                                     const PipelineStage& second, double bytes,
                                                      std::int64_t k) {
   if (k < 1)
     return std::nullopt;

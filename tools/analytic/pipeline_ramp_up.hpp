@@ -18,8 +18,8 @@ namespace lanai::models {
 // second): the recurrence fixes every size from x_0, and x_0 from the sum.
 // Nothing when some size would be <= 0, or when k > 1 and the first stage
 // has no per-byte time (the recurrence is then undefined).
-std::optional<std::vector<double>> ramp_up_fragments(const PipelineStage &first,
-                                                     const PipelineStage &second, double bytes,
+std::optional<std::vector<double>> ramp_up_fragments(const PipelineStage& first,
+                                                     const PipelineStage& second, double bytes,
                                                      std::int64_t k);
 
 struct RampUpPlan {

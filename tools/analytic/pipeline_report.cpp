@@ -14,7 +14,7 @@ namespace {
 // Nine significant digits: enough to compare, identical on every run.
 std::string num(double v) { return fmt::format("{:.9g}", v); }
 
-std::string json_numbers(const std::vector<double> &values) {
+std::string json_numbers(const std::vector<double>& values) {
   std::vector<std::string> texts;
   texts.reserve(values.size());
   for (const double v : values)
@@ -22,11 +22,11 @@ std::string json_numbers(const std::vector<double> &values) {
   return fmt::format("[{}]", fmt::join(texts, ","));
 }
 
-std::string json_stage(const PipelineStage &s) {
+std::string json_stage(const PipelineStage& s) {
   return fmt::format("{{\"g_us\":{},\"G_us_per_kb\":{}}}", num(s.g_us), num(s.G_us_per_kb));
 }
 
-std::string sizes_text(const std::vector<double> &values) {
+std::string sizes_text(const std::vector<double>& values) {
   std::string out;
   for (std::size_t i = 0; i < values.size(); ++i)
     out += fmt::format("{}{:.1f}", i ? " " : "", values[i]);
@@ -39,7 +39,7 @@ std::string stage_range(std::size_t first, std::size_t end) {
 }
 
 // "stage 1 (k = 1..3), stage 3 (k = 4..64)": runs of rows with one bottleneck.
-std::string bottleneck_runs(const PipelineAnalysis &a) {
+std::string bottleneck_runs(const PipelineAnalysis& a) {
   std::string out;
   std::size_t start = 0;
   for (std::size_t r = 1; r <= a.by_k.size(); ++r) {
@@ -53,8 +53,8 @@ std::string bottleneck_runs(const PipelineAnalysis &a) {
   return out;
 }
 
-std::string no_hierarchical_reason(const PipelineAnalysis &a) {
-  const std::vector<PipelineStage> &stages = a.params.stages;
+std::string no_hierarchical_reason(const PipelineAnalysis& a) {
+  const std::vector<PipelineStage>& stages = a.params.stages;
   if (a.bottleneck == 0)
     return "the bottleneck, stage 0, has no stages in front of it";
   const double others = compound_stage(stages).G_us_per_kb - stages[a.bottleneck].G_us_per_kb;
@@ -64,8 +64,8 @@ std::string no_hierarchical_reason(const PipelineAnalysis &a) {
 
 } // namespace
 
-std::string pipeline_table(const PipelineAnalysis &a) {
-  const std::vector<PipelineStage> &stages = a.params.stages;
+std::string pipeline_table(const PipelineAnalysis& a) {
+  const std::vector<PipelineStage>& stages = a.params.stages;
   std::string out = fmt::format(
       "# Pipeline of {} store-and-forward stages, {} bytes (times in us, G in us per KB of "
       "1024 bytes)\n",
@@ -79,7 +79,7 @@ std::string pipeline_table(const PipelineAnalysis &a) {
   out += fmt::format("# bottleneck by fragment count: {}\n\n", bottleneck_runs(a));
 
   out += fmt::format("{:>5}{:>12}{:>12}{:>12}\n", "k", "bottleneck", "fixed_us", "optimal_us");
-  for (const PipelineRow &r : a.by_k)
+  for (const PipelineRow& r : a.by_k)
     out +=
         fmt::format("{:>5}{:>12}{:>12.3f}{:>12.3f}\n", r.k, r.bottleneck, r.fixed_us, r.optimal_us);
 
@@ -91,7 +91,7 @@ std::string pipeline_table(const PipelineAnalysis &a) {
       "optimal (linear program): k = {}, {:.3f} us; fragments (bytes): {}\n", a.optimal_best_k,
       a.optimal_best_us,
       sizes_text(a.by_k[static_cast<std::size_t>(a.optimal_best_k - 1)].optimal_fragments));
-  const RampUpPlan &ramp = a.ramp_up;
+  const RampUpPlan& ramp = a.ramp_up;
   const std::string second =
       ramp.split < stages.size()
           ? fmt::format(" then {} as ({:.4g}, {:.4g})", stage_range(ramp.split, stages.size()),
@@ -101,7 +101,7 @@ std::string pipeline_table(const PipelineAnalysis &a) {
                      "{}\n",
                      stage_range(0, ramp.split), ramp.first.g_us, ramp.first.G_us_per_kb, second,
                      ramp.fragments.size(), ramp.us, sizes_text(ramp.fragments));
-  if (const auto &h = a.hierarchical)
+  if (const auto& h = a.hierarchical)
     out += fmt::format("hierarchical: {} fragments of {:.1f} bytes through {}, reassembled into {} "
                        "of {:.1f} bytes from stage {} on: {:.3f} us\n",
                        h->small_k, a.params.bytes / h->small_k, stage_range(0, h->dominant),
@@ -111,8 +111,8 @@ std::string pipeline_table(const PipelineAnalysis &a) {
   return out;
 }
 
-std::string pipeline_json(const PipelineAnalysis &a) {
-  const std::vector<PipelineStage> &stages = a.params.stages;
+std::string pipeline_json(const PipelineAnalysis& a) {
+  const std::vector<PipelineStage>& stages = a.params.stages;
   std::string out =
       fmt::format("{{\"bytes\":{},\"max_k\":{},\"stages\":[", num(a.params.bytes), a.max_k);
   for (std::size_t j = 0; j < stages.size(); ++j)
@@ -123,7 +123,7 @@ std::string pipeline_json(const PipelineAnalysis &a) {
   out += fmt::format("],\"unfragmented_us\":{},\"lower_bound_us\":{},\"by_k\":[",
                      num(a.unfragmented_us), num(a.lower_bound_us));
   for (std::size_t r = 0; r < a.by_k.size(); ++r) {
-    const PipelineRow &row = a.by_k[r];
+    const PipelineRow& row = a.by_k[r];
     out += fmt::format("{}{{\"k\":{},\"bottleneck\":{},\"fixed_us\":{},\"optimal_us\":{}}}",
                        r ? "," : "", row.k, row.bottleneck, num(row.fixed_us), num(row.optimal_us));
   }
@@ -134,12 +134,12 @@ std::string pipeline_json(const PipelineAnalysis &a) {
       a.fixed_best_k, num(a.fixed_best_us), a.theorem.k, a.theorem.bottleneck, num(a.theorem.us),
       a.optimal_best_k, num(a.optimal_best_us),
       json_numbers(a.by_k[static_cast<std::size_t>(a.optimal_best_k - 1)].optimal_fragments));
-  const RampUpPlan &ramp = a.ramp_up;
+  const RampUpPlan& ramp = a.ramp_up;
   out += fmt::format("\"ramp_up\":{{\"split\":{},\"first\":{},\"second\":{},\"k\":{},"
                      "\"fragments\":{},\"us\":{}}},",
                      ramp.split, json_stage(ramp.first), json_stage(ramp.second),
                      ramp.fragments.size(), json_numbers(ramp.fragments), num(ramp.us));
-  if (const auto &h = a.hierarchical)
+  if (const auto& h = a.hierarchical)
     out += fmt::format("\"hierarchical\":{{\"dominant\":{},\"small_k\":{},\"large_k\":{},"
                        "\"small_bytes\":{},\"large_bytes\":{},\"us\":{}}}}}\n",
                        h->dominant, h->small_k, h->large_k, num(a.params.bytes / h->small_k),

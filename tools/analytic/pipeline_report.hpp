@@ -7,7 +7,7 @@
 
 namespace lanai::models {
 
-std::string pipeline_table(const PipelineAnalysis &analysis);
+std::string pipeline_table(const PipelineAnalysis& analysis);
 
 // {"bytes":..,"max_k":..,"stages":[{"g_us":..,"G_us_per_kb":..},..],
 //  "bottleneck":..,"bottlenecks":[..],"unfragmented_us":..,"lower_bound_us":..,
@@ -18,6 +18,6 @@ std::string pipeline_table(const PipelineAnalysis &analysis);
 //  "ramp_up":{"split":..,"first":{..},"second":{..},"k":..,"fragments":[..],"us":..},
 //  "hierarchical":null or {"dominant":..,"small_k":..,"large_k":..,
 //                          "small_bytes":..,"large_bytes":..,"us":..}}
-std::string pipeline_json(const PipelineAnalysis &analysis);
+std::string pipeline_json(const PipelineAnalysis& analysis);
 
 } // namespace lanai::models

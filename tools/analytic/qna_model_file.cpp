@@ -19,7 +19,7 @@ namespace {
 
 using text::TableReader;
 
-double finite(const TableReader &t, std::string_view key, double v, double lo, bool lo_open) {
+double finite(const TableReader& t, std::string_view key, double v, double lo, bool lo_open) {
   if (!std::isfinite(v) || v < lo || (lo_open && v == lo))
     t.fail(key, fmt::format("must be {} {} (got {})", lo_open ? ">" : ">=", lo, v));
   return v;
@@ -34,7 +34,7 @@ bool valid_name(std::string_view s) {
   });
 }
 
-std::string required_name(const TableReader &t, std::string_view key) {
+std::string required_name(const TableReader& t, std::string_view key) {
   std::string name = t.required_string(key);
   if (!valid_name(name))
     t.fail(key, fmt::format("must be 1-64 letters, digits, '-' or '_' (got \"{}\")", name));
@@ -42,9 +42,9 @@ std::string required_name(const TableReader &t, std::string_view key) {
 }
 
 template <typename Items, typename Name>
-std::string joined(const Items &items, Name name) {
+std::string joined(const Items& items, Name name) {
   std::string out;
-  for (const auto &item : items) {
+  for (const auto& item : items) {
     if (!out.empty())
       out += ", ";
     out += name(item);
@@ -53,8 +53,8 @@ std::string joined(const Items &items, Name name) {
 }
 
 template <typename Each>
-void each_table(const TableReader &top, std::string_view key, bool required, Each each) {
-  const toml::array *array = top.table_array(key);
+void each_table(const TableReader& top, std::string_view key, bool required, Each each) {
+  const toml::array* array = top.table_array(key);
   if (!array) {
     if (required)
       top.fail(key, fmt::format("missing (at least one [[{}]] is required)", key));
@@ -66,9 +66,9 @@ void each_table(const TableReader &top, std::string_view key, bool required, Eac
 
 class Builder {
 public:
-  explicit Builder(QnaNetwork &net) : net_(net) {}
+  explicit Builder(QnaNetwork& net) : net_(net) {}
 
-  std::size_t station(const TableReader &t, std::string_view key, const std::string &name) const {
+  std::size_t station(const TableReader& t, std::string_view key, const std::string& name) const {
     for (std::size_t i = 0; i < net_.stations.size(); ++i)
       if (net_.stations[i].name == name)
         return i;
@@ -76,21 +76,21 @@ public:
   }
 
   // "station.class" of a declared service.
-  std::size_t visit(const TableReader &t, std::string_view key) const {
+  std::size_t visit(const TableReader& t, std::string_view key) const {
     const std::string at = t.required_string(key);
     for (std::size_t v = 0; v < net_.visits.size(); ++v)
       if (net_.visits[v].name() == at)
         return v;
     t.fail(key, fmt::format("no [[service]] at \"{}\" (services: {})", at,
-                            joined(net_.visits, [](const QnaVisit &v) { return v.name(); })));
+                            joined(net_.visits, [](const QnaVisit& v) { return v.name(); })));
   }
 
   std::string station_list() const {
-    return joined(net_.stations, [](const QnaStation &s) { return s.name; });
+    return joined(net_.stations, [](const QnaStation& s) { return s.name; });
   }
 
 private:
-  QnaNetwork &net_;
+  QnaNetwork& net_;
 };
 
 } // namespace
@@ -105,13 +105,13 @@ QnaNetwork parse_qna_model(std::string_view text, std::string_view source) {
   net.rate_per_us = finite(top, "rate_per_us", top.required_number("rate_per_us"), 0.0, true);
   Builder build(net);
 
-  each_table(top, "station", true, [&](const TableReader &t) {
+  each_table(top, "station", true, [&](const TableReader& t) {
     t.allow_only({"name", "servers"});
     QnaStation s;
     s.name = required_name(t, "name");
     if (s.name == "out")
       t.fail("name", "\"out\" is reserved for jobs leaving the network");
-    for (const QnaStation &other : net.stations)
+    for (const QnaStation& other : net.stations)
       if (other.name == s.name)
         t.fail("name", fmt::format("duplicate station \"{}\"", s.name));
     const std::int64_t servers = t.integer("servers").value_or(1);
@@ -121,13 +121,13 @@ QnaNetwork parse_qna_model(std::string_view text, std::string_view source) {
     net.stations.push_back(s);
   });
 
-  each_table(top, "service", true, [&](const TableReader &t) {
+  each_table(top, "service", true, [&](const TableReader& t) {
     t.allow_only({"station", "class", "mean_us", "scov", "idle_of", "idle_factor"});
     QnaVisit v;
     v.station_name = t.required_string("station");
     v.station = build.station(t, "station", v.station_name);
     v.job_class = required_name(t, "class");
-    for (const QnaVisit &other : net.visits)
+    for (const QnaVisit& other : net.visits)
       if (other.name() == v.name())
         t.fail("class", fmt::format("duplicate service at \"{}\"", v.name()));
     v.mean_us = finite(t, "mean_us", t.required_number("mean_us"), 0.0, false);
@@ -143,7 +143,7 @@ QnaNetwork parse_qna_model(std::string_view text, std::string_view source) {
     net.visits.push_back(v);
   });
 
-  each_table(top, "arrival", true, [&](const TableReader &t) {
+  each_table(top, "arrival", true, [&](const TableReader& t) {
     t.allow_only({"at", "share", "scov"});
     QnaArrival a;
     a.visit = build.visit(t, "at");
@@ -153,7 +153,7 @@ QnaNetwork parse_qna_model(std::string_view text, std::string_view source) {
   });
 
   std::vector<double> leaving(net.visits.size(), 0.0);
-  each_table(top, "route", false, [&](const TableReader &t) {
+  each_table(top, "route", false, [&](const TableReader& t) {
     t.allow_only({"from", "to", "probability"});
     QnaRoute r;
     r.from = build.visit(t, "from");
@@ -172,7 +172,7 @@ QnaNetwork parse_qna_model(std::string_view text, std::string_view source) {
   return net;
 }
 
-QnaNetwork load_qna_model(const std::filesystem::path &file) {
+QnaNetwork load_qna_model(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in)
     throw text::InputError(fmt::format("{}: cannot open model file", file.string()));

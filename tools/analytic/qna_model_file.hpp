@@ -13,6 +13,6 @@ namespace lanai::models {
 
 QnaNetwork parse_qna_model(std::string_view text, std::string_view source);
 // Throws with "FILE: cannot open model file" when the file cannot be read.
-QnaNetwork load_qna_model(const std::filesystem::path &file);
+QnaNetwork load_qna_model(const std::filesystem::path& file);
 
 } // namespace lanai::models

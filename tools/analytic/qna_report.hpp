@@ -7,11 +7,11 @@
 
 namespace lanai::models {
 
-std::string qna_table(const QnaResult &result);
+std::string qna_table(const QnaResult& result);
 // {"model":..,"rate":..,"iterations":..,
 //  "stations":{"lanai":{"servers":..,"arrival_rate":..,"utilization":..,"scov_arrival":..,
 //                       "scov_service":..,"Wq":..,"W":..,"Lq":..,"L":..},..},
 //  "visits":{"lanai.doorbell":{..},..},"classes":{"doorbell":{..},..}}
-std::string qna_json(const QnaResult &result);
+std::string qna_json(const QnaResult& result);
 
 } // namespace lanai::models

@@ -18,22 +18,22 @@ constexpr int kMaxIterations = 100000;
 constexpr double kTolerance = 1e-13;
 
 // Step 1a: the visit rates, lambda_v = lambda_0v + sum_u lambda_u p_uv.
-std::vector<double> visit_rates(const QnaNetwork &net) {
+std::vector<double> visit_rates(const QnaNetwork& net) {
   const std::size_t n = net.visits.size();
   std::vector<std::vector<double>> a(n, std::vector<double>(n, 0.0));
   std::vector<double> external(n, 0.0);
   for (std::size_t v = 0; v < n; ++v)
     a[v][v] = 1.0;
-  for (const QnaRoute &r : net.routes)
+  for (const QnaRoute& r : net.routes)
     a[r.to][r.from] -= r.probability;
-  for (const QnaArrival &arrival : net.arrivals)
+  for (const QnaArrival& arrival : net.arrivals)
     external[arrival.visit] += arrival.share * net.rate_per_us;
   std::vector<double> rates;
   if (!numeric::solve_dense(a, external, rates, 1e-12))
     throw QnaError(fmt::format("{}: the routing keeps some jobs in the network forever "
                                "(every job must eventually leave)",
                                net.name));
-  for (double &r : rates)
+  for (double& r : rates)
     r = std::max(r, 0.0);
   return rates;
 }
@@ -46,7 +46,7 @@ struct Load {
   std::vector<double> rho;     // per station
 };
 
-Load service_and_load(const QnaNetwork &net, const std::vector<double> &lambda) {
+Load service_and_load(const QnaNetwork& net, const std::vector<double>& lambda) {
   const std::size_t n_visits = net.visits.size();
   const std::size_t n_stations = net.stations.size();
   Load load{std::vector<double>(n_visits, 0.0), std::vector<double>(n_stations, 0.0)};
@@ -55,7 +55,7 @@ Load service_and_load(const QnaNetwork &net, const std::vector<double> &lambda) 
     if (net.visits[v].idle)
       scaled_station[net.visits[v].station] = true;
   auto add_load = [&](std::size_t v) {
-    const QnaVisit &visit = net.visits[v];
+    const QnaVisit& visit = net.visits[v];
     load.rho[visit.station] += lambda[v] * load.service[v] / net.stations[visit.station].servers;
   };
   for (std::size_t v = 0; v < n_visits; ++v) {
@@ -65,7 +65,7 @@ Load service_and_load(const QnaNetwork &net, const std::vector<double> &lambda) 
     add_load(v);
   }
   for (std::size_t v = 0; v < n_visits; ++v) {
-    const QnaVisit &visit = net.visits[v];
+    const QnaVisit& visit = net.visits[v];
     if (!visit.idle)
       continue;
     const std::size_t ref = visit.idle->station;
@@ -89,8 +89,8 @@ struct StationService {
   std::vector<double> lambda, mean_service, scov_service;
 };
 
-StationService station_service(const QnaNetwork &net, const std::vector<double> &lambda,
-                               const std::vector<double> &service) {
+StationService station_service(const QnaNetwork& net, const std::vector<double>& lambda,
+                               const std::vector<double>& service) {
   const std::size_t n_stations = net.stations.size();
   StationService st{std::vector<double>(n_stations, 0.0), std::vector<double>(n_stations, 0.0),
                     std::vector<double>(n_stations, 0.0)};
@@ -118,10 +118,10 @@ struct ExternalArrivals {
   std::vector<double> rate, scov_rate;
 };
 
-ExternalArrivals external_arrivals(const QnaNetwork &net) {
+ExternalArrivals external_arrivals(const QnaNetwork& net) {
   ExternalArrivals ext{std::vector<double>(net.visits.size(), 0.0),
                        std::vector<double>(net.visits.size(), 0.0)};
-  for (const QnaArrival &a : net.arrivals) {
+  for (const QnaArrival& a : net.arrivals) {
     ext.rate[a.visit] += a.share * net.rate_per_us;
     ext.scov_rate[a.visit] += a.share * net.rate_per_us * a.scov;
   }
@@ -135,9 +135,9 @@ struct Variability {
 };
 
 // Solves the variability equations to a fixed point.
-Variability variability(const QnaNetwork &net, const std::vector<double> &lambda,
-                        const StationService &st, const std::vector<double> &rho,
-                        const ExternalArrivals &ext) {
+Variability variability(const QnaNetwork& net, const std::vector<double>& lambda,
+                        const StationService& st, const std::vector<double>& rho,
+                        const ExternalArrivals& ext) {
   const std::size_t n_visits = net.visits.size();
   const std::size_t n_stations = net.stations.size();
   Variability var{std::vector<double>(n_visits, 1.0), std::vector<double>(n_stations, 1.0),
@@ -147,7 +147,7 @@ Variability variability(const QnaNetwork &net, const std::vector<double> &lambda
       throw QnaError(fmt::format("{}: the variability equations did not converge", net.name));
     change = 0.0;
     std::vector<double> weighted = ext.scov_rate;
-    for (const QnaRoute &r : net.routes) {
+    for (const QnaRoute& r : net.routes) {
       const std::size_t j = net.visits[r.from].station;
       const double split = 1.0 + r.probability * (var.departure[j] - 1.0);
       weighted[r.to] += lambda[r.from] * r.probability * split;
@@ -174,9 +174,9 @@ Variability variability(const QnaNetwork &net, const std::vector<double> &lambda
 }
 
 // Step 3: each station as a GI/G/m queue; returns each station's wait.
-std::vector<double> station_results(const QnaNetwork &net, const StationService &st,
-                                    const std::vector<double> &rho, const Variability &var,
-                                    QnaResult &out) {
+std::vector<double> station_results(const QnaNetwork& net, const StationService& st,
+                                    const std::vector<double>& rho, const Variability& var,
+                                    QnaResult& out) {
   std::vector<double> wait(net.stations.size(), 0.0);
   for (std::size_t i = 0; i < net.stations.size(); ++i) {
     QnaStationResult s;
@@ -206,12 +206,12 @@ std::vector<double> station_results(const QnaNetwork &net, const StationService 
 
 // Per visit and per class (a class is entered from outside and by routes
 // that switch class).
-void visit_and_class_results(const QnaNetwork &net, const std::vector<double> &lambda,
-                             const std::vector<double> &service, const std::vector<double> &wait,
-                             const Variability &var, const ExternalArrivals &ext, QnaResult &out) {
+void visit_and_class_results(const QnaNetwork& net, const std::vector<double>& lambda,
+                             const std::vector<double>& service, const std::vector<double>& wait,
+                             const Variability& var, const ExternalArrivals& ext, QnaResult& out) {
   std::map<std::string, std::size_t> class_index;
   for (std::size_t v = 0; v < net.visits.size(); ++v) {
-    const QnaVisit &visit = net.visits[v];
+    const QnaVisit& visit = net.visits[v];
     const std::size_t i = visit.station;
     QnaVisitResult r;
     r.name = visit.name();
@@ -226,22 +226,22 @@ void visit_and_class_results(const QnaNetwork &net, const std::vector<double> &l
     auto [it, fresh] = class_index.try_emplace(visit.job_class, out.classes.size());
     if (fresh)
       out.classes.push_back(QnaClassResult{visit.job_class});
-    QnaClassResult &c = out.classes[it->second];
+    QnaClassResult& c = out.classes[it->second];
     c.queue += r.queue;
     c.present += r.present;
     c.entry_rate += ext.rate[v];
   }
-  for (const QnaRoute &r : net.routes)
+  for (const QnaRoute& r : net.routes)
     if (net.visits[r.from].job_class != net.visits[r.to].job_class)
       out.classes[class_index[net.visits[r.to].job_class]].entry_rate +=
           lambda[r.from] * r.probability;
-  for (QnaClassResult &c : out.classes)
+  for (QnaClassResult& c : out.classes)
     c.time_us = c.entry_rate > 0.0 ? c.present / c.entry_rate : 0.0;
 }
 
 } // namespace
 
-QnaResult solve_qna(const QnaNetwork &net) {
+QnaResult solve_qna(const QnaNetwork& net) {
   QnaResult out;
   out.model = net.name;
   out.rate_per_us = net.rate_per_us;

@@ -65,6 +65,6 @@ struct QnaResult {
 // Solves `network` at its rate_per_us. Throws QnaError for a station at or
 // above full utilisation, routing that keeps jobs forever, or a scaled
 // service that refers to a station whose own service is scaled.
-QnaResult solve_qna(const QnaNetwork &network);
+QnaResult solve_qna(const QnaNetwork& network);
 
 } // namespace lanai::models

@@ -6,9 +6,9 @@
 
 namespace lanai::models {
 
-ThroughputBound throughput_bound(const profile::HardwareProfile &profile,
+ThroughputBound throughput_bound(const profile::HardwareProfile& profile,
                                  std::uint32_t message_bytes, std::uint32_t route_bytes) {
-  const profile::NicParams &nic = profile.nic;
+  const profile::NicParams& nic = profile.nic;
   // MB/s is bytes per microsecond.
   const double setup_us = nic.hdma_setup_ns / 1000.0;
   const double host_bytes =

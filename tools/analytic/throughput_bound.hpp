@@ -22,7 +22,7 @@ struct ThroughputBound {
 };
 
 // `route_bytes`: the source route's length (one per switch on the path).
-ThroughputBound throughput_bound(const profile::HardwareProfile &profile,
+ThroughputBound throughput_bound(const profile::HardwareProfile& profile,
                                  std::uint32_t message_bytes, std::uint32_t route_bytes = 1);
 
 } // namespace lanai::models

@@ -5,7 +5,7 @@
 
 namespace lanai::numeric {
 
-bool solve_dense(std::vector<std::vector<double>> a, std::vector<double> b, std::vector<double> &x,
+bool solve_dense(std::vector<std::vector<double>> a, std::vector<double> b, std::vector<double>& x,
                  double tolerance) {
   const std::size_t n = b.size();
   for (std::size_t col = 0; col < n; ++col) {

@@ -8,7 +8,7 @@ namespace lanai::numeric {
 
 // Solves a x = b by Gaussian elimination with partial pivoting. Returns
 // false if a pivot's magnitude is at most `tolerance` (a singular system).
-bool solve_dense(std::vector<std::vector<double>> a, std::vector<double> b, std::vector<double> &x,
+bool solve_dense(std::vector<std::vector<double>> a, std::vector<double> b, std::vector<double>& x,
                  double tolerance = 0.0);
 
 } // namespace lanai::numeric

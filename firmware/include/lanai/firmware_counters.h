@@ -23,8 +23,8 @@
 /* One entry: two words, the address of the name (a NUL-terminated string)
  * and the address of the counter. */
 struct lanai_counter_entry {
-  const char *name;
-  volatile uint32_t *value;
+  const char* name;
+  volatile uint32_t* value;
 };
 
 #define LANAI_REGISTER_COUNTER(ident)                                                              \

@@ -225,10 +225,10 @@
 
 /* Firmware-side accessors for the registers above. */
 static inline void lanai_mmio_write(uint32_t addr, uint32_t value) {
-  *(volatile uint32_t *)(uintptr_t)addr = value;
+  *(volatile uint32_t*)(uintptr_t)addr = value;
 }
 static inline uint32_t lanai_mmio_read(uint32_t addr) {
-  return *(volatile uint32_t *)(uintptr_t)addr;
+  return *(volatile uint32_t*)(uintptr_t)addr;
 }
 
 #endif

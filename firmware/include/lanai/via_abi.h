@@ -19,7 +19,7 @@ typedef uint64_t VIP_UINT64;
 typedef uint32_t VIP_UINT32;
 typedef uint16_t VIP_UINT16;
 typedef uint8_t VIP_UINT8;
-typedef void *VIP_PVOID;
+typedef void* VIP_PVOID;
 
 /* Registered memory is named by a handle the NIC checks on every DMA. */
 typedef VIP_UINT32 VIP_MEM_HANDLE;
@@ -346,12 +346,12 @@ typedef struct {
 #define VIA_CONFIG_SYMBOL "via_nic_config"
 
 /* Little-endian word at p (descriptors and doorbells from host memory). */
-static inline uint32_t via_le32(const void *p) {
-  const uint8_t *b = (const uint8_t *)p;
+static inline uint32_t via_le32(const void* p) {
+  const uint8_t* b = (const uint8_t*)p;
   return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
 }
-static inline void via_store_le32(void *p, uint32_t v) {
-  uint8_t *b = (uint8_t *)p;
+static inline void via_store_le32(void* p, uint32_t v) {
+  uint8_t* b = (uint8_t*)p;
   b[0] = (uint8_t)v;
   b[1] = (uint8_t)(v >> 8);
   b[2] = (uint8_t)(v >> 16);

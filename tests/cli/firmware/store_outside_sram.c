@@ -8,7 +8,7 @@
 
 /* noinline so the fault report's pc lands in a function with this name. */
 __attribute__((noinline)) void store_outside_sram(uint32_t value) {
-  *(volatile uint32_t *)(uintptr_t)OUTSIDE_SRAM = value;
+  *(volatile uint32_t*)(uintptr_t)OUTSIDE_SRAM = value;
 }
 
 int main(void) {

@@ -20,7 +20,7 @@ extern "C" {
 typedef uint64_t (*diff_case_fn)(const uint64_t in[4]);
 
 struct diff_case {
-  const char *name;
+  const char* name;
   uint64_t (*fn)(const uint64_t in[4]);
 };
 

@@ -48,7 +48,7 @@ uint64_t diff_fib_recursive(const uint64_t in[4]) {
   return diff_mix(fib((uint32_t)in[0] & 15u), fib((uint32_t)in[1] & 7u));
 }
 
-static void quicksort(int32_t *v, int32_t lo, int32_t hi) {
+static void quicksort(int32_t* v, int32_t lo, int32_t hi) {
   while (lo < hi) {
     int32_t pivot = v[lo + (hi - lo) / 2];
     int32_t i = lo, j = hi;

@@ -71,7 +71,7 @@ private:
   uint32_t a_, b_, c_;
 };
 
-uint64_t describe(const shape &s) { return mix(mix(s.area(), s.perimeter()), s.kind()); }
+uint64_t describe(const shape& s) { return mix(mix(s.area(), s.perimeter()), s.kind()); }
 
 // Applies a callable repeatedly; the lambdas below are inlined or called
 // through their closure type depending on the optimisation level.
@@ -93,7 +93,7 @@ public:
     items_[size_++] = v;
     return true;
   }
-  bool pop(T &out) {
+  bool pop(T& out) {
     if (size_ == 0)
       return false;
     out = items_[--size_];
@@ -111,10 +111,10 @@ private:
 // vtable; evaluated both at compile time and at run time.
 template <typename Derived>
 struct checksum_base {
-  constexpr uint32_t run(const uint32_t *data, unsigned n) const {
-    uint32_t state = static_cast<const Derived *>(this)->start();
+  constexpr uint32_t run(const uint32_t* data, unsigned n) const {
+    uint32_t state = static_cast<const Derived*>(this)->start();
     for (unsigned i = 0; i < n; ++i)
-      state = static_cast<const Derived *>(this)->step(state, data[i]);
+      state = static_cast<const Derived*>(this)->step(state, data[i]);
     return state;
   }
 };
@@ -167,7 +167,7 @@ extern "C" uint64_t diff_cpp_virtual_dispatch(const uint64_t in[4]) {
   square s(static_cast<uint32_t>(in[1]));
   triangle t(static_cast<uint32_t>(in[2]), static_cast<uint32_t>(in[2] >> 32),
              static_cast<uint32_t>(in[3]));
-  const shape *shapes[3] = {&r, &s, &t};
+  const shape* shapes[3] = {&r, &s, &t};
   uint64_t acc = 0;
   // The order depends on the input, so the calls cannot be devirtualised.
   for (unsigned i = 0; i < 6; ++i)

@@ -178,7 +178,7 @@ uint64_t diff_mem_functions(const uint64_t in[4]) {
   for (uint32_t i = 0u; i < n; ++i)
     text[i] = (signed char)('a' + (int32_t)i);
   text[n] = 0;
-  return diff_mix(acc, strlen((const char *)text));
+  return diff_mix(acc, strlen((const char*)text));
 }
 
 uint64_t diff_matrix4_multiply(const uint64_t in[4]) {
@@ -209,8 +209,8 @@ uint64_t diff_byte_buffer_walk(const uint64_t in[4]) {
   for (uint32_t i = 0u; i < 32u; ++i)
     buf[i] = (unsigned char)(in[i >> 3] >> ((i & 7u) * 8u));
   /* Pointer walks forwards and backwards, as a parser would. */
-  const unsigned char *p = buf;
-  const unsigned char *end = buf + 32;
+  const unsigned char* p = buf;
+  const unsigned char* end = buf + 32;
   uint32_t run = 0u, best = 0u, sum = 0u;
   while (p != end) {
     sum += *p;

@@ -10,11 +10,11 @@
 
 /* Each letter of `kinds` says how to read the next argument:
  * 'i' int32_t, 'u' uint32_t, 'l' int64_t, 'q' uint64_t. */
-static uint64_t fold_args(const char *kinds, ...) {
+static uint64_t fold_args(const char* kinds, ...) {
   va_list ap;
   va_start(ap, kinds);
   uint64_t acc = 0x9E3779B97F4A7C15ull;
-  for (const char *k = kinds; *k != '\0'; ++k) {
+  for (const char* k = kinds; *k != '\0'; ++k) {
     uint64_t v;
     switch (*k) {
     case 'i':

@@ -7,11 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-void *memcpy(void *dst, const void *src, size_t n);
-void *memmove(void *dst, const void *src, size_t n);
-void *memset(void *dst, int c, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
-size_t strlen(const char *s);
+void* memcpy(void* dst, const void* src, size_t n);
+void* memmove(void* dst, const void* src, size_t n);
+void* memset(void* dst, int c, size_t n);
+int memcmp(const void* a, const void* b, size_t n);
+size_t strlen(const char* s);
 
 /* Folds v into acc so that every bit of every partial result affects the
  * output. Rotate/xor/add only, to keep the check itself off the multiply

@@ -7,7 +7,7 @@ static volatile uint32_t spins;
 int main(void) {
   for (uint32_t i = 0; i < 1000; ++i)
     ++spins;
-  *(volatile uint32_t *)0x00F00000u = 1;
+  *(volatile uint32_t*)0x00F00000u = 1;
   for (;;)
     ++spins;
 }

@@ -16,8 +16,8 @@ static volatile uint32_t spins;
 
 // C linkage: _start calls main by its plain name, which freestanding C++ would mangle.
 extern "C" int main() {
-  for (const char *c = "idle VIA firmware\n"; *c; ++c)
-    *reinterpret_cast<volatile uint32_t *>(LANAI_REG_CONSOLE) = static_cast<uint8_t>(*c);
+  for (const char* c = "idle VIA firmware\n"; *c; ++c)
+    *reinterpret_cast<volatile uint32_t*>(LANAI_REG_CONSOLE) = static_cast<uint8_t>(*c);
   for (;;)
     spins = spins + 1;
 }

@@ -11,7 +11,7 @@ extern "C" [[gnu::section(".data")]] volatile ::via_nic_config_block via_nic_con
 volatile ::via_nic_config_block via_nic_config;
 } // namespace host_test
 
-static volatile ::via_nic_config_block &config() { return host_test::via_nic_config; }
+static volatile ::via_nic_config_block& config() { return host_test::via_nic_config; }
 
 static volatile uint32_t spins;
 
@@ -19,7 +19,7 @@ static volatile uint32_t spins;
 extern "C" int main() {
   while (config().magic != VIA_CONFIG_MAGIC || config().vi[0].state != VIA_VI_CONNECTED)
     spins = spins + 1;
-  volatile uint32_t *interrupt = reinterpret_cast<volatile uint32_t *>(LANAI_REG_HOST_INTERRUPT);
+  volatile uint32_t* interrupt = reinterpret_cast<volatile uint32_t*>(LANAI_REG_HOST_INTERRUPT);
   *interrupt = VIA_INTR_WORD(VIA_INTR_RECVQ_EMPTY, 0);
   *interrupt = VIA_INTR_WORD(VIA_INTR_DOORBELL_LOST, 0xFFFFu);
   *interrupt = VIA_INTR_WORD(VIA_INTR_BAD_PACKET, 0);

@@ -11,7 +11,7 @@ typedef int (*binary_op)(int, int);
 // A constant table of code addresses: R_LANAI_32 words in .rodata.
 const binary_op dispatch[3] = {add_values, sub_values, mul_values};
 // A pointer to a string: an R_LANAI_32 word in .data pointing into .rodata.
-const char *greeting = "hello, lanai";
+const char* greeting = "hello, lanai";
 
 int counter;
 int main_result;
