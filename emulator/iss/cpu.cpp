@@ -101,6 +101,7 @@ void Cpu::reset(std::uint32_t entry) {
   instructions_ = 0;
   state_ = StopReason::cycle_limit;
   fault_ = {};
+  ++outside_writes_;
 }
 
 void Cpu::set_profile(PcProfile* profile) {
@@ -111,6 +112,7 @@ void Cpu::set_profile(PcProfile* profile) {
 }
 
 void Cpu::set_reg(unsigned r, std::uint32_t v) {
+  ++outside_writes_;
   r &= 31u;
   if (r == reg_pc) {
     pc_ = v;
@@ -132,8 +134,11 @@ void Cpu::write_sram(std::uint32_t addr, std::span<const std::uint8_t> data) {
   std::copy(data.begin(), data.end(), sram_.get() + addr);
   if (data.empty())
     return;
-  const std::uint32_t first = addr / 4,
-                      last = (addr + static_cast<std::uint32_t>(data.size()) - 1) / 4;
+  ++outside_writes_;
+  // A DMA into a buffer far from the code need not look at every word.
+  const std::uint32_t first = std::max(addr / 4, code_first_);
+  const std::uint32_t last =
+      std::min((addr + static_cast<std::uint32_t>(data.size()) - 1) / 4, code_last_);
   for (std::uint32_t index = first; index <= last; ++index)
     if (code_[index])
       code_written(index);

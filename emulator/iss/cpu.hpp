@@ -5,6 +5,7 @@
 // must; a store into code drops what was predecoded from it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -116,6 +117,11 @@ private:
   const Block* build_block_at(std::uint32_t pc);
   // The SRAM word at `index` was written: forget what was decoded from it.
   void code_written(std::uint32_t index);
+  // Words [first, last] now hold something predecoded.
+  void note_code(std::uint32_t first, std::uint32_t last) {
+    code_first_ = std::min(code_first_, first);
+    code_last_ = std::max(code_last_, last);
+  }
   bool load(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t& out);
   bool store(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t value);
   bool mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea, std::uint32_t* value,
@@ -139,11 +145,22 @@ private:
   // watching the branch, or skips the laps that repeat the last one.
   void watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint64_t cycle_limit,
                              std::uint64_t instruction_limit);
+  // Adds the whole laps that fit before both limits to the counts.
+  void skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
+                 std::uint64_t cycle_limit, std::uint64_t instruction_limit);
+  // At the start of a run inside a lap that repeated in the last one: skips
+  // the laps that fit if nothing the lap depends on changed since, else
+  // forgets the lap.
+  void resume_lap(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
 
   std::uint32_t sram_bytes_;
   ZeroedArray<std::uint8_t> sram_;
   ZeroedArray<Instruction> decoded_; // meaningful where code_ says code_decoded
   ZeroedArray<std::uint8_t> code_;
+  // Every word with a non-zero code_ entry lies in [code_first_, code_last_]
+  // (empty while first > last).
+  std::uint32_t code_first_ = ~std::uint32_t{0};
+  std::uint32_t code_last_ = 0;
   BlockCache blocks_;
   CycleCosts costs_;
   bool blocks_on_;
@@ -162,6 +179,10 @@ private:
   Fault fault_;
   bool fast_forward_ = default_fast_forward();
   IdleWatch watch_;
+  LapRecord lap_;
+  // Writes to memory or registers from outside the core (loaders, DMA,
+  // debuggers): a kept lap is no longer known to repeat after one.
+  std::uint64_t outside_writes_ = 0;
   PcProfile* profile_ = nullptr;
   std::uint64_t skipped_cycles_ = 0;
   std::uint64_t skipped_instructions_ = 0;

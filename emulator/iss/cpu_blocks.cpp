@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "emulator/iss/cpu_arithmetic.hpp"
+#include "lanai/register_map.h"
 
 namespace lanai::iss {
 
@@ -59,6 +60,8 @@ std::uint32_t read_before(const std::uint8_t* p, std::uint32_t width) {
   const std::uint32_t first = pc >> 2, words = BlockCache::words_covered(block);
   for (std::uint32_t index = first; index < first + words; ++index)
     code_[index] |= code_in_block;
+  if (words > 0)
+    note_code(first, first + words - 1);
   return &block;
 }
 
@@ -111,8 +114,9 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
 
   const Block* block;
   const BlockOp* op;
-  std::uint32_t next;       // the pc after the block: its end, or a taken branch's target
-  std::uint32_t stored = 0; // the word index of the last store
+  std::uint32_t next;               // the pc after the block: its end, or a taken branch's target
+  std::uint32_t stored = 0;         // the word index of the last store
+  std::uint32_t stable_address = 0; // a device register read in place
 
 #define LANAI_DISPATCH() goto* dispatch[static_cast<unsigned>(op->kind)]
 #define LANAI_NEXT()                                                                               \
@@ -258,9 +262,39 @@ op_load_imm:
 
 op_load_word : {
   const std::uint32_t ea = regs[op->rs1] + op->imm;
-  if (ea >= sram_bytes || (ea & 3u))
-    goto stop_before; // a device register or a fault
+  if (ea >= sram_bytes || (ea & 3u)) { // a device register or a fault
+    if (ea >= LANAI_MMIO_BASE && !(ea & 3u) && bus_ != nullptr && bus_->stable_read(ea)) {
+      stable_address = ea;
+      goto stable_read;
+    }
+    goto stop_before;
+  }
   regs[op->rd] = load_be32(sram + ea);
+  LANAI_NEXT();
+}
+stable_read : {
+  // A device register read with no side effect, done here as the stepper
+  // would do it (Cpu::mmio_access): at the cycle the instruction starts,
+  // before its interlock; a refusal is left to the stepper, which reads
+  // again and faults or halts.
+  std::uint64_t at = cycles + op->start;
+  if (op == block->ops && (block->first_reads >> loaded) & 1u)
+    at -= costs_.load_use_stall_cycles;
+  std::uint32_t value = 0;
+  if (bus_->read(stable_address, at, value) != MmioStatus::ok)
+    goto stop_before;
+  if (watch_.clean())
+    watch_.note_read(stable_address, value);
+  regs[op->rd] = value;
+  // The access takes a device's time, not a load's: every later
+  // instruction starts that much later, and one may now start past the limit.
+  cycles += std::uint64_t{costs_.mmio_cycles} - costs_.load_cycles;
+  if (cycles + block->max_start >= cycle_limit) {
+    ++op;
+    if (op->kind == OpKind::end)
+      goto op_end;
+    goto stop_before;
+  }
   LANAI_NEXT();
 }
 op_store_word : {

@@ -23,6 +23,7 @@ inline const Instruction& Cpu::fetch(std::uint32_t pc) {
     decoded_[index] = decode(std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 |
                              std::uint32_t(p[2]) << 8 | p[3]);
     code_[index] |= code_decoded;
+    note_code(index, index);
   }
   return decoded_[index];
 }
@@ -53,6 +54,8 @@ bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
   const MmioStatus status = bus_ == nullptr ? MmioStatus::unmapped
                             : is_store      ? bus_->write(ea, cycles_, *value)
                                             : bus_->read(ea, cycles_, *value);
+  if (watch_.clean() && status == MmioStatus::ok)
+    watch_.note_read(ea, *value);
   if (status == MmioStatus::unmapped) {
     raise(FaultKind::unmapped_register, in, pc, ea, in.width, is_store);
     return false;
@@ -307,6 +310,8 @@ constexpr std::uint64_t min_block_run_cycles = 8;
 StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   if (state_ != StopReason::cycle_limit)
     return state_;
+  if (lap_.valid)
+    resume_lap(cycle_limit, instruction_limit);
   watch_.reset();
   // A profile counts every instruction on its own: it is filled by stepping;
   // a yield requested before the run ends it after one instruction.

@@ -37,15 +37,35 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
   }
   const IdleState state = idle_state();
   if (!repeats || !(state == watch_.state())) {
-    watch_.give_up();
+    if (repeats && watch_.reads() > 0 && watch_.may_rewatch())
+      watch_.rewatch(pc, state, cycles_, instructions_);
+    else
+      watch_.give_up();
     return;
   }
+  const std::uint64_t lap_cycles = cycles_ - watch_.cycles();
+  const std::uint64_t lap_instructions = instructions_ - watch_.instructions();
+  // The run may end inside the lap: kept, it lets the next run skip at once.
+  lap_.valid = watch_.reads_kept();
+  if (lap_.valid) {
+    lap_.cycles = lap_cycles;
+    lap_.instructions = lap_instructions;
+    lap_.outside_writes = outside_writes_;
+    lap_.reads = watch_.reads();
+    for (int i = 0; i < lap_.reads; ++i)
+      lap_.read[i] = watch_.read(i);
+  }
+  skip_laps(lap_cycles, lap_instructions, cycle_limit, instruction_limit);
+  watch_.succeeded();
+  watch_.begin(pc, state, cycles_, instructions_);
+}
+
+void Cpu::skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
+                    std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   // Whole iterations every instruction of which the plain loop would have
   // started below both limits: each ends before the cycle limit (an
   // instruction may cost no cycles, so ending at the limit is not enough)
   // and no later than the instruction limit.
-  const std::uint64_t lap_cycles = cycles_ - watch_.cycles();
-  const std::uint64_t lap_instructions = instructions_ - watch_.instructions();
   std::uint64_t laps = cycle_limit > cycles_ ? (cycle_limit - cycles_ - 1) / lap_cycles : 0;
   if (lap_instructions > 0 && instruction_limit > instructions_)
     laps = std::min(laps, (instruction_limit - instructions_) / lap_instructions);
@@ -55,8 +75,23 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
   instructions_ += laps * lap_instructions;
   skipped_cycles_ += laps * lap_cycles;
   skipped_instructions_ += laps * lap_instructions;
-  watch_.succeeded();
-  watch_.begin(pc, state, cycles_, instructions_);
+}
+
+void Cpu::resume_lap(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
+  // From any point of a lap that repeats, the next lap_.cycles bring the
+  // core back to the same point in the same state, so skipping from here is
+  // as exact as skipping at the branch.
+  bool same = fast_forward_ && !yield_ && lap_.outside_writes == outside_writes_;
+  for (int i = 0; same && i < lap_.reads; ++i) {
+    std::uint32_t value = 0;
+    same = bus_ != nullptr && bus_->read(lap_.read[i].address, cycles_, value) == MmioStatus::ok &&
+           value == lap_.read[i].value;
+  }
+  if (!same) {
+    lap_.valid = false;
+    return;
+  }
+  skip_laps(lap_.cycles, lap_.instructions, cycle_limit, instruction_limit);
 }
 
 } // namespace lanai::iss

@@ -31,11 +31,20 @@ public:
   static constexpr std::uint64_t min_cycles = 64;
   // Stores an iteration may make and undo (a call's saved registers).
   static constexpr int max_stores = 8;
+  // Times a run may leave a watched branch for another one.
+  static constexpr int max_switches = 4;
+  // Register reads an iteration may make and still be resumed in a later
+  // run (see LapRecord).
+  static constexpr int max_reads = 8;
 
   struct Store {
     std::uint32_t address;
     std::uint32_t width;
     std::uint32_t before; // the bytes before the iteration's first store there
+  };
+  struct Read {
+    std::uint32_t address;
+    std::uint32_t value;
   };
 
   // Forgets everything, e.g. when a run begins: the state may have been
@@ -43,6 +52,8 @@ public:
   void reset() {
     branch_ = none;
     skip_branch_ = none;
+    failed_branch_ = none;
+    switches_left_ = max_switches;
     clean_ = false;
   }
   // The loop repeated: the next give_up() skips the least.
@@ -62,7 +73,20 @@ public:
     cycles_ = cycles;
     instructions_ = instructions;
     stores_ = 0;
+    reads_ = 0;
     clean_ = true;
+    rewatched_ = false;
+  }
+  // The lap was clean but did not end in the state it began in: the first
+  // lap of a polling loop entered from other code (its scratch registers
+  // still hold that code's values) is watched again from here once,
+  // before the branch is given up. Only a lap that polled a device
+  // register is: a computing loop's state drifts every lap.
+  bool may_rewatch() const { return !rewatched_; }
+  void rewatch(std::uint32_t branch, const IdleState& state, std::uint64_t cycles,
+               std::uint64_t instructions) {
+    begin(branch, state, cycles, instructions);
+    rewatched_ = true;
   }
   // The watched branch did not repeat its state: the next backward branch
   // other than this one is watched instead, so an outer loop is found
@@ -71,6 +95,7 @@ public:
   // each failure in a row (a busy loop costs the watch little).
   void give_up() {
     skip_branch_ = branch_;
+    failed_branch_ = branch_;
     skips_left_ = backoff_;
     if (backoff_ < max_backoff)
       backoff_ *= 2;
@@ -79,8 +104,17 @@ public:
   }
   // Whether to start watching the backward branch at `branch` now.
   bool wants(std::uint32_t branch) {
-    if (branch_ != none)
-      return false;
+    // Another backward branch while one is watched: the core may have left
+    // the watched loop for good (a path taken once, then a polling loop
+    // elsewhere), so the new one is watched instead, unless it already
+    // failed in this run (an inner loop, whose outer loop is then watched
+    // in peace) or the run has switched often enough (busy code).
+    if (branch_ != none) {
+      if (branch == failed_branch_ || switches_left_ == 0)
+        return false;
+      --switches_left_;
+      return true;
+    }
     if (branch != skip_branch_)
       return true;
     if (skips_left_ > 0) {
@@ -104,6 +138,27 @@ public:
     return true;
   }
   int stores() const { return stores_; }
+
+  // Records the value a stable register read gave; more reads than can be
+  // kept leave the lap skippable in this run but not resumable in a later one.
+  void note_read(std::uint32_t address, std::uint32_t value) {
+    if (!reads_kept())
+      return;
+    for (int i = 0; i < reads_; ++i)
+      if (reads_at_[i].address == address) {
+        if (reads_at_[i].value != value)
+          reads_ = max_reads + 1;
+        return;
+      }
+    if (reads_ >= max_reads) {
+      reads_ = max_reads + 1;
+      return;
+    }
+    reads_at_[reads_++] = Read{address, value};
+  }
+  bool reads_kept() const { return reads_ <= max_reads; }
+  int reads() const { return reads_; }
+  const Read& read(int i) const { return reads_at_[i]; }
   const Store& store(int i) const { return stores_at_[i]; }
 
   const IdleState& state() const { return state_; }
@@ -114,14 +169,34 @@ private:
   std::uint32_t branch_ = none;
   static constexpr std::uint32_t max_backoff = 1024;
   std::uint32_t skip_branch_ = none;
+  std::uint32_t failed_branch_ = none; // the last branch given up in this run
+  int switches_left_ = max_switches;
   std::uint32_t skips_left_ = 0;
   std::uint32_t backoff_ = 1;
   bool clean_ = false;
+  bool rewatched_ = false;
   IdleState state_;
   std::uint64_t cycles_ = 0;
   std::uint64_t instructions_ = 0;
   std::array<Store, max_stores> stores_at_{};
   int stores_ = 0;
+  std::array<Read, max_reads> reads_at_{};
+  int reads_ = 0;
+};
+
+// A lap found to repeat, kept when a run ends inside it: the next run may
+// skip laps at once, wherever in the lap the core stands, provided nothing
+// the lap depends on changed in between. Nothing did if no one outside the
+// core wrote its memory or registers and every device register the lap
+// read still reads the same (the bus promises those reads have no side
+// effects): the lap then repeats from any point of it, as it did before.
+struct LapRecord {
+  bool valid = false;
+  std::uint64_t cycles = 0;         // one lap's
+  std::uint64_t instructions = 0;   // one lap's
+  std::uint64_t outside_writes = 0; // the core's count of them when recorded
+  int reads = 0;
+  std::array<IdleWatch::Read, IdleWatch::max_reads> read{};
 };
 
 } // namespace lanai::iss

@@ -39,10 +39,25 @@ EventId Kernel::schedule_at(SimTime when, Callback callback, std::string_view la
         fmt::format("lanai::kernel: event '{}' scheduled with an empty callback", label));
   }
   const std::uint64_t sequence = next_sequence_++;
-  heap_.push_back(Entry{when, sequence, std::move(callback), std::string(label)});
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
-  live_.insert(sequence);
-  return EventId{sequence};
+  std::uint32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    if (slots_.size() >= (std::size_t{1} << slot_bits) ||
+        sequence >= (std::uint64_t{1} << (64 - slot_bits))) {
+      throw std::length_error("lanai::kernel: too many events pending");
+    }
+    slot = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  Slot& s = slots_[slot];
+  s.callback = std::move(callback);
+  s.label.assign(label);
+  s.sequence = sequence;
+  push_entry(Entry{when, sequence, slot});
+  ++live_;
+  return EventId{sequence << slot_bits | slot};
 }
 
 EventId Kernel::schedule_in(SimTime delay, Callback callback, std::string_view label) {
@@ -55,45 +70,88 @@ EventId Kernel::schedule_in(SimTime delay, Callback callback, std::string_view l
 }
 
 bool Kernel::cancel(EventId id) {
-  const bool was_live = live_.erase(id.value) > 0;
-  if (id.value == live_front_)
+  const std::uint32_t slot = slot_of(id);
+  if (slot == no_slot)
+    return false;
+  Slot& s = slots_[slot];
+  if (s.sequence == live_front_)
     live_front_ = 0;
+  s.sequence = 0;
+  s.callback = nullptr;
+  free_slots_.push_back(slot);
+  --live_;
   // Once nothing is live every remaining entry is dead; dropping them now
   // bounds the memory a cancel-heavy workload can pin.
-  if (was_live && live_.empty())
+  if (live_ == 0)
     heap_.clear();
-  return was_live;
+  return true;
+}
+
+// Sift up and down by hand: the moving entry stays in registers instead of
+// being stored and read back at once, as push_heap and pop_heap do.
+void Kernel::push_entry(Entry entry) {
+  std::size_t hole = heap_.size();
+  heap_.emplace_back();
+  while (hole > 0) {
+    const std::size_t parent = (hole - 1) / 2;
+    if (!Later{}(heap_[parent], entry))
+      break;
+    heap_[hole] = heap_[parent];
+    hole = parent;
+  }
+  heap_[hole] = entry;
+}
+
+void Kernel::pop_entry() {
+  const Entry last = heap_.back();
+  heap_.pop_back();
+  const std::size_t n = heap_.size();
+  if (n == 0)
+    return;
+  std::size_t hole = 0;
+  for (;;) {
+    std::size_t child = 2 * hole + 1;
+    if (child >= n)
+      break;
+    if (child + 1 < n && Later{}(heap_[child], heap_[child + 1]))
+      ++child;
+    if (!Later{}(last, heap_[child]))
+      break;
+    heap_[hole] = heap_[child];
+    hole = child;
+  }
+  heap_[hole] = last;
 }
 
 void Kernel::drop_cancelled_front() {
   if (!heap_.empty() && heap_.front().sequence == live_front_)
     return;
-  while (!heap_.empty() && !live_.contains(heap_.front().sequence)) {
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    heap_.pop_back();
-  }
+  while (!heap_.empty() && !entry_live(heap_.front()))
+    pop_entry();
   live_front_ = heap_.empty() ? 0 : heap_.front().sequence;
 }
 
-Kernel::Entry Kernel::pop_front() {
-  std::pop_heap(heap_.begin(), heap_.end(), Later{});
-  Entry entry = std::move(heap_.back());
-  heap_.pop_back();
-  return entry;
-}
-
 void Kernel::execute(Entry entry) {
-  live_.erase(entry.sequence);
+  Slot& s = slots_[entry.slot];
+  s.sequence = 0; // no longer pending, also for the callback itself
+  --live_;
   now_ = entry.time;
-  current_label_ = entry.label;
+  current_label_ = s.label;
   ++events_executed_;
+  // The slot is reused only after the callback: its label stays put
+  // meanwhile, and slots never move (a deque), so the callback may
+  // schedule as much as it likes.
   try {
-    entry.callback();
+    s.callback();
   } catch (...) {
     current_label_ = {};
+    s.callback = nullptr;
+    free_slots_.push_back(entry.slot);
     throw;
   }
   current_label_ = {};
+  s.callback = nullptr;
+  free_slots_.push_back(entry.slot);
 }
 
 void Kernel::execute_task(TaskId task, SimTime time) {
@@ -146,7 +204,9 @@ bool Kernel::run_next(SimTime limit) {
   }
   if (!event)
     return false;
-  execute(pop_front());
+  const Entry entry = heap_.front();
+  pop_entry();
+  execute(entry);
   return true;
 }
 

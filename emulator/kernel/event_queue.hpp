@@ -9,10 +9,10 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 namespace lanai::kernel {
@@ -20,7 +20,8 @@ namespace lanai::kernel {
 using Callback = std::function<void()>;
 
 // Names one scheduled event so it can be cancelled. A default-constructed id
-// names nothing; ids are never reused within one Kernel.
+// names nothing; ids are never reused within one Kernel. (The value holds
+// the event's sequence number and the slot that keeps its callback.)
 struct EventId {
   std::uint64_t value = 0;
 
@@ -48,7 +49,7 @@ public:
   // Withdraws a pending event. Returns false, and does nothing, if the event
   // has already run, was already cancelled or never existed.
   bool cancel(EventId id);
-  bool is_pending(EventId id) const { return live_.contains(id.value); }
+  bool is_pending(EventId id) const { return slot_of(id) != no_slot; }
 
   // Runs events until none remain or a callback calls stop().
   void run();
@@ -82,7 +83,7 @@ public:
   bool task_pending(TaskId task) const { return tasks_.pending(task); }
 
   // Events scheduled and neither run nor cancelled, and pending task wakes.
-  std::size_t pending() const { return live_.size() + tasks_.pending_count(); }
+  std::size_t pending() const { return live_ + tasks_.pending_count(); }
   std::uint64_t events_executed() const { return events_executed_; }
 
   // Time of the earliest pending event or wake, or SimTime::max() if there
@@ -94,11 +95,20 @@ public:
   std::string_view current_label() const { return current_label_; }
 
 private:
+  // A scheduled event's callback and label live in a slot, reused once
+  // the event has run or been cancelled; the heap orders small entries
+  // that name their slot. A slot whose sequence no longer matches its
+  // entry's was cancelled, and the entry is skipped when it surfaces,
+  // which keeps cancel O(1) instead of a heap search.
+  struct Slot {
+    Callback callback;
+    std::string label;
+    std::uint64_t sequence = 0; // of the pending event in it; 0: none
+  };
   struct Entry {
     SimTime time;
     std::uint64_t sequence;
-    Callback callback;
-    std::string label;
+    std::uint32_t slot;
   };
 
   // Heap order: the root is the smallest (time, sequence).
@@ -110,9 +120,20 @@ private:
     }
   };
 
+  static constexpr unsigned slot_bits = 24;
+  static constexpr std::uint32_t no_slot = ~std::uint32_t{0};
+  // The slot of a pending event, or no_slot.
+  std::uint32_t slot_of(EventId id) const {
+    const auto slot = static_cast<std::uint32_t>(id.value & ((1u << slot_bits) - 1));
+    return id.valid() && slot < slots_.size() && slots_[slot].sequence == id.value >> slot_bits
+               ? slot
+               : no_slot;
+  }
+  bool entry_live(const Entry& e) const { return slots_[e.slot].sequence == e.sequence; }
+  void push_entry(Entry entry);
+  void pop_entry();
   // Discards cancelled entries sitting at the root of the heap.
   void drop_cancelled_front();
-  Entry pop_front();
   void execute(Entry entry);
   void execute_task(TaskId task, SimTime time);
   // Runs the earliest event or task wake if it lies at or before `limit`;
@@ -121,12 +142,12 @@ private:
   void enter_run(const char* who);
 
   std::vector<Entry> heap_;
-  // Sequence numbers of events still due to run. Cancellation removes the
-  // number here and leaves the entry in the heap to be skipped when it
-  // surfaces, which keeps cancel O(1) instead of a heap search.
-  std::unordered_set<std::uint64_t> live_;
+  // Slots stay where they are while callbacks schedule more events.
+  std::deque<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  std::size_t live_ = 0; // events due to run
   // The sequence at the heap's root when it was last found live (0: not
-  // known), which spares a set lookup per look at the root.
+  // known), which spares a look at its slot per look at the root.
   std::uint64_t live_front_ = 0;
   SimTime now_ = SimTime::zero();
   std::uint64_t next_sequence_ = 1;
@@ -134,7 +155,7 @@ private:
   bool stop_requested_ = false;
   bool running_ = false;
   TaskQueue tasks_;
-  // The running event's label lives in its entry or its task while the
+  // The running event's label lives in its slot or its task while the
   // callback runs (callbacks never nest).
   std::string_view current_label_;
 };
