@@ -27,13 +27,13 @@ set(LANAI_FIRMWARE_C_FLAGS -std=c11)
 set(LANAI_FIRMWARE_OPT -O2)
 
 # lanai_firmware_objects(<target> [OPT <level>] [SMALL_MODEL] [OUTPUT_DIR dir]
-#                        [INCLUDES dirs...] SOURCES files...)
+#                        [INCLUDES dirs...] [DEFINES macro=value...] SOURCES files...)
 # Compiles each source to <dir>/<name>.o (default dir: <binary dir>/<target>)
 # and makes <target> a custom target that builds them. The list of objects
 # is stored in the target properties LANAI_OBJECTS (and their folder in
 # LANAI_OBJECTS_DIR) and in <dir>/objects.txt.
 function(lanai_firmware_objects target)
-  cmake_parse_arguments(ARG "SMALL_MODEL" "OPT;OUTPUT_DIR" "SOURCES;INCLUDES" ${ARGN})
+  cmake_parse_arguments(ARG "SMALL_MODEL" "OPT;OUTPUT_DIR" "SOURCES;INCLUDES;DEFINES" ${ARGN})
   if(NOT ARG_OPT)
     set(ARG_OPT ${LANAI_FIRMWARE_OPT})
   endif()
@@ -48,6 +48,9 @@ function(lanai_firmware_objects target)
   set(includes)
   foreach(dir IN LISTS LANAI_FIRMWARE_INCLUDE_DIRS ARG_INCLUDES)
     list(APPEND includes -I${dir})
+  endforeach()
+  foreach(d IN LISTS ARG_DEFINES)
+    list(APPEND includes -D${d})
   endforeach()
   foreach(src IN LISTS ARG_SOURCES)
     get_filename_component(abs ${src} ABSOLUTE)

@@ -20,8 +20,10 @@ public:
   virtual MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t& value) = 0;
   virtual MmioStatus write(std::uint32_t address, std::uint64_t cycle, std::uint32_t value) = 0;
   // True if a read of `address` has no side effect and gives the same value
-  // until the next kernel event or register write, whatever the cycle: a
-  // polling loop that reads only such registers may be fast-forwarded.
+  // until the next kernel event, register write or read of a register that
+  // is not stable (CYCLE_HI keeps the high word latched by the last CYCLE_LO
+  // read), whatever the cycle: a polling loop that reads only such
+  // registers may be fast-forwarded.
   // False (the safe answer) unless a bus knows better.
   virtual bool stable_read(std::uint32_t /*address*/) const { return false; }
 };

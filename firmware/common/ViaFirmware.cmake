@@ -5,8 +5,9 @@
 # parts follow, e.g. PVIA's engine, its fragmentation planner and stage
 # meter, and the scheduler.
 #
-# lanai_via_firmware(<name> PART <part> <sources>... [PART <part> <sources>...]...)
-# Makes target lanai_<name>. Its folder, <build>/share/lanai-emu/firmware/<name>
+# lanai_via_firmware(<name> [DEFINES <macro>=<value>...] PART <part> <sources>... [PART <part> <sources>...]...)
+# Makes target lanai_<name>; DEFINES are given to every source of it (one
+# engine's sources built two ways, e.g. VIA_REGULATED=1). Its folder, <build>/share/lanai-emu/firmware/<name>
 # (the installed layout, so a shipped firmware named by path is labelled by
 # its name), holds the objects, objects.txt (every object in link order:
 # the parts in the order given) and parts.txt (one line per part: its name,
@@ -26,9 +27,16 @@ function(lanai_via_firmware name)
   set(parts common)
   set(sources_of_common ${LANAI_VIA_COMMON_SOURCES})
   set(part "")
+  set(defines)
+  set(in_defines FALSE)
   foreach(word IN LISTS ARGN)
     if(word STREQUAL "PART")
       set(part "")
+      set(in_defines FALSE)
+    elseif(word STREQUAL "DEFINES")
+      set(in_defines TRUE)
+    elseif(in_defines)
+      list(APPEND defines ${word})
     elseif(part STREQUAL "")
       if(word IN_LIST parts)
         message(FATAL_ERROR "lanai_via_firmware(${name}): part '${word}' given twice")
@@ -56,6 +64,7 @@ function(lanai_via_firmware name)
   endforeach()
   lanai_firmware_objects(${target} OPT -O2 SMALL_MODEL OUTPUT_DIR ${dir}
     INCLUDES ${PROJECT_SOURCE_DIR}/firmware
+    DEFINES ${defines}
     SOURCES ${all_sources})
   file(WRITE ${dir}/parts.txt "${manifest}")
   set_property(GLOBAL APPEND PROPERTY LANAI_EMU_SHIPPED_FIRMWARES ${name})

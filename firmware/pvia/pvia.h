@@ -11,6 +11,7 @@
 #include "common/devices.h"
 #include "common/packet.h"
 #include "common/ready_list.h"
+#include "common/regulator.h"
 #include "common/scheduler.h"
 #include "common/vi_set.h"
 
@@ -83,6 +84,11 @@ void start_network_send();
 // Queues a framed-to-be packet behind the others (behind those with a
 // stamp no larger, under a stamp-ordering scheduler).
 void queue_packet(uint32_t packet, via::Stamp stamp);
+#if VIA_REGULATED
+// The same, for a packet that may not start before cycle `release` (0: at
+// once; common/regulator.h).
+void queue_held_packet(uint32_t packet, via::Stamp stamp, uint64_t release);
+#endif
 // The packet in flight has left (the caller saw the engine idle), or none
 // was in flight: starts the next queued one.
 void poll_network_send();

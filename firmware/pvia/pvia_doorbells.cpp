@@ -12,6 +12,7 @@
 #include <lanai/via_abi.h>
 
 #include "common/doorbells.h"
+#include "common/regulator.h"
 #include "common/sched_tick.h"
 #include "common/sram_placement.h"
 #include "common/vi_heap.h"
@@ -196,6 +197,18 @@ namespace {
 
 enum class Taken : uint8_t { send, stale, refused };
 
+#if VIA_REGULATED
+// Built regulated: the send the scheduler serves first is not to be taken
+// yet (nor, stamped no earlier, any other but those stamped last).
+[[gnu::noinline]] bool first_held() {
+  const uint32_t vi = first_to_serve();
+  const SendRing& ring = send_ring_of(vi);
+  const uint64_t take =
+      via::take_cycle(vi, ring.entries[ring.head & SendRing::kMask].stamping.stamp);
+  return take != 0u && take > via::cycle_now();
+}
+#endif
+
 // One try at the scheduler's first send: taken, dropped as posted before
 // the VI was flushed (try again), or refused (its class has all it may
 // hold). No loop of its own: in one, the compiler would set up every
@@ -241,6 +254,10 @@ bool take_turn(uint32_t& vi, SendWork& work) {
 bool next_send(uint32_t& vi, SendWork& work, bool best_effort_allowed, bool others_allowed) {
   if (stamp_ordered) {
     while (!sends_waiting.empty()) {
+#if VIA_REGULATED
+      if (first_held())
+        break;
+#endif
       const Taken taken = take_stamped(vi, work, best_effort_allowed, others_allowed);
       if (taken != Taken::stale)
         return taken == Taken::send;

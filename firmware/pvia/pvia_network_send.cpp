@@ -3,9 +3,12 @@
 // acknowledgements (pvia_acks.cpp), and the one packet in flight. When the
 // engine goes idle the packet in flight has left, and the head of the queue
 // starts. Under a stamp-ordering scheduler the queue is kept in stamp
-// order, a late but urgent packet passing those stamped after it.
+// order, a late but urgent packet passing those stamped after it. Built
+// regulated (common/regulator.h), a reserved packet waits in the queue
+// until its release cycle, and packets that are not held pass it.
 #include <lanai/register_map.h>
 
+#include "common/nic_config.h"
 #include "pvia.h"
 #include "pvia_counters.h"
 
@@ -22,6 +25,11 @@ static_assert((kQueue & (kQueue - 1u)) == 0u, "indices wrap by masking");
 
 uint8_t queue[kQueue];
 via::Stamp stamps[kQueue];
+#if VIA_REGULATED
+uint64_t releases[kQueue]; // 0, or the cycle before which the packet may not start
+uint64_t held_until;       // 0, or the earliest release while every packet is held
+uint64_t next_release;     // the release of the packet being queued
+#endif
 bool stamp_ordered;
 
 // The packet that has just left, until it is accounted for (kNoPacket:
@@ -40,18 +48,41 @@ void start_network_send() {
   stamp_ordered = via::scheduler_orders_queues();
 }
 
+namespace {
+
+// Moves the entry at `from` to `to`.
+inline void move_entry(uint32_t from, uint32_t to) {
+  queue[to & (kQueue - 1u)] = queue[from & (kQueue - 1u)];
+  stamps[to & (kQueue - 1u)] = stamps[from & (kQueue - 1u)];
+#if VIA_REGULATED
+  releases[to & (kQueue - 1u)] = releases[from & (kQueue - 1u)];
+#endif
+}
+
+} // namespace
+
 void queue_packet(uint32_t packet, via::Stamp stamp) {
   uint32_t at = nsdma_queue_tail;
   if (stamp_ordered) {
-    for (; at != nsdma_queue_head && stamps[(at - 1u) & (kQueue - 1u)] > stamp; --at) {
-      queue[at & (kQueue - 1u)] = queue[(at - 1u) & (kQueue - 1u)];
-      stamps[at & (kQueue - 1u)] = stamps[(at - 1u) & (kQueue - 1u)];
-    }
+    for (; at != nsdma_queue_head && stamps[(at - 1u) & (kQueue - 1u)] > stamp; --at)
+      move_entry(at - 1u, at);
   }
   queue[at & (kQueue - 1u)] = static_cast<uint8_t>(packet);
   stamps[at & (kQueue - 1u)] = stamp;
+#if VIA_REGULATED
+  releases[at & (kQueue - 1u)] = next_release;
+  next_release = 0u;
+  held_until = 0u;
+#endif
   ++nsdma_queue_tail;
 }
+
+#if VIA_REGULATED
+void queue_held_packet(uint32_t packet, via::Stamp stamp, uint64_t release) {
+  next_release = release;
+  queue_packet(packet, stamp);
+}
+#endif
 
 namespace {
 
@@ -66,12 +97,80 @@ namespace {
   send_packet_skipped(packet);
 }
 
+#if VIA_REGULATED
+// Moves the entry at `at`, due now, to the head of the queue.
+void to_head(uint32_t at) {
+  const uint8_t packet = queue[at & (kQueue - 1u)];
+  const via::Stamp stamp = stamps[at & (kQueue - 1u)];
+  const uint64_t release = releases[at & (kQueue - 1u)];
+  for (; at != nsdma_queue_head; --at)
+    move_entry(at - 1u, at);
+  queue[at & (kQueue - 1u)] = packet;
+  stamps[at & (kQueue - 1u)] = stamp;
+  releases[at & (kQueue - 1u)] = release;
+}
+
+// How close to a release the processor stops for it: the longest it may be
+// kept by one of its other events, so that a release is met to the cycle
+// rather than whenever the main loop comes round.
+constexpr uint32_t kWaitMicroseconds = 8u;
+uint32_t wait_cycles;
+
+// Chooses the packet to start now, under the regulator: a held packet
+// (one with a release cycle) goes at its release, and the first packet
+// that is not held (best effort, an acknowledgement, a reserved packet
+// already released) passes the held ones. Within kWaitMicroseconds of the
+// earliest release the processor waits for it, rather than start another
+// packet or go back to its other events, so that the release is met to the
+// cycle, not whenever the main loop comes round. A VI's later packets are
+// released no earlier than its earlier ones, so its packets keep their
+// order. False if none may start now. Out of line: only a regulated
+// firmware calls it.
+[[gnu::noinline]] bool choose_head() {
+  uint64_t now = via::cycle_now();
+  if (held_until > now + wait_cycles)
+    return false;
+  const uint64_t head_release = releases[nsdma_queue_head & (kQueue - 1u)];
+  if (head_release <= now)
+    return true;
+  uint64_t earliest = ~uint64_t{0};
+  uint32_t first = nsdma_queue_tail;
+  for (uint32_t at = nsdma_queue_head; at != nsdma_queue_tail; ++at) {
+    const uint64_t release = releases[at & (kQueue - 1u)];
+    if (release > now && release < earliest) {
+      earliest = release;
+      first = at;
+    }
+  }
+  if (wait_cycles == 0u)
+    wait_cycles = via::nic_config().clock_khz * kWaitMicroseconds / 1000u;
+  if (first != nsdma_queue_tail && earliest <= now + wait_cycles) {
+    while (now < earliest)
+      now = via::cycle_now();
+    to_head(first);
+    return true;
+  }
+  for (uint32_t at = nsdma_queue_head + 1u; at != nsdma_queue_tail; ++at) {
+    if (releases[at & (kQueue - 1u)] <= now) {
+      to_head(at);
+      return true;
+    }
+  }
+  held_until = earliest;
+  return false;
+}
+#endif
+
 // Starts the packet at the head of the queue, passing over those that have
 // nothing to send. A packet passed over is accounted for after the packet
 // that has just left (just_left): the sends queued behind that one must
 // complete after it.
 void start_next_packet() {
   while (nsdma_queue_head != nsdma_queue_tail) {
+#if VIA_REGULATED
+    if (!choose_head())
+      return;
+#endif
     const uint32_t packet = queue[nsdma_queue_head & (kQueue - 1u)];
     // A failed send has no packet, but its completion waits its turn here
     // too, after the packet in flight.

@@ -6,6 +6,7 @@
 #include <lanai/via_abi.h>
 
 #include "common/fragment_plan.h"
+#include "common/regulator.h"
 #include "common/sched_tick.h"
 #include "common/vi_table.h"
 #include "pvia.h"
@@ -106,7 +107,15 @@ void try_queue(uint32_t r) {
     }
     if (slot.carries == Carries::aborted)
       reframe(r, slot);
+#if VIA_REGULATED
+    // Best effort is never held; reserved packets of a failed send carry
+    // only their news, which need not wait.
+    const bool held = !record.best_effort && slot.carries == Carries::data;
+    queue_held_packet(packet_of(r, s), slot.stamp,
+                      held ? via::release_cycle(vi, slot.stamp, via::cycle_now()) : 0u);
+#else
     queue_packet(packet_of(r, s), slot.stamp);
+#endif
     slot.state = SlotState::wait_nsdma;
     ++record.queued;
     if (slot.last) {
