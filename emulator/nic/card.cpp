@@ -76,6 +76,8 @@ bool Card::ring_doorbell(const via_doorbell& doorbell) {
   return queued;
 }
 
+bool Card::doorbell_room(std::uint32_t vi) const { return doorbells_->has_room(vi); }
+
 void Card::write_sram(std::uint32_t address, std::span<const std::uint8_t> bytes) {
   cpu_.write_sram(address, bytes);
 }

@@ -143,6 +143,12 @@ std::uint32_t DoorbellFifo::event_bits() const {
   return bits;
 }
 
+bool DoorbellFifo::has_room(std::uint32_t vi) const {
+  if (!per_vi())
+    return queues_.front().size() < capacity_;
+  return vi >= queues_.size() || queues_[vi].size() < capacity_;
+}
+
 std::size_t DoorbellFifo::waiting() const {
   std::size_t n = 0;
   for (const auto& q : queues_)

@@ -34,6 +34,10 @@ public:
 
   bool per_vi() const { return queues_.size() > 1; }
   std::uint32_t capacity() const { return capacity_; }
+  // True if a doorbell for `vi` would find room (in FIFO mode, in the one
+  // queue; per VI, in its own; a VI no queue serves is refused, not kept
+  // waiting).
+  bool has_room(std::uint32_t vi) const;
   // Entries waiting in all queues, or those of one VI.
   std::size_t waiting() const;
   std::size_t waiting(std::uint32_t vi) const;

@@ -2,7 +2,12 @@
 // (handle, alignment, registration of the descriptor itself, its format,
 // the VI's state, queue room), then rings the VI's doorbell with one PCI
 // write. Everything else (data segments, lengths) the NIC checks and
-// reports in the descriptor's status.
+// reports in the descriptor's status. The card's doorbell queue holds
+// nic.doorbell_entries writes; the library, which knows how many the card
+// has taken, waits for room rather than ring into a full queue, where the
+// write would be lost.
+#include <fmt/format.h>
+
 #include "hostlib/vipl/vipl_call.hpp"
 
 using namespace lanai::vipl;
@@ -60,6 +65,18 @@ VIP_RETURN post(NodeDriver& d, VIP_VI_HANDLE handle, VIP_DESCRIPTOR* descriptor,
   if (const VIP_RETURN r = refusal(); r != VIP_SUCCESS)
     return r;
   d.charge(d.costs().post_ns);
+  const std::uint32_t slot = vi->slot;
+  if (!d.card().doorbell_room(slot)) {
+    // Each look at the card's count costs a poll; an error callback run
+    // meanwhile may destroy the VI.
+    const Token token = vi->token;
+    d.block([&] { return d.card().doorbell_room(slot); }, std::nullopt,
+            fmt::format("{}(vi {}, doorbell queue full)", receive ? "VipPostRecv" : "VipPostSend",
+                        slot));
+    vi = d.vis.find_token(token);
+    if (!vi)
+      return VIP_INVALID_STATE;
+  }
   if (const VIP_RETURN r = refusal(); r != VIP_SUCCESS)
     return r;
 
@@ -72,7 +89,6 @@ VIP_RETURN post(NodeDriver& d, VIP_VI_HANDLE handle, VIP_DESCRIPTOR* descriptor,
                       d.config().epoch(vi->slot) << VIA_DOORBELL_EPOCH_SHIFT;
   doorbell.handle = memory;
   doorbell.descriptor = address;
-  // A full doorbell queue drops the write; the firmware reports the loss.
   d.card().ring_doorbell(doorbell);
   d.charge(d.costs().pio_write_ns);
   return VIP_SUCCESS;

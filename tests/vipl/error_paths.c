@@ -1,6 +1,6 @@
 /* The VIPL error paths, one scenario per run: protection violations,
  * sends on unconnected VIs, arrivals with no receive posted (per
- * reliability level), doorbell FIFO overflow, bad arguments, completion
+ * reliability level), a full doorbell queue, bad arguments, completion
  * queues and a deliberate deadlock.
  * Run: ./vipl_error_paths --nodes 2 -- SCENARIO */
 #include <stdint.h>
@@ -175,32 +175,40 @@ static int no_receive_posted(struct node* n, VIP_RELIABILITY_LEVEL level) {
   return 0;
 }
 
-/* A long send keeps the sequential firmware away from the doorbell FIFO
- * (2 entries in this run's profile) while node0 rings eight more. */
-static int doorbell_overflow(struct node* n) {
+/* The card's doorbell queue holds two entries (this run's profile), and a
+ * 64 KiB send keeps the sequential firmware from it while node0 posts eight
+ * receives: the library waits for room rather than ring into the full
+ * queue, so the posts take as long as the send, every receive is taken and
+ * filled by node1's eight messages, and no error is reported. */
+static int doorbell_full(struct node* n) {
   VT_CHECK(vt_connect(n->nic, n->vi, n->me, 1 - n->me, 0, n->me == 0) == VIP_SUCCESS);
   if (n->me == 1) {
     VT_CHECK(vt_post(n->vi, desc(n, 0), n->mem + 4096, 65536, n->mh, 1) == VIP_SUCCESS);
     VT_CHECK(wait_status(n, 1) == (VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE));
+    for (int i = 1; i <= 8; i++) {
+      memset(data(n, i), 0x40 + i, 16);
+      VT_CHECK(send_segment(n, i, data(n, i), n->mh, 16) == VIP_STATUS_DONE);
+    }
     return 0;
   }
-  VIP_VI_HANDLE idle;
-  VIP_VI_ATTRIBUTES va = {
-      VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, n->ptag, VIP_FALSE, VIP_FALSE};
-  VT_CHECK(VipCreateVi(n->nic, &va, NULL, NULL, &idle) == VIP_SUCCESS);
   vt_fill(desc(n, 0), n->mem + 4096, 65536, n->mh);
   VT_CHECK(VipPostSend(n->vi, desc(n, 0), n->mh) == VIP_SUCCESS);
   /* the firmware takes doorbells while they keep coming: let it start the
    * 64 KiB data transfer first */
   lanai_emu_compute_ns(20000);
+  const uint64_t before = lanai_emu_now_ns();
   for (int i = 1; i <= 8; i++)
-    VT_CHECK(vt_post(idle, desc(n, i), data(n, i), 16, n->mh, 1) == VIP_SUCCESS);
+    VT_CHECK(vt_post(n->vi, desc(n, i), data(n, i), 16, n->mh, 1) == VIP_SUCCESS);
+  /* eight posts that find room take a few microseconds; these waited for
+   * the send, which takes hundreds */
+  VT_CHECK(lanai_emu_now_ns() - before > 100000);
   VT_CHECK(wait_status(n, 0) == VIP_STATUS_DONE);
-  lanai_emu_compute_ns(100000);
-  VIP_DESCRIPTOR* d;
-  VT_CHECK(VipRecvDone(idle, &d) == VIP_NOT_DONE); /* lets the error callback run */
-  VT_CHECK(n->errors_seen >= 1 && n->last_error.ErrorCode == VIP_ERROR_POST_DESC);
-  VT_CHECK(n->last_error.ResourceCode == VIP_RESOURCE_NIC);
+  for (int i = 1; i <= 8; i++) {
+    VT_CHECK(wait_status(n, 1) == (VIP_STATUS_DONE | VIP_STATUS_OP_RECEIVE));
+    for (int b = 0; b < 16; b++)
+      VT_CHECK(data(n, i)[b] == 0x40 + i);
+  }
+  VT_CHECK(n->errors_seen == 0);
   return 0;
 }
 
@@ -225,8 +233,8 @@ static int run_scenario(struct node* n, const char* scenario) {
     return no_receive_posted(n, VIP_SERVICE_UNRELIABLE);
   if (strcmp(scenario, "no-recv-reliable") == 0)
     return no_receive_posted(n, VIP_SERVICE_RELIABLE_DELIVERY);
-  if (strcmp(scenario, "doorbell-overflow") == 0)
-    return doorbell_overflow(n);
+  if (strcmp(scenario, "doorbell-full") == 0)
+    return doorbell_full(n);
   if (strcmp(scenario, "deadlock") == 0)
     return deadlock(n);
   fprintf(stderr, "unknown scenario '%s'\n", scenario);
