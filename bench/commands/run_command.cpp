@@ -147,6 +147,27 @@ void report_losses(const MpiJob* job) {
   }
 }
 
+// Under MPI, rank 0's writer of what had finished when the stop came, the
+// text files only (plots and the report follow once the running points
+// have ended, if mpirun leaves the time): mpirun kills every rank a second
+// after it passes Ctrl-C on. Null elsewhere.
+template <class Sweep>
+std::function<void(const Sweep&)> write_at_stop(const MpiJob* job, const RunOptions& o,
+                                                std::function<void(const Sweep&)> write) {
+  if (!job || !job->leader())
+    return {};
+  return [write = std::move(write), quick = o.quick](const Sweep& partial) {
+    Sweep sweep = partial;
+    if constexpr (requires { sweep.quick; })
+      sweep.quick = quick;
+    try {
+      write(sweep);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "lanai-emu: {}\n", e.what());
+    }
+  };
+}
+
 // Writes a sweep's files and prints its report; a step that throws is
 // reported and gives status 1. Otherwise: 130 if interrupted, 2 if a point
 // failed, else 0.
@@ -202,10 +223,12 @@ void print_plot_warning(const std::string& warning) {
 
 int run_queueing(const RunOptions& o, const Experiment& experiment,
                  const std::filesystem::path& dir, MpiJob* job) {
-  QueueingSweep sweep =
-      run_with_progress(o.jobs, job, QueueingRunOptions{}, [&](const auto& options) {
-        return run_queueing_experiment(experiment, options);
-      });
+  QueueingRunOptions queueing_options;
+  queueing_options.at_stop = write_at_stop<QueueingSweep>(
+      job, o, [&](const QueueingSweep& sweep) { write_queueing_files(dir, sweep); });
+  QueueingSweep sweep = run_with_progress(o.jobs, job, queueing_options, [&](const auto& options) {
+    return run_queueing_experiment(experiment, options);
+  });
   if (serving_rank(job))
     return 0;
   report_losses(job);
@@ -282,6 +305,8 @@ int run_saturation(const RunOptions& o, const Experiment& experiment,
   if (!o.firmware_profile.empty())
     saturation_options.profiler = &profiler;
   saturation_options.trace_point = o.trace_point;
+  saturation_options.at_stop = write_at_stop<SaturationSweep>(
+      job, o, [&](const SaturationSweep& sweep) { write_saturation_files(dir, sweep); });
   SaturationSweep sweep =
       run_with_progress(o.jobs, job, saturation_options, [&](const auto& options) {
         return run_saturation_experiment(experiment, options);
@@ -429,6 +454,8 @@ int run_jitter(const RunOptions& o, const Experiment& experiment, const std::fil
   if (!o.firmware_profile.empty())
     jitter_options.profiler = &profiler;
   jitter_options.trace_point = o.trace_point;
+  jitter_options.at_stop = write_at_stop<JitterSweep>(
+      job, o, [&](const JitterSweep& sweep) { write_result_files(dir, sweep); });
   JitterSweep sweep = run_with_progress(o.jobs, job, jitter_options, [&](const auto& options) {
     return run_jitter_experiment(experiment, options);
   });

@@ -47,7 +47,7 @@ std::string no_mpi_message(int size) {
 RankFailureHook parse_rank_failure_hook(std::string_view text) {
   const auto bad = [&] {
     return std::invalid_argument(std::string(kRankFailureVariable) + "=" + std::string(text) +
-                                 ": expected RANK:error or RANK:exit");
+                                 ": expected RANK:error, RANK:exit or RANK:hold");
   };
   const std::size_t colon = text.find(':');
   if (colon == std::string_view::npos)
@@ -61,6 +61,8 @@ RankFailureHook parse_rank_failure_hook(std::string_view text) {
     hook.mode = RankFailureMode::error;
   else if (mode == "exit")
     hook.mode = RankFailureMode::exit;
+  else if (mode == "hold")
+    hook.mode = RankFailureMode::hold;
   else
     throw bad();
   return hook;

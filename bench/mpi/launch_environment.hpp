@@ -24,8 +24,10 @@ std::string no_mpi_message(int size);
 // LANAI_EMU_TEST_RANK_FAILURE=RANK:MODE, read by tests only: the rank fails
 // as it takes its first point. `error`: its work throws, as a bug would; the
 // rank reports the failure itself. `exit`: the process ends at once with
-// status 3, as a crash would, and mpirun ends the job.
-enum class RankFailureMode { error, exit };
+// status 3, as a crash would, and mpirun ends the job. `hold`: the point
+// runs on for 5 s after the stop, as a point slow to stop on a loaded
+// machine would, longer than mpirun waits before it kills the ranks.
+enum class RankFailureMode { error, exit, hold };
 struct RankFailureHook {
   int rank = 0;
   RankFailureMode mode = RankFailureMode::error;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <exception>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 namespace lanai::bench {
@@ -34,8 +35,13 @@ void LocalPoints::post(std::size_t point) {
       }
       if (fire && *hook_ == RankFailureMode::exit)
         std::_Exit(3);
-      if (fire)
+      if (fire && *hook_ == RankFailureMode::hold) {
+        while (!(stop_ && stop_->load()))
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::this_thread::sleep_for(std::chrono::seconds(5));
+      } else if (fire) {
         throw std::runtime_error(std::string("failure requested by ") + kRankFailureVariable);
+      }
       if (!(stop_ && stop_->load()))
         done.record = work_(point);
     } catch (const std::exception& e) {

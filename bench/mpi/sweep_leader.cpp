@@ -120,6 +120,10 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
         if (!ranks[static_cast<std::size_t>(r)].done)
           send(r, Tag::stop);
       stop_sent = Clock::now();
+      // What has finished is kept before anything is waited for.
+      keep_finished();
+      if (options.on_stop_records)
+        options.on_stop_records(out);
     }
     const auto now = Clock::now();
     if (options.progress &&

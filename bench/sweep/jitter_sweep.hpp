@@ -23,6 +23,10 @@ struct JitterRunOptions {
   host::FirmwareProfiler* profiler = nullptr;
   std::size_t trace_point = 0;
   SweepRanks* ranks = nullptr; // MPI ranks to spread the points over (sweep_runner.hpp)
+  // Under MPI, rank 0 is handed the points finished when it sees the stop,
+  // as an interrupted sweep, before it waits for the running ones
+  // (SweepOptions::on_stop_records): time to write them.
+  std::function<void(const JitterSweep&)> at_stop;
 };
 
 // Runs the sweep. Points stopped before their end are discarded and the

@@ -85,7 +85,17 @@ QueueingSweep run_queueing_experiment(const Experiment& e, const QueueingRunOpti
     p.twin.detail = why;
     return p;
   };
-  sweep.points = run_sweep(q.variants.size() * per_variant, point, sweep_options, lost);
+  std::function<void(std::vector<std::optional<QueueingPoint>>)> at_stop;
+  if (options.at_stop)
+    at_stop = [&](std::vector<std::optional<QueueingPoint>> points) {
+      QueueingSweep partial = sweep;
+      partial.points = std::move(points);
+      partial.interrupted = true;
+      partial.wall_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+      options.at_stop(partial);
+    };
+  sweep.points = run_sweep(q.variants.size() * per_variant, point, sweep_options, lost, at_stop);
   sweep.interrupted = options.stop && options.stop->load();
   sweep.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -52,6 +52,10 @@ struct QueueingRunOptions {
   const std::atomic<bool>* stop = nullptr;
   std::function<void(std::size_t done, std::size_t total)> progress;
   SweepRanks* ranks = nullptr; // MPI ranks to spread the points over (sweep_runner.hpp)
+  // Under MPI, rank 0 is handed the points finished when it sees the stop,
+  // as an interrupted sweep, before it waits for the running ones
+  // (SweepOptions::on_stop_records): time to write them.
+  std::function<void(const QueueingSweep&)> at_stop;
 };
 
 QueueingSweep run_queueing_experiment(const Experiment& experiment,

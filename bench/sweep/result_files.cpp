@@ -274,12 +274,22 @@ std::string resolved_experiment(const Experiment& e) {
   return out;
 }
 
+// Written beside the file and renamed over it, so that a process killed
+// while it writes (mpirun's SIGKILL after a Ctrl-C, during the second
+// writing of an MPI run's files) leaves the earlier file whole.
 void write_text_file(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  std::filesystem::path part = file;
+  part += ".part";
+  std::ofstream out(part, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out)
+  std::error_code ec;
+  if (out)
+    std::filesystem::rename(part, file, ec);
+  if (!out || ec) {
+    std::filesystem::remove(part, ec);
     throw std::runtime_error(fmt::format("{}: cannot write", file.string()));
+  }
 }
 
 void write_result_files(const std::filesystem::path& dir, const JitterSweep& sweep) {

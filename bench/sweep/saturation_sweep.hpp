@@ -51,6 +51,10 @@ struct SaturationRunOptions : SweepOptions {
   trace::Recorder* trace = nullptr;           // records point `trace_point` if set
   host::FirmwareProfiler* profiler = nullptr; // profiles point `trace_point` if set
   std::size_t trace_point = 0;
+  // Under MPI, rank 0 is handed the points finished when it sees the stop,
+  // as an interrupted sweep, before it waits for the running ones
+  // (SweepOptions::on_stop_records): time to write them.
+  std::function<void(const SaturationSweep&)> at_stop;
 };
 
 SaturationSweep run_saturation_experiment(const Experiment& experiment,

@@ -22,20 +22,6 @@ namespace lanai::bench {
 
 class SweepRanks;
 
-struct SweepOptions {
-  unsigned jobs = 1;                       // worker threads (0: one per hardware thread)
-  const std::atomic<bool>* stop = nullptr; // may be null
-  // Called on the calling thread about once a second and after each point
-  // finishes, with the count of finished points.
-  std::function<void(std::size_t done, std::size_t total)> progress;
-  // MPI ranks to spread the points over (null: this process alone). Every
-  // rank calls the sweep; only rank 0 gets the records back.
-  SweepRanks* ranks = nullptr;
-  // A point rank 0 runs itself: the traced or profiled one, whose recorder
-  // is in rank 0's memory.
-  std::optional<std::size_t> leader_point;
-};
-
 // Points a rank took and never gave back: it failed, or it died.
 struct RankLoss {
   int rank = 0;
@@ -50,6 +36,25 @@ struct RankLoss {
 struct SpreadSweep {
   std::vector<std::optional<std::string>> records;
   std::vector<RankLoss> losses;
+};
+
+struct SweepOptions {
+  unsigned jobs = 1;                       // worker threads (0: one per hardware thread)
+  const std::atomic<bool>* stop = nullptr; // may be null
+  // Called on the calling thread about once a second and after each point
+  // finishes, with the count of finished points.
+  std::function<void(std::size_t done, std::size_t total)> progress;
+  // MPI ranks to spread the points over (null: this process alone). Every
+  // rank calls the sweep; only rank 0 gets the records back.
+  SweepRanks* ranks = nullptr;
+  // A point rank 0 runs itself: the traced or profiled one, whose recorder
+  // is in rank 0's memory.
+  std::optional<std::size_t> leader_point;
+  // Rank 0 of a sweep spread over ranks: called once, as soon as it sees the
+  // stop, with the records of the points finished so far (no losses yet),
+  // before it waits for the running points to end. mpirun kills every rank
+  // a second after it passes Ctrl-C on, and stopping can take longer.
+  std::function<void(const SpreadSweep&)> on_stop_records;
 };
 
 // True if options.ranks spreads the sweep over more than one rank.
@@ -69,11 +74,17 @@ void run_indexed(std::size_t count, const std::function<void(std::size_t)>& work
 // Spread over ranks, results travel through encode_record and
 // decode_record (found by argument-dependent lookup: sweep_record_codec.hpp),
 // and a point a rank lost is lost(i, why) if given, else empty.
+//
+// Spread over ranks, `at_stop` (if given) is called on rank 0 as soon as it
+// sees the stop, with the results of the points finished by then
+// (SweepOptions::on_stop_records).
 template <class Result>
 std::vector<std::optional<Result>> run_sweep(
     std::size_t count, const std::function<std::optional<Result>(std::size_t)>& point,
     const SweepOptions& options,
-    const std::type_identity_t<std::function<Result(std::size_t, const std::string&)>>& lost = {}) {
+    const std::type_identity_t<std::function<Result(std::size_t, const std::string&)>>& lost = {},
+    const std::type_identity_t<std::function<void(std::vector<std::optional<Result>>)>>& at_stop =
+        {}) {
   std::vector<std::optional<Result>> results(count);
   // Only records with a byte encoding can be spread; others run here alone.
   constexpr bool encodable = requires(const Result& r, std::string_view bytes, Result& out) {
@@ -82,6 +93,18 @@ std::vector<std::optional<Result>> run_sweep(
   };
   if constexpr (encodable)
     if (spread_over_ranks(options)) {
+      const auto decoded = [count](const SpreadSweep& spread) {
+        std::vector<std::optional<Result>> out(count);
+        for (std::size_t i = 0; i < spread.records.size() && i < count; ++i)
+          if (spread.records[i])
+            decode_record(*spread.records[i], out[i].emplace());
+        return out;
+      };
+      SweepOptions spread_options = options;
+      if (at_stop)
+        spread_options.on_stop_records = [&](const SpreadSweep& so_far) {
+          at_stop(decoded(so_far));
+        };
       SpreadSweep spread = spread_points(
           count,
           [&](std::size_t i) -> std::optional<std::string> {
@@ -90,10 +113,8 @@ std::vector<std::optional<Result>> run_sweep(
               return std::nullopt;
             return encode_record(*r);
           },
-          options);
-      for (std::size_t i = 0; i < spread.records.size() && i < count; ++i)
-        if (spread.records[i])
-          decode_record(*spread.records[i], results[i].emplace());
+          spread_options);
+      results = decoded(spread);
       if (lost)
         for (const RankLoss& loss : spread.losses)
           for (const std::size_t i : loss.points)

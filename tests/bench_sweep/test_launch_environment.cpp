@@ -56,19 +56,20 @@ TEST_CASE("the launcher's rank and size, Open MPI's or PMI's; nothing without a 
   }
 }
 
-TEST_CASE("the rank-failure hook: RANK:error or RANK:exit, anything else one line") {
+TEST_CASE("the rank-failure hook: RANK:error, RANK:exit or RANK:hold, anything else one line") {
   const RankFailureHook a = parse_rank_failure_hook("1:error");
   CHECK(a.rank == 1);
   CHECK(a.mode == RankFailureMode::error);
   const RankFailureHook b = parse_rank_failure_hook("0:exit");
   CHECK(b.rank == 0);
   CHECK(b.mode == RankFailureMode::exit);
+  CHECK(parse_rank_failure_hook("3:hold").mode == RankFailureMode::hold);
   for (const char* bad : {"1", "x:error", "1:crash", ":error", "-1:exit", "1:"})
-    CHECK_THROWS_WITH_AS(
-        parse_rank_failure_hook(bad),
-        (std::string("LANAI_EMU_TEST_RANK_FAILURE=") + bad + ": expected RANK:error or RANK:exit")
-            .c_str(),
-        std::invalid_argument);
+    CHECK_THROWS_WITH_AS(parse_rank_failure_hook(bad),
+                         (std::string("LANAI_EMU_TEST_RANK_FAILURE=") + bad +
+                          ": expected RANK:error, RANK:exit or RANK:hold")
+                             .c_str(),
+                         std::invalid_argument);
   {
     const Environment set({{kRankFailureVariable, "2:exit"}});
     REQUIRE(rank_failure_hook());
