@@ -263,10 +263,12 @@ int run_queueing(const RunOptions& o, const Experiment& experiment,
 
 int run_pipeline(const RunOptions& o, const Experiment& experiment,
                  const std::filesystem::path& dir, MpiJob* job) {
-  PipelineSweep sweep =
-      run_with_progress(o.jobs, job, PipelineRunOptions{}, [&](const auto& options) {
-        return run_pipeline_experiment(experiment, options);
-      });
+  PipelineRunOptions pipeline_options;
+  pipeline_options.at_stop = write_at_stop<PipelineSweep>(
+      job, o, [&](const PipelineSweep& sweep) { write_pipeline_files(dir, sweep); });
+  PipelineSweep sweep = run_with_progress(o.jobs, job, pipeline_options, [&](const auto& options) {
+    return run_pipeline_experiment(experiment, options);
+  });
   if (serving_rank(job))
     return 0;
   report_losses(job);

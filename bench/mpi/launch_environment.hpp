@@ -25,8 +25,9 @@ std::string no_mpi_message(int size);
 // as it takes its first point. `error`: its work throws, as a bug would; the
 // rank reports the failure itself. `exit`: the process ends at once with
 // status 3, as a crash would, and mpirun ends the job. `hold`: the point
-// runs on for 5 s after the stop, as a point slow to stop on a loaded
-// machine would, longer than mpirun waits before it kills the ranks.
+// says so on stderr and runs on until 5 s after the stop, as a point slow
+// to stop on a loaded machine would, longer than mpirun waits before it
+// kills the ranks.
 enum class RankFailureMode { error, exit, hold };
 struct RankFailureHook {
   int rank = 0;

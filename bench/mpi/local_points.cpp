@@ -4,6 +4,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <stdexcept>
@@ -36,6 +37,9 @@ void LocalPoints::post(std::size_t point) {
       if (fire && *hook_ == RankFailureMode::exit)
         std::_Exit(3);
       if (fire && *hook_ == RankFailureMode::hold) {
+        // Said once the sweep runs, for a test to stop it at a known stage.
+        std::fprintf(stderr, "lanai-emu: %s: holding point %zu\n", kRankFailureVariable, point);
+        std::fflush(stderr);
         while (!(stop_ && stop_->load()))
           std::this_thread::sleep_for(std::chrono::milliseconds(10));
         std::this_thread::sleep_for(std::chrono::seconds(5));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <future>
@@ -219,10 +220,14 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment,
   };
   const bool spread = spread_over_ranks(options);
   std::future<void> models;
+  std::atomic<bool> models_done{false}; // sweep's models filled in, never written again
   if (!spread)
     measure_models();
   else if (options.ranks->leader())
-    models = std::async(std::launch::async, measure_models);
+    models = std::async(std::launch::async, [&] {
+      measure_models();
+      models_done.store(true, std::memory_order_release);
+    });
 
   const std::function<std::optional<PipelineOutcome>(std::size_t)> point = [&](std::size_t i) {
     const PipelinePoint& p = plan[i];
@@ -243,14 +248,29 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment,
   const auto lost = [](std::size_t, const std::string& why) {
     return PipelineOutcome{std::nullopt, why};
   };
-  const auto outcomes = run_sweep(plan.size(), point, options, lost);
+  const auto fill = [](PipelineSweep& s, const std::vector<std::optional<PipelineOutcome>>& out) {
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (out[i]) {
+        s.points[i].emulated_us = out[i]->emulated_us;
+        s.points[i].failure = out[i]->failure;
+      }
+  };
+  std::function<void(std::vector<std::optional<PipelineOutcome>>)> at_stop;
+  if (options.at_stop)
+    at_stop = [&](std::vector<std::optional<PipelineOutcome>> outcomes) {
+      if (!models_done.load(std::memory_order_acquire))
+        return;
+      PipelineSweep partial = sweep;
+      fill(partial, outcomes);
+      partial.interrupted = true;
+      partial.wall_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      options.at_stop(partial);
+    };
+  const auto outcomes = run_sweep(plan.size(), point, options, lost, at_stop);
   if (models.valid())
     models.get();
-  for (std::size_t i = 0; i < outcomes.size(); ++i)
-    if (outcomes[i]) {
-      sweep.points[i].emulated_us = outcomes[i]->emulated_us;
-      sweep.points[i].failure = outcomes[i]->failure;
-    }
+  fill(sweep, outcomes);
   sweep.interrupted = options.stop && options.stop->load();
   sweep.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -69,7 +69,12 @@ struct PipelineSweep {
 };
 
 // Threads, stop flag and progress callback: the sweep runner's own.
-using PipelineRunOptions = SweepOptions;
+struct PipelineRunOptions : SweepOptions {
+  // Under MPI, rank 0 is handed the points finished when it sees the stop,
+  // as an interrupted sweep, before it waits for the running ones, if it has
+  // measured the models by then (it does so while the points run).
+  std::function<void(const PipelineSweep&)> at_stop;
+};
 
 // Throws std::runtime_error if the direct method's runs fail.
 PipelineSweep run_pipeline_experiment(const Experiment& experiment,

@@ -6,7 +6,8 @@
 # Checks that summary.json and results.csv exist, say the run was
 # interrupted, and that every point kept has the single-process run's row.
 #   check_mpi_stop.py MPIEXEC LANAI_EMU EXPERIMENT WORK SECONDS
-# SECONDS: how long the sweep runs before the interrupt.
+# SECONDS: how long the sweep runs, once rank 0 holds its point, before the
+# interrupt.
 import csv
 import io
 import json
@@ -15,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
@@ -33,11 +35,33 @@ if single.returncode != 0:
 out = work / "ranks2"
 line = [mpiexec, "--oversubscribe", "-n", "2", lanai_emu, "run", experiment, "--jobs", "1",
         "--out", str(out)]
-proc = subprocess.Popen(line, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+proc = subprocess.Popen(line, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                         env=mpi_check.mpi_environment({"LANAI_EMU_TEST_RANK_FAILURE": "0:hold"}))
+# The interrupt goes once the sweep runs (rank 0 says it holds its point),
+# not while the ranks still start.
+holding = threading.Event()
+lines = []
+
+
+def read_stderr():
+    for line in proc.stderr:
+        lines.append(line)
+        if "holding point" in line:
+            holding.set()
+
+
+reader = threading.Thread(target=read_stderr)
+reader.start()
+if not holding.wait(timeout=120):
+    proc.kill()
+    reader.join()
+    print("rank 0 never said it held its point\n--- stderr ---\n" + "".join(lines))
+    sys.exit(1)
 time.sleep(float(seconds))
 proc.send_signal(signal.SIGINT)
-stdout, stderr = proc.communicate(timeout=120)
+proc.wait(timeout=120)
+reader.join()
+stderr = "".join(lines)
 
 problems = []
 summary_file, results_file = out / "summary.json", out / "results.csv"
