@@ -63,15 +63,8 @@ JitterSweep run_jitter_experiment(const Experiment& experiment, const JitterRunO
     record.detail = why;
     return record;
   };
-  std::function<void(std::vector<std::optional<PointRecord>>)> at_stop;
-  if (options.at_stop)
-    at_stop = [&](std::vector<std::optional<PointRecord>> records) {
-      JitterSweep partial = sweep;
-      partial.records = std::move(records);
-      partial.interrupted = true;
-      options.at_stop(partial);
-    };
-  sweep.records = run_sweep(count, point, sweep_options, lost, at_stop);
+  sweep.records = run_sweep(count, point, sweep_options, lost,
+                            interrupted_copy(sweep, &JitterSweep::records, options.at_stop));
   sweep.interrupted = options.stop && options.stop->load();
   return sweep;
 }

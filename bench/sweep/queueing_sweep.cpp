@@ -85,20 +85,15 @@ QueueingSweep run_queueing_experiment(const Experiment& e, const QueueingRunOpti
     p.twin.detail = why;
     return p;
   };
-  std::function<void(std::vector<std::optional<QueueingPoint>>)> at_stop;
-  if (options.at_stop)
-    at_stop = [&](std::vector<std::optional<QueueingPoint>> points) {
-      QueueingSweep partial = sweep;
-      partial.points = std::move(points);
-      partial.interrupted = true;
-      partial.wall_seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-      options.at_stop(partial);
-    };
-  sweep.points = run_sweep(q.variants.size() * per_variant, point, sweep_options, lost, at_stop);
+  const auto elapsed = [wall_start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  };
+  sweep.points = run_sweep(
+      q.variants.size() * per_variant, point, sweep_options, lost,
+      interrupted_copy(sweep, &QueueingSweep::points, options.at_stop,
+                       [&](QueueingSweep& partial) { partial.wall_seconds = elapsed(); }));
   sweep.interrupted = options.stop && options.stop->load();
-  sweep.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  sweep.wall_seconds = elapsed();
   return sweep;
 }
 

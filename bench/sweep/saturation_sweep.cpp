@@ -171,15 +171,8 @@ SaturationSweep run_saturation_experiment(const Experiment& experiment,
     rec.detail = why;
     return rec;
   };
-  std::function<void(std::vector<std::optional<SaturationRecord>>)> at_stop;
-  if (options.at_stop)
-    at_stop = [&](std::vector<std::optional<SaturationRecord>> records) {
-      SaturationSweep partial = sweep;
-      partial.records = std::move(records);
-      partial.interrupted = true;
-      options.at_stop(partial);
-    };
-  sweep.records = run_sweep(count, point, sweep_options, lost, at_stop);
+  sweep.records = run_sweep(count, point, sweep_options, lost,
+                            interrupted_copy(sweep, &SaturationSweep::records, options.at_stop));
   sweep.interrupted = options.stop && options.stop->load();
   return sweep;
 }

@@ -134,4 +134,25 @@ std::vector<std::optional<Result>> run_sweep(
   return results;
 }
 
+// The `at_stop` a sweep of kind Sweep hands run_sweep: a copy of `sweep`
+// with the results finished so far in `field`, marked interrupted (and
+// given what `finish` adds), passed to `write`; null if `write` is.
+template <class Sweep, class Result>
+std::function<void(std::vector<std::optional<Result>>)>
+interrupted_copy(const Sweep& sweep, std::vector<std::optional<Result>> Sweep::*field,
+                 const std::function<void(const Sweep&)>& write,
+                 std::type_identity_t<std::function<void(Sweep&)>> finish = {}) {
+  if (!write)
+    return {};
+  return [&sweep, field, &write,
+          finish = std::move(finish)](std::vector<std::optional<Result>> so_far) {
+    Sweep partial = sweep;
+    partial.*field = std::move(so_far);
+    partial.interrupted = true;
+    if (finish)
+      finish(partial);
+    write(partial);
+  };
+}
+
 } // namespace lanai::bench

@@ -2,6 +2,7 @@
 // entries with lazy cancellation, the recurring tasks' wakes merged with it
 // in the same order, and the run loops that advance virtual time.
 #include "emulator/kernel/event_queue.hpp"
+#include "emulator/kernel/timed_heap.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -87,41 +88,9 @@ bool Kernel::cancel(EventId id) {
   return true;
 }
 
-// Sift up and down by hand: the moving entry stays in registers instead of
-// being stored and read back at once, as push_heap and pop_heap do.
-void Kernel::push_entry(Entry entry) {
-  std::size_t hole = heap_.size();
-  heap_.emplace_back();
-  while (hole > 0) {
-    const std::size_t parent = (hole - 1) / 2;
-    if (!Later{}(heap_[parent], entry))
-      break;
-    heap_[hole] = heap_[parent];
-    hole = parent;
-  }
-  heap_[hole] = entry;
-}
+void Kernel::push_entry(Entry entry) { timed_heap_push(heap_, entry); }
 
-void Kernel::pop_entry() {
-  const Entry last = heap_.back();
-  heap_.pop_back();
-  const std::size_t n = heap_.size();
-  if (n == 0)
-    return;
-  std::size_t hole = 0;
-  for (;;) {
-    std::size_t child = 2 * hole + 1;
-    if (child >= n)
-      break;
-    if (child + 1 < n && Later{}(heap_[child], heap_[child + 1]))
-      ++child;
-    if (!Later{}(last, heap_[child]))
-      break;
-    heap_[hole] = heap_[child];
-    hole = child;
-  }
-  heap_[hole] = last;
-}
+void Kernel::pop_entry() { timed_heap_pop(heap_); }
 
 void Kernel::drop_cancelled_front() {
   if (!heap_.empty() && heap_.front().sequence == live_front_)

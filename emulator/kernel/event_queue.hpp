@@ -111,14 +111,7 @@ private:
     std::uint32_t slot;
   };
 
-  // Heap order: the root is the smallest (time, sequence).
-  struct Later {
-    bool operator()(const Entry& a, const Entry& b) const {
-      if (a.time != b.time)
-        return a.time > b.time;
-      return a.sequence > b.sequence;
-    }
-  };
+  // In heap_ (timed_heap.hpp): the root is the smallest (time, sequence).
 
   static constexpr unsigned slot_bits = 24;
   static constexpr std::uint32_t no_slot = ~std::uint32_t{0};

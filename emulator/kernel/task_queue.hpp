@@ -58,13 +58,6 @@ private:
     bool pending = false;
     bool removed = false;
   };
-  struct Later {
-    bool operator()(const Wake& a, const Wake& b) const {
-      if (a.time != b.time)
-        return a.time > b.time;
-      return a.sequence > b.sequence;
-    }
-  };
 
   // Held by pointer: a running task's label stays in place while others are added.
   std::vector<std::unique_ptr<Task>> tasks_;

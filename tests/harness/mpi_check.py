@@ -5,7 +5,9 @@
 import os
 import pathlib
 import re
+import shutil
 import subprocess
+import sys
 
 WALL_TIME = re.compile(r'"wall_seconds":\s*[0-9.eE+-]+')
 
@@ -39,6 +41,20 @@ def mpirun(mpiexec, ranks, command, extra_env=None, timeout=300, cwd=None, optio
 def alone(lanai_emu, experiment, out, jobs="1", timeout=300):
     return subprocess.run([lanai_emu, "run", experiment, "--jobs", jobs, "--out", str(out)],
                           capture_output=True, text=True, timeout=timeout)
+
+
+def fresh_work_and_alone(lanai_emu, experiment, work):
+    """Empties WORK and runs the experiment alone into WORK/alone, the run
+    the ranks' files are held against; exits the script if it fails.
+    Returns WORK as a path and the run."""
+    work = pathlib.Path(work)
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    single = alone(lanai_emu, experiment, work / "alone")
+    if single.returncode != 0:
+        print(report("alone", single))
+        sys.exit(1)
+    return work, single
 
 
 def file_text(path):

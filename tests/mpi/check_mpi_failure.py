@@ -15,21 +15,13 @@ import io
 import json
 import pathlib
 import re
-import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
 import mpi_check  # noqa: E402
 
 mpiexec, lanai_emu, experiment, work, mode = sys.argv[1:6]
-work = pathlib.Path(work)
-shutil.rmtree(work, ignore_errors=True)
-work.mkdir(parents=True)
-
-single = mpi_check.alone(lanai_emu, experiment, work / "alone")
-if single.returncode != 0:
-    print(mpi_check.report("alone", single))
-    sys.exit(1)
+work, _ = mpi_check.fresh_work_and_alone(lanai_emu, experiment, work)
 out = work / "ranks3"
 # mpirun gives the ranks a second between its SIGTERM and its SIGKILL;
 # a slow (sanitizer) build gets more, as a user may give it.

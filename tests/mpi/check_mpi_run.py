@@ -8,7 +8,6 @@
 import json
 import pathlib
 import shlex
-import shutil
 import subprocess
 import sys
 
@@ -19,15 +18,10 @@ args = [a for a in sys.argv[1:] if a != "--progress"]
 progress = "--progress" in sys.argv
 mpiexec, lanai_emu, experiment, work = args[0], args[1], args[2], pathlib.Path(args[3])
 rank_counts = [int(n) for n in args[4:]]
-shutil.rmtree(work, ignore_errors=True)
-work.mkdir(parents=True)
+work, single = mpi_check.fresh_work_and_alone(lanai_emu, experiment, work)
 files = ("results.csv", "summary.json", "experiment.toml", "profile.toml")
 
 problems = []
-single = mpi_check.alone(lanai_emu, experiment, work / "alone")
-if single.returncode != 0:
-    print(mpi_check.report("alone", single))
-    sys.exit(1)
 name = json.loads((work / "alone" / "summary.json").read_text())["experiment"]
 for ranks in rank_counts:
     top = work / f"ranks{ranks}"

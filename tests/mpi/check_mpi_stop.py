@@ -12,7 +12,6 @@ import csv
 import io
 import json
 import pathlib
-import shutil
 import signal
 import subprocess
 import sys
@@ -23,14 +22,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness
 import mpi_check  # noqa: E402
 
 mpiexec, lanai_emu, experiment, work, seconds = sys.argv[1:6]
-work = pathlib.Path(work)
-shutil.rmtree(work, ignore_errors=True)
-work.mkdir(parents=True)
-
-single = mpi_check.alone(lanai_emu, experiment, work / "alone")
-if single.returncode != 0:
-    print(mpi_check.report("alone", single))
-    sys.exit(1)
+work, _ = mpi_check.fresh_work_and_alone(lanai_emu, experiment, work)
 
 out = work / "ranks2"
 line = [mpiexec, "--oversubscribe", "-n", "2", lanai_emu, "run", experiment, "--jobs", "1",
