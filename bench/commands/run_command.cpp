@@ -48,8 +48,17 @@ std::string cell(bool present, double v, int digits) {
 
 // Under the table: each firmware's knee, or the highest load it kept every
 // class below the threshold at.
+// The firmware column: as wide as the longest label, at least 12.
+std::size_t firmware_width(const Experiment& e) {
+  std::size_t width = 12;
+  for (const auto& f : e.firmwares)
+    width = std::max(width, f.label.size());
+  return width;
+}
+
 void print_knees(const JitterSweep& sweep) {
   const Experiment& e = sweep.experiment;
+  const std::size_t w = firmware_width(e);
   fmt::print("\nknee: the first load at which a QoS class reaches theta >= {:.2f}\n", kKneeTheta);
   for (std::size_t f = 0; f < e.firmwares.size(); ++f) {
     double highest = 0;
@@ -62,35 +71,36 @@ void print_knees(const JitterSweep& sweep) {
     if (!any)
       continue;
     if (const auto knee = sweep.knee_mbytes_per_s(f))
-      fmt::print("  {:<12} {:.1f} MB/s\n", e.firmwares[f].label, *knee);
+      fmt::print("  {:<{}} {:.1f} MB/s\n", e.firmwares[f].label, w, *knee);
     else
-      fmt::print("  {:<12} none up to {:.1f} MB/s\n", e.firmwares[f].label, highest);
+      fmt::print("  {:<{}} none up to {:.1f} MB/s\n", e.firmwares[f].label, w, highest);
   }
 }
 
 void print_table(const JitterSweep& sweep) {
   const Experiment& e = sweep.experiment;
-  fmt::print("{:<12} {:>9}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", "firmware", "load MB/s",
+  const std::size_t w = firmware_width(e);
+  fmt::print("{:<{}} {:>9}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", "firmware", w, "load MB/s",
              "class", "ch", "theta", "jittered", "BE mean us", "BE p99 us");
   for (const auto& rec : sweep.records) {
     if (!rec)
       continue;
     const std::string& fw = e.firmwares[rec->firmware].label;
     if (rec->status == PointStatus::failed) {
-      fmt::print("{:<12} {:>9.1f}  failed: {}\n", fw, rec->total_mbytes_per_s, rec->outcome);
+      fmt::print("{:<{}} {:>9.1f}  failed: {}\n", fw, w, rec->total_mbytes_per_s, rec->outcome);
       continue;
     }
     for (std::size_t ci = 0; ci < rec->classes.size(); ++ci) {
       const ClassMetrics& m = rec->classes[ci];
       const bool measured = m.jitter.intervals > 0;
-      fmt::print("{:<12} {:>9.1f}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", fw,
+      fmt::print("{:<{}} {:>9.1f}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", fw, w,
                  rec->total_mbytes_per_s, e.jitter.classes[ci].name, m.channels,
                  cell(measured, m.jitter.theta(), 6),
                  cell(measured, m.jitter.jittered_fraction(), 4), "", "");
     }
     if (const auto& be = rec->best_effort) {
       const bool measured = be->latency_us.count > 0;
-      fmt::print("{:<12} {:>9.1f}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", fw,
+      fmt::print("{:<{}} {:>9.1f}  {:<10} {:>4} {:>10} {:>9} {:>11} {:>11}\n", fw, w,
                  rec->total_mbytes_per_s, "BE", 1, "", "", cell(measured, be->latency_us.avg, 2),
                  cell(measured, be->latency_us.p99, 2));
     }

@@ -457,7 +457,8 @@ StreamPointResult run_stream_point(const StreamPointSpec& spec, const std::atomi
   sh.received_at.assign(n, {});
   sh.corrupted.assign(n, 0);
   // A node never has more posts outstanding than three quarters of the
-  // doorbell queue: VIA has no flow control, and a full queue drops posts.
+  // doorbell queue: a post finding it full waits for room (vipl_post.cpp),
+  // which would make the host's timing the card's rather than the traffic's.
   sh.doorbell_budget = std::max<std::uint32_t>(4, spec.profile.nic.doorbell_entries * 3 / 4);
 
   ClusterSetup setup;

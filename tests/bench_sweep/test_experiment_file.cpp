@@ -444,7 +444,8 @@ TEST_CASE("a missing experiment file is reported with its name") {
 }
 
 TEST_CASE("the shipped experiment files parse") {
-  ParseOptions all{{"svia", "pvia", "qosvia", "qosvia-sfq", "qosvia-fcfs", "nic-send-twin"}};
+  ParseOptions all{
+      {"svia", "pvia", "qosvia", "qosvia-sfq", "qosvia-fcfs", "qosvia-regulated", "nic-send-twin"}};
   std::size_t files = 0;
   for (const auto& entry : fs::directory_iterator(BENCH_EXPERIMENTS_DIR)) {
     if (entry.path().extension() != ".toml")
