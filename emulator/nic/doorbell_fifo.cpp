@@ -27,7 +27,7 @@ bool DoorbellFifo::ring(const via_doorbell& doorbell, std::uint64_t cycle) {
     }
   }
   auto& q = queues_[queue];
-  if (q.size() >= capacity_) {
+  if (!has_room(static_cast<std::uint32_t>(queue))) {
     ++overflows_;
     overflow_flag_ = true;
     overflow_count_.add();
