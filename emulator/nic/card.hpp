@@ -53,7 +53,9 @@ public:
   // doorbell was dropped (the host cannot see this on real hardware; it is
   // reported for statistics and tests).
   bool ring_doorbell(const via_doorbell& doorbell);
-  // True if a doorbell of `vi` would be queued, not dropped.
+  // True if a doorbell of `vi` would be queued, not dropped: what a library
+  // knows from its count of the doorbells it rang and the card has taken,
+  // so that it waits rather than ring into a full queue.
   bool doorbell_room(std::uint32_t vi) const;
   // Programmed I/O into SRAM (the driver fills the configuration block).
   void write_sram(std::uint32_t address, std::span<const std::uint8_t> bytes);
