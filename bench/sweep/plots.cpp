@@ -1,6 +1,8 @@
 // Gnuplot data files and scripts for a jitter sweep, and running gnuplot.
 #include "bench/sweep/plots.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -104,6 +106,17 @@ std::string per_class_script(const JitterSweep& sweep, const std::string& image,
   const int width = static_cast<int>(450 * classes.size());
   std::string s = preamble(image, width, ylabel + " per QoS class against load");
   s += fmt::format("set ylabel '{}'\n", ylabel);
+  // One load axis for every panel: a class that has no channel at the
+  // lowest loads would otherwise start its axis later, past a knee.
+  if (!sweep.loads.empty()) {
+    const auto [lo, hi] = std::minmax_element(sweep.loads.begin(), sweep.loads.end(),
+                                              [](const LoadPoint& a, const LoadPoint& b) {
+                                                return a.total_mbytes_per_s < b.total_mbytes_per_s;
+                                              });
+    const double pad = std::max(1.0, 0.05 * (hi->total_mbytes_per_s - lo->total_mbytes_per_s));
+    s += fmt::format("set xrange [{:.3f}:{:.3f}]\n", lo->total_mbytes_per_s - pad,
+                     hi->total_mbytes_per_s + pad);
+  }
   if (knees)
     s += knee_marks(sweep);
   s += fmt::format("set multiplot layout 1,{} title '{}: {}'\n", classes.size(),
