@@ -1,8 +1,9 @@
-# Ctrl-C under plain mpirun, which sends every rank SIGTERM and SIGKILL a
-# second later: rank 0 writes the points finished so far as soon as it sees
-# the stop, before it waits for the running ones, so a point slow to stop
-# (the test hook LANAI_EMU_TEST_RANK_FAILURE=0:hold keeps rank 0's first
-# point running 5 s past the stop) costs nothing that had finished.
+# Ctrl-C under mpirun, which sends every rank SIGTERM and SIGKILL soon
+# after: rank 0 writes the points finished so far as soon as it sees the
+# stop, before it waits for the running ones, so a point slower to stop
+# than mpirun waits (the test hook LANAI_EMU_TEST_RANK_FAILURE=0:hold keeps
+# rank 0's first point running 5 s past the stop) costs nothing that had
+# finished.
 # Checks that summary.json and results.csv exist, say the run was
 # interrupted, and that every point kept has the single-process run's row.
 #   check_mpi_stop.py MPIEXEC LANAI_EMU EXPERIMENT WORK SECONDS
@@ -25,8 +26,11 @@ mpiexec, lanai_emu, experiment, work, seconds = sys.argv[1:6]
 work, _ = mpi_check.fresh_work_and_alone(lanai_emu, experiment, work)
 
 out = work / "ranks2"
-line = [mpiexec, "--oversubscribe", "-n", "2", lanai_emu, "run", experiment, "--jobs", "1",
-        "--out", str(out)]
+# SIGKILL 3 s after the interrupt, not Open MPI's 1 s: the held point needs
+# 5, so rank 0 still cannot wait for it, and a test machine busy with other
+# tests still gives rank 0 the moment it needs to write.
+line = [mpiexec, "--oversubscribe", "--mca", "odls_base_sigkill_timeout", "3", "-n", "2",
+        lanai_emu, "run", experiment, "--jobs", "1", "--out", str(out)]
 proc = subprocess.Popen(line, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                         env=mpi_check.mpi_environment({"LANAI_EMU_TEST_RANK_FAILURE": "0:hold"}))
 # The interrupt goes once the sweep runs (rank 0 says it holds its point),
@@ -78,6 +82,7 @@ for row in kept[1:]:
     if tuple(row) not in alone_rows:
         problems.append(f"row {row} is not the single process's")
 if problems:
+    print(f"mpirun exited with {proc.returncode}\n--- stderr ---\n{stderr}")
     print("\n".join(problems))
     sys.exit(1)
 print(f"interrupted after {seconds} s: {len(kept) - 1} rows kept, each as the single process has it")
