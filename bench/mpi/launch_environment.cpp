@@ -6,8 +6,11 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <thread>
 
 namespace lanai::bench {
 
@@ -66,6 +69,15 @@ RankFailureHook parse_rank_failure_hook(std::string_view text) {
   else
     throw bad();
   return hook;
+}
+
+void hold_past_stop(std::string_view what, const std::atomic<bool>* stop) {
+  std::fprintf(stderr, "lanai-emu: %s: holding %.*s\n", kRankFailureVariable,
+               static_cast<int>(what.size()), what.data());
+  std::fflush(stderr);
+  while (!(stop && stop->load()))
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::seconds(5));
 }
 
 std::optional<RankFailureHook> rank_failure_hook() {

@@ -3,6 +3,7 @@
 // that makes one rank fail, and whether a terminal is behind stderr.
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,7 +28,8 @@ std::string no_mpi_message(int size);
 // status 3, as a crash would, and mpirun ends the job. `hold`: the point
 // says so on stderr and runs on until 5 s after the stop, as a point slow
 // to stop on a loaded machine would, longer than mpirun waits before it
-// kills the ranks.
+// kills the ranks. On rank 0 of a pipeline sweep the hold takes the
+// models rank 0 measures beside the points instead.
 enum class RankFailureMode { error, exit, hold };
 struct RankFailureHook {
   int rank = 0;
@@ -38,6 +40,10 @@ inline constexpr const char* kRankFailureVariable = "LANAI_EMU_TEST_RANK_FAILURE
 // Throws std::invalid_argument with a one-line message for a bad value.
 RankFailureHook parse_rank_failure_hook(std::string_view text);
 std::optional<RankFailureHook> rank_failure_hook();
+
+// The `hold` mode's work: says on stderr that `what` is held (a test stops
+// the sweep once it reads this), then returns 5 s after the stop.
+void hold_past_stop(std::string_view what, const std::atomic<bool>* stop);
 
 // True if stderr is a terminal, or, for an MPI rank (mpirun gives ranks a
 // pipe), if the launcher's own stderr is: the progress bar is drawn then.

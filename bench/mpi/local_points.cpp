@@ -4,11 +4,9 @@
 
 #include <boost/asio/post.hpp>
 
-#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 namespace lanai::bench {
@@ -37,12 +35,7 @@ void LocalPoints::post(std::size_t point) {
       if (fire && *hook_ == RankFailureMode::exit)
         std::_Exit(3);
       if (fire && *hook_ == RankFailureMode::hold) {
-        // Said once the sweep runs, for a test to stop it at a known stage.
-        std::fprintf(stderr, "lanai-emu: %s: holding point %zu\n", kRankFailureVariable, point);
-        std::fflush(stderr);
-        while (!(stop_ && stop_->load()))
-          std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        std::this_thread::sleep_for(std::chrono::seconds(5));
+        hold_past_stop("point " + std::to_string(point), stop_);
       } else if (fire) {
         throw std::runtime_error(std::string("failure requested by ") + kRankFailureVariable);
       }

@@ -74,6 +74,14 @@ public:
     }
   }
 
+  std::function<void()> take_hold(std::string_view what,
+                                  const std::atomic<bool>* stop) override {
+    if (hook_ != RankFailureMode::hold)
+      return {};
+    hook_.reset();
+    return [what = std::string(what), stop] { hold_past_stop(what, stop); };
+  }
+
   int agree(int status) override {
     // A rank that never reported back would leave a collective waiting:
     // rank 0 ends the job instead, its files written.

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <string_view>
 
 #include "bench/sweep/plots.hpp"
 #include "emulator/text/json_text.hpp"
@@ -53,6 +54,13 @@ std::vector<std::uint32_t> indirect_sizes(const PipelineSetup& setup) {
   return out;
 }
 
+// A measured model's latency as a file writes it: `unmeasured` when the
+// sweep was stopped before its models were.
+std::string model_cell(const PipelineSweep& sweep, double us, std::string_view unmeasured,
+                       int digits = 3) {
+  return sweep.models_measured ? fmt::format("{:.{}f}", us, digits) : std::string(unmeasured);
+}
+
 std::string summary_json(const PipelineSweep& sweep) {
   const Experiment& e = sweep.experiment;
   std::string out =
@@ -88,11 +96,12 @@ std::string summary_json(const PipelineSweep& sweep) {
     const PipelinePoint& p = sweep.points[i];
     out += fmt::format(
         "{}\n    {{\"firmware\":{},\"packet_bytes\":{},\"fragments\":{},\"emulated_us\":{},"
-        "\"measured_model_us\":{:.3f},\"indirect_model_us\":{:.3f},"
+        "\"measured_model_us\":{},\"indirect_model_us\":{},"
         "\"reference_model_us\":{:.3f}}}",
         i ? "," : "", json_string(e.firmwares[p.firmware].label), p.packet, p.k,
-        p.emulated_us ? fmt::format("{:.3f}", *p.emulated_us) : "null", p.measured_model_us,
-        p.indirect_model_us, p.reference_model_us);
+        p.emulated_us ? fmt::format("{:.3f}", *p.emulated_us) : "null",
+        model_cell(sweep, p.measured_model_us, "null"),
+        model_cell(sweep, p.indirect_model_us, "null"), p.reference_model_us);
   }
   out += "\n  ],\n  \"best\": [";
   const auto best = sweep.best();
@@ -116,10 +125,11 @@ std::string results_csv(const PipelineSweep& sweep) {
   std::string out = "firmware,packet_bytes,fragments,emulated_us,measured_model_us,"
                     "indirect_model_us,reference_model_us\n";
   for (const PipelinePoint& p : sweep.points)
-    out += fmt::format("{},{},{},{},{:.3f},{:.3f},{:.3f}\n",
+    out += fmt::format("{},{},{},{},{},{},{:.3f}\n",
                        sweep.experiment.firmwares[p.firmware].label, p.packet, p.k,
                        p.emulated_us ? fmt::format("{:.3f}", *p.emulated_us) : "",
-                       p.measured_model_us, p.indirect_model_us, p.reference_model_us);
+                       model_cell(sweep, p.measured_model_us, ""),
+                       model_cell(sweep, p.indirect_model_us, ""), p.reference_model_us);
   return out;
 }
 
@@ -131,6 +141,8 @@ std::size_t PipelineSweep::failed() const {
 }
 
 std::vector<PipelineBest> PipelineSweep::best() const {
+  if (!models_measured)
+    return {};
   const PipelineSetup& setup = experiment.pipeline;
   const auto reference = reference_path(setup);
   std::vector<PipelineBest> out;
@@ -172,6 +184,7 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment,
                                       const PipelineRunOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   const PipelineSetup& setup = experiment.pipeline;
+  const auto reference = reference_path(setup);
   PipelineSweep sweep;
   sweep.experiment = experiment;
   for (std::size_t f = 0; f < experiment.firmwares.size(); ++f)
@@ -181,16 +194,24 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment,
         p.firmware = f;
         p.packet = packet;
         p.k = k;
+        p.reference_model_us = models::fixed_latency_us(reference, p.packet, p.k);
       }
-  const std::vector<PipelinePoint> plan =
-      sweep.points; // read by the points while models are filled in
+  // Read by the points, and by a stop, while the models are filled in.
+  const std::vector<PipelinePoint> plan = sweep.points;
 
   // The models: each firmware's stages measured directly and indirectly.
   // Only rank 0 writes files, so only it measures; under MPI it does so
-  // while the ranks already run points.
-  const auto reference = reference_path(setup);
-  const auto measure_models = [&] {
+  // while the ranks already run points. A stop ends the measurement between
+  // firmwares, and the sweep's models are then unmeasured.
+  const auto stopped = [&] { return options.stop && options.stop->load(); };
+  const auto measure_models = [&](const std::function<void()>& hold) {
+    if (hold)
+      hold();
     for (std::size_t f = 0; f < experiment.firmwares.size(); ++f) {
+      if (stopped()) {
+        sweep.models_measured = false;
+        return;
+      }
       ClusterSetup cluster;
       cluster.profile = experiment.profile;
       cluster.firmware = experiment.firmwares[f].source;
@@ -212,7 +233,6 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment,
           continue;
         p.measured_model_us = models::fixed_latency_us(model, p.packet, p.k);
         p.indirect_model_us = indirect.fixed_us(p.packet, p.k);
-        p.reference_model_us = models::fixed_latency_us(reference, p.packet, p.k);
       }
       sweep.stages.push_back(std::move(path));
       sweep.indirect.push_back(indirect);
@@ -222,12 +242,13 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment,
   std::future<void> models;
   std::atomic<bool> models_done{false}; // sweep's models filled in, never written again
   if (!spread)
-    measure_models();
+    measure_models({});
   else if (options.ranks->leader())
-    models = std::async(std::launch::async, [&] {
-      measure_models();
-      models_done.store(true, std::memory_order_release);
-    });
+    models = std::async(std::launch::async,
+                        [&, hold = options.ranks->take_hold("the models", options.stop)] {
+                          measure_models(hold);
+                          models_done.store(true, std::memory_order_release);
+                        });
 
   const std::function<std::optional<PipelineOutcome>(std::size_t)> point = [&](std::size_t i) {
     const PipelinePoint& p = plan[i];
@@ -256,11 +277,18 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment,
       }
   };
   std::function<void(std::vector<std::optional<PipelineOutcome>>)> at_stop;
+  bool stop_written = false;
   if (options.at_stop)
     at_stop = [&](std::vector<std::optional<PipelineOutcome>> outcomes) {
-      if (!models_done.load(std::memory_order_acquire))
-        return;
-      PipelineSweep partial = sweep;
+      stop_written = true;
+      PipelineSweep partial;
+      if (models_done.load(std::memory_order_acquire) && sweep.models_measured) {
+        partial = sweep;
+      } else {
+        partial.experiment = experiment;
+        partial.points = plan;
+        partial.models_measured = false;
+      }
       fill(partial, outcomes);
       partial.interrupted = true;
       partial.wall_seconds =
@@ -268,8 +296,16 @@ PipelineSweep run_pipeline_experiment(const Experiment& experiment,
       options.at_stop(partial);
     };
   const auto outcomes = run_sweep(plan.size(), point, options, lost, at_stop);
-  if (models.valid())
+  if (models.valid()) {
+    // Every point has ended and the models may still be measured: a stop
+    // now writes the points at once too.
+    while (models.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready)
+      if (at_stop && !stop_written && stopped())
+        at_stop(outcomes);
     models.get();
+  }
+  if (!sweep.models_measured)
+    sweep.stages.clear(), sweep.indirect.clear();
   fill(sweep, outcomes);
   sweep.interrupted = options.stop && options.stop->load();
   sweep.wall_seconds =
@@ -300,10 +336,14 @@ std::string pipeline_table(const PipelineSweep& sweep) {
   out += fmt::format("\n{:<10} {:>7} {:>4} {:>10} {:>10} {:>10} {:>10}\n", "firmware", "packet",
                      "k", "emulated", "direct", "indirect", "reference");
   for (const PipelinePoint& p : sweep.points)
-    out += fmt::format("{:<10} {:>7} {:>4} {:>10} {:>10.1f} {:>10.1f} {:>10.1f}\n",
+    out += fmt::format("{:<10} {:>7} {:>4} {:>10} {:>10} {:>10} {:>10.1f}\n",
                        e.firmwares[p.firmware].label, p.packet, p.k,
                        p.emulated_us ? fmt::format("{:.1f}", *p.emulated_us) : "-",
-                       p.measured_model_us, p.indirect_model_us, p.reference_model_us);
+                       model_cell(sweep, p.measured_model_us, "-", 1),
+                       model_cell(sweep, p.indirect_model_us, "-", 1), p.reference_model_us);
+  if (!sweep.models_measured)
+    return out + "\n# the run was stopped before the stages were measured: no direct or indirect "
+                 "model, no best fragment counts\n";
   out += fmt::format("\n# best fragment count (k, us); theorem: the fixed-size theorem's k; "
                      "|err|: median model error against the emulator\n"
                      "{:<10} {:>7} {:>14} {:>14} {:>7} {:>14} {:>14} {:>7} {:>8} {:>8}\n",
@@ -341,9 +381,10 @@ std::vector<std::filesystem::path> render_pipeline_plots(const std::filesystem::
                           e.firmwares[f].label, packet);
       for (const PipelinePoint& p : sweep.points)
         if (p.firmware == f && p.packet == packet)
-          data += fmt::format("{} {} {:.3f} {:.3f} {:.3f}\n", p.k,
+          data += fmt::format("{} {} {} {:.3f} {}\n", p.k,
                               p.emulated_us ? fmt::format("{:.3f}", *p.emulated_us) : "?",
-                              p.measured_model_us, p.reference_model_us, p.indirect_model_us);
+                              model_cell(sweep, p.measured_model_us, "?"), p.reference_model_us,
+                              model_cell(sweep, p.indirect_model_us, "?"));
       data += "\n\n";
     }
   write_text_file(dir / "plots" / "pipeline.dat", data);

@@ -62,6 +62,11 @@ struct PipelineSweep {
   std::vector<std::vector<MeasuredStage>> stages;
   std::vector<IndirectStages> indirect; // per firmware
   std::vector<PipelinePoint> points;    // firmware-major, then packet, then k
+  // False in the files written when a sweep under MPI is stopped before rank
+  // 0 has measured the stages: the measured and indirect models are then
+  // written as unmeasured (null in JSON, empty in CSV), with no stages and
+  // no best counts. The reference model needs no measurement.
+  bool models_measured = true;
   bool interrupted = false;
   double wall_seconds = 0;
   std::size_t failed() const;
@@ -71,8 +76,8 @@ struct PipelineSweep {
 // Threads, stop flag and progress callback: the sweep runner's own.
 struct PipelineRunOptions : SweepOptions {
   // Under MPI, rank 0 is handed the points finished when it sees the stop,
-  // as an interrupted sweep, before it waits for the running ones, if it has
-  // measured the models by then (it does so while the points run).
+  // as an interrupted sweep, before it waits for the running ones (and for
+  // the models it measures while the points run, which it may not have).
   std::function<void(const PipelineSweep&)> at_stop;
 };
 
