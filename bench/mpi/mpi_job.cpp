@@ -74,8 +74,7 @@ public:
     }
   }
 
-  std::function<void()> take_hold(std::string_view what,
-                                  const std::atomic<bool>* stop) override {
+  std::function<void()> take_hold(std::string_view what, const std::atomic<bool>* stop) override {
     if (hook_ != RankFailureMode::hold)
       return {};
     hook_.reset();

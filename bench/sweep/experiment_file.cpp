@@ -331,6 +331,20 @@ void read_saturation(const TableReader& t, const std::filesystem::path&, Experim
   s.sizes = sizes_in_range(t, "sizes", kStampedMessageBytes, max_message_bytes);
   s.receivers = t.has("receivers") ? sizes_in_range(t, "receivers", 1, max_receivers)
                                    : std::vector<std::uint32_t>{1};
+  if (t.has("drop_probabilities")) {
+    const std::vector<double> values = *t.number_array("drop_probabilities");
+    if (values.empty())
+      t.fail("drop_probabilities", "must list at least one value");
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const std::string item = fmt::format("drop_probabilities[{}]", i + 1);
+      const double p = values[i];
+      if (!(p >= 0.0 && p <= 1.0))
+        t.fail(item, fmt::format("must be in 0..1 (got {})", p));
+      if (i > 0 && !(p > values[i - 1]))
+        t.fail(item, "values must be listed in ascending order");
+      s.drop_probabilities.push_back(p);
+    }
+  }
 }
 
 const std::vector<std::string_view> common_keys{
@@ -368,7 +382,7 @@ const std::vector<ExperimentKind>& experiment_kinds() {
        "one sender sending back to back to 1..n receivers: the throughput each firmware "
        "carries against the bound the hardware profile sets, and how busy every engine is",
        &read_saturation,
-       {"sizes", "receivers"}},
+       {"sizes", "receivers", "drop_probabilities"}},
   };
   return kinds;
 }

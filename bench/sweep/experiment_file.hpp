@@ -117,6 +117,10 @@ struct PipelineSetup {
 struct SaturationSetup {
   std::vector<std::uint32_t> sizes;     // message bytes, ascending
   std::vector<std::uint32_t> receivers; // receiver counts, ascending
+  // Each point again at each of these per-packet drop probabilities on
+  // every link (the profile's [faults] drop_probability), ascending; empty:
+  // the profile's own, and no drop_probability column.
+  std::vector<double> drop_probabilities;
 };
 
 struct Experiment {

@@ -125,9 +125,8 @@ std::string results_csv(const PipelineSweep& sweep) {
   std::string out = "firmware,packet_bytes,fragments,emulated_us,measured_model_us,"
                     "indirect_model_us,reference_model_us\n";
   for (const PipelinePoint& p : sweep.points)
-    out += fmt::format("{},{},{},{},{},{},{:.3f}\n",
-                       sweep.experiment.firmwares[p.firmware].label, p.packet, p.k,
-                       p.emulated_us ? fmt::format("{:.3f}", *p.emulated_us) : "",
+    out += fmt::format("{},{},{},{},{},{},{:.3f}\n", sweep.experiment.firmwares[p.firmware].label,
+                       p.packet, p.k, p.emulated_us ? fmt::format("{:.3f}", *p.emulated_us) : "",
                        model_cell(sweep, p.measured_model_us, ""),
                        model_cell(sweep, p.indirect_model_us, ""), p.reference_model_us);
   return out;

@@ -212,6 +212,9 @@ std::string resolved_experiment(const Experiment& e) {
   if (e.kind == "saturation") {
     out += fmt::format("sizes = [{}]\nreceivers = [{}]\n", fmt::join(e.saturation.sizes, ", "),
                        fmt::join(e.saturation.receivers, ", "));
+    if (!e.saturation.drop_probabilities.empty())
+      out += fmt::format("drop_probabilities = [{}]\n",
+                         fmt::join(e.saturation.drop_probabilities, ", "));
     return out;
   }
   if (e.kind == "pipeline") {

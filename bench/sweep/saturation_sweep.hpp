@@ -24,7 +24,8 @@ struct SaturationRecord {
   std::uint32_t message_bytes = 0;
   std::uint32_t receivers = 0;
   double bound_mbytes_per_s = 0;
-  std::string outcome; // "finished", or why the point failed
+  double drop_probability = 0; // on every link, this point's
+  std::string outcome;         // "finished", or why the point failed
   std::string detail;
   SaturationResult result;
   bool ok() const { return outcome == "finished"; }
@@ -36,7 +37,8 @@ struct SaturationRecord {
 
 struct SaturationSweep {
   Experiment experiment;
-  std::vector<std::optional<SaturationRecord>> records; // firmware-major, then size, then receivers
+  // Firmware-major, then size, then receivers, then drop probability.
+  std::vector<std::optional<SaturationRecord>> records;
   bool interrupted = false;
   std::size_t failed() const;
   std::size_t kept() const;
@@ -62,11 +64,15 @@ SaturationSweep run_saturation_experiment(const Experiment& experiment,
 
 // results.csv (firmware,message_bytes,receivers,throughput_MBps,bound_MBps,
 // sender_lanai_busy,sender_hdma_busy,sender_nsdma_busy,receiver_hdma_busy,
-// messages,lost,corrupted), summary.json, experiment.toml and profile.toml.
+// messages,lost,corrupted; with drop_probabilities also drop_probability
+// after receivers and retransmissions_per_message at the end),
+// summary.json, experiment.toml and profile.toml.
 void write_saturation_files(const std::filesystem::path& dir, const SaturationSweep& sweep);
 std::string saturation_table(const SaturationSweep& sweep);
 // throughput.png: throughput against message size, one panel per number of
-// receivers, one line per firmware with its bound drawn dashed.
+// receivers, one line per firmware with its bound drawn dashed. With drop
+// probabilities, goodput.png: throughput against drop probability, one
+// panel per message size, one line per firmware and number of receivers.
 std::vector<std::filesystem::path> render_saturation_plots(const std::filesystem::path& dir,
                                                            const SaturationSweep& sweep,
                                                            std::string& warning);

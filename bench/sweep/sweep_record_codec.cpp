@@ -110,12 +110,12 @@ void decode_record(std::string_view bytes, PointRecord& p) {
 std::string encode_record(const SaturationRecord& s) {
   W w;
   w.u64(s.index), w.u64(s.firmware), w.u32(s.message_bytes), w.u32(s.receivers);
-  w.f64(s.bound_mbytes_per_s), w.text(s.outcome), w.text(s.detail);
+  w.f64(s.bound_mbytes_per_s), w.f64(s.drop_probability), w.text(s.outcome), w.text(s.detail);
   const SaturationResult& x = s.result;
   w.f64(x.throughput_mbytes_per_s), w.u64(x.messages), w.u64(x.sent), w.u64(x.lost);
   w.u64(x.corrupted), put(w, x.sender), put(w, x.receivers);
   w.u8(static_cast<std::uint8_t>(x.outcome)), w.text(x.detail), w.boolean(x.stopped);
-  w.f64(x.end_us), put(w, x.faults);
+  w.f64(x.end_us), put(w, x.faults), w.u64(x.retransmissions);
   return w.take();
 }
 
@@ -123,12 +123,14 @@ void decode_record(std::string_view bytes, SaturationRecord& s) {
   R r(bytes);
   s = SaturationRecord{};
   s.index = r.u64(), s.firmware = r.u64(), s.message_bytes = r.u32(), s.receivers = r.u32();
-  s.bound_mbytes_per_s = r.f64(), s.outcome = r.text(), s.detail = r.text();
+  s.bound_mbytes_per_s = r.f64(), s.drop_probability = r.f64();
+  s.outcome = r.text(), s.detail = r.text();
   SaturationResult& x = s.result;
   x.throughput_mbytes_per_s = r.f64(), x.messages = r.u64(), x.sent = r.u64(), x.lost = r.u64();
   x.corrupted = r.u64(), get(r, x.sender), get(r, x.receivers);
   x.outcome = enum_value(r, host::RunOutcome::time_limit, "run outcome");
   x.detail = r.text(), x.stopped = r.boolean(), x.end_us = r.f64(), get(r, x.faults);
+  x.retransmissions = r.u64();
   r.finish();
 }
 

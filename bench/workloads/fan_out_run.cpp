@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "emulator/nic/registered_counters.hpp"
 #include "hostlib/driver/session.hpp"
 #include "bench/workloads/pingpong.hpp"
 
@@ -25,6 +26,9 @@ FanOutOutcome run_fan_out(const ClusterSetup& setup,
   out.detail = describe_failure(cluster, report);
   out.end_us = report.end_time.as_us();
   out.faults = fault_counts(cluster);
+  for (const nic::FirmwareCounter& c : nic::firmware_counters(cluster.card(0)))
+    if (c.name.ends_with("_retransmissions"))
+      out.sender_retransmissions += c.value;
   return out;
 }
 

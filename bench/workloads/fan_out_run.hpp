@@ -19,6 +19,9 @@ struct FanOutOutcome {
   std::string detail;                 // why the run failed, if it did
   double end_us = 0;                  // virtual time at the end of the run
   std::vector<LinkFaultCount> faults; // what injected faults did (none without)
+  // Packets node 0's firmware sent again: its counters named
+  // *_retransmissions (0 for firmware that keeps none).
+  std::uint64_t sender_retransmissions = 0;
 };
 
 // Runs `sender` on node 0 and `receiver(r)` on node r for r in

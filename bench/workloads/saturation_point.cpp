@@ -129,17 +129,24 @@ int counting_receiver(SaturationRun& sh, std::uint32_t me) {
     check_vip(VipRecvDone(vi, &d), "VipRecvDone");
     MessageStamp s{};
     const auto* buf = static_cast<const std::uint8_t*>(d->DS[0].Local.Data.Address);
-    // A message out of turn counts as damaged: a VI delivers in order.
-    if ((d->CS.Status & VIP_STATUS_ERROR_MASK) || d->CS.Length != spec.message_bytes ||
-        !check_message(buf, d->CS.Length, s) || s.channel != r || s.unit != expected) {
+    // A message numbered before the next expected, a duplicate or one out
+    // of turn, counts as damaged: a VI delivers in order and once. One
+    // numbered past it follows messages the fabric lost (counted as lost).
+    const bool intact = (d->CS.Status & VIP_STATUS_ERROR_MASK) == 0 &&
+                        d->CS.Length == spec.message_bytes && check_message(buf, d->CS.Length, s) &&
+                        s.channel == r;
+    if (!intact) {
+      ++sh.corrupted;
+      ++expected; // taken for the message expected
+    } else if (s.unit < expected) {
       ++sh.corrupted;
     } else {
       ++sh.received[r];
+      expected = std::uint64_t{s.unit} + 1;
       const kernel::SimTime now = host_now();
       if (now >= sh.from && now <= sh.to)
         sh.receipts.push_back(now.ps());
     }
-    ++expected;
     fill_descriptor(d, ep, d->DS[0].Local.Data.Address, spec.message_bytes);
     check_vip(VipPostRecv(vi, d, ep.memory_handle()), "VipPostRecv");
   }
@@ -184,6 +191,7 @@ SaturationResult run_saturation_point(const SaturationSpec& spec, const std::ato
   result.stopped = sh.stopped || (stop && stop->load());
   result.end_us = run.end_us;
   result.faults = run.faults;
+  result.retransmissions = run.sender_retransmissions;
   std::sort(sh.receipts.begin(), sh.receipts.end());
   result.messages = sh.receipts.size();
   if (sh.receipts.size() >= 2) {

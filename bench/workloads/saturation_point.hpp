@@ -36,7 +36,8 @@ struct SaturationResult {
   std::uint64_t messages = 0;             // received in the measured stretch
   std::uint64_t sent = 0;                 // sent in all
   std::uint64_t lost = 0;                 // sent and never received
-  std::uint64_t corrupted = 0;            // received with wrong bytes or length
+  std::uint64_t corrupted = 0;            // received with wrong bytes or length, or out of order
+  std::uint64_t retransmissions = 0;      // packets the sender's card sent again
   CardUtilisation sender;                 // node 0 over the measured stretch
   std::vector<CardUtilisation> receivers; // nodes 1..receivers
   host::RunOutcome outcome = host::RunOutcome::finished;

@@ -370,6 +370,32 @@ TEST_CASE("saturation experiments: message sizes and receiver counts") {
         f + "fragments: unknown key");
 }
 
+TEST_CASE("saturation experiments: drop probabilities") {
+  const std::string saturation = "kind = \"saturation\"\nfirmwares = [\"svia\"]\n"
+                                 "sizes = [4096]\ndrop_probabilities = [0, 1e-4, 0.01]\n";
+  CHECK(parse(saturation).saturation.drop_probabilities == std::vector<double>{0, 1e-4, 0.01});
+  CHECK(parse(with(saturation, "drop_probabilities = [0, 1e-4, 0.01]\n", ""))
+            .saturation.drop_probabilities.empty());
+  const std::string f = "test.toml: ";
+  const std::string axis = "drop_probabilities = [0, 1e-4, 0.01]";
+  CHECK(error_of(with(saturation, axis, "drop_probabilities = []")) ==
+        f + "drop_probabilities: must list at least one value");
+  CHECK(error_of(with(saturation, axis, "drop_probabilities = [0, 1.5]")) ==
+        f + "drop_probabilities[2]: must be in 0..1 (got 1.5)");
+  CHECK(error_of(with(saturation, axis, "drop_probabilities = [-0.1]")) ==
+        f + "drop_probabilities[1]: must be in 0..1 (got -0.1)");
+  CHECK(error_of(with(saturation, axis, "drop_probabilities = [0.01, 0.001]")) ==
+        f + "drop_probabilities[2]: values must be listed in ascending order");
+  CHECK(error_of(with(saturation, axis, "drop_probabilities = [0, \"high\"]")) ==
+        f + "drop_probabilities[2]: must be a number (got a string)");
+  CHECK(error_of(with(saturation, axis, "drop_probabilities = 0.01")) ==
+        f + "drop_probabilities: must be an array of numbers (got a number)");
+  // Another kind has no such axis.
+  CHECK(error_of("kind = \"pipeline\"\nfirmwares = [\"svia\"]\npackets = [4096]\n"
+                 "fragments = [1]\ndrop_probabilities = [0]\n")
+            .ends_with("drop_probabilities: unknown key"));
+}
+
 TEST_CASE("firmwares: shipped names, folders by path, labels") {
   const std::string root = BENCH_FIRMWARE_ROOT;
   const std::string list = "firmwares = [\"svia\", \"pvia\", \"qosvia\"]";

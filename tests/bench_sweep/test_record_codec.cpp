@@ -72,7 +72,8 @@ TEST_CASE("a jitter record comes back equal, with and without best effort") {
 TEST_CASE("a saturation record comes back equal") {
   SaturationRecord s;
   s.index = 9, s.firmware = 1, s.message_bytes = 4096, s.receivers = 3;
-  s.bound_mbytes_per_s = next_value(), s.outcome = "failed", s.detail = "time limit";
+  s.bound_mbytes_per_s = next_value(), s.drop_probability = next_value();
+  s.outcome = "failed", s.detail = "time limit";
   s.result.throughput_mbytes_per_s = next_value();
   s.result.messages = next_count(), s.result.sent = next_count(), s.result.lost = next_count();
   s.result.corrupted = next_count(), s.result.sender = card(),
@@ -80,6 +81,7 @@ TEST_CASE("a saturation record comes back equal") {
   s.result.outcome = lanai::host::RunOutcome::time_limit, s.result.detail = "limit";
   s.result.stopped = true, s.result.end_us = next_value();
   s.result.faults = {{"a", 1, 2}};
+  s.result.retransmissions = next_count();
   CHECK(round_trip(s) == s);
 }
 
