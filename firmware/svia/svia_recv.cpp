@@ -211,9 +211,10 @@ bool in_sequence(uint32_t vi, const via_packet_header& header) {
   if (checked == via::PacketCheck::data && (header.flags & VIA_PACKET_F_RDMA_READ) != 0u &&
       header.offset == 0u && header.length == 0u)
     return false;
-  // A damaged header cannot say which VI the packet was for.
+  // Dropped and counted, not reported: a damaged header cannot say which VI
+  // the packet was for, a reliable VI gets the message again, and an
+  // unreliable one may lose it.
   count(svia_bad_packets);
-  via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_BAD_PACKET, 0xFFFFu));
   return true;
 }
 

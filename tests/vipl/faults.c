@@ -3,7 +3,9 @@
  *   unreliable N SIZE  node0 sends N numbered messages; node1 takes what
  *                      arrives until nothing has come for 50 ms and checks
  *                      that every message it got is intact and numbered
- *                      after the one before (none twice, none out of order).
+ *                      after the one before (none twice, none out of order),
+ *                      and that neither node's error callback was called:
+ *                      the cards drop damaged packets without a word.
  *   conn-lost LEVEL    node0's link to node1 stays down past the retry
  *                      budget: node0's sends (LEVEL rd or rr) and its
  *                      posted receive must complete (under rr the sends,
@@ -27,6 +29,7 @@ struct node {
   VIP_MEM_HANDLE mh;
   unsigned char* mem;
   int conn_lost;
+  int errors; /* error callbacks of any kind */
 };
 
 static unsigned char pattern(VIP_UINT32 index, VIP_UINT32 offset) {
@@ -35,6 +38,7 @@ static unsigned char pattern(VIP_UINT32 index, VIP_UINT32 offset) {
 
 static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* e) {
   struct node* n = context;
+  n->errors++;
   if (e->ErrorCode == VIP_ERROR_CONN_LOST && e->ViHandle == n->vi)
     n->conn_lost++;
 }
@@ -89,6 +93,7 @@ static int unreliable(struct node* n, int me, int count, VIP_UINT32 size) {
       VIP_DESCRIPTOR* done;
       VT_CHECK(VipSendWait(n->vi, VIP_INFINITE, &done) == VIP_SUCCESS);
     }
+    VT_CHECK(n->errors == 0);
     return 0;
   }
   int got = 0, last = -1, next = 0;
@@ -115,8 +120,11 @@ static int unreliable(struct node* n, int me, int count, VIP_UINT32 size) {
     VT_CHECK(vt_post(n->vi, d, buf(n, next), MAX_SIZE, n->mh, 1) == VIP_SUCCESS);
     next = (next + 1) % DEPTH;
   }
-  printf("node1: unreliable: %d of %d delivered, intact, none twice, in order\n", got, count);
+  printf("node1: unreliable: %d of %d delivered, intact, none twice, in order, %d error "
+         "callbacks\n",
+         got, count, n->errors);
   VT_CHECK(got > count / 2);
+  VT_CHECK(n->errors == 0);
   return 0;
 }
 
