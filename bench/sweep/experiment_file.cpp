@@ -103,16 +103,21 @@ TrafficClass read_class(const TableReader& t, std::uint32_t receivers,
   return c;
 }
 
+// The VIs' reliability level: "delivery" (the default) or "reception".
+std::uint32_t read_reliability(const TableReader& top) {
+  const auto level = top.string("reliability");
+  if (!level || *level == "delivery")
+    return kReliableDelivery;
+  if (*level != "reception")
+    top.fail("reliability",
+             fmt::format("\"{}\" is neither \"delivery\" nor \"reception\"", *level));
+  return kReliableReception;
+}
+
 void read_jitter(const TableReader& top, const std::filesystem::path& base_dir, Experiment& e) {
   JitterSetup& j = e.jitter;
   j.receivers = in_range(top, "receivers", top.required_integer("receivers"), 1, max_receivers);
-  if (auto level = top.string("reliability")) {
-    if (*level == "reception")
-      j.reliability = 4; // VIP_SERVICE_RELIABLE_RECEPTION
-    else if (*level != "delivery")
-      top.fail("reliability",
-               fmt::format("\"{}\" is neither \"delivery\" nor \"reception\"", *level));
-  }
+  j.reliability = read_reliability(top);
 
   const toml::array* classes = top.table_array("class");
   if (!classes)
@@ -331,6 +336,7 @@ void read_saturation(const TableReader& t, const std::filesystem::path&, Experim
   s.sizes = sizes_in_range(t, "sizes", kStampedMessageBytes, max_message_bytes);
   s.receivers = t.has("receivers") ? sizes_in_range(t, "receivers", 1, max_receivers)
                                    : std::vector<std::uint32_t>{1};
+  s.reliability = read_reliability(t);
   if (t.has("drop_probabilities")) {
     const std::vector<double> values = *t.number_array("drop_probabilities");
     if (values.empty())
@@ -382,7 +388,7 @@ const std::vector<ExperimentKind>& experiment_kinds() {
        "one sender sending back to back to 1..n receivers: the throughput each firmware "
        "carries against the bound the hardware profile sets, and how busy every engine is",
        &read_saturation,
-       {"sizes", "receivers", "drop_probabilities"}},
+       {"sizes", "receivers", "reliability", "drop_probabilities"}},
   };
   return kinds;
 }

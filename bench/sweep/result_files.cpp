@@ -210,11 +210,15 @@ std::string resolved_experiment(const Experiment& e) {
     return out;
   }
   if (e.kind == "saturation") {
-    out += fmt::format("sizes = [{}]\nreceivers = [{}]\n", fmt::join(e.saturation.sizes, ", "),
-                       fmt::join(e.saturation.receivers, ", "));
-    if (!e.saturation.drop_probabilities.empty())
-      out += fmt::format("drop_probabilities = [{}]\n",
-                         fmt::join(e.saturation.drop_probabilities, ", "));
+    out += fmt::format("sizes = [{}]\nreceivers = [{}]\nreliability = \"{}\"\n",
+                       fmt::join(e.saturation.sizes, ", "), fmt::join(e.saturation.receivers, ", "),
+                       reliability_name(e.saturation.reliability));
+    if (!e.saturation.drop_probabilities.empty()) {
+      std::string drops;
+      for (const double p : e.saturation.drop_probabilities)
+        drops += (drops.empty() ? "" : ", ") + toml_float(p);
+      out += fmt::format("drop_probabilities = [{}]\n", drops);
+    }
     return out;
   }
   if (e.kind == "pipeline") {
@@ -233,7 +237,8 @@ std::string resolved_experiment(const Experiment& e) {
     return out;
   }
   const JitterSetup& j = e.jitter;
-  out += fmt::format("receivers = {}\n", j.receivers);
+  out += fmt::format("receivers = {}\nreliability = \"{}\"\n", j.receivers,
+                     reliability_name(j.reliability));
   for (const auto& c : j.classes) {
     out += "\n[[class]]\n";
     out += fmt::format("name = {}\n", toml_string(c.name));

@@ -72,12 +72,13 @@ std::string summary_json(const SaturationSweep& sweep) {
   const Experiment& e = sweep.experiment;
   std::string out = fmt::format(
       "{{\n  \"experiment\": {},\n  \"kind\": \"saturation\",\n  \"description\": {},\n"
-      "  \"profile\": {},\n  \"seed\": {},\n  \"warmup_ms\": {:.6f},\n  \"duration_ms\": {:.6f},\n"
+      "  \"profile\": {},\n  \"reliability\": {},\n  \"seed\": {},\n  \"warmup_ms\": {:.6f},\n"
+      "  \"duration_ms\": {:.6f},\n"
       "  \"points_total\": {},\n  \"points_kept\": {},\n  \"points_failed\": {},\n"
       "  \"interrupted\": {},\n  \"points\": [",
-      json_string(e.name), json_string(e.description), json_string(e.profile.name), e.seed,
-      e.warmup_ms, e.duration_ms, sweep.records.size(), sweep.kept(), sweep.failed(),
-      sweep.interrupted);
+      json_string(e.name), json_string(e.description), json_string(e.profile.name),
+      json_string(reliability_name(e.saturation.reliability)), e.seed, e.warmup_ms, e.duration_ms,
+      sweep.records.size(), sweep.kept(), sweep.failed(), sweep.interrupted);
   bool first = true;
   for (const auto& rec : sweep.records) {
     if (!rec)
@@ -165,6 +166,7 @@ SaturationSweep run_saturation_experiment(const Experiment& experiment,
       spec.firmware = experiment.firmwares[rec.firmware].source;
       spec.message_bytes = rec.message_bytes;
       spec.receivers = rec.receivers;
+      spec.reliability = s.reliability;
       spec.warmup = kernel::SimTime::from_ps(static_cast<std::int64_t>(experiment.warmup_ms * 1e9));
       spec.duration =
           kernel::SimTime::from_ps(static_cast<std::int64_t>(experiment.duration_ms * 1e9));

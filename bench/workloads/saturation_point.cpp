@@ -53,7 +53,7 @@ int saturating_sender(SaturationRun& sh) {
   check_vip(VipCreateCQ(ep.nic(), n * window, &cq), "VipCreateCQ");
   std::vector<VIP_VI_HANDLE> vis(n);
   for (std::uint32_t r = 0; r < n; ++r)
-    vis[r] = ep.create_vi(0, spec.message_bytes, cq, nullptr);
+    vis[r] = ep.create_vi(0, spec.message_bytes, cq, nullptr, spec.reliability);
   for (std::uint32_t r = 0; r < n; ++r)
     ep.connect(vis[r], static_cast<int>(r + 1), 0, true);
 
@@ -106,7 +106,7 @@ int counting_receiver(SaturationRun& sh, std::uint32_t me) {
   Endpoint ep(kReceiveDepth * slot, sh.memory);
   VIP_CQ_HANDLE cq = nullptr;
   check_vip(VipCreateCQ(ep.nic(), kReceiveDepth, &cq), "VipCreateCQ");
-  VIP_VI_HANDLE vi = ep.create_vi(0, spec.message_bytes, nullptr, cq);
+  VIP_VI_HANDLE vi = ep.create_vi(0, spec.message_bytes, nullptr, cq, spec.reliability);
   for (std::uint32_t i = 0; i < kReceiveDepth; ++i) {
     auto* d = reinterpret_cast<VIP_DESCRIPTOR*>(ep.memory() + i * slot);
     fill_descriptor(d, ep, reinterpret_cast<std::uint8_t*>(d) + 64, spec.message_bytes);

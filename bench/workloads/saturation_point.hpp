@@ -12,6 +12,7 @@
 
 #include "emulator/host/cluster.hpp"
 #include "emulator/kernel/sim_time.hpp"
+#include "lanai/via_abi.h"
 #include "emulator/profile/hardware_profile.hpp"
 #include "emulator/trace/trace_recorder.hpp"
 #include "bench/workloads/device_utilisation.hpp"
@@ -23,7 +24,8 @@ struct SaturationSpec {
   profile::HardwareProfile profile;
   std::string firmware;
   std::uint32_t message_bytes = 4096;
-  std::uint32_t receivers = 1; // 1..64
+  std::uint32_t receivers = 1;                               // 1..64
+  std::uint32_t reliability = VIP_SERVICE_RELIABLE_DELIVERY; // every VI's
   kernel::SimTime warmup{};
   kernel::SimTime duration{};
   std::uint64_t seed = 1;

@@ -38,10 +38,15 @@ extern uint32_t next_doorbell_vi;
 // `file(const Doorbell&)`; the rest are counted and dropped. `events` is
 // the event-status word that showed doorbells waiting (or an overflow).
 // True if the call was limited and took its whole limit: more may wait.
-template <class File>
-bool drain_doorbell_queues(uint32_t events, const DoorbellDrain& how, File file) {
-  if ((events & LANAI_EV_DOORBELL_OVERFLOW) != 0u)
-    report_doorbell_overflow(events, how);
+//
+// A firmware that folds other rare events into the same visit names them
+// in `Rare` and hands `rare`, which then sees every call whose `events`
+// show one of them (and must report an overflow itself).
+template <uint32_t Rare, class File>
+bool drain_doorbell_queues(uint32_t events, const DoorbellDrain& how, File file,
+                           void (*rare)(uint32_t events, const DoorbellDrain& how)) {
+  if ((events & Rare) != 0u)
+    rare(events, how);
   uint32_t budget = how.limit;
   const bool limited = budget != 0u;
   auto take = [&] {
@@ -71,6 +76,11 @@ bool drain_doorbell_queues(uint32_t events, const DoorbellDrain& how, File file)
       next_doorbell_vi = vi;
   }
   return limited && budget == 0u;
+}
+template <class File>
+bool drain_doorbell_queues(uint32_t events, const DoorbellDrain& how, File file) {
+  return drain_doorbell_queues<LANAI_EV_DOORBELL_OVERFLOW>(events, how, file,
+                                                           &report_doorbell_overflow);
 }
 
 // Appends the doorbell's descriptor to `ring`; false (counted and reported

@@ -167,6 +167,25 @@ const via::Descriptor& rdma_read_descriptor(uint32_t record);
 // `errors`): the read completes in its VI's order.
 void rdma_read_done(uint32_t record, uint32_t sequence, uint32_t errors);
 
+// --- Retransmission (pvia_resend.cpp) ---------------------------------------
+
+// The packet number of the message the resend lane sends again, among the
+// acknowledgements' (it is never one of theirs), whose packet events
+// (pvia_acks.cpp) hand it on.
+constexpr uint32_t kResendPacket = 0xFEu;
+// The resend lane's packet is at the head of the network send queue (it
+// goes even if its acknowledgement came meanwhile: the receiver drops it).
+void resend_packet_ready(via::OutgoingPacket& framed);
+// The packet left, or the network send DMA refused it.
+void resend_packet_left();
+// The countdown timer fired (LANAI_EV_TIMER): sends past their timeout go
+// again, or their VI breaks.
+void resend_timer();
+// An acknowledgement of `vi`'s messages up to `acked` answered some, or
+// (`gap`) says its receiver dropped one past a gap: the VI goes back at
+// once, unless the message the receiver waits for went again already.
+void resend_answered(uint32_t vi, bool gap, uint32_t acked);
+
 // --- Acknowledgements sent (pvia_acks.cpp) ----------------------------------
 
 // Packet numbers from here on are acknowledgements in the network send

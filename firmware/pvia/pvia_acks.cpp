@@ -100,6 +100,10 @@ bool send_ack(const via::Ack& ack, via::Stamp stamp) {
 }
 
 void ack_packet_ready(uint32_t packet, via::OutgoingPacket& out) {
+  if (packet == kResendPacket) {
+    resend_packet_ready(out);
+    return;
+  }
   const uint32_t a = packet - kAckPacketBase;
   trace(a, AckState::wait_nsdma);
   if (queued_of[contents[a].from_vi] == a)
@@ -109,6 +113,10 @@ void ack_packet_ready(uint32_t packet, via::OutgoingPacket& out) {
 }
 
 void ack_packet_left(uint32_t packet) {
+  if (packet == kResendPacket) {
+    resend_packet_left();
+    return;
+  }
   const uint32_t a = packet - kAckPacketBase;
   trace(a, AckState::transmit);
   states[a] = AckState::free;

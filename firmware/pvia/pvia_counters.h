@@ -35,9 +35,12 @@ extern volatile uint32_t
     pvia_acks_unroutable;                // acknowledgements for a node without a route: dropped
 extern volatile uint32_t pvia_ack_waits; // completions that waited for an acknowledgement buffer
 extern volatile uint32_t pvia_acks_received;
-extern volatile uint32_t pvia_stray_acks;         // acknowledgements no send was waiting for
-extern volatile uint32_t pvia_rdma_reads_served;  // RDMA reads queued here for a peer
-extern volatile uint32_t pvia_rdma_reads_refused; // ... refused before any data was read
+extern volatile uint32_t pvia_retransmissions;     // messages sent again
+extern volatile uint32_t pvia_retransmit_timeouts; // go-backs on a timeout
+extern volatile uint32_t pvia_connections_lost;    // VIs broken past the retry limit
+extern volatile uint32_t pvia_stray_acks;          // acknowledgements no send was waiting for
+extern volatile uint32_t pvia_rdma_reads_served;   // RDMA reads queued here for a peer
+extern volatile uint32_t pvia_rdma_reads_refused;  // ... refused before any data was read
 }
 
 // The shared code's counters (common/via_counters.h) are counted the same way.

@@ -187,10 +187,23 @@ void start_doorbells() {
   order.clear();
 }
 
+namespace {
+
+// The rare events the visit to the doorbells also takes: an overflow, and
+// the countdown timer of the resend lane (pvia_resend.cpp).
+[[gnu::noinline]] void rare_events(uint32_t events, const via::DoorbellDrain& how) {
+  if ((events & LANAI_EV_TIMER) != 0u)
+    resend_timer();
+  if ((events & LANAI_EV_DOORBELL_OVERFLOW) != 0u)
+    via::report_doorbell_overflow(events, how);
+}
+
+} // namespace
+
 void drain_doorbells(uint32_t events) {
-  share_taken = via::drain_doorbell_queues(
+  share_taken = via::drain_doorbell_queues<LANAI_EV_DOORBELL_OVERFLOW | LANAI_EV_TIMER>(
       events, {per_vi_doorbells, stamp_ordered, share_taken ? 0u : kDoorbellsPerVisit},
-      [](const via::Doorbell& doorbell) { accept(doorbell); });
+      [](const via::Doorbell& doorbell) { accept(doorbell); }, &rare_events);
 }
 
 namespace {

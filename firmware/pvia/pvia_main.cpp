@@ -43,7 +43,8 @@ namespace {
     }
     if (send_wanting != 0u && send_gathers < kGathersAhead && send_buffers_free())
       start_gather();
-    if ((events & (LANAI_EV_DOORBELL | LANAI_EV_DOORBELL_OVERFLOW)) != 0u)
+    // The countdown timer (retransmission) is as rare as an overflow.
+    if ((events & (LANAI_EV_DOORBELL | LANAI_EV_DOORBELL_OVERFLOW | LANAI_EV_TIMER)) != 0u)
       drain_doorbells(events);
     if (!ready_to_send.empty() || !sends_waiting.empty())
       start_sends();

@@ -444,11 +444,38 @@ bool take_read_data(uint32_t vi, const Arrival& arrival) {
   return true;
 }
 
+// Each VI's next number expected + 1 when a message past a gap was last
+// reported to its sender.
+VIA_ZEROED_AT_LOAD uint32_t gap_reported[VIA_MAX_VI]{};
+
+// A Reliable Reception message is taken only in sequence, as its sender
+// goes back to the first one the fabric lost (pvia_resend.cpp): a
+// duplicate (sent again, its acknowledgement lost) is answered again and
+// dropped; one past a gap is dropped, and the first past each gap is
+// answered by an acknowledgement saying so (VIA_ACK_F_GAP). True if it is
+// the next one, to be taken.
+[[gnu::noinline]] bool in_sequence(uint32_t vi, const via_packet_header& header) {
+  const via::InSequence verdict = via::judge_sequence(vi, header.sequence);
+  if (verdict == via::InSequence::next)
+    return true;
+  if (verdict == via::InSequence::duplicate) {
+    (void)acknowledge_again(vi, header, false);
+  } else if (gap_reported[vi] != via::last_sequence(vi) + 2u &&
+             acknowledge_again(vi, header, true)) {
+    gap_reported[vi] = via::last_sequence(vi) + 2u;
+  }
+  return false;
+}
+
 // A first fragment that asks for more than a send's handling: an RDMA read
 // request, a read's data, or a Reliable Reception message. Out of line:
 // plain messages do not pay for it.
 [[gnu::noinline]] bool take_marked(uint32_t vi, const Arrival& arrival) {
   const via_packet_header& header = arrival.buffer->header;
+  if ((header.flags & VIA_PACKET_F_ACK_WANTED) != 0u && !in_sequence(vi, header)) {
+    release_arrival(arrival.index);
+    return true;
+  }
   if ((header.flags & VIA_PACKET_F_RDMA_READ) != 0u) {
     if (!take_read_request(vi, arrival)) {
       count(pvia_arrival_stalls);

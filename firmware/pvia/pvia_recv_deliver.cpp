@@ -7,6 +7,7 @@
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
+#include "common/arrival_checks.h"
 #include "common/vi_table.h"
 #include "pvia.h"
 #include "pvia_counters.h"
@@ -53,23 +54,38 @@ uint8_t blocked[kRecords];
 uint32_t blocked_head;
 uint32_t blocked_tail;
 
+// Each VI's last message acknowledged, + 1 (0: none), and the VI's epoch
+// + 1 it counts in: what a duplicate is answered with.
+VIA_ZEROED_AT_LOAD uint32_t settled_next[VIA_MAX_VI]{};
+VIA_ZEROED_AT_LOAD uint32_t settled_epoch[VIA_MAX_VI]{};
+
 // The acknowledgement a Reliable Reception sender asked for: the message's
-// data is in host memory, or it failed here. False if it cannot be queued
-// now.
+// data is in host memory, or it failed here, with the outcomes of the
+// messages before it (an acknowledgement that reported a failure may have
+// been lost). False if it cannot be queued now.
 bool acknowledge(uint32_t r) {
   const ReceiveRecord& record = records[r];
   if ((record.flags & VIA_PACKET_F_ACK_WANTED) == 0u)
     return true;
   // A receive whose descriptor could not be read dropped the message.
   const uint32_t errors = record.errors | (record.silent ? VIP_STATUS_REMOTE_DESC_ERROR : 0u);
+  const uint32_t status = via::sender_status(errors);
+  const uint32_t epoch = via::vi_config(record.vi).epoch + 1u;
+  const uint32_t outcomes =
+      settled_epoch[record.vi] == epoch ? via::outcomes_as_of(record.vi, record.sequence) : 0u;
   const via::Ack ack{record.src_node,
                      record.src_vi,
                      record.vi,
                      record.sequence,
-                     via::sender_status(errors),
+                     status,
                      0u,
-                     0u};
-  return send_ack(ack, record.stamp);
+                     (outcomes & ~3u) | via::outcome_code(status)};
+  if (!send_ack(ack, record.stamp))
+    return false;
+  (void)via::note_outcome(record.vi, record.sequence, status);
+  settled_next[record.vi] = record.sequence + 1u;
+  settled_epoch[record.vi] = epoch;
+  return true;
 }
 
 // Record r has its VI's turn: its acknowledgement and completion are
@@ -124,6 +140,18 @@ ReceiveState write_status(uint32_t r) {
 }
 
 } // namespace
+
+bool acknowledge_again(uint32_t vi, const via_packet_header& header, bool gap) {
+  via::Ack ack{header.src_node, header.src_vi, vi, ~0u, 0u, gap ? VIA_ACK_F_GAP : 0u, 0u};
+  if (settled_epoch[vi] == via::vi_config(vi).epoch + 1u && settled_next[vi] != 0u) {
+    ack.sequence = settled_next[vi] - 1u;
+    ack.outcomes = via::outcomes_as_of(vi, ack.sequence);
+    ack.status = via::outcome_status(ack.outcomes);
+  } else if (!gap) {
+    return true; // nothing acknowledged yet: its acknowledgement is still to come
+  }
+  return send_ack(ack, via::stamp_now());
+}
 
 // An RDMA write went wrong at this card: the receive it consumed (if any)
 // completes with the RDMA protection status, and the host hears of it once.

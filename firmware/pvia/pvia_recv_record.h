@@ -122,6 +122,11 @@ ReceiveState start_scatter(uint32_t r);
 ReceiveState piece_done(uint32_t r, uint32_t outcome);
 // An RDMA write failed at this card (reported to the host once).
 void fail_rdma(uint32_t r);
+// A Reliable Reception message numbered before the next one expected on
+// `vi` (`gap`: past it) was dropped: its sender hears again of the last
+// message acknowledged (flagged VIA_ACK_F_GAP past a gap, when it goes
+// back at once). False if no acknowledgement buffer is free.
+bool acknowledge_again(uint32_t vi, const via_packet_header& header, bool gap);
 
 } // namespace receive_engine
 

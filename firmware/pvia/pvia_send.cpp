@@ -50,6 +50,8 @@ uint32_t free_record_count;
 uint32_t best_effort_records;
 uint8_t latest_of_vi[VIA_MAX_VI]; // the VI's send taken last
 uint32_t next_sequence[VIA_MAX_VI];
+VIA_ZEROED_AT_LOAD uint32_t
+    numbering_epoch[VIA_MAX_VI]{}; // the VI's epoch + 1 next_sequence counts in
 uint32_t tickets_issued[VIA_MAX_VI];
 // The adaptive policy's meters (stage_meter.h): first fragments, which
 // cross the card with nothing of their message ahead of them, and
@@ -129,6 +131,17 @@ via::FigureCache figure_cache;
   record.kind = static_cast<SendKind>(op == VIP_CONTROL_OP_RESERVED ? 0u : op);
   record.ack_wanted = op <= VIP_CONTROL_OP_RDMAWRITE && via::vi_reliable_reception(record.vi);
   record.marked = record.kind != SendKind::send || record.ack_wanted;
+  // A Reliable Reception VI numbers its messages from 0 again once the
+  // host has flushed it (a new connection), as its receiving card, which
+  // takes them only in sequence, expects. (Other VIs' receivers take what
+  // comes.)
+  if (via::vi_reliable_reception(record.vi)) {
+    const uint32_t epoch = record.work.posted.epoch + 1u;
+    if (numbering_epoch[record.vi] != epoch) {
+      numbering_epoch[record.vi] = epoch;
+      next_sequence[record.vi] = 0u;
+    }
+  }
 }
 
 // A descriptor the record cannot send: it completes with its errors (and
@@ -261,6 +274,16 @@ namespace send_engine {
 
 // The engine's other parts call these; this file's own calls have them inlined.
 void release_record(uint32_t r) { release(r); }
+
+void pause_new_sends(bool paused) {
+  // As if every kind of send had all the sends ahead it may have: no new
+  // one is taken, and start_send pays nothing for the pause.
+  constexpr uint32_t kPause = 1u << 16;
+  static_assert(kPause > kSendsAhead && kPause > kBestEffortSendsAhead, "a pause stops them");
+  const uint32_t delta = paused ? kPause : 0u - kPause;
+  sends_ahead[0] += delta;
+  sends_ahead[1] += delta;
+}
 SendState write_status(uint32_t r) { return queue_status(r); }
 SendState start_streaming(uint32_t r) { return stream_message(r); }
 
@@ -302,6 +325,19 @@ bool start_sends() {
   return false;
 }
 
+namespace {
+
+// A read of the resend lane's, for a record waiting for its peer, or a
+// completion nothing waits for. Out of line: both are rare.
+[[gnu::noinline]] void other_host_dma_done(uint32_t r, uint32_t outcome) {
+  if (records[r].state == SendState::wait_peer && records[r].resending)
+    resend_data_arrived(r, outcome);
+  else
+    count(pvia_hdma_strays);
+}
+
+} // namespace
+
 void send_host_dma_done(uint32_t r, uint32_t outcome) {
   SendRecord& record = via::in_register(&records[r]);
   switch (record.state) {
@@ -318,7 +354,7 @@ void send_host_dma_done(uint32_t r, uint32_t outcome) {
     record.state = status_written(r, outcome);
     break;
   default:
-    count(pvia_hdma_strays);
+    other_host_dma_done(r, outcome);
     break;
   }
   via::trace_state(nullptr);

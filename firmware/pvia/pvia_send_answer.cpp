@@ -54,7 +54,8 @@ void complete_held(uint32_t vi) {
     const uint32_t r = held_head[vi] - 1u;
     SendRecord& record = records[r];
     const bool stale = record.work.posted.epoch != epoch;
-    if (!stale && waits(record))
+    // The resend lane lets the record go when it is done with it.
+    if (record.resending || (!stale && waits(record)))
       return;
     held_head[vi] = record.next_held;
     if (held_head[vi] == 0u)
@@ -113,8 +114,12 @@ void finish_marked(uint32_t r) {
   else
     records[held_tail[vi] - 1u].next_held = static_cast<uint8_t>(r + 1u);
   held_tail[vi] = static_cast<uint8_t>(r + 1u);
+  if (record.ack_wanted && record.numbered && record.kind != SendKind::read_request)
+    watch_answer(r);
   complete_held(vi);
 }
+
+void complete_waiting(uint32_t vi) { complete_held(vi); }
 
 } // namespace send_engine
 
@@ -134,13 +139,18 @@ void ack_arrived(const via_packet_header& ack) {
        r = waiting_for(vi, peer, ack.sequence, exact, r + 1u)) {
     SendRecord& record = records[r];
     record.answered = true;
-    if (record.sequence == ack.sequence)
-      record.errors |= ack.immediate;
+    // An earlier message's outcome is repeated by the later acknowledgement
+    // (in case the one that reported it was lost).
+    record.errors |= record.sequence == ack.sequence
+                         ? ack.immediate
+                         : via::acked_status(ack.sequence, ack.offset, record.sequence);
     ++answered;
   }
   count(pvia_acks_received);
   if (answered == 0u)
     count(pvia_stray_acks);
+  if (answered != 0u || (ack.flags & VIA_ACK_F_GAP) != 0u)
+    resend_answered(vi, (ack.flags & VIA_ACK_F_GAP) != 0u, ack.sequence);
   complete_held(vi);
 }
 

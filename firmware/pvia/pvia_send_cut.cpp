@@ -18,12 +18,7 @@ namespace pvia {
 
 using namespace send_engine;
 
-namespace {
-
-uint32_t tickets_queued[VIA_MAX_VI];
-via::Stamp last_queued[VIA_MAX_VI]; // keeps a VI's packets in order in a stamp-ordered queue
-
-void try_queue(uint32_t r);
+namespace send_engine {
 
 // What a packet carries beyond a send's: a Reliable Reception message asks
 // for an acknowledgement; an RDMA write's fragment, and a read request,
@@ -48,6 +43,15 @@ void try_queue(uint32_t r);
   }
   header.flags = static_cast<uint16_t>(flags);
 }
+
+} // namespace send_engine
+
+namespace {
+
+uint32_t tickets_queued[VIA_MAX_VI];
+via::Stamp last_queued[VIA_MAX_VI]; // keeps a VI's packets in order in a stamp-ordered queue
+
+void try_queue(uint32_t r);
 
 // Writes the packet header (all but the sequence number, known only as the
 // packet leaves) and the route in front of the slot's data, so that the

@@ -158,6 +158,8 @@ struct alignas(512) SendRecord {
   uint32_t finished;  // ... that left or were passed over
   uint32_t offset;    // message bytes handed to slots
   uint32_t peer;      // (node << 16) | VI its answer comes from, once in wait_peer
+  uint32_t sent_at;   // cycle its message last left, while it waits for an acknowledgement
+  bool resending;     // the resend lane is sending its message again
   SendWork work;      // where its descriptor is, its stamp (carried by all its requests)
   via::FragmentPlan plan;
   via::Descriptor descriptor;
@@ -237,6 +239,21 @@ extern uint8_t held_head[VIA_MAX_VI];
 // the VI's waiting ones, and the completions that may be written are.
 void finish_marked(uint32_t r);
 
+// Writes the completions of the VI's waiting records that may be written.
+void complete_waiting(uint32_t vi);
+
+// No new send is taken while `paused` (a VI goes back: its new messages
+// would only be dropped past the gap by its receiver).
+void pause_new_sends(bool paused);
+
+// --- pvia_resend.cpp ---------------------------------------------------------
+
+// Record r's message has left and it waits for its acknowledgement: the
+// retransmission timeout runs from now.
+void watch_answer(uint32_t r);
+// A read of the data the resend lane sends again for record r is done.
+void resend_data_arrived(uint32_t r, uint32_t outcome);
+
 // --- pvia_rdma_read.cpp ------------------------------------------------------
 
 // Record r was given an RDMA read job (work.posted.handle 0): it becomes
@@ -244,6 +261,11 @@ void finish_marked(uint32_t r);
 SendState take_read_job(uint32_t r);
 
 // --- pvia_send_cut.cpp -------------------------------------------------------
+
+// The marks of a packet of the record that is not a plain send's (an
+// acknowledgement wanted, an RDMA trailer, a read's data), added to its
+// header and framing.
+void mark_packet(const SendRecord& record, via::SendBuffer& buffer, via::OutgoingPacket& framed);
 
 // Every fragment of the record is in a slot (or none will be sent): the
 // VI's next send may cut.

@@ -390,6 +390,11 @@ TEST_CASE("saturation experiments: drop probabilities") {
         f + "drop_probabilities[2]: must be a number (got a string)");
   CHECK(error_of(with(saturation, axis, "drop_probabilities = 0.01")) ==
         f + "drop_probabilities: must be an array of numbers (got a number)");
+  CHECK(parse(saturation).saturation.reliability == kReliableDelivery);
+  CHECK(parse(saturation + "reliability = \"reception\"\n").saturation.reliability ==
+        kReliableReception);
+  CHECK(error_of(saturation + "reliability = \"sometimes\"\n") ==
+        f + "reliability: \"sometimes\" is neither \"delivery\" nor \"reception\"");
   // Another kind has no such axis.
   CHECK(error_of("kind = \"pipeline\"\nfirmwares = [\"svia\"]\npackets = [4096]\n"
                  "fragments = [1]\ndrop_probabilities = [0]\n")

@@ -2,22 +2,24 @@
 # --jobs 2, and checks that both runs write identical files (faults are as
 # deterministic as the rest); that no message is ever delivered damaged,
 # twice or out of order; that the fabric dropped packets at every faulty
-# point and at none of the sound ones; that firmware that resends (SVIA)
-# lost nothing, resent packets where the fabric dropped some, and carried
-# less than on the sound fabric; that the other firmwares, which do not
-# resend, lost no more messages than the fabric dropped packets; and that
-# the goodput plot was drawn. stdlib only.
+# point and at none of the sound ones; that firmware that resends at the
+# experiment's reliability level (SVIA; under Reliable Reception every
+# firmware) lost nothing, resent packets where the fabric dropped some,
+# and carried less than on the sound fabric; that the others lost no more
+# messages than the fabric dropped packets and resent nothing; that the
+# goodput plot was drawn; and that the experiment.toml written beside the
+# results (drop probabilities and reliability level resolved) runs again to
+# the same results.csv. stdlib only.
 #   check_goodput.py LANAI_EMU EXPERIMENT WORK_DIR
 import csv
 import json
 import pathlib
 import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
 import command_check  # noqa: E402
-
-RESENDS = {"svia"}
 
 lanai_emu, experiment, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
 shutil.rmtree(work, ignore_errors=True)
@@ -27,6 +29,7 @@ problems += command_check.differing_files(work, ("results.csv", "summary.json", 
                                                  "profile.toml"))
 if not problems:
     summary = json.loads((work / "jobs1" / "summary.json").read_text())
+    resends = {"svia", "pvia", "qosvia"} if summary["reliability"] == "reception" else {"svia"}
     with open(work / "jobs1" / "results.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     dropped = {}
@@ -46,7 +49,7 @@ if not problems:
             problems.append(f"{where}: no messages")
         if (p > 0) != (drops > 0):
             problems.append(f"{where}: the links dropped {drops} packets")
-        if fw in RESENDS:
+        if fw in resends:
             if lost != 0:
                 problems.append(f"{where}: {lost} lost on a firmware that resends")
             if p > 0 and rtx <= 0:
@@ -59,6 +62,13 @@ if not problems:
     if not (work / "jobs1" / "goodput.png").exists() and \
             not (work / "jobs1" / "plots" / "goodput.gp").exists():
         problems.append("no goodput plot")
+    again = subprocess.run([lanai_emu, "run", str(work / "jobs1" / "experiment.toml"), "--out",
+                            str(work / "again"), "--jobs", "2"], capture_output=True, text=True)
+    if again.returncode != 0:
+        problems.append(f"the resolved experiment.toml does not run: {again.stderr}")
+    elif (work / "again" / "results.csv").read_text() != \
+            (work / "jobs1" / "results.csv").read_text():
+        problems.append("the resolved experiment.toml runs to other results")
 if problems:
     print("\n".join(problems))
     sys.exit(1)
