@@ -190,7 +190,7 @@ PingPongResult run_pingpong(const PingPongSpec& spec) {
   const std::uint32_t rounds = spec.warmup + spec.iters;
   auto program = [&](int me) {
     Side side(spec, memory);
-    VIP_VI_HANDLE vi = side.ep.create_vi(0, VIA_MAX_TRANSFER);
+    VIP_VI_HANDLE vi = side.ep.create_vi(0, VIA_MAX_TRANSFER, nullptr, nullptr, spec.reliability);
     if (lanai_emu_set_fragmentation(vi, &spec.fragmentation) != VIP_SUCCESS)
       throw std::runtime_error(
           fmt::format("lanai_emu_set_fragmentation: {}", lanai_emu_last_error()));
