@@ -180,14 +180,14 @@ void write_outputs(const std::filesystem::path& dir, const FragOptions& o,
     data += "\n\n";
   }
   write_text_file((dir / "plots" / "frag.dat").string(), data);
-  std::string script = fmt::format(
-      "# Re-render with: gnuplot frag.gp (in this folder)\n"
-      "set terminal pngcairo size {},420 noenhanced\n"
-      "set output '../frag.png'\n"
-      "set grid\nset logscale x 2\nset format x '%.0b%B'\nset key top right\n"
-      "set xlabel 'fragment size (bytes)'\nset ylabel '1-way latency (us)'\n"
-      "set multiplot layout 1,{} title '{} on {}: static fragments, emulator and pipeline model'\n",
-      420 * reports.size() + 80, reports.size(), o.firmware, profile);
+  std::string script =
+      gnuplot_header("frag", 420 * reports.size() + 80, 420) +
+      fmt::format(
+          "set grid\nset logscale x 2\nset format x '%.0b%B'\nset key top right\n"
+          "set xlabel 'fragment size (bytes)'\nset ylabel '1-way latency (us)'\n"
+          "set multiplot layout 1,{} title '{} on {}: static fragments, emulator and pipeline "
+          "model'\n",
+          reports.size(), o.firmware, profile);
   for (std::size_t i = 0; i < reports.size(); ++i)
     script += fmt::format(
         "set title '{} B message'\n"

@@ -387,13 +387,13 @@ std::vector<std::filesystem::path> render_pipeline_plots(const std::filesystem::
       data += "\n\n";
     }
   write_text_file(dir / "plots" / "pipeline.dat", data);
-  std::string script = fmt::format(
-      "# Re-render with: gnuplot pipeline.gp (in this folder)\n"
-      "set terminal pngcairo size {},440 noenhanced\nset output '../pipeline.png'\n"
-      "set datafile missing '?'\nset grid\nset key top left\n"
-      "set xlabel 'fragments k'\nset ylabel '1-way latency (us)'\n"
-      "set multiplot layout 1,{} title '{} ({}): latency against the number of fragments'\n",
-      460 * setup.packets.size() + 60, setup.packets.size(), e.name, e.profile.name);
+  std::string script =
+      gnuplot_header("pipeline", 460 * setup.packets.size() + 60, 440) +
+      fmt::format(
+          "set datafile missing '?'\nset grid\nset key top left\n"
+          "set xlabel 'fragments k'\nset ylabel '1-way latency (us)'\n"
+          "set multiplot layout 1,{} title '{} ({}): latency against the number of fragments'\n",
+          setup.packets.size(), e.name, e.profile.name);
   for (std::size_t i = 0; i < setup.packets.size(); ++i) {
     script += fmt::format("set title '{} B packet'\nplot ", setup.packets[i]);
     for (std::size_t f = 0; f < e.firmwares.size(); ++f) {

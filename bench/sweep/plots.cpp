@@ -44,15 +44,13 @@ std::string data_file(const JitterSweep& sweep, std::size_t firmware) {
 }
 
 std::string preamble(const std::string& image, int width, const std::string& title) {
-  return fmt::format("# Re-render with: gnuplot {0}.gp (in this folder)\n"
-                     "set terminal pngcairo size {1},420 noenhanced\n"
-                     "set output '../{0}.png'\n"
-                     "set datafile missing '{2}'\n"
+  return gnuplot_header(image, static_cast<std::size_t>(width), 420) +
+         fmt::format("set datafile missing '{0}'\n"
                      "set key below horizontal\n"
                      "set grid\n"
                      "set xlabel 'total injected load (MB/s)'\n"
-                     "# {3}\n",
-                     image, width, missing, title);
+                     "# {1}\n",
+                     missing, title);
 }
 
 bool has_data(const JitterSweep& sweep, std::size_t firmware) {
@@ -175,6 +173,13 @@ PlotFiles write_plot_scripts(const std::filesystem::path& dir, const JitterSweep
   if (sweep.experiment.jitter.best_effort)
     script("be-latency", be_script(sweep));
   return files;
+}
+
+std::string gnuplot_header(const std::string& image, std::size_t width, std::size_t height) {
+  return fmt::format("# Re-render with: gnuplot {0}.gp (in this folder)\n"
+                     "set terminal pngcairo size {1},{2} noenhanced\n"
+                     "set output '../{0}.png'\n",
+                     image, width, height);
 }
 
 std::vector<std::filesystem::path> render_plots(const PlotFiles& files, std::string& warning) {

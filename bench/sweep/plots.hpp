@@ -1,7 +1,8 @@
 // Plots of a jitter sweep, drawn by gnuplot: theta.png and jittered.png
 // (one panel per QoS class, total load on x, one line per firmware) and
 // be-latency.png (mean best-effort latency against load). The data files
-// and gnuplot scripts stay in DIR/plots so users can restyle and re-render.
+// and gnuplot scripts stay in DIR/plots so users can restyle and re-render;
+// every script the bench writes starts with gnuplot_header's lines.
 #pragma once
 
 #include <filesystem>
@@ -19,6 +20,10 @@ struct PlotFiles {
 
 // Writes DIR/plots/<firmware>.dat and the scripts; renders nothing.
 PlotFiles write_plot_scripts(const std::filesystem::path& dir, const JitterSweep& sweep);
+
+// The first lines of every gnuplot script the bench writes into DIR/plots:
+// how to re-render it, and the PNG DIR/<image>.png of width x height.
+std::string gnuplot_header(const std::string& image, std::size_t width, std::size_t height);
 
 // Runs gnuplot on each script (in DIR/plots). Returns the images drawn; on
 // failure (e.g. no gnuplot on the PATH) fills `warning` and draws what it can.

@@ -149,10 +149,8 @@ std::string plot_data(const QueueingSweep& s, const std::string& station) {
 
 std::string plot_script(const QueueingSweep& s, const std::string& station) {
   std::string out =
-      fmt::format("# Re-render with: gnuplot {0}-queue.gp (in this folder)\n"
-                  "set terminal pngcairo size 760,480 noenhanced\n"
-                  "set output '../{0}-queue.png'\n"
-                  "set datafile missing '?'\n"
+      gnuplot_header(station + "-queue", 760, 480) +
+      fmt::format("set datafile missing '?'\n"
                   "set key top left\n"
                   "set grid\n"
                   "set logscale y\n"

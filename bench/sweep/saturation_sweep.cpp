@@ -270,16 +270,16 @@ std::filesystem::path goodput_script(const std::filesystem::path& dir,
         data += "\n\n";
       }
   write_text_file(dir / "plots" / "goodput.dat", data);
-  std::string script = fmt::format(
-      "# Re-render with: gnuplot goodput.gp (in this folder)\n"
-      "set terminal pngcairo size {},440 noenhanced\nset output '../goodput.png'\n"
-      "set grid\nset key bottom left\nset logscale x 10\nset format x '1e%L'\n"
-      "set xrange [{}:{}]\n"
-      "set xlabel 'drop probability per packet per link'\nset ylabel 'goodput (MB/s)'\n"
-      "set yrange [0:*]\n"
-      "set multiplot layout 1,{} title '{} ({}): messages delivered intact, in order and once'\n",
-      460 * s.sizes.size() + 60, positive.front() / 1.5, positive.back() * 1.5, s.sizes.size(),
-      e.name, e.profile.name);
+  std::string script =
+      gnuplot_header("goodput", 460 * s.sizes.size() + 60, 440) +
+      fmt::format("set grid\nset key bottom left\nset logscale x 10\nset format x '1e%L'\n"
+                  "set xrange [{}:{}]\n"
+                  "set xlabel 'drop probability per packet per link'\nset ylabel 'goodput (MB/s)'\n"
+                  "set yrange [0:*]\n"
+                  "set multiplot layout 1,{} title '{} ({}): messages delivered intact, in order "
+                  "and once'\n",
+                  positive.front() / 1.5, positive.back() * 1.5, s.sizes.size(), e.name,
+                  e.profile.name);
   const std::size_t lines = e.firmwares.size() * s.receivers.size();
   for (std::size_t z = 0; z < s.sizes.size(); ++z) {
     script += fmt::format("set title '{} B messages'\nplot ", s.sizes[z]);
@@ -321,13 +321,13 @@ std::vector<std::filesystem::path> render_saturation_plots(const std::filesystem
       data += "\n\n";
     }
   write_text_file(dir / "plots" / "throughput.dat", data);
-  std::string script = fmt::format(
-      "# Re-render with: gnuplot throughput.gp (in this folder)\n"
-      "set terminal pngcairo size {},440 noenhanced\nset output '../throughput.png'\n"
-      "set grid\nset key bottom right\nset logscale x 2\n"
-      "set xlabel 'message size (bytes)'\nset ylabel 'throughput (MB/s)'\nset yrange [0:*]\n"
-      "set multiplot layout 1,{} title '{} ({}): throughput of one sender, bounds dashed'\n",
-      460 * s.receivers.size() + 60, s.receivers.size(), e.name, e.profile.name);
+  std::string script =
+      gnuplot_header("throughput", 460 * s.receivers.size() + 60, 440) +
+      fmt::format(
+          "set grid\nset key bottom right\nset logscale x 2\n"
+          "set xlabel 'message size (bytes)'\nset ylabel 'throughput (MB/s)'\nset yrange [0:*]\n"
+          "set multiplot layout 1,{} title '{} ({}): throughput of one sender, bounds dashed'\n",
+          s.receivers.size(), e.name, e.profile.name);
   for (std::size_t r = 0; r < s.receivers.size(); ++r) {
     script += fmt::format("set title '{} receiver{}'\nplot ", s.receivers[r],
                           s.receivers[r] == 1 ? "" : "s");
