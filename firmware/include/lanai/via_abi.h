@@ -256,7 +256,7 @@ typedef struct {
 #define VIA_INTR_WORD(code, vi) (((uint32_t)(code) << 16) | ((uint32_t)(vi)&0xFFFFu))
 #define VIA_INTR_RECVQ_EMPTY 1u   /* a packet arrived with no receive posted */
 #define VIA_INTR_DOORBELL_LOST 2u /* doorbells were dropped on overflow (VI = 0xFFFF) */
-#define VIA_INTR_BAD_PACKET 3u    /* a descriptor of the VI could not be read (the shipped firmwares) or a packet was dropped */
+#define VIA_INTR_BAD_PACKET 3u    /* the shipped firmwares: a descriptor of the VI unreadable */
 #define VIA_INTR_RDMAW_PROT 4u    /* an RDMA write to this VI failed its protection checks */
 #define VIA_INTR_RDMAR_PROT 5u    /* an RDMA read on this VI was refused by its target */
 #define VIA_INTR_CONN_LOST                                                                         \
