@@ -186,8 +186,10 @@ void apply_value(HardwareProfile& p, const ParamInfo& info, const toml::node& no
     *info.real(p) = *v;
     return;
   }
-  auto v = node.value<std::int64_t>();
-  if (!node.is_integer() || !v || *v < 0 || *v > std::numeric_limits<std::uint32_t>::max())
+  // Only an integer node is read as one: toml++ would convert a float out
+  // of range of the type first, which is undefined.
+  const auto v = node.is_integer() ? node.value<std::int64_t>() : std::nullopt;
+  if (!v || *v < 0 || *v > std::numeric_limits<std::uint32_t>::max())
     throw ProfileError(fmt::format("{}: {} must be a non-negative integer", source, info.key));
   *info.integer(p) = static_cast<std::uint32_t>(*v);
 }
