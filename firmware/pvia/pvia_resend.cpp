@@ -63,9 +63,9 @@ uint32_t back_from; // the number the next message to resend is looked for from
 
 // Go-backs on a timeout of each VI in a row with no acknowledgement.
 VIA_ZEROED_AT_LOAD uint32_t retries[VIA_MAX_VI]{};
-// Each VI's number after the last message the lane sent again, + 1 (0:
-// none): a gap its receiver reports below it is being filled already.
-VIA_ZEROED_AT_LOAD uint32_t resent_end[VIA_MAX_VI]{};
+// Each VI's last message the lane sent again, + 1 (0: none): a gap its
+// receiver reports at or below it is being filled already.
+VIA_ZEROED_AT_LOAD uint32_t resent_upto[VIA_MAX_VI]{};
 
 bool armed;
 
@@ -88,14 +88,14 @@ void arm_at(uint32_t cycle) {
   armed = true;
 }
 
-// The next message of the VI going back: its waiting record numbered
-// lowest from back_from on (kNoRecord: none left).
-uint32_t next_to_resend() {
+// The waiting record of `vi` numbered lowest (from `*from` on, if given);
+// kNoRecord if none.
+uint32_t lowest_waiting(uint32_t vi, const uint32_t* from) {
   uint32_t best = kNoRecord;
   for (uint32_t r = 0u; r < kSendRecords; ++r) {
     const SendRecord& record = records[r];
-    if (record.vi != back_vi || !waits_for_ack(record) ||
-        static_cast<int32_t>(record.sequence - back_from) < 0)
+    if (record.vi != vi || !waits_for_ack(record) ||
+        (from && static_cast<int32_t>(record.sequence - *from) < 0))
       continue;
     if (best == kNoRecord || static_cast<int32_t>(record.sequence - records[best].sequence) < 0)
       best = r;
@@ -107,7 +107,7 @@ void check_deadlines();
 
 // Takes the next message of the VI going back, if any, and a buffer for it.
 void resend_next() {
-  const uint32_t r = going_back ? next_to_resend() : kNoRecord;
+  const uint32_t r = going_back ? lowest_waiting(back_vi, &back_from) : kNoRecord;
   if (r == kNoRecord) {
     if (going_back)
       pause_new_sends(false);
@@ -185,15 +185,8 @@ void go_back(uint32_t vi) {
   pause_new_sends(true);
   going_back = true;
   back_vi = vi;
-  back_from = 0u;
-  uint32_t oldest = kNoRecord;
-  for (uint32_t r = 0u; r < kSendRecords; ++r)
-    if (records[r].vi == vi && waits_for_ack(records[r]) &&
-        (oldest == kNoRecord ||
-         static_cast<int32_t>(records[r].sequence - records[oldest].sequence) < 0))
-      oldest = r;
-  if (oldest != kNoRecord)
-    back_from = records[oldest].sequence;
+  const uint32_t oldest = lowest_waiting(vi, nullptr);
+  back_from = oldest != kNoRecord ? records[oldest].sequence : 0u;
   resend_next();
 }
 
@@ -288,7 +281,7 @@ void resend_packet_ready(via::OutgoingPacket& out) {
 void resend_packet_left() {
   const SendRecord& record = records[lane_record];
   records[lane_record].sent_at = now();
-  resent_end[record.vi] = record.sequence + 2u;
+  resent_upto[record.vi] = record.sequence + 1u;
   message_done();
 }
 
@@ -307,15 +300,11 @@ void resend_answered(uint32_t vi, bool gap, uint32_t acked) {
   // The receiver dropped a message past a gap: the VI goes back at once,
   // unless the one it waits for (acked + 1) went again in the last go-back
   // and may still be on its way (a timeout brings it round if not).
-  if (resent_end[vi] != 0u && via::sequence_at_most(acked + 2u, resent_end[vi] - 1u))
+  if (!gap || lane != Lane::idle || lowest_waiting(vi, nullptr) == kNoRecord)
     return;
-  if (gap && lane == Lane::idle) {
-    for (uint32_t r = 0u; r < kSendRecords; ++r)
-      if (records[r].vi == vi && waits_for_ack(records[r])) {
-        go_back(vi);
-        return;
-      }
-  }
+  if (resent_upto[vi] != 0u && via::sequence_at_most(acked + 1u, resent_upto[vi] - 1u))
+    return;
+  go_back(vi);
 }
 
 } // namespace pvia
