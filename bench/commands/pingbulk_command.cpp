@@ -23,6 +23,7 @@ struct PingbulkOptions {
   std::string windows = "1,2,4,8,16,32";
   std::uint32_t rounds = 20;
   std::uint32_t recv_depth = 0;
+  bool flow_control = false;
   std::string format = "table";
   std::string profile = default_bench_profile;
   std::uint64_t seed = 1;
@@ -44,9 +45,9 @@ std::string render(const PingbulkOptions& o, const std::string& profile, OutputF
   std::string out;
   switch (format) {
   case OutputFormat::table:
-    out = fmt::format("# lanai-emu pingbulk: firmware {}, profile {}, {} timed rounds per point\n"
+    out = fmt::format("# lanai-emu pingbulk: firmware {}, profile {}, {} timed rounds per point{}\n"
                       "# average 1-way latency per message (us) by window W\n",
-                      o.firmware, profile, o.rounds);
+                      o.firmware, profile, o.rounds, o.flow_control ? ", credit flow control" : "");
     out += fmt::format("{:>10}", "size(B)");
     for (const auto& [w, v] : results.front().by_window)
       out += fmt::format(" {:>9}", fmt::format("W={}", w));
@@ -67,8 +68,9 @@ std::string render(const PingbulkOptions& o, const std::string& profile, OutputF
                            v ? fmt::format("{:.3f}", *v) : "", v ? 0 : 1);
     break;
   case OutputFormat::json:
-    out = fmt::format("{{\"firmware\":\"{}\",\"profile\":\"{}\",\"rounds\":{},\"results\":[",
-                      o.firmware, profile, o.rounds);
+    out = fmt::format("{{\"firmware\":\"{}\",\"profile\":\"{}\",\"rounds\":{},"
+                      "\"flow_control\":{},\"results\":[",
+                      o.firmware, profile, o.rounds, o.flow_control);
     for (std::size_t i = 0; i < results.size(); ++i) {
       const BulkSizeResult& r = results[i];
       std::string by, overrun;
@@ -103,6 +105,7 @@ int run_pingbulk(const PingbulkOptions& given) {
   spec.setup.seed = o.seed;
   spec.rounds = o.rounds;
   spec.recv_depth = o.recv_depth;
+  spec.flow_control = o.flow_control;
   std::vector<BulkSizeResult> results;
   int status = 0;
   for (const std::uint32_t size : sizes) {
@@ -149,6 +152,10 @@ void add_pingbulk_command(CLI::App& app, int& exit_status) {
                   "receives the echoing node posts per round (0: the window); a smaller depth "
                   "overruns it, as VIA has no flow control")
       ->capture_default_str();
+  cmd->add_flag("--flow-control", options->flow_control,
+                "credit flow control on both VIs: the echoing node keeps --recv-depth receives "
+                "posted, posting each again as it is taken, and the sender's card waits for "
+                "credits instead of overrunning it");
   cmd->add_option("--format", options->format, "table, csv or json")->capture_default_str();
   cmd->add_option("--profile", options->profile, "hardware profile: shipped name or TOML file")
       ->capture_default_str();

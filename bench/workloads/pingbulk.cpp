@@ -39,13 +39,38 @@ struct Slots {
                    : VipPostSend(vi, d, ep.memory_handle()),
               recv ? "VipPostRecv" : "VipPostSend");
   }
-  void wait(VIP_VI_HANDLE vi, bool recv) const {
+  // Waits for the queue's oldest descriptor; returns it.
+  VIP_DESCRIPTOR* wait(VIP_VI_HANDLE vi, bool recv) const {
     VIP_DESCRIPTOR* d = nullptr;
     check_vip(recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d),
               recv ? "VipRecvWait" : "VipSendWait");
     if ((d->CS.Status & VIP_STATUS_ERROR_MASK) || d->CS.Length != size)
       throw std::runtime_error(fmt::format("{} completed with status 0x{:x}, length {}",
                                            recv ? "receive" : "send", d->CS.Status, d->CS.Length));
+    return d;
+  }
+};
+
+// Node 1 under flow control: `depth` receives stay posted, each posted
+// again as it is taken (its bytes copied to the send that echoes them)
+// while more messages are to come than are posted.
+struct Reposting {
+  std::uint32_t depth;
+  std::uint64_t to_come; // messages of the whole run not yet received
+  std::uint64_t posted;  // receives posted and not yet taken
+  std::uint32_t next = 0;
+  void take(Slots& s, VIP_VI_HANDLE in, std::uint32_t i) {
+    const std::uint32_t slot = next;
+    if (s.wait(in, true) != s.desc(true, slot))
+      throw std::runtime_error("a receive completed out of order");
+    next = (next + 1) % depth;
+    std::memcpy(s.buf(false, i), s.buf(true, slot), s.size);
+    --to_come;
+    --posted;
+    if (to_come > posted) {
+      s.post(in, true, slot);
+      ++posted;
+    }
   }
 };
 
@@ -77,7 +102,13 @@ PingBulkResult run_pingbulk(const PingBulkSpec& spec) {
     // VI 0 carries node 0's windows, VI 1 node 1's.
     VIP_VI_HANDLE out = s.ep.create_vi(0, VIA_MAX_TRANSFER);
     VIP_VI_HANDLE in = s.ep.create_vi(0, VIA_MAX_TRANSFER);
+    if (spec.flow_control)
+      for (VIP_VI_HANDLE vi : {out, in})
+        if (lanai_emu_set_flow_control(vi, VIP_TRUE) != VIP_SUCCESS)
+          throw std::runtime_error(
+              fmt::format("lanai_emu_set_flow_control: {}", lanai_emu_last_error()));
     const std::uint32_t posted = me == 0 ? w : depth;
+    Reposting reposting{depth, std::uint64_t{rounds} * w, posted};
     for (std::uint32_t i = 0; i < posted; ++i)
       s.post(in, true, i);
     if (me == 0) {
@@ -106,6 +137,13 @@ PingBulkResult run_pingbulk(const PingBulkSpec& spec) {
           if (round + 1 < rounds)
             s.post(in, true, i);
         }
+      } else if (spec.flow_control) {
+        for (std::uint32_t i = 0; i < w; ++i)
+          reposting.take(s, in, i);
+        for (std::uint32_t i = 0; i < w; ++i)
+          s.post(out, false, i);
+        for (std::uint32_t i = 0; i < w; ++i)
+          s.wait(out, false);
       } else {
         for (std::uint32_t i = 0; i < w; ++i)
           s.wait(in, true);

@@ -5,7 +5,9 @@
 // `recv_depth` receives per round (default W), and a window larger than
 // that overruns it — the messages that find no receive posted are dropped
 // by the firmware, node 0 never gets its W back, and the run ends as an
-// overrun (reported, not hidden).
+// overrun (reported, not hidden). With credit flow control on both VIs,
+// node 1 keeps `recv_depth` receives posted, posting one again as each is
+// taken, and node 0's card holds what node 1 has no receive for yet.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,7 @@ struct PingBulkSpec {
   std::uint32_t rounds = 20;    // timed rounds
   std::uint32_t warmup = 1;     // untimed rounds first
   std::uint32_t recv_depth = 0; // receives node 1 posts per round; 0 = the window
+  bool flow_control = false;    // credit flow control on both VIs
 };
 
 struct PingBulkResult {

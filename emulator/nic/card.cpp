@@ -69,7 +69,7 @@ bool Card::ring_doorbell(const via_doorbell& doorbell) {
     const bool recv = (doorbell.vi_queue & VIA_DOORBELL_RECV) != 0;
     trace_.record(trace::Track::doorbell, queued ? (recv ? "recv" : "send") : "dropped",
                   kernel_.now(), kernel_.now(), 0xFFFFFFFFu, [&](trace::Event& e) {
-                    e.vi = doorbell.vi_queue & 0xFFFFu;
+                    e.vi = VIA_DOORBELL_VI(doorbell.vi_queue);
                     e.host_address = doorbell.descriptor;
                   });
   }

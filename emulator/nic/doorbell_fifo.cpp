@@ -20,7 +20,7 @@ bool DoorbellFifo::ring(const via_doorbell& doorbell, std::uint64_t cycle) {
   if (per_vi()) {
     // FIFO mode hands any VI number to the firmware to judge; per-VI mode
     // has no queue to put an unknown VI in.
-    queue = doorbell.vi_queue & LANAI_DB_ENTRY_VI_MASK;
+    queue = VIA_DOORBELL_VI(doorbell.vi_queue & LANAI_DB_ENTRY_VI_MASK);
     if (queue >= queues_.size()) {
       bad_vi_.add();
       return false;
@@ -161,7 +161,7 @@ std::size_t DoorbellFifo::waiting(std::uint32_t vi) const {
     return vi < queues_.size() ? queues_[vi].size() : 0;
   std::size_t n = 0;
   for (const auto& e : queues_.front())
-    if ((e.doorbell.vi_queue & LANAI_DB_ENTRY_VI_MASK) == vi)
+    if (VIA_DOORBELL_VI(e.doorbell.vi_queue & LANAI_DB_ENTRY_VI_MASK) == vi)
       ++n;
   return n;
 }

@@ -19,6 +19,7 @@ set(LANAI_VIA_COMMON_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/descriptor.cpp
     ${CMAKE_CURRENT_LIST_DIR}/via_counters.cpp
     ${CMAKE_CURRENT_LIST_DIR}/doorbells.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/flow_control.cpp
     ${CMAKE_CURRENT_LIST_DIR}/arrival_checks.cpp
     ${CMAKE_CURRENT_LIST_DIR}/via_counter_table.cpp)
 

@@ -6,6 +6,7 @@
 #include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
+#include "common/flow_control.h"
 #include "common/via_counters.h"
 
 namespace via {
@@ -37,7 +38,25 @@ void report_doorbell_overflow(uint32_t events, const DoorbellDrain& how) {
   raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_DOORBELL_LOST, 0xFFFFu));
 }
 
-void count_bad_doorbell() { count(via_bad_doorbells); }
+Doorbell doorbell_latched() {
+  Doorbell doorbell;
+  const uint32_t queue = lanai_mmio_read(LANAI_REG_DB_ENTRY_VI);
+  doorbell.vi = queue & LANAI_DB_ENTRY_VI_MASK;
+  doorbell.receive = (queue & LANAI_DB_ENTRY_RECV) != 0u;
+  doorbell.epoch = VIA_DOORBELL_EPOCH(queue);
+  doorbell.address_lo = lanai_mmio_read(LANAI_REG_DB_ENTRY_ADDR_LO);
+  doorbell.address_hi = lanai_mmio_read(LANAI_REG_DB_ENTRY_ADDR_HI);
+  doorbell.handle = lanai_mmio_read(LANAI_REG_DB_ENTRY_HANDLE);
+  const uint32_t lo = lanai_mmio_read(LANAI_REG_DB_ENTRY_TIME_LO);
+  doorbell.posted_at =
+      static_cast<uint64_t>(lanai_mmio_read(LANAI_REG_DB_ENTRY_TIME_HI)) << 32 | lo;
+  return doorbell;
+}
+
+void count_bad_doorbell() {
+  if (!flow::take_doorbell(doorbell_latched()))
+    count(via_bad_doorbells);
+}
 
 // The library never posts more than a ring holds, so a descriptor that
 // finds its ring full is lost like a dropped doorbell and reported the

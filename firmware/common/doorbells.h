@@ -25,8 +25,13 @@ struct DoorbellDrain {
 // Reports an overflow the queues showed (or the event word did): counts it,
 // clears it and raises the host interrupt. Rare, so out of line.
 void report_doorbell_overflow(uint32_t events, const DoorbellDrain& how);
-// Counts a doorbell naming no VI.
+// A doorbell naming no VI, just popped: a flow-controlled VI's, which flow
+// control takes (flow_control.h, reading the doorbell again from the
+// queue's latch, so that the common path is the same with or without it),
+// or one naming none at all, counted and dropped.
 void count_bad_doorbell();
+// The doorbell the last pop took, read again from the queue's latch.
+Doorbell doorbell_latched();
 // A descriptor that found its VI's ring full is lost like a dropped
 // doorbell: counted, and reported to the host.
 void report_ring_overflow(uint32_t vi);

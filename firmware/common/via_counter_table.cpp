@@ -16,4 +16,7 @@ LANAI_REGISTER_COUNTER(via_duplicates_dropped);
 LANAI_REGISTER_COUNTER(via_out_of_sequence_dropped);
 LANAI_REGISTER_COUNTER(via_unreliable_drops);
 LANAI_REGISTER_COUNTER(via_recvq_empty_errors);
+LANAI_REGISTER_COUNTER(via_flow_credit_waits);
+LANAI_REGISTER_COUNTER(via_flow_credits_sent);
+LANAI_REGISTER_COUNTER(via_flow_credit_requests);
 LANAI_REGISTER_COUNTER(via_hdma_stray_completions);

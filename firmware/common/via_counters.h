@@ -17,6 +17,10 @@ extern volatile uint32_t
 extern volatile uint32_t via_out_of_sequence_dropped; // reliable messages past a gap: dropped
 extern volatile uint32_t via_unreliable_drops;        // no receive posted on an unreliable VI
 extern volatile uint32_t via_recvq_empty_errors; // no receive posted on a reliable VI: VI broken
+// Credit flow control (flow_control.cpp).
+extern volatile uint32_t via_flow_credit_waits;    // times a VI's send waited for a credit
+extern volatile uint32_t via_flow_credits_sent;    // credits sent for receives posted
+extern volatile uint32_t via_flow_credit_requests; // credit requests sent by waiting senders
 }
 
 // Counters are volatile so that a reader outside the LANai always sees the

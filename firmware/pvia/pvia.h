@@ -181,6 +181,10 @@ void resend_packet_left();
 // The countdown timer fired (LANAI_EV_TIMER): sends past their timeout go
 // again, or their VI breaks.
 void resend_timer();
+// Brings the countdown timer round no later than `cycle` (low word of the
+// cycle counter), for a timer of another part (credit requests); the
+// retransmission timer shares it.
+void wake_timer_by(uint32_t cycle);
 // An acknowledgement of `vi`'s messages up to `acked` answered some, or
 // (`gap`) says its receiver dropped one past a gap: the VI goes back at
 // once, unless the message the receiver waits for went again already.

@@ -48,13 +48,15 @@ void trace(uint32_t a, AckState state) {
 }
 
 // Folds `ack` into the one its VI has queued, if that one still may be:
-// the same sender's VI, cumulative, and reporting no failure.
+// the same sender's VI, cumulative, of the same kind (an ack or a credit)
+// and reporting no failure.
 bool merge(const via::Ack& ack) {
   const uint32_t a = queued_of[ack.from_vi];
   if (a == kNone)
     return false;
   via::Ack& queued = contents[a];
-  if (queued.status != 0u || queued.node != ack.node || queued.vi != ack.vi)
+  if (queued.status != 0u || queued.node != ack.node || queued.vi != ack.vi ||
+      queued.flags != ack.flags)
     return false;
   queued.sequence = ack.sequence;
   queued.status = ack.status;

@@ -12,6 +12,7 @@
 #include <lanai/via_abi.h>
 
 #include "common/doorbells.h"
+#include "common/flow_control.h"
 #include "common/regulator.h"
 #include "common/sched_tick.h"
 #include "common/sram_placement.h"
@@ -122,7 +123,8 @@ void accept_send(const via::Doorbell& doorbell) {
     via::report_ring_overflow(doorbell.vi);
 }
 
-void accept(const via::Doorbell& doorbell) {
+// Inlined into the drain as it always was, whoever else files doorbells.
+[[gnu::always_inline]] inline void accept(const via::Doorbell& doorbell) {
   if (!doorbell.receive)
     accept_send(doorbell);
   else if (via::push_posted(doorbell, queues[doorbell.vi].receive))
@@ -180,6 +182,24 @@ SendRing& send_ring_of(uint32_t vi) { return queues[vi].send; }
 
 } // namespace
 
+namespace {
+
+// Flow control's way in (common/flow_control.h): a doorbell of a
+// flow-controlled VI, filed when it may go.
+[[gnu::noinline]] void file_flow_doorbell(const via::Doorbell& doorbell) { accept(doorbell); }
+
+// Credits go first under a stamp-ordering scheduler: they hold up no data.
+bool send_credit(const via::Ack& ack) { return send_ack(ack, 0u); }
+
+} // namespace
+
+} // namespace pvia
+
+extern "C" constinit const via::flow::Hooks via_flow_hooks{
+    &pvia::file_flow_doorbell, &pvia::send_credit, &pvia::wake_timer_by};
+
+namespace pvia {
+
 void start_doorbells() {
   per_vi_doorbells = via::doorbells_per_vi();
   stamp_ordered = via::scheduler_orders_queues();
@@ -192,8 +212,10 @@ namespace {
 // The rare events the visit to the doorbells also takes: an overflow, and
 // the countdown timer of the resend lane (pvia_resend.cpp).
 [[gnu::noinline]] void rare_events(uint32_t events, const via::DoorbellDrain& how) {
-  if ((events & LANAI_EV_TIMER) != 0u)
+  if ((events & LANAI_EV_TIMER) != 0u) {
     resend_timer();
+    via::flow::timer();
+  }
   if ((events & LANAI_EV_DOORBELL_OVERFLOW) != 0u)
     via::report_doorbell_overflow(events, how);
 }

@@ -58,7 +58,8 @@ namespace {
 } // namespace pvia
 
 // What the driver may ask of this firmware besides sends and receives.
-extern "C" const uint32_t via_firmware_features = VIA_FEATURE_RDMA_WRITE | VIA_FEATURE_RDMA_READ;
+extern "C" const uint32_t via_firmware_features =
+    VIA_FEATURE_RDMA_WRITE | VIA_FEATURE_RDMA_READ | VIA_FEATURE_FLOW_CONTROL;
 
 // Freestanding C++ gives main no special linkage; _start calls it by its C name.
 extern "C" int main() {

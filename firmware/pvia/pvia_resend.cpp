@@ -68,6 +68,7 @@ VIA_ZEROED_AT_LOAD uint32_t retries[VIA_MAX_VI]{};
 VIA_ZEROED_AT_LOAD uint32_t resent_upto[VIA_MAX_VI]{};
 
 bool armed;
+VIA_ZEROED_AT_LOAD uint32_t armed_for{}; // the cycle the timer fires at, while armed
 
 void enter(Lane next) {
   lane = next;
@@ -86,6 +87,7 @@ void arm_at(uint32_t cycle) {
   const int32_t left = static_cast<int32_t>(cycle - now());
   lanai_mmio_write(LANAI_REG_TIMER, left > 0 ? static_cast<uint32_t>(left) : 1u);
   armed = true;
+  armed_for = cycle;
 }
 
 // The waiting record of `vi` numbered lowest (from `*from` on, if given);
@@ -283,6 +285,11 @@ void resend_packet_left() {
   records[lane_record].sent_at = now();
   resent_upto[record.vi] = record.sequence + 1u;
   message_done();
+}
+
+void wake_timer_by(uint32_t cycle) {
+  if (!armed || static_cast<int32_t>(cycle - armed_for) < 0)
+    arm_at(cycle);
 }
 
 void resend_timer() {

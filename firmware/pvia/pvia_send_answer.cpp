@@ -9,6 +9,7 @@
 
 #include "common/ack_packet.h"
 #include "common/vi_table.h"
+#include "common/flow_control.h"
 #include "pvia.h"
 #include "pvia_counters.h"
 #include "pvia_send_record.h"
@@ -127,6 +128,10 @@ void ack_arrived(const via_packet_header& ack) {
   const uint32_t vi = ack.dst_vi;
   if (!via::vi_valid(vi)) {
     count(pvia_stray_acks);
+    return;
+  }
+  if (via::flow::is_credit(ack)) {
+    via::flow::credit_arrived(ack);
     return;
   }
   via::trace_tag(vi, ack.sequence);

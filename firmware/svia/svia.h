@@ -139,6 +139,9 @@ bool take_waiting_ack();
 // oldest when the network send DMA is idle.
 void send_ack(const via::Ack& ack);
 inline bool ack_room() { return acks_queued < kAcksQueued; }
+// Queues a credit of flow control (common/flow_control.h), or merges it
+// into its VI's credit not yet sent; false if there is no room.
+bool send_credit(const via::Ack& ack);
 inline bool acks_waiting() { return acks_queued != 0u; }
 void send_next_ack();
 
@@ -204,6 +207,9 @@ void clear_deadline(Deadline which);
 // acknowledgements that are due go, and the timer is armed again for the
 // next.
 void deadline_reached();
+// Flow control's timer (common/flow_control.h): its deadline, no later
+// than `cycle`.
+void wake_timer_by(uint32_t cycle);
 
 // --- Reliable Delivery's acknowledgements (svia_delayed_acks.cpp) ----------
 

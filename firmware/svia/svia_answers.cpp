@@ -12,6 +12,7 @@
 #include "common/arrival_checks.h"
 #include "common/sram_placement.h"
 #include "common/vi_table.h"
+#include "common/flow_control.h"
 #include "svia.h"
 #include "svia_counters.h"
 
@@ -119,6 +120,10 @@ void ack_arrived(const via_packet_header& ack) {
     count(svia_stray_acks);
     return;
   }
+  if (via::flow::is_credit(ack)) {
+    via::flow::credit_arrived(ack);
+    return;
+  }
   via::trace_tag(vi, ack.sequence);
   const uint32_t peer = uint32_t{ack.src_node} << 16 | ack.src_vi;
   const bool exact = (ack.flags & VIA_ACK_F_EXACT) != 0u;
@@ -197,6 +202,21 @@ void send_ack(const via::Ack& ack) {
   newest_ack[ack.from_vi] = (ack.flags & VIA_ACK_F_EXACT) == 0u ? acks_tail : kNone;
   ++acks_tail;
   ++acks_queued;
+}
+
+bool send_credit(const via::Ack& ack) {
+  const uint32_t at = newest_ack[ack.from_vi];
+  if (at != kNone && at - acks_head < acks_tail - acks_head) {
+    via::Ack& queued = acks[at % kAcks];
+    if (queued.flags == ack.flags && queued.node == ack.node && queued.vi == ack.vi) {
+      queued.sequence = ack.sequence;
+      return true;
+    }
+  }
+  if (!ack_room())
+    return false;
+  send_ack(ack);
+  return true;
 }
 
 void send_next_ack() {

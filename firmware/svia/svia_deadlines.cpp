@@ -1,11 +1,14 @@
-// The card's countdown timer, shared by the firmware's two deadlines: the
-// send window's next retransmission and the delayed acknowledgements'. The
-// timer runs for the earlier of those set and only then, so a running
+// The card's countdown timer, shared by the firmware's deadlines: the send
+// window's next retransmission, the delayed acknowledgements' and flow
+// control's next credit request. The timer runs for the earliest of those
+// set and only then, so a running
 // timer means the firmware has something to do later (the launcher tells
 // a wait for it from a deadlock), and the main loop notices a deadline by
 // the event word it reads anyway, with no clock read per pass.
 #include <lanai/register_map.h>
 
+#include "common/flow_control.h"
+#include "common/sram_placement.h"
 #include "svia.h"
 
 namespace svia {
@@ -14,6 +17,9 @@ namespace {
 
 bool set_[2];
 uint32_t due_[2]; // LANai cycle each is due at
+// Flow control's, in memory zeroed at load, so that start-up is unchanged.
+VIA_ZEROED_AT_LOAD bool credit_set_{};
+VIA_ZEROED_AT_LOAD uint32_t credit_due_{};
 
 void arm() {
   bool any = false;
@@ -23,6 +29,10 @@ void arm() {
       continue;
     if (!any || static_cast<int32_t>(due_[d] - first) < 0)
       first = due_[d];
+    any = true;
+  }
+  if (credit_set_ && (!any || static_cast<int32_t>(credit_due_ - first) < 0)) [[unlikely]] {
+    first = credit_due_;
     any = true;
   }
   if (!any) {
@@ -58,14 +68,24 @@ void deadline_reached() {
   // Both are looked at; each handler sets its deadline again if it still
   // waits for something.
   set_[0] = set_[1] = false;
+  credit_set_ = false;
   lanai_mmio_write(LANAI_REG_TIMER, 0u);
   // An acknowledgement already in may settle the packet that is due (one
   // that came while a packet left, say): a resend is then not needed.
   (void)take_waiting_ack();
   check_retransmissions();
   send_delayed_acks();
+  via::flow::timer();
   if (acks_waiting())
     send_next_ack();
+}
+
+void wake_timer_by(uint32_t cycle) {
+  if (credit_set_ && static_cast<int32_t>(cycle - credit_due_) >= 0)
+    return;
+  credit_set_ = true;
+  credit_due_ = cycle;
+  arm();
 }
 
 } // namespace svia

@@ -70,7 +70,7 @@ namespace {
 } // namespace svia
 
 // What the driver may ask of this firmware besides sends and receives.
-extern "C" const uint32_t via_firmware_features = VIA_FEATURE_RDMA_WRITE;
+extern "C" const uint32_t via_firmware_features = VIA_FEATURE_RDMA_WRITE | VIA_FEATURE_FLOW_CONTROL;
 
 // Freestanding C++ gives main no special linkage; _start calls it by its C name.
 extern "C" int main() {

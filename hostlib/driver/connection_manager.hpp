@@ -40,6 +40,7 @@ struct ViSummary {
   VIP_BOOLEAN rdma_write = VIP_FALSE;
   VIP_BOOLEAN rdma_read = VIP_FALSE;
   std::uint64_t rate = 0; // bytes/s asked for with QoS; 0: best effort
+  bool flow_control = false;
 };
 
 enum class RequestState : std::uint8_t {

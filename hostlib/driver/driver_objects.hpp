@@ -60,6 +60,7 @@ struct ViObject {
   VIP_QOS_REQUEST qos{}; // attributes.QoS points here when a rate was asked
   std::uint64_t vtick = ~std::uint64_t{0};
   LANAI_EMU_FRAGMENTATION fragmentation{}; // VIA_FRAG_NONE until set
+  bool flow_control = false;               // lanai_emu_set_flow_control
   // Admission control: the rate (bytes/s) this VI holds on this node's
   // outgoing link (from creation) and, while connected, the peer's rate on
   // this node's incoming link. 0 when nothing is held.

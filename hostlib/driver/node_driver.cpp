@@ -313,6 +313,10 @@ void NodeDriver::peer_matched(const std::shared_ptr<ConnectRequest>& mine,
     mismatch = VIP_INVALID_RELIABILITY_LEVEL;
   else if (vi->attributes.MaxTransferSize != theirs->client.mtu)
     mismatch = VIP_INVALID_MTU;
+  else if (vi->flow_control != theirs->client.flow_control) {
+    mismatch = VIP_INVALID_PARAMETER;
+    set_last_error(flow_control_mismatch(node()));
+  }
   if (mismatch != VIP_SUCCESS) {
     mine->state = RequestState::rejected;
     mine->rejection = mismatch;
@@ -375,6 +379,12 @@ void NodeDriver::set_peer(ViObject& vi, std::uint32_t remote_node, std::uint32_t
   vi.peer_gone = false;
   config_->write_vi_peer(vi.slot, remote_node, remote_slot);
   config_->write_vi_state(vi.slot, VIA_VI_CONNECTED);
+}
+
+std::string flow_control_mismatch(std::uint32_t node) {
+  return fmt::format("node{}: flow control is on at one end of the connection only "
+                     "(lanai_emu_set_flow_control on both or neither)",
+                     node);
 }
 
 } // namespace lanai::vipl

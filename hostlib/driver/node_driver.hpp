@@ -199,4 +199,8 @@ std::uint64_t status_address(const VIP_DESCRIPTOR* descriptor);
 // The descriptor's Status as the NIC left it.
 std::uint32_t read_status(const VIP_DESCRIPTOR* descriptor);
 
+// Why a connection between a flow-controlled VI and one without flow
+// control is refused (the last error of the node that refuses it).
+std::string flow_control_mismatch(std::uint32_t node);
+
 } // namespace lanai::vipl

@@ -113,6 +113,20 @@ typedef struct {
 } LANAI_EMU_FRAGMENTATION;
 VIP_RETURN lanai_emu_set_fragmentation(VIP_VI_HANDLE vi, const LANAI_EMU_FRAGMENTATION* how);
 
+/* Credit flow control on this VI (off on new VIs). The receiving card
+ * grants a credit for each receive posted; the sending card holds each send
+ * that would take a receive at the peer (a send, an RDMA write with
+ * immediate data) until it has a credit for it, and the sends behind it in
+ * the queue wait with it. A sender that runs ahead of its receiver then
+ * waits instead of overrunning it: nothing is dropped for want of a
+ * receive, and VipPostSend still returns at once. Both ends of a connection
+ * must set it (a connection between ends that differ is refused with
+ * VIP_INVALID_PARAMETER). Set while the VI is idle with nothing posted
+ * (VIP_INVALID_STATE otherwise); VIP_ERROR_NOT_SUPPORTED if the firmware
+ * has no flow control (SVIA, PVIA and QoS-VIA have), VIP_ERROR_RESOURCE past
+ * VIA_MAX_FLOW_VI VIs on one node. Reason in lanai_emu_last_error. */
+VIP_RETURN lanai_emu_set_flow_control(VIP_VI_HANDLE vi, VIP_BOOLEAN on);
+
 #ifdef __cplusplus
 }
 #endif

@@ -44,6 +44,7 @@ ViSummary summary(const NodeDriver& d, const ViObject& vi) {
   s.rdma_write = vi.attributes.EnableRdmaWrite;
   s.rdma_read = vi.attributes.EnableRdmaRead;
   s.rate = vi.attributes.QoS ? vi.attributes.QoS->BandwidthBytesPerSec : 0;
+  s.flow_control = vi.flow_control;
   return s;
 }
 
@@ -112,6 +113,10 @@ VIP_RETURN VipConnectAccept(VIP_CONN_HANDLE ConnHandle, VIP_VI_HANDLE ViHandle) 
       return VIP_INVALID_RELIABILITY_LEVEL;
     if (vi->attributes.MaxTransferSize != request->client.mtu)
       return VIP_INVALID_MTU;
+    if (vi->flow_control != request->client.flow_control) {
+      d.set_last_error(flow_control_mismatch(d.node()));
+      return VIP_INVALID_PARAMETER;
+    }
     d.conns.erase(conn->token);
     // Admission control, this side's half: the client's sends arrive on
     // this node's incoming link. A refusal answers the request (the client

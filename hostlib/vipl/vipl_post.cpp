@@ -35,6 +35,19 @@ bool well_formed(const VIP_DESCRIPTOR& descriptor, const ViObject& vi, bool rece
   return op == VIP_CONTROL_OP_SENDRECV;
 }
 
+// A flow-controlled VI's doorbells say so; a send that takes a receive at
+// the peer (a send, an RDMA write with immediate data) also asks for a
+// credit (via_abi.h).
+std::uint32_t flow_bits(const ViObject& vi, const VIP_DESCRIPTOR& descriptor, bool receive) {
+  if (!vi.flow_control)
+    return 0u;
+  const VIP_UINT16 control = descriptor.CS.Control;
+  const VIP_UINT16 op = control & VIP_CONTROL_OP_MASK;
+  const bool takes_receive = op == VIP_CONTROL_OP_SENDRECV ||
+                             (op == VIP_CONTROL_OP_RDMAWRITE && (control & VIP_CONTROL_IMMEDIATE));
+  return VIA_DOORBELL_FLOW | (!receive && takes_receive ? VIA_DOORBELL_CREDIT : 0u);
+}
+
 VIP_RETURN post(NodeDriver& d, VIP_VI_HANDLE handle, VIP_DESCRIPTOR* descriptor,
                 VIP_MEM_HANDLE memory, bool receive) {
   ViObject* vi = d.vis.find(handle);
@@ -86,7 +99,8 @@ VIP_RETURN post(NodeDriver& d, VIP_VI_HANDLE handle, VIP_DESCRIPTOR* descriptor,
   d.track(*vi, receive, descriptor);
   via_doorbell doorbell{};
   doorbell.vi_queue = vi->slot | (receive ? VIA_DOORBELL_RECV : 0u) |
-                      d.config().epoch(vi->slot) << VIA_DOORBELL_EPOCH_SHIFT;
+                      d.config().epoch(vi->slot) << VIA_DOORBELL_EPOCH_SHIFT |
+                      flow_bits(*vi, *descriptor, receive);
   doorbell.handle = memory;
   doorbell.descriptor = address;
   d.card().ring_doorbell(doorbell);

@@ -3,7 +3,8 @@
 // immediate data; addresses in, at the edge of and outside its registered
 // memory; good, stale, other and zero memory handles; RDMA targets in and
 // around the peer's region) on a VI connected to node 1, on the firmware
-// the first byte picks. Every call must return a VIP_* code, the cards must
+// the first byte picks, with credit flow control on both VIs if its bit 2
+// is set. Every call must return a VIP_* code, the cards must
 // not fault, and nothing outside the registered regions may change: the
 // guard bytes around both nodes' regions are checked after the run.
 #include <algorithm>
@@ -64,6 +65,7 @@ struct Run {
   Arena poster_arena;
   Arena receiver_arena;
   Target target;
+  bool flow_control = false;
   bool poster_done = false;
   bool poster_guards = false;
   bool receiver_guards = false;
@@ -118,6 +120,8 @@ int poster(Bytes in, Run& run) {
   // A region of the same node that is no descriptor's buffer.
   static std::uint8_t elsewhere[256];
   const VIP_MEM_HANDLE other = ep.register_other(elsewhere, sizeof elsewhere);
+  if (run.flow_control && lanai_emu_set_flow_control(ep.vi(), VIP_TRUE) != VIP_SUCCESS)
+    __builtin_trap();
   if (ep.connect_to(1)) {
     int accepted = 0;
     for (std::size_t slot = 0; !in.spent() && slot < kDescriptors; ++slot)
@@ -135,6 +139,8 @@ int poster(Bytes in, Run& run) {
 int receiver(Run& run) {
   Endpoint ep(run.receiver_arena, true);
   run.target = {&run.receiver_arena, ep.memory()};
+  if (run.flow_control && lanai_emu_set_flow_control(ep.vi(), VIP_TRUE) != VIP_SUCCESS)
+    __builtin_trap();
   for (std::size_t i = 0; i < kDescriptors; ++i) {
     VIP_DESCRIPTOR* d = &run.receiver_arena.descriptors[i];
     std::memset(d, 0, sizeof *d);
@@ -162,6 +168,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   static const char* const firmwares[] = {"svia", "pvia", "qosvia"};
   auto run = std::make_unique<Run>();
+  run->flow_control = (data[0] & 4u) != 0u;
   run_pair(
       firmwares[data[0] % 3],
       [&] {

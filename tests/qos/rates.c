@@ -12,7 +12,9 @@
  * channel at least its rate, all of them the same multiple of it within 5%:
  * what VirtualClock gives sources that always have work), "starved" (best
  * effort under 1% of the total) or "shared" (best effort over 5% of the
- * total). */
+ * total). A last argument "flow" puts every channel under credit flow
+ * control: then each send waits on the card for a credit, and the shares
+ * show that the scheduler still orders what has its credits. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +169,7 @@ int via_main(int argc, char** argv) {
   const double warmup_ms = argc > 4 ? atof(argv[4]) : 5.0;
   const double window_ms = argc > 5 ? atof(argv[5]) : 20.0;
   const char* expect = argc > 6 ? argv[6] : "";
+  const int flow = argc > 7 && strcmp(argv[7], "flow") == 0;
   const int me = lanai_emu_node(), peer = 1 - me;
   if (me > 1)
     return 0;
@@ -185,6 +188,8 @@ int via_main(int argc, char** argv) {
         VIP_SERVICE_RELIABLE_DELIVERY, SIZE, &n->qos[c], ptag, VIP_FALSE, VIP_FALSE};
     VIP_CQ_HANDLE send_cq = me == 0 ? n->cq : NULL, recv_cq = me == 1 ? n->cq : NULL;
     VT_CHECK(VipCreateVi(n->nic, &attrs, send_cq, recv_cq, &n->vis[c]) == VIP_SUCCESS);
+    if (flow)
+      VT_CHECK(lanai_emu_set_flow_control(n->vis[c], VIP_TRUE) == VIP_SUCCESS);
     if (me == 1)
       for (int i = 0; i < RECV_DEPTH; i++)
         VT_CHECK(vt_post(n->vis[c], slot_desc(n, c, i), slot_buf(n, c, i), SIZE, n->mh, 1) ==

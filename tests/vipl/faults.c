@@ -50,7 +50,7 @@ static unsigned char* buf(struct node* n, int i) {
   return n->mem + (size_t)i * (MAX_SIZE + 128) + 64;
 }
 
-static int open_vi(struct node* n, VIP_RELIABILITY_LEVEL level, int me, int peer) {
+static int open_vi(struct node* n, VIP_RELIABILITY_LEVEL level) {
   VIP_PROTECTION_HANDLE ptag;
   if (VipOpenNic("nic0", &n->nic) != VIP_SUCCESS || VipCreatePtag(n->nic, &ptag) != VIP_SUCCESS)
     return 1;
@@ -178,13 +178,13 @@ int via_main(int argc, char** argv) {
   struct node* n = calloc(1, sizeof *n);
   int status = 64;
   if (strcmp(argv[1], "unreliable") == 0 && argc == 4) {
-    if (open_vi(n, VIP_SERVICE_UNRELIABLE, me, 1 - me))
+    if (open_vi(n, VIP_SERVICE_UNRELIABLE))
       return 10;
     status = unreliable(n, me, atoi(argv[2]), (VIP_UINT32)atoi(argv[3]));
   } else if (strcmp(argv[1], "conn-lost") == 0 && argc == 3) {
     VIP_RELIABILITY_LEVEL level =
         strcmp(argv[2], "rr") == 0 ? VIP_SERVICE_RELIABLE_RECEPTION : VIP_SERVICE_RELIABLE_DELIVERY;
-    if (open_vi(n, level, me, 1 - me))
+    if (open_vi(n, level))
       return 10;
     status = conn_lost(n, me, level);
   }

@@ -35,11 +35,15 @@ static int setup(struct node* n) {
   return VipRegisterMem(n->nic, n->mem, MEM_BYTES, &ma, &n->mh) != VIP_SUCCESS;
 }
 
+/* Every VI made under credit flow control (a second argument "flow"). */
+static int flow_control;
+
 VIP_RETURN make_vi(struct node* n, VIP_CQ_HANDLE send_cq, VIP_CQ_HANDLE recv_cq,
                    VIP_VI_HANDLE* vi) {
   VIP_VI_ATTRIBUTES va = {
       VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, n->ptag, VIP_FALSE, VIP_FALSE};
-  return VipCreateVi(n->nic, &va, send_cq, recv_cq, vi);
+  const VIP_RETURN r = VipCreateVi(n->nic, &va, send_cq, recv_cq, vi);
+  return r != VIP_SUCCESS || !flow_control ? r : lanai_emu_set_flow_control(*vi, VIP_TRUE);
 }
 
 VIP_RETURN connect_vi(struct node* n, VIP_VI_HANDLE vi, VIP_UINT8 disc) {
@@ -82,6 +86,7 @@ int check_status(const VIP_DESCRIPTOR* d, VIP_UINT32 status, VIP_UINT32 length) 
 
 int via_main(int argc, char** argv) {
   const char* scenario = argc > 1 ? argv[1] : "";
+  flow_control = argc > 2 && strcmp(argv[2], "flow") == 0;
   if (lanai_emu_nodes() != 2)
     return 64;
   struct node* n = calloc(1, sizeof *n);

@@ -142,6 +142,20 @@ typedef struct {
  * has already flushed. */
 #define VIA_DOORBELL_EPOCH_SHIFT 24
 #define VIA_DOORBELL_EPOCH(word) (((word) >> VIA_DOORBELL_EPOCH_SHIFT) & 0xFFu)
+/* Credit flow control (lanai_emu_set_flow_control). Every doorbell of a
+ * flow-controlled VI carries VIA_DOORBELL_FLOW beside its VI number, so
+ * that the number names no VI on the firmware's common path and the
+ * doorbell takes its rare one: VIs without flow control pay nothing for
+ * it, and firmware without it counts such doorbells as naming no VI (the
+ * driver refuses the attribute unless the firmware exports
+ * VIA_FEATURE_FLOW_CONTROL). A send doorbell whose descriptor takes a
+ * receive at the peer (a send, an RDMA write with immediate data) also
+ * carries VIA_DOORBELL_CREDIT: it waits on the card for a credit. */
+#define VIA_DOORBELL_FLOW 0x8000u
+#define VIA_DOORBELL_CREDIT 0x4000u
+#define VIA_DOORBELL_VI(word) ((word)&0x3FFFu) /* the VI number without them */
+/* Flow-controlled VIs per card (each holds sends waiting for credits). */
+#define VIA_MAX_FLOW_VI 16
 
 /* --- Packet header ------------------------------------------------------
  * Follows the route bytes on the wire; big endian. The payload follows.
@@ -231,6 +245,18 @@ typedef struct {
  * `sequence` was lost), so the sender need not wait for its timeout to go
  * back. Sent once per gap. */
 #define VIA_ACK_F_GAP 0x0002u
+/* Credit flow control: a credit (VIA_ACK_F_CREDIT) settles nothing; its
+ * `sequence` is how many receives the acknowledging VI has had posted in
+ * its current epoch (free-running), so the sender's VI may have sent that
+ * many messages that take one. A later credit stands for an earlier one,
+ * and a card may merge a credit not yet sent into the next (never into an
+ * ack of another kind). A credit request (VIA_ACK_F_CREDIT_REQUEST) asks
+ * the peer for a credit: a sender that waits for credits sends one when it
+ * starts waiting (the receives may have been posted before the connection
+ * existed) and again each retransmission timeout while it waits (a credit
+ * may be lost). */
+#define VIA_ACK_F_CREDIT 0x0004u
+#define VIA_ACK_F_CREDIT_REQUEST 0x0008u
 #define VIA_ACK_OUTCOME_OK 0u          /* data in host memory */
 #define VIA_ACK_OUTCOME_REMOTE_DESC 1u /* VIP_STATUS_REMOTE_DESC_ERROR */
 #define VIA_ACK_OUTCOME_RDMA_PROT 2u   /* VIP_STATUS_RDMA_PROT_ERROR */
@@ -305,6 +331,7 @@ typedef struct {
  * for the driver to read. */
 #define VIA_FEATURE_RDMA_WRITE 0x1u
 #define VIA_FEATURE_RDMA_READ 0x2u
+#define VIA_FEATURE_FLOW_CONTROL 0x4u /* VIA_DOORBELL_FLOW, VIA_ACK_F_CREDIT */
 #define VIA_FEATURES_SYMBOL "via_firmware_features"
 
 /* Fragmentation policies (firmware that pipelines messages: PVIA, QoS-VIA;
