@@ -356,7 +356,7 @@ bool take_continuation(uint32_t vi, const Arrival& arrival) {
   record.flags = header.flags;
   record.immediate = header.immediate;
   // Its acknowledgement, if it wants one, goes back to where it came from.
-  if ((header.flags & VIA_PACKET_F_ACK_WANTED) != 0u) {
+  if ((header.flags & kAnswered) != 0u) {
     record.src_node = header.src_node;
     record.src_vi = header.src_vi;
   }
@@ -411,7 +411,7 @@ bool take_continuation(uint32_t vi, const Arrival& arrival) {
   if (match != Match::record) {
     if (match == Match::none)
       via::no_receive_posted(vi);
-    if ((header.flags & VIA_PACKET_F_ACK_WANTED) != 0u)
+    if ((header.flags & kAnswered) != 0u)
       refuse_in_order(vi, arrival, VIP_STATUS_REMOTE_DESC_ERROR);
     release_arrival(arrival.index);
     return true;
@@ -448,8 +448,8 @@ bool take_read_data(uint32_t vi, const Arrival& arrival) {
 // reported to its sender.
 VIA_ZEROED_AT_LOAD uint32_t gap_reported[VIA_MAX_VI]{};
 
-// A Reliable Reception message is taken only in sequence, as its sender
-// goes back to the first one the fabric lost (pvia_resend.cpp): a
+// A message its sender wants answered (kAnswered) is taken only in
+// sequence, as its sender goes back to the first one the fabric lost (pvia_resend.cpp): a
 // duplicate (sent again, its acknowledgement lost) is answered again and
 // dropped; one past a gap is dropped, and the first past each gap is
 // answered by an acknowledgement saying so (VIA_ACK_F_GAP). True if it is
@@ -468,11 +468,12 @@ VIA_ZEROED_AT_LOAD uint32_t gap_reported[VIA_MAX_VI]{};
 }
 
 // A first fragment that asks for more than a send's handling: an RDMA read
-// request, a read's data, or a Reliable Reception message. Out of line:
+// request, a read's data, or a message its sender wants answered
+// (kAnswered: Reliable Reception, or SVIA's reliable messages). Out of line:
 // plain messages do not pay for it.
 [[gnu::noinline]] bool take_marked(uint32_t vi, const Arrival& arrival) {
   const via_packet_header& header = arrival.buffer->header;
-  if ((header.flags & VIA_PACKET_F_ACK_WANTED) != 0u && !in_sequence(vi, header)) {
+  if ((header.flags & kAnswered) != 0u && !in_sequence(vi, header)) {
     release_arrival(arrival.index);
     return true;
   }
@@ -501,7 +502,7 @@ VIA_ZEROED_AT_LOAD uint32_t gap_reported[VIA_MAX_VI]{};
 [[gnu::noinline]] bool take_unmatched(const Arrival& arrival) {
   const via_packet_header& header = arrival.buffer->header;
   if (header.offset == 0u && via::vi_valid(header.dst_vi) &&
-      (header.flags & (VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RDMA_READ)) != 0u) {
+      (header.flags & (kAnswered | VIA_PACKET_F_RDMA_READ)) != 0u) {
     const via::Ack refusal{header.src_node,
                            header.src_vi,
                            header.dst_vi,
@@ -519,8 +520,7 @@ VIA_ZEROED_AT_LOAD uint32_t gap_reported[VIA_MAX_VI]{};
   return true;
 }
 
-constexpr uint32_t kMarked =
-    VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RDMA_READ | VIA_PACKET_F_RDMA_READ_DATA;
+constexpr uint32_t kMarked = kAnswered | VIA_PACKET_F_RDMA_READ | VIA_PACKET_F_RDMA_READ_DATA;
 
 // A packet that carries no message: an acknowledgement, handed to the
 // send engine, or a damaged one, dropped and counted, not reported (its

@@ -59,13 +59,13 @@ uint32_t blocked_tail;
 VIA_ZEROED_AT_LOAD uint32_t settled_next[VIA_MAX_VI]{};
 VIA_ZEROED_AT_LOAD uint32_t settled_epoch[VIA_MAX_VI]{};
 
-// The acknowledgement a Reliable Reception sender asked for: the message's
-// data is in host memory, or it failed here, with the outcomes of the
+// The acknowledgement a sender waits for (kAnswered): the message's data
+// is in host memory, or it failed here, with the outcomes of the
 // messages before it (an acknowledgement that reported a failure may have
 // been lost). False if it cannot be queued now.
 bool acknowledge(uint32_t r) {
   const ReceiveRecord& record = records[r];
-  if ((record.flags & VIA_PACKET_F_ACK_WANTED) == 0u)
+  if ((record.flags & kAnswered) == 0u)
     return true;
   // A receive whose descriptor could not be read dropped the message.
   const uint32_t errors = record.errors | (record.silent ? VIP_STATUS_REMOTE_DESC_ERROR : 0u);
@@ -133,7 +133,7 @@ ReceiveState write_status(uint32_t r) {
     ++waiting_turn[vi];
     return ReceiveState::wait_turn;
   }
-  if ((records[r].flags & VIA_PACKET_F_ACK_WANTED) != 0u || waiting_turn[vi] != 0u)
+  if ((records[r].flags & kAnswered) != 0u || waiting_turn[vi] != 0u)
     return take_turn(r);
   ++tickets_completed[vi];
   return submit_status(r);

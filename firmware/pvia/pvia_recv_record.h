@@ -17,6 +17,12 @@
 
 namespace pvia {
 
+// Messages whose sender waits for this card's acknowledgement: Reliable
+// Reception's, and the reliable ones of a sender that keeps what it sends
+// until acknowledged (VIA_PACKET_F_RELIABLE: SVIA's Reliable Delivery).
+// Both are taken in sequence and answered in their VI's order.
+constexpr uint32_t kAnswered = VIA_PACKET_F_ACK_WANTED | VIA_PACKET_F_RELIABLE;
+
 enum class ReceiveState : uint8_t {
   free,             // no receive
   fetch_descriptor, // the descriptor is on its way from host memory

@@ -171,7 +171,10 @@ bool in_sequence(uint32_t vi, const via_packet_header& header) {
     return false;
   const uint32_t sequence = packet.header.sequence;
   via::trace_tag(vi, sequence);
-  if ((flags & VIA_PACKET_F_RELIABLE) != 0u) {
+  // Whoever waits for an answer resends until it comes (SVIA's reliable
+  // messages, and Reliable Reception ones from PVIA or QoS-VIA, which mark
+  // only that they want it): their messages are taken in sequence.
+  if ((flags & (VIA_PACKET_F_RELIABLE | VIA_PACKET_F_ACK_WANTED)) != 0u) {
     if (!in_sequence(vi, packet.header))
       return true;
   } else if (!via::take_unreliable(vi, sequence)) {

@@ -63,8 +63,8 @@ static VIP_DESCRIPTOR* wait_for(VIP_VI_HANDLE vi, int recv) {
   VIP_RETURN r = recv ? VipRecvWait(vi, VIP_INFINITE, &d) : VipSendWait(vi, VIP_INFINITE, &d);
   if (r != VIP_SUCCESS || !(d->CS.Status & VIP_STATUS_DONE) ||
       (d->CS.Status & VIP_STATUS_ERROR_MASK)) {
-    fprintf(stderr, "node%d: completion failed: ret %d status 0x%x\n", lanai_emu_node(), (int)r,
-            d ? (unsigned)d->CS.Status : 0u);
+    fprintf(stderr, "node%d: %s completion failed: ret %d status 0x%x\n", lanai_emu_node(),
+            recv ? "receive" : "send", (int)r, d ? (unsigned)d->CS.Status : 0u);
     exit(3);
   }
   return d;
