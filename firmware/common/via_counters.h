@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "common/sram_placement.h"
+
 extern "C" {
 extern volatile uint32_t via_doorbell_overflows; // times the doorbell hardware dropped some
 extern volatile uint32_t via_ring_overflows;     // doorbells for a full VI ring: dropped
@@ -17,10 +19,13 @@ extern volatile uint32_t
 extern volatile uint32_t via_out_of_sequence_dropped; // reliable messages past a gap: dropped
 extern volatile uint32_t via_unreliable_drops;        // no receive posted on an unreliable VI
 extern volatile uint32_t via_recvq_empty_errors; // no receive posted on a reliable VI: VI broken
-// Credit flow control (flow_control.cpp).
-extern volatile uint32_t via_flow_credit_waits;    // times a VI's send waited for a credit
-extern volatile uint32_t via_flow_credits_sent;    // credits sent for receives posted
-extern volatile uint32_t via_flow_credit_requests; // credit requests sent by waiting senders
+// Credit flow control (flow_control.cpp); zero at load (placed apart,
+// reached with full addresses).
+VIA_LARGE_DATA extern volatile uint32_t
+    via_flow_credit_waits; // times a VI's send waited for a credit
+VIA_LARGE_DATA extern volatile uint32_t via_flow_credits_sent; // credits sent for receives posted
+VIA_LARGE_DATA extern volatile uint32_t
+    via_flow_credit_requests; // credit requests sent by waiting senders
 }
 
 // Counters are volatile so that a reader outside the LANai always sees the

@@ -26,6 +26,7 @@ LANAI_REGISTER_COUNTER(pvia_arrival_stalls);
 LANAI_REGISTER_COUNTER(pvia_stray_fragments);
 LANAI_REGISTER_COUNTER(pvia_rdma_refused);
 LANAI_REGISTER_COUNTER(pvia_broken_messages);
+LANAI_REGISTER_COUNTER(pvia_messages_resumed);
 LANAI_REGISTER_COUNTER(pvia_acks_sent);
 LANAI_REGISTER_COUNTER(pvia_acks_merged);
 LANAI_REGISTER_COUNTER(pvia_retransmissions);

@@ -2,6 +2,8 @@
 // reset like the rest of .bss.
 #include "pvia_counters.h"
 
+#include "common/sram_placement.h"
+
 volatile uint32_t pvia_sends_completed;
 volatile uint32_t pvia_sends_failed;
 volatile uint32_t pvia_receives_completed;
@@ -22,6 +24,8 @@ volatile uint32_t pvia_arrival_stalls;
 volatile uint32_t pvia_stray_fragments;
 volatile uint32_t pvia_rdma_refused;
 volatile uint32_t pvia_broken_messages;
+// Zero at load, so that start-up does not grow with it.
+VIA_ZEROED_AT_LOAD volatile uint32_t pvia_messages_resumed{};
 volatile uint32_t pvia_acks_sent;
 volatile uint32_t pvia_acks_merged;
 volatile uint32_t pvia_retransmissions;

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "common/sram_placement.h"
 #include "common/via_counters.h"
 
 extern "C" {
@@ -29,8 +30,11 @@ extern volatile uint32_t pvia_arrival_stalls;     // packets that waited for a f
 extern volatile uint32_t pvia_stray_fragments; // fragments of no message being assembled: dropped
 extern volatile uint32_t pvia_rdma_refused;    // RDMA writes refused at this card (reported)
 extern volatile uint32_t pvia_broken_messages; // messages ended early by a fragment out of place
-extern volatile uint32_t pvia_acks_sent;       // acknowledgements queued for the network
-extern volatile uint32_t pvia_acks_merged;     // ... merged into one not yet sent instead
+// Zero at load (placed apart, reached with full addresses).
+VIA_LARGE_DATA extern volatile uint32_t
+    pvia_messages_resumed; // messages that lost a fragment, taken again whole when resent
+extern volatile uint32_t pvia_acks_sent;   // acknowledgements queued for the network
+extern volatile uint32_t pvia_acks_merged; // ... merged into one not yet sent instead
 extern volatile uint32_t
     pvia_acks_unroutable;                // acknowledgements for a node without a route: dropped
 extern volatile uint32_t pvia_ack_waits; // completions that waited for an acknowledgement buffer

@@ -303,16 +303,79 @@ void take_fragment(uint32_t r, const Arrival& arrival) {
     assembling[record.vi] = kNoRecord;
 }
 
+// Each VI's next number expected + 1 when a message past a gap was last
+// reported to its sender.
+VIA_ZEROED_AT_LOAD uint32_t gap_reported[VIA_MAX_VI]{};
+
+// A message its sender resends until answered (kAnswered) does not break
+// off when it loses a fragment: its sender sends it again whole
+// (pvia_resend.cpp), so its record keeps its receive and waits for it. The
+// VI expects that message next again: later ones are dropped as past a
+// gap, and the sender hears of the gap at once. Not once the VI has been
+// flushed since (its numbers start again): then it breaks off.
+bool resent_whole(const ReceiveRecord& record) {
+  return (record.flags & kAnswered) != 0u && record.kind != ReceiveKind::read_data &&
+         via::sequence_table::sequence_epoch[record.vi] == via::vi_config(record.vi).epoch + 1u;
+}
+
+[[gnu::noinline]] void wait_for_resend(uint32_t r) {
+  ReceiveRecord& record = via::in_register(&records[r]);
+  if (record.awaiting)
+    return;
+  record.awaiting = true;
+  const uint32_t vi = record.vi;
+  via::sequence_table::expected_sequence[vi] = record.sequence;
+  gap_reported[vi] = record.sequence + 1u;
+  via_packet_header from{};
+  from.src_node = record.src_node;
+  from.src_vi = record.src_vi;
+  (void)acknowledge_again(vi, from, true);
+}
+
 // The message record r was assembling will get no more fragments: what
-// came is delivered, and the receive completes with a transport error.
+// came is delivered, and the receive completes with a transport error;
+// unless its sender resends it (above).
 void break_off(uint32_t r) {
   ReceiveRecord& record = via::in_register(&records[r]);
+  if (resent_whole(record)) {
+    wait_for_resend(r);
+    return;
+  }
+  record.awaiting = false;
   count(pvia_broken_messages);
   assembling[record.vi] = kNoRecord;
   record.ended = true;
   record.errors |= VIP_STATUS_TRANSPORT_ERROR;
   if (record.state == ReceiveState::scatter_data)
     record.state = advance(r);
+}
+
+// A first fragment of a message its sender wants answered, while record r
+// waits for its VI's message sent again: r takes it if it is that message
+// (true); anything else is judged as usual (past the gap: dropped). While
+// r's earlier fragments are still on their way to the host, the message
+// is dropped too (taken): its sender sends it again after a timeout.
+[[gnu::noinline]] bool resume(uint32_t r, const Arrival& arrival) {
+  const via_packet_header& header = arrival.buffer->header;
+  ReceiveRecord& record = via::in_register(&records[r]);
+  if (header.sequence != record.sequence || !resent_whole(record))
+    return false;
+  if (record.first != record.taken) {
+    count(pvia_hdma_late_inserts);
+    release_arrival(arrival.index);
+    return true;
+  }
+  count(pvia_messages_resumed);
+  record.awaiting = false;
+  record.ended = false;
+  record.expected = 0u;
+  record.placed = 0u;
+  record.message = header.message;
+  via::note_sequence(record.vi, header.sequence);
+  take_fragment(r, arrival);
+  if (record.state == ReceiveState::scatter_data)
+    record.state = advance(r);
+  return true;
 }
 
 // What a packet's flags make of its message.
@@ -444,10 +507,6 @@ bool take_read_data(uint32_t vi, const Arrival& arrival) {
   return true;
 }
 
-// Each VI's next number expected + 1 when a message past a gap was last
-// reported to its sender.
-VIA_ZEROED_AT_LOAD uint32_t gap_reported[VIA_MAX_VI]{};
-
 // A message its sender wants answered (kAnswered) is taken only in
 // sequence, as its sender goes back to the first one the fabric lost (pvia_resend.cpp): a
 // duplicate (sent again, its acknowledgement lost) is answered again and
@@ -473,6 +532,9 @@ VIA_ZEROED_AT_LOAD uint32_t gap_reported[VIA_MAX_VI]{};
 // plain messages do not pay for it.
 [[gnu::noinline]] bool take_marked(uint32_t vi, const Arrival& arrival) {
   const via_packet_header& header = arrival.buffer->header;
+  const uint32_t waiting = assembling[vi];
+  if (waiting != kNoRecord && resume(waiting, arrival))
+    return true;
   if ((header.flags & kAnswered) != 0u && !in_sequence(vi, header)) {
     release_arrival(arrival.index);
     return true;

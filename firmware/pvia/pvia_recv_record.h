@@ -78,6 +78,7 @@ struct ReceiveRecord {
   bool no_status;    // no receive descriptor: an RDMA write without immediate
                      // data, a read's data, a refusal kept only for its acknowledgement
   bool reported;     // the host has heard of its RDMA protection failure
+  bool awaiting;     // it lost a fragment; its sender sends the message again
   uint8_t reader;    // read_data: the send record of the read
   uint8_t first;     // oldest fragment not yet delivered
   uint8_t scattered; // fragments whose host DMAs are queued (or skipped)

@@ -5,8 +5,9 @@
  * being told what was sent. After each round the receiver acknowledges on
  * every VI, so no message ever finds its receive queue empty.
  * LEVEL is the VIs' reliability: rd (Reliable Delivery, the default) or rr
- * (Reliable Reception).
- * Run: ./vipl_integrity --nodes 2 -- [VIS] [ROUNDS] [DEPTH] [LEVEL] */
+ * (Reliable Reception). FRAG, if given and above 0, has firmware that
+ * pipelines cut the senders' messages into fragments of FRAG bytes.
+ * Run: ./vipl_integrity --nodes 2 -- [VIS] [ROUNDS] [DEPTH] [LEVEL] [FRAG] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +79,8 @@ int via_main(int argc, char** argv) {
     level = VIP_SERVICE_RELIABLE_RECEPTION;
   else if (argc > 4 && strcmp(argv[4], "rd") != 0)
     return 64;
-  if (nvis < 1 || nvis > MAX_VIS || depth < 1 || depth > MAX_DEPTH || rounds < 1)
+  const int frag = argc > 5 ? atoi(argv[5]) : 0;
+  if (nvis < 1 || nvis > MAX_VIS || depth < 1 || depth > MAX_DEPTH || rounds < 1 || frag < 0)
     return 64;
   int me = lanai_emu_node(), sender = me % 2 == 0, peer = sender ? me + 1 : me - 1;
   if (peer >= lanai_emu_nodes())
@@ -104,6 +106,9 @@ int via_main(int argc, char** argv) {
   for (int v = 0; v < nvis; v++) {
     if (VipCreateVi(n->nic, &attrs, NULL, NULL, &n->vis[v]) != VIP_SUCCESS)
       return 13;
+    const LANAI_EMU_FRAGMENTATION cut = {VIA_FRAG_STATIC, (uint32_t)frag, {0, 0, 0, 0}};
+    if (frag > 0 && lanai_emu_set_fragmentation(n->vis[v], &cut) != VIP_SUCCESS)
+      return 15;
     if (sender)
       post(n, n->vis[v], n->ack_desc[v], n->ack_buf[v], 4, 1);
     else
