@@ -65,11 +65,9 @@ inline uint32_t doorbell_status() { return lanai_mmio_read(LANAI_REG_DB_STATUS);
 inline void doorbell_clear_overflow() {
   lanai_mmio_write(LANAI_REG_DB_STATUS, LANAI_DB_STATUS_OVERFLOW);
 }
-// Takes the head of the (selected) queue; false if it was empty. The time
-// it reached the card is read only if `timed`.
-inline bool doorbell_pop(Doorbell& out, bool timed) {
-  if (lanai_mmio_read(LANAI_REG_DB_POP) == 0u)
-    return false;
+// Reads the doorbell the queue's latch holds: the one popped last. The
+// time it reached the card is read only if `timed`.
+inline void read_latched_doorbell(Doorbell& out, bool timed) {
   const uint32_t queue = lanai_mmio_read(LANAI_REG_DB_ENTRY_VI);
   out.vi = queue & LANAI_DB_ENTRY_VI_MASK;
   out.receive = (queue & LANAI_DB_ENTRY_RECV) != 0u;
@@ -81,6 +79,12 @@ inline bool doorbell_pop(Doorbell& out, bool timed) {
     const uint32_t lo = lanai_mmio_read(LANAI_REG_DB_ENTRY_TIME_LO);
     out.posted_at = static_cast<uint64_t>(lanai_mmio_read(LANAI_REG_DB_ENTRY_TIME_HI)) << 32 | lo;
   }
+}
+// Takes the head of the (selected) queue into `out`; false if it was empty.
+inline bool doorbell_pop(Doorbell& out, bool timed) {
+  if (lanai_mmio_read(LANAI_REG_DB_POP) == 0u)
+    return false;
+  read_latched_doorbell(out, timed);
   return true;
 }
 

@@ -40,16 +40,7 @@ void report_doorbell_overflow(uint32_t events, const DoorbellDrain& how) {
 
 Doorbell doorbell_latched() {
   Doorbell doorbell;
-  const uint32_t queue = lanai_mmio_read(LANAI_REG_DB_ENTRY_VI);
-  doorbell.vi = queue & LANAI_DB_ENTRY_VI_MASK;
-  doorbell.receive = (queue & LANAI_DB_ENTRY_RECV) != 0u;
-  doorbell.epoch = VIA_DOORBELL_EPOCH(queue);
-  doorbell.address_lo = lanai_mmio_read(LANAI_REG_DB_ENTRY_ADDR_LO);
-  doorbell.address_hi = lanai_mmio_read(LANAI_REG_DB_ENTRY_ADDR_HI);
-  doorbell.handle = lanai_mmio_read(LANAI_REG_DB_ENTRY_HANDLE);
-  const uint32_t lo = lanai_mmio_read(LANAI_REG_DB_ENTRY_TIME_LO);
-  doorbell.posted_at =
-      static_cast<uint64_t>(lanai_mmio_read(LANAI_REG_DB_ENTRY_TIME_HI)) << 32 | lo;
+  read_latched_doorbell(doorbell, true);
   return doorbell;
 }
 
