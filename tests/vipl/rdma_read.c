@@ -64,10 +64,15 @@ static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* e) {
 
 static VIP_DESCRIPTOR* desc(struct node* n, int i) { return (VIP_DESCRIPTOR*)(n->mem + 64 * i); }
 
+/* Every VI made under credit flow control (a second argument "flow"):
+ * reads take no credit, and the sends around them still keep their order. */
+static int flow_control;
+
 static VIP_RETURN make_vi(struct node* n, VIP_RELIABILITY_LEVEL level, VIP_BOOLEAN rdma_read,
                           VIP_VI_HANDLE* vi) {
   VIP_VI_ATTRIBUTES va = {level, 65536, NULL, n->ptag, VIP_FALSE, rdma_read};
-  return VipCreateVi(n->nic, &va, NULL, NULL, vi);
+  const VIP_RETURN r = VipCreateVi(n->nic, &va, NULL, NULL, vi);
+  return r != VIP_SUCCESS || !flow_control ? r : lanai_emu_set_flow_control(*vi, VIP_TRUE);
 }
 
 static int setup(struct node* n, int readable) {
@@ -325,6 +330,7 @@ static int unsupported(struct node* n) {
 
 int via_main(int argc, char** argv) {
   const char* scenario = argc > 1 ? argv[1] : "";
+  flow_control = argc > 2 && strcmp(argv[2], "flow") == 0;
   if (lanai_emu_nodes() != 2)
     return 64;
   const int me = lanai_emu_node();

@@ -9,7 +9,9 @@
  * Then node0 writes into memory node1 registered without remote writes:
  * nothing is written, node1's receive completes with the RDMA protection
  * status and its error callback reports VIP_ERROR_RDMAW_PROT.
- * Run: ./vipl_rdma_write --nodes 2 --firmware pvia -- write */
+ * A second argument "flow" puts every VI under credit flow control: the
+ * writes with immediate data then wait for credits, the others do not.
+ * Run: ./vipl_rdma_write --nodes 2 --firmware pvia -- write [flow] */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,10 +54,13 @@ static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* e) {
 
 static VIP_DESCRIPTOR* desc(struct node* n, int i) { return (VIP_DESCRIPTOR*)(n->mem + 64 * i); }
 
+static int flow_control;
+
 static VIP_RETURN make_vi(struct node* n, VIP_BOOLEAN rdma_write, VIP_VI_HANDLE* vi) {
   VIP_VI_ATTRIBUTES va = {
       VIP_SERVICE_RELIABLE_DELIVERY, 65536, NULL, n->ptag, rdma_write, VIP_FALSE};
-  return VipCreateVi(n->nic, &va, NULL, NULL, vi);
+  const VIP_RETURN r = VipCreateVi(n->nic, &va, NULL, NULL, vi);
+  return r != VIP_SUCCESS || !flow_control ? r : lanai_emu_set_flow_control(*vi, VIP_TRUE);
 }
 
 static int setup(struct node* n) {
@@ -218,6 +223,7 @@ static int target(struct node* n) {
 
 int via_main(int argc, char** argv) {
   const char* scenario = argc > 1 ? argv[1] : "";
+  flow_control = argc > 2 && strcmp(argv[2], "flow") == 0;
   if (lanai_emu_nodes() != 2)
     return 64;
   struct node* n = calloc(1, sizeof *n);
