@@ -75,6 +75,11 @@ void note_sequence(uint32_t vi, uint32_t sequence) {
   expected_sequence[vi] = sequence + 1u;
 }
 
+void note_sequence_in_epoch(uint32_t vi, uint32_t sequence) {
+  restart_on_new_epoch(vi);
+  note_sequence(vi, sequence);
+}
+
 InSequence judge_sequence(uint32_t vi, uint32_t sequence) {
   restart_on_new_epoch(vi);
   const uint32_t expected = expected_sequence[vi];

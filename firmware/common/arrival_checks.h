@@ -21,6 +21,10 @@ PacketCheck check_packet(const ReceiveBuffer& buffer, uint32_t payload_bytes, ui
                          uint32_t damage);
 // Counts a gap if `sequence` is not the next one expected on `vi`.
 void note_sequence(uint32_t vi, uint32_t sequence);
+// The same for a VI whose other messages may be taken strictly in sequence
+// (judge_sequence): the count is of the VI's current epoch, so that a
+// message judged after this one is judged against it.
+void note_sequence_in_epoch(uint32_t vi, uint32_t sequence);
 
 // Taking a VI's messages strictly in sequence, for firmware whose senders
 // retransmit (VIA_PACKET_F_RELIABLE). A VI's numbers start again from 0

@@ -98,6 +98,12 @@ SendState take_read_job(uint32_t r) {
   descriptor.remote.length = 0u;
   descriptor.immediate = read.sequence; // the request it answers
   descriptor.length = read.length;
+  // Numbered as the request it answers, not among this VI's messages: a
+  // request that comes again (its data lost) is served again under the
+  // same number, and data the fabric loses leaves no gap among the
+  // messages this VI sends.
+  record.numbered = true;
+  record.sequence = read.sequence;
   // The VI lost its connection since the request came: nothing can go back.
   if (!via::vi_connected(record.vi) ||
       via::route_to(via::vi_config(record.vi).remote_node).length == 0u) {

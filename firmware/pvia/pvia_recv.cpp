@@ -345,7 +345,12 @@ void break_off(uint32_t r) {
   count(pvia_broken_messages);
   assembling[record.vi] = kNoRecord;
   record.ended = true;
-  record.errors |= VIP_STATUS_TRANSPORT_ERROR;
+  // A read's data: the read does not hear of it, and its request, which
+  // times out, is served again.
+  if (record.kind == ReceiveKind::read_data)
+    record.awaiting = true;
+  else
+    record.errors |= VIP_STATUS_TRANSPORT_ERROR;
   if (record.state == ReceiveState::scatter_data)
     record.state = advance(r);
 }
@@ -487,7 +492,8 @@ bool take_continuation(uint32_t vi, const Arrival& arrival) {
 // the read it answers, which waits in the send engine.
 bool take_read_data(uint32_t vi, const Arrival& arrival) {
   const via_packet_header& header = arrival.buffer->header;
-  via::note_sequence(vi, header.sequence);
+  // Numbered as the read's request (pvia_rdma_read.cpp), not among the
+  // target's messages.
   const uint32_t reader =
       rdma_reader(vi, uint32_t{header.src_node} << 16 | header.src_vi, header.immediate);
   if (reader == kNoReader) {
@@ -505,6 +511,13 @@ bool take_read_data(uint32_t vi, const Arrival& arrival) {
     record.errors = VIP_STATUS_TRANSPORT_ERROR;
   begin_message(r, vi, arrival, ReceiveKind::read_data);
   return true;
+}
+
+// True if the VI has taken message `sequence` already, in its current
+// epoch.
+bool taken_before(uint32_t vi, uint32_t sequence) {
+  return via::sequence_table::sequence_epoch[vi] == via::vi_config(vi).epoch + 1u &&
+         static_cast<int32_t>(sequence - via::sequence_table::expected_sequence[vi]) < 0;
 }
 
 // A message its sender wants answered (kAnswered) is taken only in
@@ -535,16 +548,21 @@ bool take_read_data(uint32_t vi, const Arrival& arrival) {
   const uint32_t waiting = assembling[vi];
   if (waiting != kNoRecord && resume(waiting, arrival))
     return true;
-  if ((header.flags & kAnswered) != 0u && !in_sequence(vi, header)) {
+  // A read's request that comes again (its data was lost, or its request
+  // was and the reader went back) is served again, out of sequence.
+  const bool read = (header.flags & VIA_PACKET_F_RDMA_READ) != 0u;
+  const bool again = read && taken_before(vi, header.sequence);
+  if (!again && (header.flags & kAnswered) != 0u && !in_sequence(vi, header)) {
     release_arrival(arrival.index);
     return true;
   }
-  if ((header.flags & VIA_PACKET_F_RDMA_READ) != 0u) {
+  if (read) {
     if (!take_read_request(vi, arrival)) {
       count(pvia_arrival_stalls);
       return false;
     }
-    via::note_sequence(vi, header.sequence);
+    if (!again)
+      via::note_sequence_in_epoch(vi, header.sequence);
     release_arrival(arrival.index);
     return true;
   }

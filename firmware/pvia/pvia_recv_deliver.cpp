@@ -24,8 +24,13 @@ ReceiveState submit_status(uint32_t r) {
   // No descriptor to write to, or an RDMA write that completes nothing. A
   // read's data is in place: the read completes on the send queue.
   if (record.silent || record.no_status) {
-    if (record.kind == ReceiveKind::read_data)
-      rdma_read_done(record.reader, record.immediate, record.errors);
+    // A read's data that lost a fragment (awaiting) is not the read's: its
+    // request is served again.
+    if (record.kind == ReceiveKind::read_data) {
+      if (!record.awaiting)
+        rdma_read_done(record.reader, record.immediate, record.errors);
+      record.awaiting = false;
+    }
     release_record(r);
     return ReceiveState::free;
   }

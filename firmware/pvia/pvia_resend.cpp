@@ -76,11 +76,14 @@ void enter(Lane next) {
   via::trace_tag(records[lane_record].label);
 }
 
-// Record r's message has left and waits for its peer's acknowledgement,
-// which the fabric may have lost.
+// Record r's message has left and waits for its peer's word, which the
+// fabric may have lost: a Reliable Reception message's acknowledgement, or
+// an RDMA read's data (on either reliable level; the target serves a
+// request that comes again).
 bool waits_for_ack(const SendRecord& record) {
-  return record.state == SendState::wait_peer && record.ack_wanted && !record.answered &&
-         record.numbered && record.kind != SendKind::read_request;
+  return record.state == SendState::wait_peer &&
+         (record.ack_wanted || record.kind == SendKind::read_request) && !record.answered &&
+         record.numbered;
 }
 
 void arm_at(uint32_t cycle) {
@@ -131,7 +134,8 @@ void resend_next() {
   lane_buffer = take_send_buffer();
   enter(Lane::gather);
   SendRecord& record = records[r];
-  const uint32_t length = record.descriptor.length;
+  // A read's request carries no data: its data comes back.
+  const uint32_t length = record.kind == SendKind::read_request ? 0u : record.descriptor.length;
   via::DataSegment pieces[VIA_MAX_SEGMENTS];
   const uint32_t count = via::segment_pieces(record.descriptor, 0u, length, pieces);
   uint8_t* data = send_buffer(lane_buffer).data;
@@ -254,18 +258,19 @@ void resend_data_arrived(uint32_t r, uint32_t outcome) {
   via_packet_header& header = buffer.header;
   const via::Descriptor& descriptor = record.descriptor;
   const bool immediate = (descriptor.control & VIP_CONTROL_IMMEDIATE) != 0u;
+  const uint32_t bytes = record.kind == SendKind::read_request ? 0u : descriptor.length;
   header.kind = VIA_PACKET_DATA;
   header.src_node = static_cast<uint16_t>(this_node);
   header.src_vi = static_cast<uint16_t>(record.vi);
   header.dst_vi = static_cast<uint16_t>(record.peer & 0xFFFFu);
   header.flags =
       static_cast<uint16_t>((immediate ? VIA_PACKET_F_IMMEDIATE : 0u) | VIA_PACKET_F_LAST);
-  header.length = descriptor.length;
+  header.length = bytes;
   header.immediate = immediate ? descriptor.immediate : 0u;
   header.offset = 0u;
   header.message = descriptor.length;
   header.sequence = record.sequence;
-  lane_framed = via::frame_packet(buffer, via::route_to(record.peer >> 16), descriptor.length);
+  lane_framed = via::frame_packet(buffer, via::route_to(record.peer >> 16), bytes);
   mark_packet(record, buffer, lane_framed);
   enter(Lane::wait_nsdma);
   queue_packet(kResendPacket, record.work.stamping.stamp);

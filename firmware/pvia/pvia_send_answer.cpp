@@ -115,7 +115,7 @@ void finish_marked(uint32_t r) {
   else
     records[held_tail[vi] - 1u].next_held = static_cast<uint8_t>(r + 1u);
   held_tail[vi] = static_cast<uint8_t>(r + 1u);
-  if (record.ack_wanted && record.numbered && record.kind != SendKind::read_request)
+  if (record.numbered && (record.ack_wanted || record.kind == SendKind::read_request))
     watch_answer(r);
   complete_held(vi);
 }
@@ -174,6 +174,8 @@ void rdma_read_done(uint32_t r, uint32_t sequence, uint32_t errors) {
     return;
   record.answered = true;
   record.errors |= errors;
+  // The peer answers: the VI's run of timeouts ends.
+  resend_answered(record.vi, false, 0u);
   if (record.state == SendState::wait_peer)
     complete_held(record.vi);
 }

@@ -64,9 +64,13 @@ static void on_error(VIP_PVOID context, VIP_ERROR_DESCRIPTOR* e) {
 
 static VIP_DESCRIPTOR* desc(struct node* n, int i) { return (VIP_DESCRIPTOR*)(n->mem + 64 * i); }
 
-/* Every VI made under credit flow control (a second argument "flow"):
- * reads take no credit, and the sends around them still keep their order. */
+/* Every VI made under credit flow control (an argument "flow"): reads
+ * take no credit, and the sends around them still keep their order. The
+ * read scenario's VIs are Reliable Reception ones with an argument "rr"
+ * (on a lossy fabric every message then comes through, and a read whose
+ * request or data is lost is asked again). */
 static int flow_control;
+static VIP_RELIABILITY_LEVEL read_level = VIP_SERVICE_RELIABLE_DELIVERY;
 
 static VIP_RETURN make_vi(struct node* n, VIP_RELIABILITY_LEVEL level, VIP_BOOLEAN rdma_read,
                           VIP_VI_HANDLE* vi) {
@@ -148,7 +152,7 @@ static int untouched(const unsigned char* p, VIP_UINT32 len) {
 /* node0's VI for a scenario step, connected on `disc`, and node1's
  * window note received on it. */
 static int connect_reader(struct node* n, VIP_VI_HANDLE* vi, VIP_UINT8 disc) {
-  VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_DELIVERY, VIP_TRUE, vi) == VIP_SUCCESS);
+  VT_CHECK(make_vi(n, read_level, VIP_TRUE, vi) == VIP_SUCCESS);
   VT_CHECK(vt_post(*vi, desc(n, 60), n->mem + 4096, sizeof(struct window_note), n->mh, 1) ==
            VIP_SUCCESS);
   VT_CHECK(vt_connect(n->nic, *vi, 0, 1, disc, 1) == VIP_SUCCESS);
@@ -164,7 +168,7 @@ static int connect_reader(struct node* n, VIP_VI_HANDLE* vi, VIP_UINT8 disc) {
  * been read here. */
 static int serve_reads(struct node* n, VIP_BOOLEAN allow, VIP_UINT8 disc, int words) {
   VIP_VI_HANDLE vi;
-  VT_CHECK(make_vi(n, VIP_SERVICE_RELIABLE_DELIVERY, allow, &vi) == VIP_SUCCESS);
+  VT_CHECK(make_vi(n, read_level, allow, &vi) == VIP_SUCCESS);
   /* the data of node0's reads goes back in fragments of this VI's policy */
   LANAI_EMU_FRAGMENTATION four_k = {VIA_FRAG_STATIC, 4096, {0, 0, 0, 0}};
   VT_CHECK(lanai_emu_set_fragmentation(vi, &four_k) == VIP_SUCCESS);
@@ -330,7 +334,12 @@ static int unsupported(struct node* n) {
 
 int via_main(int argc, char** argv) {
   const char* scenario = argc > 1 ? argv[1] : "";
-  flow_control = argc > 2 && strcmp(argv[2], "flow") == 0;
+  for (int i = 2; i < argc; ++i) {
+    if (strcmp(argv[i], "flow") == 0)
+      flow_control = 1;
+    else if (strcmp(argv[i], "rr") == 0)
+      read_level = VIP_SERVICE_RELIABLE_RECEPTION;
+  }
   if (lanai_emu_nodes() != 2)
     return 64;
   const int me = lanai_emu_node();

@@ -195,8 +195,11 @@ typedef struct {
  * It is a message of the initiator's VI, numbered in that VI's sequence. */
 #define VIA_PACKET_F_RDMA_READ 0x0020u
 /* An RDMA read's data, streamed back by the target's card as a message
- * of the target's VI (its own sequence numbers, fragments, order);
- * `immediate` holds the sequence number of the request it answers. With
+ * of the target's VI (its fragments, its order), numbered as the request it
+ * answers, not among the target's messages: `sequence` and `immediate` both
+ * hold the request's number, so that data the fabric loses leaves no gap
+ * in the target's numbering, and a request that comes again (the initiator
+ * times out and asks again) is served again under the same number. With
  * VIA_PACKET_F_ABORTED (and no payload) the target refused the read, or
  * gave it up part way: the initiator's descriptor completes with
  * VIP_STATUS_RDMA_PROT_ERROR. */
