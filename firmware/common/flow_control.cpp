@@ -260,14 +260,20 @@ void credit_arrived(const via_packet_header& header) {
     f.request_at = now() + nic_config().retransmit_cycles;
 }
 
-void timer() {
-  if (waiting_count == 0u)
-    return;
+namespace {
+
+// timer() with some VI waiting, out of line so that the common case costs
+// a call and a test.
+[[gnu::noinline]] void ask_again() {
   const uint32_t t = now();
   bool any = false;
   uint32_t first = 0u;
   for (uint32_t vi = 0u; vi < VIA_MAX_VI; ++vi) {
     FlowVi& f = vis[vi];
+    if (!f.waiting)
+      continue;
+    // Flushed since (disconnected, destroyed): it waits no more.
+    sync(vi);
     if (!f.waiting)
       continue;
     if (static_cast<int32_t>(t - f.request_at) >= 0)
@@ -278,6 +284,13 @@ void timer() {
   }
   if (any)
     via_flow_hooks.wake_at(first);
+}
+
+} // namespace
+
+void timer() {
+  if (waiting_count != 0u)
+    ask_again();
 }
 
 } // namespace via::flow

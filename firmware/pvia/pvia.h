@@ -223,6 +223,10 @@ void refill_receives();
 // stays in its buffer and is offered again).
 bool receive_arrival(const Arrival& arrival);
 void receive_host_dma_done(uint32_t record, uint32_t outcome);
+// How much of the data of the read the send record `reader` waits for has
+// come, while it is coming (kNoReadData otherwise).
+constexpr uint32_t kNoReadData = 0xFFFFFFFFu;
+uint32_t read_data_taken(uint32_t reader);
 // An acknowledgement buffer is free again: a completion that waited for
 // one goes on.
 void ack_buffer_freed();

@@ -64,6 +64,13 @@ bool take_read_request(uint32_t vi, const Arrival& arrival) {
     count(pvia_rdma_reads_refused);
     return true;
   }
+  // A request that comes again while it is still queued here is the same
+  // read: served once.
+  const uint32_t epoch = via::vi_config(vi).epoch;
+  for (uint32_t j = 0u; j < kJobs; ++j)
+    if (jobs[j].used && jobs[j].vi == vi && jobs[j].sequence == header.sequence &&
+        jobs[j].epoch == epoch)
+      return true;
   const uint32_t job = take_job();
   if (job == kJobs)
     return false;

@@ -303,6 +303,14 @@ void take_fragment(uint32_t r, const Arrival& arrival) {
     assembling[record.vi] = kNoRecord;
 }
 
+// What a packet's flags make of its message.
+ReceiveKind kind_of(uint32_t flags) {
+  if ((flags & VIA_PACKET_F_RDMA_WRITE) != 0u)
+    return ReceiveKind::rdma_write;
+  return (flags & VIA_PACKET_F_RDMA_READ_DATA) != 0u ? ReceiveKind::read_data
+                                                     : ReceiveKind::receive;
+}
+
 // Each VI's next number expected + 1 when a message past a gap was last
 // reported to its sender.
 VIA_ZEROED_AT_LOAD uint32_t gap_reported[VIA_MAX_VI]{};
@@ -318,12 +326,16 @@ bool resent_whole(const ReceiveRecord& record) {
          via::sequence_table::sequence_epoch[record.vi] == via::vi_config(record.vi).epoch + 1u;
 }
 
+// Each VI's record waiting for its message sent again, + 1 (0: none).
+VIA_ZEROED_AT_LOAD uint8_t waiting_resend[VIA_MAX_VI]{};
+
 [[gnu::noinline]] void wait_for_resend(uint32_t r) {
   ReceiveRecord& record = via::in_register(&records[r]);
   if (record.awaiting)
     return;
   record.awaiting = true;
   const uint32_t vi = record.vi;
+  waiting_resend[vi] = static_cast<uint8_t>(r + 1u);
   via::sequence_table::expected_sequence[vi] = record.sequence;
   gap_reported[vi] = record.sequence + 1u;
   via_packet_header from{};
@@ -331,6 +343,24 @@ bool resent_whole(const ReceiveRecord& record) {
   from.src_vi = record.src_vi;
   (void)acknowledge_again(vi, from, true);
 }
+
+} // namespace
+
+// Record r waited for its message sent again but has all its fragments
+// after all: the VI expects the next message again.
+void receive_engine::end_wait(uint32_t r) {
+  ReceiveRecord& record = records[r];
+  if (!record.awaiting)
+    return;
+  record.awaiting = false;
+  if (waiting_resend[record.vi] == r + 1u)
+    waiting_resend[record.vi] = 0u;
+  uint32_t& expected = via::sequence_table::expected_sequence[record.vi];
+  if (expected == record.sequence)
+    expected = record.sequence + 1u;
+}
+
+namespace {
 
 // The message record r was assembling will get no more fragments: what
 // came is delivered, and the receive completes with a transport error;
@@ -355,22 +385,29 @@ void break_off(uint32_t r) {
     record.state = advance(r);
 }
 
-// A first fragment of a message its sender wants answered, while record r
-// waits for its VI's message sent again: r takes it if it is that message
-// (true); anything else is judged as usual (past the gap: dropped). While
-// r's earlier fragments are still on their way to the host, the message
-// is dropped too (taken): its sender sends it again after a timeout.
+// A first fragment while record r waits for its VI's message sent again:
+// r takes it if it is that message (true); anything else is judged as
+// usual (past the gap: dropped). Dropped too (taken) while r's earlier
+// fragments are still on their way to the host (its sender sends it again
+// after a timeout), and once r has all its fragments after all (what made
+// it wait was an older message's duplicate): this copy is one too.
 [[gnu::noinline]] bool resume(uint32_t r, const Arrival& arrival) {
   const via_packet_header& header = arrival.buffer->header;
   ReceiveRecord& record = via::in_register(&records[r]);
-  if (header.sequence != record.sequence || !resent_whole(record))
+  constexpr uint32_t kReads = VIA_PACKET_F_RDMA_READ | VIA_PACKET_F_RDMA_READ_DATA;
+  if ((header.flags & kAnswered) == 0u || (header.flags & kReads) != 0u ||
+      kind_of(header.flags) != record.kind || header.sequence != record.sequence ||
+      !resent_whole(record))
     return false;
-  if (record.first != record.taken) {
-    count(pvia_hdma_late_inserts);
+  if (record.ended || record.first != record.taken) {
+    if (record.ended)
+      end_wait(r);
+    count(pvia_stray_fragments);
     release_arrival(arrival.index);
     return true;
   }
   count(pvia_messages_resumed);
+  waiting_resend[record.vi] = 0u;
   record.awaiting = false;
   record.ended = false;
   record.expected = 0u;
@@ -381,14 +418,6 @@ void break_off(uint32_t r) {
   if (record.state == ReceiveState::scatter_data)
     record.state = advance(r);
   return true;
-}
-
-// What a packet's flags make of its message.
-ReceiveKind kind_of(uint32_t flags) {
-  if ((flags & VIA_PACKET_F_RDMA_WRITE) != 0u)
-    return ReceiveKind::rdma_write;
-  return (flags & VIA_PACKET_F_RDMA_READ_DATA) != 0u ? ReceiveKind::read_data
-                                                     : ReceiveKind::receive;
 }
 
 // A fragment after a message's first: it must be the next of the message
@@ -545,14 +574,17 @@ bool taken_before(uint32_t vi, uint32_t sequence) {
 // plain messages do not pay for it.
 [[gnu::noinline]] bool take_marked(uint32_t vi, const Arrival& arrival) {
   const via_packet_header& header = arrival.buffer->header;
-  const uint32_t waiting = assembling[vi];
-  if (waiting != kNoRecord && resume(waiting, arrival))
+  const uint32_t waiting = waiting_resend[vi];
+  if (waiting != 0u && resume(waiting - 1u, arrival))
     return true;
   // A read's request that comes again (its data was lost, or its request
-  // was and the reader went back) is served again, out of sequence.
+  // was and the reader went back) is served again, out of sequence; on a
+  // Reliable Reception VI a first one is taken in sequence with the VI's
+  // messages.
   const bool read = (header.flags & VIA_PACKET_F_RDMA_READ) != 0u;
   const bool again = read && taken_before(vi, header.sequence);
-  if (!again && (header.flags & kAnswered) != 0u && !in_sequence(vi, header)) {
+  const bool judged = (header.flags & kAnswered) != 0u || (read && via::vi_reliable_reception(vi));
+  if (!again && judged && !in_sequence(vi, header)) {
     release_arrival(arrival.index);
     return true;
   }
@@ -636,6 +668,16 @@ bool take_arrival(const Arrival& arrival) {
 }
 
 } // namespace
+
+uint32_t read_data_taken(uint32_t reader) {
+  for (uint32_t r = 0u; r < kRecords; ++r) {
+    const ReceiveRecord& record = records[r];
+    if (record.state != ReceiveState::free && record.kind == ReceiveKind::read_data &&
+        record.reader == reader && !record.ended)
+      return record.expected;
+  }
+  return kNoReadData;
+}
 
 bool receive_arrival(const Arrival& arrival) {
   via::trace_state(receive_arrival_name);

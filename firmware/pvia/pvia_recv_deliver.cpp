@@ -72,15 +72,9 @@ bool acknowledge(uint32_t r) {
   ReceiveRecord& record = records[r];
   if ((record.flags & kAnswered) == 0u)
     return true;
-  // It waited for its message sent again (pvia_recv.cpp, wait_for_resend)
-  // but got its fragments after all (a packet that made it wait was an
-  // older message's duplicate): the VI expects the next one again.
-  if (record.awaiting) {
-    record.awaiting = false;
-    uint32_t& expected = via::sequence_table::expected_sequence[record.vi];
-    if (expected == record.sequence)
-      expected = record.sequence + 1u;
-  }
+  // It waited for its message sent again but got its fragments after all
+  // (what made it wait was an older message's duplicate).
+  end_wait(r);
   // A receive whose descriptor could not be read dropped the message.
   const uint32_t errors = record.errors | (record.silent ? VIP_STATUS_REMOTE_DESC_ERROR : 0u);
   const uint32_t status = via::sender_status(errors);

@@ -118,6 +118,10 @@ inline Fragment& fragment_at(ReceiveRecord& record, uint32_t i) {
   return record.fragments[i & (kFragments - 1u)];
 }
 void release_record(uint32_t r);
+// Record r waited for its message sent again (pvia_recv.cpp) but has all
+// its fragments after all: it waits no more, and the VI expects the next
+// message again.
+void end_wait(uint32_t r);
 
 // pvia_recv_deliver.cpp
 // Scatters the fragments taken so far and, once the message has ended and

@@ -68,6 +68,18 @@ VIA_ZEROED_AT_LOAD uint32_t retries[VIA_MAX_VI]{};
 VIA_ZEROED_AT_LOAD uint32_t resent_upto[VIA_MAX_VI]{};
 
 bool armed;
+// How much of each waiting read's data had come when the timer last looked,
+// + 1 (0: none yet): data still coming is no timeout.
+VIA_ZEROED_AT_LOAD uint32_t read_seen[kSendRecords]{};
+
+// The data of read record r has come on since the timer last looked.
+bool read_moved(uint32_t r) {
+  const uint32_t taken = read_data_taken(r);
+  if (taken == kNoReadData || read_seen[r] == taken + 1u)
+    return false;
+  read_seen[r] = taken + 1u;
+  return true;
+}
 VIA_ZEROED_AT_LOAD uint32_t armed_for{}; // the cycle the timer fires at, while armed
 
 void enter(Lane next) {
@@ -207,7 +219,11 @@ void check_deadlines() {
     const SendRecord& record = records[r];
     if (!waits_for_ack(record) || record.resending)
       continue;
-    if (lane == Lane::idle && t - record.sent_at >= timeout) {
+    const bool late = t - record.sent_at >= timeout;
+    // A read whose data is still coming waits a timeout more.
+    if (late && record.kind == SendKind::read_request && read_moved(r)) {
+      records[r].sent_at = t;
+    } else if (lane == Lane::idle && late) {
       const uint32_t vi = record.vi;
       count(pvia_retransmit_timeouts);
       if (++retries[vi] > via::nic_config().retry_limit) {
@@ -233,6 +249,7 @@ namespace send_engine {
 
 void watch_answer(uint32_t r) {
   SendRecord& record = records[r];
+  read_seen[r] = 0u;
   record.sent_at = now();
   record.resending = false;
   if (!armed)
@@ -301,7 +318,12 @@ void resend_timer() {
   lanai_mmio_write(LANAI_REG_TIMER, 0u);
   armed = false;
   if (lane == Lane::wait_buffer) {
+    // The message it waited with may have been answered meanwhile: the
+    // lane looks again, and that one is the lane's no more.
+    const uint32_t waited = lane_record;
+    records[waited].resending = false;
     resend_next();
+    complete_waiting(records[waited].vi);
     return;
   }
   check_deadlines();
