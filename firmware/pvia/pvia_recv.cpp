@@ -311,57 +311,6 @@ ReceiveKind kind_of(uint32_t flags) {
                                                      : ReceiveKind::receive;
 }
 
-// Each VI's next number expected + 1 when a message past a gap was last
-// reported to its sender.
-VIA_ZEROED_AT_LOAD uint32_t gap_reported[VIA_MAX_VI]{};
-
-// A message its sender resends until answered (kAnswered) does not break
-// off when it loses a fragment: its sender sends it again whole
-// (pvia_resend.cpp), so its record keeps its receive and waits for it. The
-// VI expects that message next again: later ones are dropped as past a
-// gap, and the sender hears of the gap at once. Not once the VI has been
-// flushed since (its numbers start again): then it breaks off.
-bool resent_whole(const ReceiveRecord& record) {
-  return (record.flags & kAnswered) != 0u && record.kind != ReceiveKind::read_data &&
-         via::sequence_table::sequence_epoch[record.vi] == via::vi_config(record.vi).epoch + 1u;
-}
-
-// Each VI's record waiting for its message sent again, + 1 (0: none).
-VIA_ZEROED_AT_LOAD uint8_t waiting_resend[VIA_MAX_VI]{};
-
-[[gnu::noinline]] void wait_for_resend(uint32_t r) {
-  ReceiveRecord& record = via::in_register(&records[r]);
-  if (record.awaiting)
-    return;
-  record.awaiting = true;
-  const uint32_t vi = record.vi;
-  waiting_resend[vi] = static_cast<uint8_t>(r + 1u);
-  via::sequence_table::expected_sequence[vi] = record.sequence;
-  gap_reported[vi] = record.sequence + 1u;
-  via_packet_header from{};
-  from.src_node = record.src_node;
-  from.src_vi = record.src_vi;
-  (void)acknowledge_again(vi, from, true);
-}
-
-} // namespace
-
-// Record r waited for its message sent again but has all its fragments
-// after all: the VI expects the next message again.
-void receive_engine::end_wait(uint32_t r) {
-  ReceiveRecord& record = records[r];
-  if (!record.awaiting)
-    return;
-  record.awaiting = false;
-  if (waiting_resend[record.vi] == r + 1u)
-    waiting_resend[record.vi] = 0u;
-  uint32_t& expected = via::sequence_table::expected_sequence[record.vi];
-  if (expected == record.sequence)
-    expected = record.sequence + 1u;
-}
-
-namespace {
-
 // The message record r was assembling will get no more fragments: what
 // came is delivered, and the receive completes with a transport error;
 // unless its sender resends it (above).
@@ -407,8 +356,7 @@ void break_off(uint32_t r) {
     return true;
   }
   count(pvia_messages_resumed);
-  waiting_resend[record.vi] = 0u;
-  record.awaiting = false;
+  stop_waiting(r);
   record.ended = false;
   record.expected = 0u;
   record.placed = 0u;
@@ -542,40 +490,14 @@ bool take_read_data(uint32_t vi, const Arrival& arrival) {
   return true;
 }
 
-// True if the VI has taken message `sequence` already, in its current
-// epoch.
-bool taken_before(uint32_t vi, uint32_t sequence) {
-  return via::sequence_table::sequence_epoch[vi] == via::vi_config(vi).epoch + 1u &&
-         static_cast<int32_t>(sequence - via::sequence_table::expected_sequence[vi]) < 0;
-}
-
-// A message its sender wants answered (kAnswered) is taken only in
-// sequence, as its sender goes back to the first one the fabric lost (pvia_resend.cpp): a
-// duplicate (sent again, its acknowledgement lost) is answered again and
-// dropped; one past a gap is dropped, and the first past each gap is
-// answered by an acknowledgement saying so (VIA_ACK_F_GAP). True if it is
-// the next one, to be taken.
-[[gnu::noinline]] bool in_sequence(uint32_t vi, const via_packet_header& header) {
-  const via::InSequence verdict = via::judge_sequence(vi, header.sequence);
-  if (verdict == via::InSequence::next)
-    return true;
-  if (verdict == via::InSequence::duplicate) {
-    (void)acknowledge_again(vi, header, false);
-  } else if (gap_reported[vi] != via::last_sequence(vi) + 2u &&
-             acknowledge_again(vi, header, true)) {
-    gap_reported[vi] = via::last_sequence(vi) + 2u;
-  }
-  return false;
-}
-
 // A first fragment that asks for more than a send's handling: an RDMA read
 // request, a read's data, or a message its sender wants answered
 // (kAnswered: Reliable Reception, or SVIA's reliable messages). Out of line:
 // plain messages do not pay for it.
 [[gnu::noinline]] bool take_marked(uint32_t vi, const Arrival& arrival) {
   const via_packet_header& header = arrival.buffer->header;
-  const uint32_t waiting = waiting_resend[vi];
-  if (waiting != 0u && resume(waiting - 1u, arrival))
+  const uint32_t waiting = waiting_for_resend(vi);
+  if (waiting != kNoRecord && resume(waiting, arrival))
     return true;
   // A read's request that comes again (its data was lost, or its request
   // was and the reader went back) is served again, out of sequence; on a
@@ -608,43 +530,7 @@ bool taken_before(uint32_t vi, uint32_t sequence) {
   return take_message(vi, arrival);
 }
 
-// A packet for a VI that does not take it from its sender: dropped. A
-// Reliable Reception sender, or an RDMA read's initiator, hears that its
-// message went nowhere; false if that cannot be sent now.
-[[gnu::noinline]] bool take_unmatched(const Arrival& arrival) {
-  const via_packet_header& header = arrival.buffer->header;
-  if (header.offset == 0u && via::vi_valid(header.dst_vi) &&
-      (header.flags & (kAnswered | VIA_PACKET_F_RDMA_READ)) != 0u) {
-    const via::Ack refusal{header.src_node,
-                           header.src_vi,
-                           header.dst_vi,
-                           header.sequence,
-                           VIP_STATUS_TRANSPORT_ERROR,
-                           VIA_ACK_F_EXACT,
-                           0u};
-    if (!send_ack(refusal, via::stamp_now())) {
-      count(pvia_arrival_stalls);
-      return false;
-    }
-  }
-  count(pvia_unmatched_packets);
-  release_arrival(arrival.index);
-  return true;
-}
-
 constexpr uint32_t kMarked = kAnswered | VIA_PACKET_F_RDMA_READ | VIA_PACKET_F_RDMA_READ_DATA;
-
-// A packet that carries no message: an acknowledgement, handed to the
-// send engine, or a damaged one, dropped and counted, not reported (its
-// header cannot be trusted to name a VI, and a VI may lose a message only
-// where its reliability level lets it).
-[[gnu::noinline]] void take_other(const Arrival& arrival, via::PacketCheck checked) {
-  if (checked == via::PacketCheck::ack)
-    ack_arrived(arrival.buffer->header);
-  else
-    count(pvia_bad_packets);
-  release_arrival(arrival.index);
-}
 
 bool take_arrival(const Arrival& arrival) {
   const via::PacketCheck checked = check(arrival);

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "common/arrival_checks.h"
 #include "common/descriptor.h"
 #include "common/packet.h"
 #include "common/scheduler.h"
@@ -118,9 +119,44 @@ inline Fragment& fragment_at(ReceiveRecord& record, uint32_t i) {
   return record.fragments[i & (kFragments - 1u)];
 }
 void release_record(uint32_t r);
-// Record r waited for its message sent again (pvia_recv.cpp) but has all
-// its fragments after all: it waits no more, and the VI expects the next
-// message again.
+
+// pvia_recv_strays.cpp: packets that are no message for a receive here.
+// A packet for a VI that does not take it from its sender: dropped; a
+// sender that waits for an answer hears that its message went nowhere.
+// False if that cannot be sent now.
+[[gnu::noinline]] bool take_unmatched(const Arrival& arrival);
+// A packet that carries no message: an acknowledgement, handed to the send
+// engine, or a damaged one, dropped and counted, not reported.
+[[gnu::noinline]] void take_other(const Arrival& arrival, via::PacketCheck checked);
+
+// pvia_recv_sequence.cpp: the numbering of the messages a sender waits to
+// have answered (kAnswered).
+// True if the VI has taken message `sequence` already, in its current epoch.
+bool taken_before(uint32_t vi, uint32_t sequence);
+// Such a message is taken only in sequence, as its sender goes back to the
+// first one the fabric lost (pvia_resend.cpp): a duplicate (sent again, its
+// acknowledgement lost) is answered again and dropped; one past a gap is
+// dropped, and the first past each gap is answered by an acknowledgement
+// saying so (VIA_ACK_F_GAP). True if it is the next one, to be taken.
+[[gnu::noinline]] bool in_sequence(uint32_t vi, const via_packet_header& header);
+// Such a message does not break off when it loses a fragment: its sender
+// sends it again whole, so its record keeps its receive and waits for it.
+// Not once the VI has been flushed since (its numbers start again).
+inline bool resent_whole(const ReceiveRecord& record) {
+  return (record.flags & kAnswered) != 0u && record.kind != ReceiveKind::read_data &&
+         via::sequence_table::sequence_epoch[record.vi] == via::vi_config(record.vi).epoch + 1u;
+}
+// Record r waits for its message sent again: the VI expects that message
+// next again (later ones are dropped as past a gap), and the sender hears
+// of the gap at once.
+[[gnu::noinline]] void wait_for_resend(uint32_t r);
+// The VI's record waiting for its message sent again, or kNoRecord.
+uint32_t waiting_for_resend(uint32_t vi);
+// Record r takes its message sent again: it waits no more.
+void stop_waiting(uint32_t r);
+// Record r waited but has all its fragments after all (what made it wait
+// was an older message's duplicate): it waits no more, and the VI expects
+// the next message again.
 void end_wait(uint32_t r);
 
 // pvia_recv_deliver.cpp
