@@ -221,12 +221,18 @@ void send_message(uint32_t vi, const via::PostedDescriptor& posted, uint32_t fet
   if (errors == 0u)
     errors = transmit(vi, descriptor);
   count(svia_sends_completed);
-  via::trace_state("send:write_status");
-  if (errors != 0u || completion_held)
+  if (errors != 0u || completion_held) {
+    via::trace_state("send:write_status");
     finish_unusual(vi, posted, descriptor, errors);
-  else
-    write_completion(vi, posted); // staged while the packet left
+    fetch_chosen();
+    return;
+  }
+  // The next send's descriptor is fetched first, so that the host DMA
+  // reads it while this completion's write waits behind it.
   fetch_chosen();
+  via::trace_state("send:write_status");
+  via::trace_tag(vi, sent_sequence);
+  write_completion(vi, posted); // staged while the packet left
 }
 
 } // namespace svia
