@@ -230,6 +230,10 @@ uint32_t read_data_taken(uint32_t reader);
 // An acknowledgement buffer is free again: a completion that waited for
 // one goes on.
 void ack_buffer_freed();
+// Sends the Reliable Delivery acknowledgements owed long enough
+// (pvia_recv_owed_acks.cpp); true if some are still owed, the next due at
+// cycle `due`.
+bool send_owed_acks(uint32_t& due);
 
 // --- What the main loop reads in place (pvia_main.cpp) ---------------------
 // Each part's own record of the work it has beyond what the event-status

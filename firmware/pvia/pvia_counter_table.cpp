@@ -30,6 +30,7 @@ LANAI_REGISTER_COUNTER(pvia_messages_resumed);
 LANAI_REGISTER_COUNTER(pvia_acks_sent);
 LANAI_REGISTER_COUNTER(pvia_acks_merged);
 LANAI_REGISTER_COUNTER(pvia_retransmissions);
+LANAI_REGISTER_COUNTER(pvia_acks_delayed);
 LANAI_REGISTER_COUNTER(pvia_retransmit_timeouts);
 LANAI_REGISTER_COUNTER(pvia_connections_lost);
 LANAI_REGISTER_COUNTER(pvia_acks_unroutable);

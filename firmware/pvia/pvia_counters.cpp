@@ -29,6 +29,7 @@ VIA_ZEROED_AT_LOAD volatile uint32_t pvia_messages_resumed{};
 volatile uint32_t pvia_acks_sent;
 volatile uint32_t pvia_acks_merged;
 volatile uint32_t pvia_retransmissions;
+volatile uint32_t pvia_acks_delayed;
 volatile uint32_t pvia_retransmit_timeouts;
 volatile uint32_t pvia_connections_lost;
 volatile uint32_t pvia_acks_unroutable;

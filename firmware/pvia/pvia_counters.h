@@ -39,7 +39,8 @@ extern volatile uint32_t
     pvia_acks_unroutable;                // acknowledgements for a node without a route: dropped
 extern volatile uint32_t pvia_ack_waits; // completions that waited for an acknowledgement buffer
 extern volatile uint32_t pvia_acks_received;
-extern volatile uint32_t pvia_retransmissions;     // messages sent again
+extern volatile uint32_t pvia_retransmissions; // messages sent again
+extern volatile uint32_t pvia_acks_delayed;    // acknowledgements owed and sent late, many at once
 extern volatile uint32_t pvia_retransmit_timeouts; // go-backs on a timeout
 extern volatile uint32_t pvia_connections_lost;    // VIs broken past the retry limit
 extern volatile uint32_t pvia_stray_acks;          // acknowledgements no send was waiting for

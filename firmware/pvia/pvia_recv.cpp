@@ -527,6 +527,8 @@ bool take_read_data(uint32_t vi, const Arrival& arrival) {
   }
   if ((header.flags & VIA_PACKET_F_RDMA_READ_DATA) != 0u)
     return take_read_data(vi, arrival);
+  if ((header.flags & kAnswered) == VIA_PACKET_F_RELIABLE)
+    settle_on_arrival(vi, header);
   return take_message(vi, arrival);
 }
 

@@ -70,7 +70,8 @@ VIA_ZEROED_AT_LOAD uint32_t settled_epoch[VIA_MAX_VI]{};
 // been lost). False if it cannot be queued now.
 bool acknowledge(uint32_t r) {
   ReceiveRecord& record = records[r];
-  if ((record.flags & kAnswered) == 0u)
+  // A Reliable Delivery message was acknowledged as it arrived.
+  if ((record.flags & VIA_PACKET_F_ACK_WANTED) == 0u)
     return true;
   // It waited for its message sent again but got its fragments after all
   // (what made it wait was an older message's duplicate).
@@ -93,6 +94,7 @@ bool acknowledge(uint32_t r) {
   (void)via::note_outcome(record.vi, record.sequence, status);
   settled_next[record.vi] = record.sequence + 1u;
   settled_epoch[record.vi] = epoch;
+  ack_paid(record.vi);
   return true;
 }
 
@@ -141,13 +143,22 @@ ReceiveState write_status(uint32_t r) {
     ++waiting_turn[vi];
     return ReceiveState::wait_turn;
   }
-  if ((records[r].flags & kAnswered) != 0u || waiting_turn[vi] != 0u)
+  if ((records[r].flags & VIA_PACKET_F_ACK_WANTED) != 0u || waiting_turn[vi] != 0u)
     return take_turn(r);
   ++tickets_completed[vi];
   return submit_status(r);
 }
 
 } // namespace
+
+void settle_on_arrival(uint32_t vi, const via_packet_header& header) {
+  (void)via::note_outcome(vi, header.sequence, 0u);
+  settled_next[vi] = header.sequence + 1u;
+  settled_epoch[vi] = via::vi_config(vi).epoch + 1u;
+  if ((header.flags & VIA_PACKET_F_ACK_NOW) != 0u && acknowledge_again(vi, header, false))
+    return;
+  owe_ack(vi, header.src_node, header.src_vi);
+}
 
 bool acknowledge_again(uint32_t vi, const via_packet_header& header, bool gap) {
   via::Ack ack{header.src_node, header.src_vi, vi, ~0u, 0u, gap ? VIA_ACK_F_GAP : 0u, 0u};
@@ -156,9 +167,15 @@ bool acknowledge_again(uint32_t vi, const via_packet_header& header, bool gap) {
     ack.outcomes = via::outcomes_as_of(vi, ack.sequence);
     ack.status = via::outcome_status(ack.outcomes);
   } else if (!gap) {
-    return true; // nothing acknowledged yet: its acknowledgement is still to come
+    // Nothing acknowledged yet (in this connection): its acknowledgement
+    // is still to come, and nothing of before is owed.
+    ack_paid(vi);
+    return true;
   }
-  return send_ack(ack, via::stamp_now());
+  if (!send_ack(ack, via::stamp_now()))
+    return false;
+  ack_paid(vi);
+  return true;
 }
 
 // An RDMA write went wrong at this card: the receive it consumed (if any)

@@ -175,6 +175,18 @@ void fail_rdma(uint32_t r);
 // back at once). False if no acknowledgement buffer is free.
 bool acknowledge_again(uint32_t vi, const via_packet_header& header, bool gap);
 
+// A Reliable Delivery message (VIA_PACKET_F_RELIABLE alone) of `vi` is
+// taken in sequence: the card has it, which is all its sender waits for.
+// Its acknowledgement goes now if asked for, or late with the VI's next.
+void settle_on_arrival(uint32_t vi, const via_packet_header& header);
+
+// pvia_recv_owed_acks.cpp
+// A Reliable Delivery message of `vi` from (src_node, src_vi) is settled:
+// its acknowledgement may wait, cumulative with the VI's next ones.
+void owe_ack(uint32_t vi, uint32_t src_node, uint32_t src_vi);
+// An acknowledgement of `vi` has gone: it pays what the VI owed.
+void ack_paid(uint32_t vi);
+
 } // namespace receive_engine
 
 } // namespace pvia

@@ -1,15 +1,18 @@
-// Retransmission of Reliable Reception messages. Such a send waits in
+// Retransmission of reliable messages. A Reliable Reception send waits in
 // wait_peer for the receiving card's acknowledgement (pvia_send_answer.cpp);
-// when the oldest of a VI's has waited the profile's retransmission
-// timeout, or the receiver reports a gap (VIA_ACK_F_GAP), the VI goes back
-// and sends every message of its still unanswered again, oldest first
-// (go-back-N: the receiving card takes such messages only in sequence). A
-// message goes again whole, one packet, its data read from host memory
-// anew (its descriptor has not completed, so the buffers are still the
-// sender's) into a send buffer borrowed from the pool. After the retry
-// limit of go-backs on a timeout in a row with no acknowledgement, the VI
-// breaks as VIA says of a lost connection: its waiting sends complete with
-// a transport error and the host hears VIA_INTR_CONN_LOST.
+// a Reliable Delivery message has completed, but its packet is kept on the
+// card until acknowledged (pvia_send_kept.h). When the oldest of a VI's has
+// waited the profile's retransmission timeout, or the receiver reports a
+// gap (VIA_ACK_F_GAP), the VI goes back and sends every message of its
+// still unanswered again, oldest first (go-back-N: the receiving card takes
+// such messages only in sequence). A kept packet goes again as it is,
+// asking for its acknowledgement at once. A waiting send goes again whole,
+// one packet, its data read from host memory anew (its descriptor has not
+// completed, so the buffers are still the sender's) into a send buffer
+// borrowed from the pool. After the retry limit of go-backs on a timeout in
+// a row with no acknowledgement, the VI breaks as VIA says of a lost
+// connection: its waiting sends complete with a transport error, its kept
+// packets are let go, and the host hears VIA_INTR_CONN_LOST.
 //
 // While a VI goes back no new send is taken (on any VI): the receiver would
 // drop the VI's new messages past the gap, and the lane, one message at a
@@ -30,6 +33,7 @@
 #include "pvia.h"
 #include "pvia_counters.h"
 #include "pvia_send_buffers.h"
+#include "pvia_send_kept.h"
 #include "pvia_send_record.h"
 
 namespace pvia {
@@ -51,7 +55,8 @@ const char* const lane_names[] = {"resend:idle", "resend:wait_buffer", "resend:g
 static_assert(static_cast<uint32_t>(Lane::count_) == 5u, "one name per state");
 
 Lane lane = Lane::idle;
-uint32_t lane_record;  // the record whose message goes again
+uint32_t lane_record; // the record whose message goes again
+VIA_ZEROED_AT_LOAD uint32_t lane_label{};
 uint32_t lane_buffer;  // the send buffer it borrowed
 uint32_t lane_pending; // host DMA reads not yet done
 bool lane_failed;      // a read failed: the message cannot go again now
@@ -85,7 +90,7 @@ VIA_ZEROED_AT_LOAD uint32_t armed_for{}; // the cycle the timer fires at, while 
 void enter(Lane next) {
   lane = next;
   via::trace_state(lane_names[static_cast<uint32_t>(next)]);
-  via::trace_tag(records[lane_record].label);
+  via::trace_tag(lane_label);
 }
 
 // Record r's message has left and waits for its peer's word, which the
@@ -105,27 +110,50 @@ void arm_at(uint32_t cycle) {
   armed_for = cycle;
 }
 
-// The waiting record of `vi` numbered lowest (from `*from` on, if given);
-// kNoRecord if none.
+// What the lane may send again: a waiting record r, or the kept packet in
+// buffer b as kKept + b.
+constexpr uint32_t kKept = 0x100u;
+static_assert(kNoRecord < kKept, "none is neither");
+
+uint32_t sequence_of(uint32_t item) {
+  return item >= kKept ? kept_sequence(item - kKept) : records[item].sequence;
+}
+
+// The message of `vi` waiting for its acknowledgement numbered lowest (from
+// `*from` on, if given), a record's or a kept packet; kNoRecord if none.
 uint32_t lowest_waiting(uint32_t vi, const uint32_t* from) {
   uint32_t best = kNoRecord;
-  for (uint32_t r = 0u; r < kSendRecords; ++r) {
-    const SendRecord& record = records[r];
-    if (record.vi != vi || !waits_for_ack(record) ||
-        (from && static_cast<int32_t>(record.sequence - *from) < 0))
-      continue;
-    if (best == kNoRecord || static_cast<int32_t>(record.sequence - records[best].sequence) < 0)
-      best = r;
+  const auto consider = [&](uint32_t item) {
+    const uint32_t sequence = sequence_of(item);
+    if (from && static_cast<int32_t>(sequence - *from) < 0)
+      return;
+    if (best == kNoRecord || static_cast<int32_t>(sequence - sequence_of(best)) < 0)
+      best = item;
+  };
+  for (uint32_t r = 0u; r < kSendRecords; ++r)
+    if (records[r].vi == vi && waits_for_ack(records[r]))
+      consider(r);
+  // A VI's kept packets are in the order they left (and were numbered).
+  if (!kept_stale(vi)) {
+    for (uint32_t k = kept_head[vi]; k != 0u; k = kept_next[k - 1u]) {
+      if (kept_in_lane == k && kept_in_lane_acked)
+        continue;
+      if (!from || static_cast<int32_t>(kept_sequence(k - 1u) - *from) >= 0) {
+        consider(kKept + k - 1u);
+        break;
+      }
+    }
   }
   return best;
 }
 
 void check_deadlines();
+void resend_kept(uint32_t b);
 
 // Takes the next message of the VI going back, if any, and a buffer for it.
 void resend_next() {
-  const uint32_t r = going_back ? lowest_waiting(back_vi, &back_from) : kNoRecord;
-  if (r == kNoRecord) {
+  const uint32_t item = going_back ? lowest_waiting(back_vi, &back_from) : kNoRecord;
+  if (item == kNoRecord) {
     if (going_back)
       pause_new_sends(false);
     going_back = false;
@@ -134,8 +162,18 @@ void resend_next() {
     check_deadlines();
     return;
   }
+  if (item >= kKept) {
+    resend_kept(item - kKept);
+    return;
+  }
+  const uint32_t r = item;
   lane_record = r;
+  kept_in_lane = 0u;
+  lane_label = records[r].label;
   records[r].resending = true;
+  SendRecord& record = records[r];
+  // A read's request carries no data: its data comes back.
+  const uint32_t length = record.kind == SendKind::read_request ? 0u : record.descriptor.length;
   if (!send_buffers_free()) {
     // Every buffer is busy: the timer brings the lane back soon.
     enter(Lane::wait_buffer);
@@ -145,9 +183,6 @@ void resend_next() {
   }
   lane_buffer = take_send_buffer();
   enter(Lane::gather);
-  SendRecord& record = records[r];
-  // A read's request carries no data: its data comes back.
-  const uint32_t length = record.kind == SendKind::read_request ? 0u : record.descriptor.length;
   via::DataSegment pieces[VIA_MAX_SEGMENTS];
   const uint32_t count = via::segment_pieces(record.descriptor, 0u, length, pieces);
   uint8_t* data = send_buffer(lane_buffer).data;
@@ -169,9 +204,28 @@ void resend_next() {
     resend_data_arrived(r, LANAI_HDMA_OK);
 }
 
+// Kept packet b goes again as it is, asking for its acknowledgement at once.
+void resend_kept(uint32_t b) {
+  kept_in_lane = b + 1u;
+  kept_in_lane_acked = false;
+  lane_label = via::trace_label(kept_vi[b] - 1u, kept_sequence(b));
+  send_buffer(b).header.flags |= VIA_PACKET_F_ACK_NOW;
+  lane_framed = reframe_kept(b);
+  enter(Lane::wait_nsdma);
+  queue_packet(kResendPacket, via::stamp_now());
+  via::trace_state(nullptr);
+}
+
 // The message is done with (sent again, or it could not be): its buffer
-// goes back, the record may complete, and the next message goes.
+// goes back, the record may complete, and the next message goes. A kept
+// packet keeps its buffer, unless it was acknowledged meanwhile.
 void message_done() {
+  if (kept_in_lane != 0u) {
+    back_from = kept_sequence(kept_in_lane - 1u) + 1u;
+    let_go_lane_kept();
+    resend_next();
+    return;
+  }
   const uint32_t r = lane_record;
   give_back_send_buffer(lane_buffer);
   records[r].resending = false;
@@ -191,6 +245,9 @@ void lose_connection(uint32_t vi) {
       record.errors |= VIP_STATUS_TRANSPORT_ERROR;
     }
   }
+  // Kept packets' sends have completed: VIA's Reliable Delivery reports
+  // the loss as a broken connection.
+  let_go_kept_of(vi);
   via::vi_break(vi);
   complete_waiting(vi);
   via::raise_host_interrupt(VIA_INTR_WORD(VIA_INTR_CONN_LOST, vi));
@@ -204,17 +261,36 @@ void go_back(uint32_t vi) {
   going_back = true;
   back_vi = vi;
   const uint32_t oldest = lowest_waiting(vi, nullptr);
-  back_from = oldest != kNoRecord ? records[oldest].sequence : 0u;
+  back_from = oldest != kNoRecord ? sequence_of(oldest) : 0u;
   resend_next();
 }
 
 // Goes back on the first VI whose oldest waiting message is past its
 // timeout, if the lane is free, and arms the timer for the next deadline.
+// A message of `vi` is past its timeout and the lane is free: the VI goes
+// back (true: the lane checks again when it is done), or breaks past the
+// retry limit.
+bool time_out(uint32_t vi) {
+  count(pvia_retransmit_timeouts);
+  if (++retries[vi] > via::nic_config().retry_limit) {
+    lose_connection(vi);
+    return false;
+  }
+  go_back(vi);
+  return true;
+}
+
 void check_deadlines() {
   const uint32_t timeout = via::nic_config().retransmit_cycles;
   const uint32_t t = now();
   bool any = false;
   uint32_t first = 0u;
+  const auto note_due = [&](uint32_t sent_at) {
+    const uint32_t due = sent_at + timeout;
+    if (!any || static_cast<int32_t>(due - first) < 0)
+      first = due;
+    any = true;
+  };
   for (uint32_t r = 0u; r < kSendRecords; ++r) {
     const SendRecord& record = records[r];
     if (!waits_for_ack(record) || record.resending)
@@ -224,21 +300,32 @@ void check_deadlines() {
     if (late && record.kind == SendKind::read_request && read_moved(r)) {
       records[r].sent_at = t;
     } else if (lane == Lane::idle && late) {
-      const uint32_t vi = record.vi;
-      count(pvia_retransmit_timeouts);
-      if (++retries[vi] > via::nic_config().retry_limit) {
-        lose_connection(vi);
-      } else {
-        go_back(vi);
-        return; // the lane checks again when it is done
-      }
+      if (time_out(record.vi))
+        return;
       continue;
     }
-    const uint32_t due = record.sent_at + timeout;
-    if (!any || static_cast<int32_t>(due - first) < 0)
-      first = due;
-    any = true;
+    note_due(record.sent_at);
   }
+  // Kept packets time out per VI, from the VI's oldest one's departure
+  // (a stale VI's leave the list, whose last VI takes its place).
+  for (uint32_t i = 0u; i < keeping_count;) {
+    const uint32_t vi = keeping_vis[i];
+    if (kept_stale(vi) && (i >= keeping_count || keeping_vis[i] != vi))
+      continue;
+    ++i;
+    if (going_back && back_vi == vi)
+      continue;
+    if (lane == Lane::idle && t - kept_since[vi] >= timeout) {
+      if (time_out(vi))
+        return;
+      continue;
+    }
+    note_due(kept_since[vi]);
+  }
+  // The receive engine's late acknowledgements share the timer.
+  uint32_t owed_due = 0u;
+  if (send_owed_acks(owed_due))
+    note_due(owed_due - timeout);
   if (any)
     arm_at(first);
 }
@@ -303,9 +390,15 @@ void resend_packet_ready(via::OutgoingPacket& out) {
 }
 
 void resend_packet_left() {
-  const SendRecord& record = records[lane_record];
-  records[lane_record].sent_at = now();
-  resent_upto[record.vi] = record.sequence + 1u;
+  if (kept_in_lane != 0u) {
+    const uint32_t b = kept_in_lane - 1u;
+    kept_since[kept_vi[b] - 1u] = now();
+    resent_upto[kept_vi[b] - 1u] = kept_sequence(b) + 1u;
+  } else {
+    const SendRecord& record = records[lane_record];
+    records[lane_record].sent_at = now();
+    resent_upto[record.vi] = record.sequence + 1u;
+  }
   message_done();
 }
 

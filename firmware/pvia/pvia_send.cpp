@@ -14,6 +14,7 @@
 #include "pvia.h"
 #include "pvia_counters.h"
 #include "pvia_send_buffers.h"
+#include "pvia_send_kept.h"
 #include "pvia_send_record.h"
 
 namespace pvia {
@@ -38,6 +39,7 @@ uint32_t sends_ahead[2];
 bool stamp_ordered;
 bool tracks_service;
 uint32_t tickets_cut[VIA_MAX_VI];
+VIA_ZEROED_AT_LOAD uint32_t answers_awaited{};
 
 } // namespace send_engine
 
@@ -50,9 +52,28 @@ uint32_t free_record_count;
 uint32_t best_effort_records;
 uint8_t latest_of_vi[VIA_MAX_VI]; // the VI's send taken last
 uint32_t next_sequence[VIA_MAX_VI];
-VIA_ZEROED_AT_LOAD uint32_t
-    numbering_epoch[VIA_MAX_VI]{}; // the VI's epoch + 1 next_sequence counts in
+uint32_t numbering_epoch[VIA_MAX_VI]; // the VI's epoch + 1 next_sequence counts in
 uint32_t tickets_issued[VIA_MAX_VI];
+
+// A new connection of the VI (a flush since its last message): its
+// numbers start again, and what the connection before kept goes.
+[[gnu::noinline]] void start_numbering(uint32_t vi, uint32_t epoch) {
+  numbering_epoch[vi] = epoch;
+  next_sequence[vi] = 0u;
+  let_go_kept_of(vi);
+}
+
+// The number the record's message will have. A VI numbers its messages
+// from 0 again once the host has flushed it (a new connection), as its
+// receiving card, which takes a reliable VI's only in sequence, expects
+// (an unreliable VI's plain messages go on counting, which its receiver
+// takes as they come).
+inline uint32_t next_number(const SendRecord& record) {
+  const uint32_t vi = record.vi, epoch = record.work.posted.epoch + 1u;
+  if (numbering_epoch[vi] != epoch)
+    start_numbering(vi, epoch);
+  return next_sequence[vi];
+}
 // The adaptive policy's meters (stage_meter.h): first fragments, which
 // cross the card with nothing of their message ahead of them, and
 // fragments leaving back to back.
@@ -67,6 +88,10 @@ via::FigureCache figure_cache;
   record.state = SendState::free;
   if (record.best_effort)
     --best_effort_records;
+  if (record.awaits_answer) {
+    record.awaits_answer = false;
+    --answers_awaited;
+  }
   free_records[free_record_count++] = static_cast<uint8_t>(r);
 }
 
@@ -115,6 +140,15 @@ via::FigureCache figure_cache;
     via::plan_fragments(record.vi, length, figures, record.plan);
     if ((probe == 1u || probe == 2u) && record.plan.fixed >= 4u * VIA_FRAG_ALIGN)
       record.plan.fixed = (record.plan.fixed >> probe) & ~(VIA_FRAG_ALIGN - 1u);
+    // A Reliable Delivery message cut in fragments is not kept on the card
+    // (pvia_send_kept.h): it completes on its acknowledgement, as under
+    // Reliable Reception, and goes again from host memory if lost.
+    if (record.kind <= SendKind::rdma_write &&
+        (config.reliability & VIP_SERVICE_RELIABLE_DELIVERY) != 0u &&
+        (record.plan.fixed == 0u || record.plan.fixed < length)) {
+      record.ack_wanted = record.marked = true;
+      await_answer(record);
+    }
   }
   record.state = SendState::stream;
   note_wanting(r);
@@ -131,17 +165,8 @@ via::FigureCache figure_cache;
   record.kind = static_cast<SendKind>(op == VIP_CONTROL_OP_RESERVED ? 0u : op);
   record.ack_wanted = op <= VIP_CONTROL_OP_RDMAWRITE && via::vi_reliable_reception(record.vi);
   record.marked = record.kind != SendKind::send || record.ack_wanted;
-  // A Reliable Reception VI numbers its messages from 0 again once the
-  // host has flushed it (a new connection), as its receiving card, which
-  // takes them only in sequence, expects. (Other VIs' receivers take what
-  // comes.)
-  if (via::vi_reliable_reception(record.vi)) {
-    const uint32_t epoch = record.work.posted.epoch + 1u;
-    if (numbering_epoch[record.vi] != epoch) {
-      numbering_epoch[record.vi] = epoch;
-      next_sequence[record.vi] = 0u;
-    }
-  }
+  if (record.ack_wanted || record.kind == SendKind::read_request)
+    await_answer(record);
 }
 
 // A descriptor the record cannot send: it completes with its errors (and
@@ -306,6 +331,7 @@ void start_send_engine() {
     records[r].ahead = false;
     records[r].next_of_vi = kNoRecord;
     records[r].next_held = kNoRecord;
+    records[r].awaits_answer = false;
     for (uint32_t s = 0u; s < kSlots; ++s) {
       records[r].slots[s].state = SlotState::free;
       records[r].slots[s].buffer = kNoBuffer;
@@ -385,8 +411,19 @@ bool send_packet_ready(uint32_t packet, via::OutgoingPacket& out) {
   if ((slot.carries != Carries::data && !carries_news(record, slot)) ||
       slot.index > record.failed_at)
     return false;
-  send_buffer(slot.buffer).header.sequence =
-      record.numbered ? record.sequence : next_sequence[record.vi];
+  via::SendBuffer& buffer = send_buffer(slot.buffer);
+  // A message its receiver may judge in sequence (a reliable VI's, a
+  // read's request) is numbered from 0 again on a new connection.
+  if (record.numbered)
+    buffer.header.sequence = record.sequence;
+  else if (slot.reliable || record.marked)
+    buffer.header.sequence = next_number(record);
+  else
+    buffer.header.sequence = next_sequence[record.vi];
+  // Many Reliable Delivery packets wait for their acknowledgements: this
+  // one asks for its own at once.
+  if (slot.reliable && may_ask())
+    ask_for_ack(record.vi, buffer);
   out = slot.framed;
   return true;
 }
@@ -442,9 +479,17 @@ void send_packet_left(uint32_t packet) {
   }
   const uint32_t r = packet / kSlots, s = packet % kSlots;
   trace(r, SlotState::transmit);
-  const Slot& slot = records[r].slots[s];
+  Slot& slot = records[r].slots[s];
   if (records[r].measured && slot.carries == Carries::data)
     time_departure(r, slot);
+  // A Reliable Delivery message of one packet, which completes now, keeps
+  // it until acknowledged (one cut in fragments, or a read's, does not).
+  const SendRecord& record = records[r];
+  if (slot.reliable &&
+      keep_packet(slot.last && slot.index == 0u && slot.carries == Carries::data &&
+                      !record.ack_wanted && record.kind <= SendKind::rdma_write,
+                  slot.buffer, record.vi, record.sequence, record.work.posted.epoch))
+    slot.buffer = kNoBuffer;
   fragment_done(r, s);
   via::trace_state(nullptr);
 }

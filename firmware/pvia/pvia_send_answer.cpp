@@ -12,6 +12,7 @@
 #include "common/flow_control.h"
 #include "pvia.h"
 #include "pvia_counters.h"
+#include "pvia_send_kept.h"
 #include "pvia_send_record.h"
 
 namespace pvia {
@@ -140,8 +141,9 @@ void ack_arrived(const via_packet_header& ack) {
   // A later acknowledgement stands for every earlier one; an exact one
   // (a refused read, a message no VI took) for its message alone.
   uint32_t answered = 0u;
-  for (uint32_t r = waiting_for(vi, peer, ack.sequence, exact, 0u); r != kNoRecord;
-       r = waiting_for(vi, peer, ack.sequence, exact, r + 1u)) {
+  for (uint32_t r = answers_awaited != 0u ? waiting_for(vi, peer, ack.sequence, exact, 0u)
+                                          : kNoRecord;
+       r != kNoRecord; r = waiting_for(vi, peer, ack.sequence, exact, r + 1u)) {
     SendRecord& record = records[r];
     record.answered = true;
     // An earlier message's outcome is repeated by the later acknowledgement
@@ -151,6 +153,8 @@ void ack_arrived(const via_packet_header& ack) {
                          : via::acked_status(ack.sequence, ack.offset, record.sequence);
     ++answered;
   }
+  // Reliable Delivery packets kept for it (their sends have completed).
+  answered += release_kept(vi, peer, ack.sequence, exact);
   count(pvia_acks_received);
   if (answered == 0u)
     count(pvia_stray_acks);

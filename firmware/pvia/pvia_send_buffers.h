@@ -1,6 +1,8 @@
 // The card's send buffers, shared by all of the send engine's records: a
 // fragment's data is gathered into one and the packet leaves from it, and
-// it goes back to the pool as soon as the packet's tail has left.
+// it goes back to the pool as soon as the packet's tail has left, or, for
+// a Reliable Delivery message kept to be sent again, once the receiving
+// card acknowledges it (pvia_send_kept.h).
 #pragma once
 
 #include <stdint.h>
@@ -11,6 +13,11 @@
 namespace pvia {
 
 constexpr uint8_t kNoBuffer = 0xFFu;
+// Buffers of the largest packet: two fill from the host DMA while packets
+// that have been gathered wait for, or leave on, the wire, and the rest
+// hold Reliable Delivery packets until they are acknowledged.
+constexpr uint32_t kSendBuffers = 14u;
+static_assert(kSendBuffers < kNoBuffer, "buffer numbers fit a byte");
 
 // The pool (pvia_send_buffers.cpp), read in place: the buffers, and the
 // free ones' numbers on a stack.

@@ -32,6 +32,9 @@ namespace send_engine {
   uint32_t flags = header.flags;
   if (record.ack_wanted)
     flags |= VIA_PACKET_F_ACK_WANTED;
+  // A read's request and data are resent by their own rules.
+  if (record.kind > SendKind::rdma_write)
+    flags &= ~VIA_PACKET_F_RELIABLE;
   if (record.kind == SendKind::read_data) {
     flags |= VIA_PACKET_F_RDMA_READ_DATA;
     header.immediate = descriptor.immediate;
@@ -48,6 +51,10 @@ namespace send_engine {
 
 namespace {
 
+constexpr uint32_t kReliableShift = VIA_PACKET_F_RELIABLE / VIP_SERVICE_RELIABLE_DELIVERY;
+static_assert(kReliableShift * VIP_SERVICE_RELIABLE_DELIVERY == VIA_PACKET_F_RELIABLE,
+              "the packet flag is the service bit shifted");
+
 uint32_t tickets_queued[VIA_MAX_VI];
 via::Stamp last_queued[VIA_MAX_VI]; // keeps a VI's packets in order in a stamp-ordered queue
 
@@ -57,20 +64,24 @@ void try_queue(uint32_t r);
 // packet leaves) and the route in front of the slot's data, so that the
 // network send DMA starts at once when the packet's turn comes. A
 // fragment is framed as its data is read, and again should it fail.
-inline void frame_fragment(const SendRecord& record, Slot& slot) {
+[[gnu::always_inline]] inline void frame_fragment(const SendRecord& record, Slot& slot) {
   const via::Descriptor& descriptor = record.descriptor;
   const bool immediate = (descriptor.control & VIP_CONTROL_IMMEDIATE) != 0u;
   const uint32_t bytes = slot.carries == Carries::data ? slot.bytes : 0u;
   volatile via_vi_config& config = via::vi_config(record.vi);
   via::SendBuffer& buffer = via::in_register(&send_buffer(slot.buffer));
   via_packet_header& header = buffer.header;
+  const uint32_t reliable = config.reliability & VIP_SERVICE_RELIABLE_DELIVERY;
+  slot.reliable = reliable != 0u;
   header.kind = VIA_PACKET_DATA;
   header.src_node = static_cast<uint16_t>(this_node);
   header.src_vi = static_cast<uint16_t>(record.vi);
   header.dst_vi = static_cast<uint16_t>(config.remote_vi);
   header.flags = static_cast<uint16_t>(
       (immediate ? VIA_PACKET_F_IMMEDIATE : 0u) | (slot.last ? VIA_PACKET_F_LAST : 0u) |
-      (slot.carries == Carries::aborted ? VIA_PACKET_F_ABORTED : 0u));
+      (slot.carries == Carries::aborted ? VIA_PACKET_F_ABORTED : 0u) |
+      // A Reliable Delivery VI's (mark_packet takes it off a read's).
+      reliable * kReliableShift);
   header.length = bytes;
   header.immediate = immediate ? descriptor.immediate : 0u;
   header.offset = slot.offset;

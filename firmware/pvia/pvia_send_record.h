@@ -119,6 +119,7 @@ struct Slot {
   uint8_t outstanding; // host DMAs queued and not yet completed
   uint8_t buffer;      // the send buffer it fills (kNoBuffer: none)
   bool last;           // the message's last fragment
+  bool reliable;       // framed for a Reliable Delivery VI
   uint32_t index;      // which fragment of the message
   uint32_t offset;     // where it starts in the message
   uint32_t bytes;
@@ -160,6 +161,7 @@ struct alignas(512) SendRecord {
   uint32_t peer;      // (node << 16) | VI its answer comes from, once in wait_peer
   uint32_t sent_at;   // cycle its message last left, while it waits for an acknowledgement
   bool resending;     // the resend lane is sending its message again
+  bool awaits_answer; // counted in answers_awaited
   SendWork work;      // where its descriptor is, its stamp (carried by all its requests)
   via::FragmentPlan plan;
   via::Descriptor descriptor;
@@ -174,6 +176,16 @@ extern SendRecord records[kSendRecords];
 // reserved send from being taken.
 extern uint32_t sends_ahead[2];
 extern bool stamp_ordered;
+// Records in hand that wait, or will, for their peer's answer (an
+// acknowledgement, or a read's data): while there are none an
+// acknowledgement only settles kept packets.
+VIA_LARGE_DATA extern uint32_t answers_awaited;
+inline void await_answer(SendRecord& record) {
+  if (!record.awaits_answer) {
+    record.awaits_answer = true;
+    ++answers_awaited;
+  }
+}
 extern bool tracks_service;              // the scheduler wants to hear of each send served
 extern uint32_t tickets_cut[VIA_MAX_VI]; // the VI's send whose fragments are being cut
 
