@@ -26,7 +26,7 @@ struct PingpongOptions {
   std::uint32_t warmup = 1;
   bool breakdown = false;
   std::string receives = "on-arrival";
-  std::string reliability = "delivery";
+  std::string reliability = "unreliable";
   std::string format = "table";
   std::string profile = default_bench_profile;
   std::uint64_t seed = 1;
@@ -70,7 +70,9 @@ std::string render_table(const PingpongOptions& o, const std::string& profile_na
       "# lanai-emu pingpong: firmware {}, profile {}, {} timed round trips per size after {} "
       "warm-up, receives posted {}{}\n# 1-way latency (us), half the round trip\n",
       o.firmware, profile_name, o.iters, o.warmup, o.receives,
-      o.reliability == "delivery" ? "" : ", Reliable Reception VIs");
+      o.reliability == "unreliable" ? ""
+      : o.reliability == "delivery" ? ", Reliable Delivery VIs"
+                                    : ", Reliable Reception VIs");
   out += fmt::format("{:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "size(B)", "t_min",
                      "t_median", "t_avg", "t_stdev", "t_p99", "t_p999");
   for (const SizeResult& r : results)
@@ -138,7 +140,7 @@ std::string render_json(const PingpongOptions& o, const std::string& profile_nam
   std::string out = fmt::format(
       "{{\"firmware\":\"{}\",\"profile\":\"{}\",\"iters\":{},\"receives\":\"{}\",{}\"results\":[",
       o.firmware, profile_name, o.iters, o.receives,
-      o.reliability == "delivery" ? "" : "\"reliability\":\"reception\",");
+      o.reliability == "unreliable" ? "" : fmt::format("\"reliability\":\"{}\",", o.reliability));
   for (std::size_t i = 0; i < results.size(); ++i) {
     const SizeResult& r = results[i];
     const LatencySummary& s = r.one_way;
@@ -168,8 +170,9 @@ int run_pingpong(const PingpongOptions& given) {
   spec.iters = o.iters;
   spec.warmup = o.warmup;
   spec.receives = parse_receive_posting(o.receives);
-  spec.reliability =
-      o.reliability == "reception" ? VIP_SERVICE_RELIABLE_RECEPTION : VIP_SERVICE_RELIABLE_DELIVERY;
+  spec.reliability = o.reliability == "reception"  ? VIP_SERVICE_RELIABLE_RECEPTION
+                     : o.reliability == "delivery" ? VIP_SERVICE_RELIABLE_DELIVERY
+                                                   : VIP_SERVICE_UNRELIABLE;
   // The breakdown is taken in the published table's loop; if the 1-way
   // figures come from the other loop, by a second run.
   const bool own_breakdown_run = o.breakdown && spec.receives != kBreakdownReceives;
@@ -254,10 +257,11 @@ void add_pingpong_command(CLI::App& app, int& exit_status) {
                              receive_posting_name(ReceivePosting::ahead)}))
       ->capture_default_str();
   cmd->add_option("--reliability", options->reliability,
-                  "the VIs' reliability level: delivery (Reliable Delivery) or reception "
-                  "(Reliable Reception: each send completes on the receiving card's "
-                  "acknowledgement)")
-      ->check(CLI::IsMember({"delivery", "reception"}))
+                  "the VIs' reliability level: unreliable (the firmware's work per message is "
+                  "the published firmwares'), delivery (Reliable Delivery: the card keeps each "
+                  "message until the receiving card acknowledges it) or reception (Reliable "
+                  "Reception: each send completes on the receiving card's acknowledgement)")
+      ->check(CLI::IsMember({"unreliable", "delivery", "reception"}))
       ->capture_default_str();
   cmd->add_option("--format", options->format, "table, csv or json")->capture_default_str();
   cmd->add_option("--profile", options->profile, "hardware profile: shipped name or TOML file")

@@ -103,14 +103,17 @@ TrafficClass read_class(const TableReader& t, std::uint32_t receivers,
   return c;
 }
 
-// The VIs' reliability level: "delivery" (the default) or "reception".
+// The VIs' reliability level: "unreliable" (the default), "delivery" or
+// "reception".
 std::uint32_t read_reliability(const TableReader& top) {
   const auto level = top.string("reliability");
-  if (!level || *level == "delivery")
+  if (!level || *level == "unreliable")
+    return kUnreliable;
+  if (*level == "delivery")
     return kReliableDelivery;
   if (*level != "reception")
     top.fail("reliability",
-             fmt::format("\"{}\" is neither \"delivery\" nor \"reception\"", *level));
+             fmt::format("\"{}\" is not \"unreliable\", \"delivery\" or \"reception\"", *level));
   return kReliableReception;
 }
 

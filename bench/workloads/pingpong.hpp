@@ -58,7 +58,7 @@ struct PingPongSpec {
   std::uint32_t warmup = 1;  // untimed round trips first
   bool breakdown = false;    // only with one host fragment
   ReceivePosting receives = ReceivePosting::on_arrival;
-  std::uint32_t reliability = VIP_SERVICE_RELIABLE_DELIVERY; // both VIs'
+  std::uint32_t reliability = VIP_SERVICE_UNRELIABLE; // both VIs'
   LANAI_EMU_FRAGMENTATION fragmentation{VIA_FRAG_NONE, 0, {0, 0, 0, 0}};
   std::uint32_t host_fragments = 1; // 1 .. size, at most kMaxHostFragments
   HostCopy send_copy, recv_copy;

@@ -24,8 +24,8 @@ struct SaturationSpec {
   profile::HardwareProfile profile;
   std::string firmware;
   std::uint32_t message_bytes = 4096;
-  std::uint32_t receivers = 1;                               // 1..64
-  std::uint32_t reliability = VIP_SERVICE_RELIABLE_DELIVERY; // every VI's
+  std::uint32_t receivers = 1;                        // 1..64
+  std::uint32_t reliability = VIP_SERVICE_UNRELIABLE; // every VI's
   kernel::SimTime warmup{};
   kernel::SimTime duration{};
   std::uint64_t seed = 1;

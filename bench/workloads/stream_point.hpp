@@ -45,7 +45,7 @@ struct StreamPointSpec {
   profile::HardwareProfile profile;
   std::string firmware;        // name of a built firmware (svia, pvia, qosvia, ...)
   std::uint32_t receivers = 1; // nodes 1 .. receivers receive; node 0 sends
-  std::uint32_t reliability = VIP_SERVICE_RELIABLE_DELIVERY; // every channel's VIs
+  std::uint32_t reliability = VIP_SERVICE_UNRELIABLE; // every channel's VIs
   std::vector<ChannelSpec> channels;
   kernel::SimTime warmup{};   // traffic before this is sent but not measured
   kernel::SimTime duration{}; // measured stretch after the warm-up

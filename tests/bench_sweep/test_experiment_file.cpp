@@ -169,7 +169,7 @@ TEST_CASE("a point's spec has one channel per VI, best effort last, seeds shared
   CHECK(a.channels[5].traffic == Traffic::best_effort);
   CHECK(a.receivers == 4);
   CHECK(a.duration.ps() == 30'000'000'000);
-  CHECK(a.reliability == VIP_SERVICE_RELIABLE_DELIVERY);
+  CHECK(a.reliability == VIP_SERVICE_UNRELIABLE);
   const Experiment r = parse(with(highload, "", "reliability = \"reception\""));
   CHECK(point_spec(r, points[4], sweep_point(4, points.size())).reliability ==
         VIP_SERVICE_RELIABLE_RECEPTION);
@@ -253,8 +253,12 @@ TEST_CASE("every error names the file, the key and the problem") {
         f + "class[3].name: duplicate class name \"8MBps\"");
   CHECK(error_of(with(highload, "", "duration_ms = 0")) == f + "duration_ms: must be > 0 (got 0)");
   CHECK(error_of(with(highload, "", "seed = -3")) == f + "seed: must be >= 0 (got -3)");
-  CHECK(error_of(with(highload, "", "reliability = \"unreliable\"")) ==
-        f + "reliability: \"unreliable\" is neither \"delivery\" nor \"reception\"");
+  CHECK(parse(with(highload, "", "reliability = \"delivery\"")).jitter.reliability ==
+        VIP_SERVICE_RELIABLE_DELIVERY);
+  CHECK(parse(with(highload, "", "reliability = \"unreliable\"")).jitter.reliability ==
+        VIP_SERVICE_UNRELIABLE);
+  CHECK(error_of(with(highload, "", "reliability = \"reliable\"")) ==
+        f + "reliability: \"reliable\" is not \"unreliable\", \"delivery\" or \"reception\"");
   CHECK(error_of(with(highload, "", "profile = \"no-such-profile.toml\""))
             .starts_with(f + "profile: "));
   CHECK(error_of(with(highload, "", "profile = \"no-such-profile\"")).starts_with(f + "profile: "));
@@ -390,11 +394,13 @@ TEST_CASE("saturation experiments: drop probabilities") {
         f + "drop_probabilities[2]: must be a number (got a string)");
   CHECK(error_of(with(saturation, axis, "drop_probabilities = 0.01")) ==
         f + "drop_probabilities: must be an array of numbers (got a number)");
-  CHECK(parse(saturation).saturation.reliability == kReliableDelivery);
+  CHECK(parse(saturation).saturation.reliability == kUnreliable);
+  CHECK(parse(saturation + "reliability = \"delivery\"\n").saturation.reliability ==
+        kReliableDelivery);
   CHECK(parse(saturation + "reliability = \"reception\"\n").saturation.reliability ==
         kReliableReception);
   CHECK(error_of(saturation + "reliability = \"sometimes\"\n") ==
-        f + "reliability: \"sometimes\" is neither \"delivery\" nor \"reception\"");
+        f + "reliability: \"sometimes\" is not \"unreliable\", \"delivery\" or \"reception\"");
   // Another kind has no such axis.
   CHECK(error_of("kind = \"pipeline\"\nfirmwares = [\"svia\"]\npackets = [4096]\n"
                  "fragments = [1]\ndrop_probabilities = [0]\n")

@@ -4,9 +4,12 @@
 # --limit, that its reserved channels together (theta pooled over their
 # messages) jitter less than under the baseline, that best effort absorbs
 # the shortfall (its latency is the higher), and that nothing was lost or
-# corrupted. stdlib only.
+# corrupted. With --seeds N the experiment runs with seeds 1..N and the
+# comparisons pool every run's messages: one run's jitter turns on where
+# best effort's transfers happen to fall, and two firmwares that differ by a
+# few per cent can trade places from seed to seed. stdlib only.
 #   check_protection.py LANAI_EMU EXPERIMENT OUT_DIR [--firmware qosvia] [--baseline pvia]
-#                       [--limit 0.05]
+#                       [--limit 0.05] [--seeds 1]
 import argparse
 import pathlib
 import sys
@@ -21,29 +24,33 @@ p.add_argument("out", type=pathlib.Path)
 p.add_argument("--firmware", default="qosvia")
 p.add_argument("--baseline", default="pvia")
 p.add_argument("--limit", type=float, default=0.05)
+p.add_argument("--seeds", type=int, default=1)
 args = p.parse_args()
-
-run_experiment(args.lanai_emu, args.experiment, args.out)
-rows = results(args.out)
 
 problems = []
 pooled = {}
 be_latency = {}
-for row in rows:
-    fw = row["firmware"]
-    where = f"{fw} {row['class']}"
-    if int(row["messages"]) <= 0:
-        problems.append(f"{where}: no messages")
-    if int(row["lost"]) != 0 or int(row["corrupted"]) != 0:
-        problems.append(f"{where}: {row['lost']} lost, {row['corrupted']} corrupted")
-    if row["class"] == "BE":
-        be_latency[fw] = float(row["be_latency_mean_us"])
-        continue
-    theta, messages = float(row["theta"]), int(row["messages"])
-    total, count = pooled.get(fw, (0.0, 0))
-    pooled[fw] = (total + theta * messages, count + messages)
-    if fw == args.firmware and theta >= args.limit:
-        problems.append(f"{where}: theta {theta:.4f}, not under {args.limit}")
+for seed in range(1, args.seeds + 1):
+    out = args.out if args.seeds == 1 else args.out / f"seed{seed}"
+    run_experiment(args.lanai_emu, args.experiment, out,
+                   *([] if args.seeds == 1 else ["--seed", str(seed)]))
+    for row in results(out):
+        fw = row["firmware"]
+        where = f"{fw} {row['class']}" + ("" if args.seeds == 1 else f" (seed {seed})")
+        if int(row["messages"]) <= 0:
+            problems.append(f"{where}: no messages")
+        if int(row["lost"]) != 0 or int(row["corrupted"]) != 0:
+            problems.append(f"{where}: {row['lost']} lost, {row['corrupted']} corrupted")
+        if row["class"] == "BE":
+            total, count = be_latency.get(fw, (0.0, 0))
+            be_latency[fw] = (total + float(row["be_latency_mean_us"]), count + 1)
+            continue
+        theta, messages = float(row["theta"]), int(row["messages"])
+        total, count = pooled.get(fw, (0.0, 0))
+        pooled[fw] = (total + theta * messages, count + messages)
+        if fw == args.firmware and theta >= args.limit:
+            problems.append(f"{where}: theta {theta:.4f}, not under {args.limit}")
+be_latency = {fw: total / count for fw, (total, count) in be_latency.items()}
 base = args.baseline
 for fw in (base, args.firmware):
     if fw not in pooled or fw not in be_latency:
