@@ -1,6 +1,7 @@
 #include "bench/commands/command_options.hpp"
 
 #include <fmt/format.h>
+#include <lanai/via_abi.h>
 
 #include <cstdio>
 #include <fstream>
@@ -89,6 +90,24 @@ void write_firmware_profile(const std::string& path, const host::FirmwareProfile
   std::ostringstream csv;
   host::write_profile_csv(csv, profiler.report());
   write_text_file(path, csv.str());
+}
+
+std::uint32_t parse_reliability(const std::string& name) {
+  if (name == "reception")
+    return VIP_SERVICE_RELIABLE_RECEPTION;
+  if (name == "delivery")
+    return VIP_SERVICE_RELIABLE_DELIVERY;
+  if (name == "unreliable")
+    return VIP_SERVICE_UNRELIABLE;
+  throw std::invalid_argument("unknown reliability level \"" + name + "\"");
+}
+
+std::string reliability_suffix(const std::string& name) {
+  if (name == "delivery")
+    return ", Reliable Delivery VIs";
+  if (name == "reception")
+    return ", Reliable Reception VIs";
+  return "";
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

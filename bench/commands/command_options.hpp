@@ -20,6 +20,20 @@ std::vector<std::uint32_t> parse_counts(const std::string& list, const std::stri
 enum class OutputFormat { table, csv, json };
 OutputFormat parse_format(const std::string& name);
 
+// The VIs' reliability level a bench command takes (--reliability):
+// "unreliable" (the default: the published firmwares' work per message),
+// "delivery" or "reception", as VIP_SERVICE_*; the header suffix naming a
+// level other than the default (", Reliable Delivery VIs"), or "".
+inline const std::vector<std::string> reliability_names{"unreliable", "delivery", "reception"};
+std::uint32_t parse_reliability(const std::string& name);
+std::string reliability_suffix(const std::string& name);
+// The help text of --reliability.
+inline constexpr const char* reliability_help =
+    "the VIs' reliability level: unreliable (each message costs the firmware the work it cost the "
+    "published firmwares), delivery (Reliable Delivery: the card keeps each message until the "
+    "receiving card acknowledges it) or reception (Reliable Reception: each send completes on "
+    "the receiving card's acknowledgement)";
+
 // The profile a bench command runs with when none is given.
 inline constexpr const char* default_bench_profile = "myrinet-lanai7";
 

@@ -24,6 +24,7 @@ struct PingbulkOptions {
   std::uint32_t rounds = 20;
   std::uint32_t recv_depth = 0;
   bool flow_control = false;
+  std::string reliability = "unreliable";
   std::string format = "table";
   std::string profile = default_bench_profile;
   std::uint64_t seed = 1;
@@ -45,9 +46,11 @@ std::string render(const PingbulkOptions& o, const std::string& profile, OutputF
   std::string out;
   switch (format) {
   case OutputFormat::table:
-    out = fmt::format("# lanai-emu pingbulk: firmware {}, profile {}, {} timed rounds per point{}\n"
-                      "# average 1-way latency per message (us) by window W\n",
-                      o.firmware, profile, o.rounds, o.flow_control ? ", credit flow control" : "");
+    out =
+        fmt::format("# lanai-emu pingbulk: firmware {}, profile {}, {} timed rounds per point{}{}\n"
+                    "# average 1-way latency per message (us) by window W\n",
+                    o.firmware, profile, o.rounds, o.flow_control ? ", credit flow control" : "",
+                    reliability_suffix(o.reliability));
     out += fmt::format("{:>10}", "size(B)");
     for (const auto& [w, v] : results.front().by_window)
       out += fmt::format(" {:>9}", fmt::format("W={}", w));
@@ -68,9 +71,11 @@ std::string render(const PingbulkOptions& o, const std::string& profile, OutputF
                            v ? fmt::format("{:.3f}", *v) : "", v ? 0 : 1);
     break;
   case OutputFormat::json:
-    out = fmt::format("{{\"firmware\":\"{}\",\"profile\":\"{}\",\"rounds\":{},"
-                      "\"flow_control\":{},\"results\":[",
-                      o.firmware, profile, o.rounds, o.flow_control);
+    out = fmt::format(
+        "{{\"firmware\":\"{}\",\"profile\":\"{}\",\"rounds\":{},"
+        "\"flow_control\":{},{}\"results\":[",
+        o.firmware, profile, o.rounds, o.flow_control,
+        o.reliability == "unreliable" ? "" : fmt::format("\"reliability\":\"{}\",", o.reliability));
     for (std::size_t i = 0; i < results.size(); ++i) {
       const BulkSizeResult& r = results[i];
       std::string by, overrun;
@@ -106,6 +111,7 @@ int run_pingbulk(const PingbulkOptions& given) {
   spec.rounds = o.rounds;
   spec.recv_depth = o.recv_depth;
   spec.flow_control = o.flow_control;
+  spec.reliability = parse_reliability(o.reliability);
   std::vector<BulkSizeResult> results;
   int status = 0;
   for (const std::uint32_t size : sizes) {
@@ -156,6 +162,9 @@ void add_pingbulk_command(CLI::App& app, int& exit_status) {
                 "credit flow control on both VIs: the echoing node keeps --recv-depth receives "
                 "posted, posting each again as it is taken, and the sender's card waits for "
                 "credits instead of overrunning it");
+  cmd->add_option("--reliability", options->reliability, reliability_help)
+      ->check(CLI::IsMember(reliability_names))
+      ->capture_default_str();
   cmd->add_option("--format", options->format, "table, csv or json")->capture_default_str();
   cmd->add_option("--profile", options->profile, "hardware profile: shipped name or TOML file")
       ->capture_default_str();

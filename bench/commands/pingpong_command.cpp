@@ -69,10 +69,7 @@ std::string render_table(const PingpongOptions& o, const std::string& profile_na
   std::string out = fmt::format(
       "# lanai-emu pingpong: firmware {}, profile {}, {} timed round trips per size after {} "
       "warm-up, receives posted {}{}\n# 1-way latency (us), half the round trip\n",
-      o.firmware, profile_name, o.iters, o.warmup, o.receives,
-      o.reliability == "unreliable" ? ""
-      : o.reliability == "delivery" ? ", Reliable Delivery VIs"
-                                    : ", Reliable Reception VIs");
+      o.firmware, profile_name, o.iters, o.warmup, o.receives, reliability_suffix(o.reliability));
   out += fmt::format("{:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "size(B)", "t_min",
                      "t_median", "t_avg", "t_stdev", "t_p99", "t_p999");
   for (const SizeResult& r : results)
@@ -170,9 +167,7 @@ int run_pingpong(const PingpongOptions& given) {
   spec.iters = o.iters;
   spec.warmup = o.warmup;
   spec.receives = parse_receive_posting(o.receives);
-  spec.reliability = o.reliability == "reception"  ? VIP_SERVICE_RELIABLE_RECEPTION
-                     : o.reliability == "delivery" ? VIP_SERVICE_RELIABLE_DELIVERY
-                                                   : VIP_SERVICE_UNRELIABLE;
+  spec.reliability = parse_reliability(o.reliability);
   // The breakdown is taken in the published table's loop; if the 1-way
   // figures come from the other loop, by a second run.
   const bool own_breakdown_run = o.breakdown && spec.receives != kBreakdownReceives;
@@ -256,12 +251,8 @@ void add_pingpong_command(CLI::App& app, int& exit_status) {
       ->check(CLI::IsMember({receive_posting_name(ReceivePosting::on_arrival),
                              receive_posting_name(ReceivePosting::ahead)}))
       ->capture_default_str();
-  cmd->add_option("--reliability", options->reliability,
-                  "the VIs' reliability level: unreliable (the firmware's work per message is "
-                  "the published firmwares'), delivery (Reliable Delivery: the card keeps each "
-                  "message until the receiving card acknowledges it) or reception (Reliable "
-                  "Reception: each send completes on the receiving card's acknowledgement)")
-      ->check(CLI::IsMember({"unreliable", "delivery", "reception"}))
+  cmd->add_option("--reliability", options->reliability, reliability_help)
+      ->check(CLI::IsMember(reliability_names))
       ->capture_default_str();
   cmd->add_option("--format", options->format, "table, csv or json")->capture_default_str();
   cmd->add_option("--profile", options->profile, "hardware profile: shipped name or TOML file")

@@ -100,8 +100,8 @@ PingBulkResult run_pingbulk(const PingBulkSpec& spec) {
   auto program = [&](int me) {
     Slots s(w, spec.size, memory);
     // VI 0 carries node 0's windows, VI 1 node 1's.
-    VIP_VI_HANDLE out = s.ep.create_vi(0, VIA_MAX_TRANSFER);
-    VIP_VI_HANDLE in = s.ep.create_vi(0, VIA_MAX_TRANSFER);
+    VIP_VI_HANDLE out = s.ep.create_vi(0, VIA_MAX_TRANSFER, nullptr, nullptr, spec.reliability);
+    VIP_VI_HANDLE in = s.ep.create_vi(0, VIA_MAX_TRANSFER, nullptr, nullptr, spec.reliability);
     if (spec.flow_control)
       for (VIP_VI_HANDLE vi : {out, in})
         if (lanai_emu_set_flow_control(vi, VIP_TRUE) != VIP_SUCCESS)

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <string>
 
+#include <vipl.h>
+
 #include "emulator/host/cluster.hpp"
 #include "bench/workloads/bench_cluster.hpp"
 
@@ -26,6 +28,7 @@ struct PingBulkSpec {
   std::uint32_t warmup = 1;     // untimed rounds first
   std::uint32_t recv_depth = 0; // receives node 1 posts per round; 0 = the window
   bool flow_control = false;    // credit flow control on both VIs
+  std::uint32_t reliability = VIP_SERVICE_UNRELIABLE; // both VIs'
 };
 
 struct PingBulkResult {

@@ -204,13 +204,14 @@ typedef struct {
  * gave it up part way: the initiator's descriptor completes with
  * VIP_STATUS_RDMA_PROT_ERROR. */
 #define VIA_PACKET_F_RDMA_READ_DATA 0x0040u
-/* Sent on a Reliable Delivery or Reliable Reception VI by firmware that
- * retransmits (SVIA): the receiving card takes the VI's messages strictly
- * in sequence, drops duplicates (acknowledging them again at once) and
- * packets past a gap, and acknowledges what it took (at once under
- * VIA_PACKET_F_ACK_WANTED or VIA_PACKET_F_ACK_NOW, else within a quarter of
- * the retransmission timeout, several messages in one), so that the sender can
- * free, or resend, what it keeps. */
+/* Sent on a Reliable Delivery VI (and by SVIA on a Reliable Reception one)
+ * by firmware that keeps its packets until acknowledged: the receiving card
+ * takes the VI's messages strictly in sequence, drops duplicates
+ * (acknowledging them again at once) and packets past a gap, and
+ * acknowledges what it took (at once under VIA_PACKET_F_ACK_WANTED or
+ * VIA_PACKET_F_ACK_NOW, else later, several messages in one: SVIA within a
+ * quarter of the retransmission timeout, PVIA and QoS-VIA within half of
+ * it), so that the sender can free, or resend, what it keeps. */
 #define VIA_PACKET_F_RELIABLE 0x0080u
 /* With VIA_PACKET_F_RELIABLE: the sender's window of packets kept for
  * resending is filling (or the packet is resent): the receiving card
