@@ -67,6 +67,7 @@ std::vector<double> LatencyModel::evaluate(const profile::HardwareProfile& profi
       spec.warmup = options_.warmup;
       spec.breakdown = run.breakdown;
       spec.receives = run.receives();
+      spec.reliability = options_.reliability;
       const PingPongResult r = run_pingpong(spec);
       if (!r.ok())
         throw CalibrationError(

@@ -20,6 +20,9 @@ struct ModelOptions {
   std::uint32_t warmup = 1;
   std::uint64_t seed = 1;
   unsigned threads = 0; // 0: std::thread::hardware_concurrency()
+  // The VIs' level (VIP_SERVICE_*): unreliable, the published firmwares'
+  // work per message, unless told.
+  std::uint32_t reliability = 1;
 };
 
 class LatencyModel {

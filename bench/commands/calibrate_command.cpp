@@ -31,6 +31,7 @@ struct CalibrateOptions {
   std::string name;
   unsigned threads = 0;
   std::uint64_t seed = 1;
+  std::string reliability = "unreliable";
   bool check = false;
   double median_limit = 15;
   double one_way_limit = 20;
@@ -69,7 +70,7 @@ int run_calibrate(const CalibrateOptions& o) {
   const std::vector<FitParameter> keys = parse_fit_keys(o.fit, base);
   check_firmwares(cells, base, o.table);
 
-  LatencyModel model(cells, {o.iters, 1, o.seed, o.threads});
+  LatencyModel model(cells, {o.iters, 1, o.seed, o.threads, parse_reliability(o.reliability)});
   auto residuals_at = [&](const profile::HardwareProfile& p) {
     const std::vector<double> values = model.evaluate(p);
     std::vector<double> r;
@@ -105,7 +106,8 @@ int run_calibrate(const CalibrateOptions& o) {
 
   const std::vector<double> values = model.evaluate(fitted);
   const CalibrationSummary summary = summarize_fit(cells, values);
-  fmt::print("# profile {}, {} timed round trips per ping-pong\n", fitted.name, o.iters);
+  fmt::print("# profile {}, {} timed round trips per ping-pong{}\n", fitted.name, o.iters,
+             reliability_suffix(o.reliability));
   fmt::print("{}\n", render_cells(cells, values));
   const double median_limit = o.median_limit / 100, one_way_limit = o.one_way_limit / 100;
   fmt::print("{}", render_summary(cells, summary, median_limit, one_way_limit));
@@ -139,6 +141,9 @@ void add_calibrate_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--threads", options->threads, "worker threads (0: one per hardware thread)")
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "random seed of the runs")->capture_default_str();
+  cmd->add_option("--reliability", options->reliability, reliability_help)
+      ->check(CLI::IsMember(reliability_names))
+      ->capture_default_str();
   cmd->add_flag("--check", options->check,
                 "exit with status 3 unless the limits below are met and the 1-way latencies are "
                 "ordered SVIA < PVIA <= QoS-VIA");
