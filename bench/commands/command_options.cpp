@@ -92,6 +92,30 @@ void write_firmware_profile(const std::string& path, const host::FirmwareProfile
   write_text_file(path, csv.str());
 }
 
+std::vector<double> parse_probabilities(const std::string& list) {
+  std::vector<double> out;
+  for (const std::string& item : split(list)) {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size())
+      throw std::invalid_argument(fmt::format("drop probability '{}' is not a number", item));
+    if (!(v >= 0 && v <= 1))
+      throw std::invalid_argument(fmt::format("drop probability '{}' outside 0..1", item));
+    if (!out.empty() && v <= out.back())
+      throw std::invalid_argument(
+          fmt::format("drop probability '{}': list them in ascending order, once each", item));
+    out.push_back(v);
+  }
+  if (out.empty())
+    throw std::invalid_argument("no drop probabilities given");
+  return out;
+}
+
 std::uint32_t parse_reliability(const std::string& name) {
   if (name == "reception")
     return VIP_SERVICE_RELIABLE_RECEPTION;

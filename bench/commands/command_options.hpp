@@ -17,6 +17,10 @@ std::vector<std::uint32_t> parse_sizes(const std::string& list);
 // "1,2,4,8" -> {1, 2, 4, 8}; every item at least 1.
 std::vector<std::uint32_t> parse_counts(const std::string& list, const std::string& what);
 
+// "0,1e-4,1e-2" -> {0, 1e-4, 1e-2}: per-packet drop probabilities, each in
+// 0..1, ascending. Throws std::invalid_argument naming the bad item.
+std::vector<double> parse_probabilities(const std::string& list);
+
 enum class OutputFormat { table, csv, json };
 OutputFormat parse_format(const std::string& name);
 

@@ -10,6 +10,7 @@
 
 #include "bench/commands/bench_commands.hpp"
 #include "bench/commands/command_options.hpp"
+#include "bench/commands/pingpong_plot.hpp"
 #include "emulator/loader/firmware_lookup.hpp"
 #include "bench/metrics/latency_summary.hpp"
 #include "emulator/trace/chrome_trace.hpp"
@@ -32,12 +33,15 @@ struct PingpongOptions {
   std::uint64_t seed = 1;
   std::string trace;
   std::string firmware_profile;
+  std::string drop_probabilities; // empty: the profile's own
+  std::string plot;
 };
 
 struct SizeResult {
   std::uint32_t size;
   LatencySummary one_way;
   std::optional<Breakdown> breakdown;
+  std::optional<double> drop; // with --drop-probabilities
 };
 
 // The rows of the published table, in its order: label, JSON key, value.
@@ -70,10 +74,14 @@ std::string render_table(const PingpongOptions& o, const std::string& profile_na
       "# lanai-emu pingpong: firmware {}, profile {}, {} timed round trips per size after {} "
       "warm-up, receives posted {}{}\n# 1-way latency (us), half the round trip\n",
       o.firmware, profile_name, o.iters, o.warmup, o.receives, reliability_suffix(o.reliability));
+  const bool drops = !results.empty() && results.front().drop;
+  if (drops)
+    out += fmt::format("{:>8} ", "drop");
   out += fmt::format("{:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "size(B)", "t_min",
                      "t_median", "t_avg", "t_stdev", "t_p99", "t_p999");
   for (const SizeResult& r : results)
-    out += fmt::format("{:>10} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f}\n",
+    out += (drops ? fmt::format("{:>8} ", *r.drop) : std::string()) +
+           fmt::format("{:>10} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f}\n",
                        r.size, r.one_way.min, r.one_way.median, r.one_way.avg, r.one_way.stdev,
                        r.one_way.p99, r.one_way.p999);
   if (!o.breakdown)
@@ -103,7 +111,10 @@ std::string render_table(const PingpongOptions& o, const std::string& profile_na
 }
 
 std::string render_csv(const PingpongOptions& o, const std::vector<SizeResult>& results) {
-  std::string out = "firmware,size,t_min,t_median,t_avg,t_stdev,t_p99,t_p999";
+  const bool drops = !results.empty() && results.front().drop;
+  std::string out = drops
+                        ? "firmware,drop_probability,size,t_min,t_median,t_avg,t_stdev,t_p99,t_p999"
+                        : "firmware,size,t_min,t_median,t_avg,t_stdev,t_p99,t_p999";
   if (o.breakdown) {
     for (const Row& row : send_rows({}))
       out += fmt::format(",send_{}", row.key);
@@ -112,9 +123,10 @@ std::string render_csv(const PingpongOptions& o, const std::vector<SizeResult>& 
   }
   out += "\n";
   for (const SizeResult& r : results) {
-    out += fmt::format("{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}", o.firmware, r.size,
-                       r.one_way.min, r.one_way.median, r.one_way.avg, r.one_way.stdev,
-                       r.one_way.p99, r.one_way.p999);
+    out += fmt::format("{},{}{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}", o.firmware,
+                       drops ? fmt::format("{},", *r.drop) : std::string(), r.size, r.one_way.min,
+                       r.one_way.median, r.one_way.avg, r.one_way.stdev, r.one_way.p99,
+                       r.one_way.p999);
     if (o.breakdown) {
       for (const Row& row : send_rows(r.breakdown->send))
         out += fmt::format(",{:.3f}", row.value);
@@ -141,9 +153,11 @@ std::string render_json(const PingpongOptions& o, const std::string& profile_nam
   for (std::size_t i = 0; i < results.size(); ++i) {
     const SizeResult& r = results[i];
     const LatencySummary& s = r.one_way;
-    out += fmt::format("{}\n  {{\"size\":{},\"one_way_us\":{{\"min\":{:.3f},\"median\":{:.3f},"
+    out += fmt::format("{}\n  {{{}\"size\":{},\"one_way_us\":{{\"min\":{:.3f},\"median\":{:.3f},"
                        "\"avg\":{:.3f},\"stdev\":{:.3f},\"p99\":{:.3f},\"p999\":{:.3f}}}",
-                       i ? "," : "", r.size, s.min, s.median, s.avg, s.stdev, s.p99, s.p999);
+                       i ? "," : "",
+                       r.drop ? fmt::format("\"drop_probability\":{},", *r.drop) : std::string(),
+                       r.size, s.min, s.median, s.avg, s.stdev, s.p99, s.p999);
     if (r.breakdown)
       out +=
           fmt::format(",\"breakdown\":{{\"send\":{},\"recv\":{}}}",
@@ -178,30 +192,57 @@ int run_pingpong(const PingpongOptions& given) {
   host::FirmwareProfiler profiler;
   if (!o.firmware_profile.empty())
     spec.profiler = &profiler;
+  // Each drop probability on every link in turn, or the profile's own.
+  std::vector<std::optional<double>> drops{std::nullopt};
+  if (!o.drop_probabilities.empty()) {
+    drops.clear();
+    for (const double p : parse_probabilities(o.drop_probabilities))
+      drops.emplace_back(p);
+  }
+  if (!o.plot.empty() && o.drop_probabilities.empty())
+    throw std::invalid_argument("--plot draws the latency against --drop-probabilities: give them");
+  if (o.breakdown && !o.drop_probabilities.empty())
+    throw std::invalid_argument("--breakdown and --drop-probabilities do not go together");
   std::vector<SizeResult> results;
-  for (const std::uint32_t size : sizes) {
-    spec.size = size;
-    const PingPongResult r = run_pingpong(spec);
-    if (!r.ok()) {
-      fmt::print(stderr, "lanai-emu pingpong: {} at {} bytes: {}\n", o.firmware, size, r.failure);
-      return 2;
-    }
-    std::optional<Breakdown> breakdown = r.breakdown;
-    if (own_breakdown_run) {
-      PingPongSpec ahead = spec;
-      ahead.receives = kBreakdownReceives;
-      ahead.breakdown = true;
-      ahead.trace = nullptr;
-      ahead.profiler = nullptr;
-      const PingPongResult b = run_pingpong(ahead);
-      if (!b.ok()) {
-        fmt::print(stderr, "lanai-emu pingpong: {} at {} bytes, receives posted ahead: {}\n",
-                   o.firmware, size, b.failure);
+  for (const std::optional<double> drop : drops)
+    for (const std::uint32_t size : sizes) {
+      if (drop)
+        spec.setup.profile.faults.drop_probability = *drop;
+      spec.size = size;
+      const PingPongResult r = run_pingpong(spec);
+      if (!r.ok()) {
+        fmt::print(stderr, "lanai-emu pingpong: {} at {} bytes{}: {}\n", o.firmware, size,
+                   drop ? fmt::format(", drop probability {}", *drop) : std::string(), r.failure);
         return 2;
       }
-      breakdown = b.breakdown;
+      std::optional<Breakdown> breakdown = r.breakdown;
+      if (own_breakdown_run) {
+        PingPongSpec ahead = spec;
+        ahead.receives = kBreakdownReceives;
+        ahead.breakdown = true;
+        ahead.trace = nullptr;
+        ahead.profiler = nullptr;
+        const PingPongResult b = run_pingpong(ahead);
+        if (!b.ok()) {
+          fmt::print(stderr, "lanai-emu pingpong: {} at {} bytes, receives posted ahead: {}\n",
+                     o.firmware, size, b.failure);
+          return 2;
+        }
+        breakdown = b.breakdown;
+      }
+      results.push_back({size, summarize(r.one_way_us), breakdown, drop});
     }
-    results.push_back({size, summarize(r.one_way_us), breakdown});
+  if (!o.plot.empty()) {
+    std::vector<DropLatency> rows;
+    for (const SizeResult& r : results)
+      rows.push_back({*r.drop, r.size, r.one_way.median, r.one_way.avg, r.one_way.p99});
+    std::string warning;
+    plot_latency_drops(o.plot,
+                       fmt::format("{} on {}{}", o.firmware, spec.setup.profile.name,
+                                   reliability_suffix(o.reliability)),
+                       rows, warning);
+    if (!warning.empty())
+      fmt::print(stderr, "lanai-emu pingpong: {}\n", warning);
   }
   if (!o.trace.empty()) {
     std::ofstream out(o.trace, std::ios::binary);
@@ -254,6 +295,14 @@ void add_pingpong_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--reliability", options->reliability, reliability_help)
       ->check(CLI::IsMember(reliability_names))
       ->capture_default_str();
+  cmd->add_option("--drop-probabilities", options->drop_probabilities,
+                  "run every size again at each of these per-packet drop probabilities on every "
+                  "link (the profile's [faults] drop_probability), ascending, e.g. 0,1e-3,1e-2; a "
+                  "lost message on an unreliable VI ends the run");
+  cmd->add_option("--plot", options->plot,
+                  "with --drop-probabilities: draw the median, mean and 99th percentile against "
+                  "the drop probability into DIR/latency-drops.png (data and gnuplot script in "
+                  "DIR/plots)");
   cmd->add_option("--format", options->format, "table, csv or json")->capture_default_str();
   cmd->add_option("--profile", options->profile, "hardware profile: shipped name or TOML file")
       ->capture_default_str();

@@ -1,11 +1,13 @@
 # Runs one bench command of lanai-emu and checks what it printed: the exit
 # status, regexes on stdout/stderr, a golden copy of stdout, that a second
-# run prints (and writes) exactly the same, and that a Chrome trace it wrote
-# has the tracks and labels a reader expects. stdlib only.
+# run prints (and writes) exactly the same, that a Chrome trace it wrote
+# has the tracks and labels a reader expects, and regexes on other files it
+# wrote. stdlib only.
 # Set LANAI_EMU_UPDATE_GOLDEN=1 to rewrite golden files from the output.
 import json
 import os
 import pathlib
+import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
@@ -15,10 +17,18 @@ parser = command_check.parser()
 parser.add_argument("--golden", help="file stdout must equal")
 parser.add_argument("--json", action="store_true", help="stdout must be valid JSON")
 parser.add_argument("--check-trace", help="Chrome trace file the command writes")
+parser.add_argument("--wrote", action="append", default=[],
+                    help="FILE=REGEX: a file the command writes, and a regex its text must match")
 args, command = command_check.parse(parser)
 
 first, first_trace = command_check.run(command, args.check_trace)
 problems = command_check.output_problems(args, first)
+for wrote in args.wrote:
+    path, _, pattern = wrote.partition("=")
+    if not os.path.exists(path):
+        problems.append(f"{path} was not written")
+    elif not re.search(pattern, open(path).read(), re.MULTILINE):
+        problems.append(f"{path} does not match {pattern!r}")
 if args.json:
     try:
         json.loads(first.stdout)
