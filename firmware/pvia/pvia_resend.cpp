@@ -315,12 +315,12 @@ void check_deadlines() {
     ++i;
     if (going_back && back_vi == vi)
       continue;
-    if (lane == Lane::idle && t - kept_since[vi] >= timeout) {
+    if (lane == Lane::idle && t - kept_since(vi) >= timeout) {
       if (time_out(vi))
         return;
       continue;
     }
-    note_due(kept_since[vi]);
+    note_due(kept_since(vi));
   }
   // The receive engine's late acknowledgements share the timer.
   uint32_t owed_due = 0u;
@@ -392,7 +392,7 @@ void resend_packet_ready(via::OutgoingPacket& out) {
 void resend_packet_left() {
   if (kept_in_lane != 0u) {
     const uint32_t b = kept_in_lane - 1u;
-    kept_since[kept_vi[b] - 1u] = now();
+    kept_sent_at[b] = now();
     resent_upto[kept_vi[b] - 1u] = kept_sequence(b) + 1u;
   } else {
     const SendRecord& record = records[lane_record];

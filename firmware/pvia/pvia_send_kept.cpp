@@ -12,10 +12,10 @@ namespace pvia {
 uint8_t kept_vi[kSendBuffers];
 uint8_t kept_next[kSendBuffers];
 uint32_t kept_sequence_of[kSendBuffers];
+uint32_t kept_sent_at[kSendBuffers];
 uint8_t kept_head[VIA_MAX_VI];
 uint8_t kept_tail[VIA_MAX_VI];
 uint8_t kept_of_vi[VIA_MAX_VI];
-uint32_t kept_since[VIA_MAX_VI];
 uint32_t kept_epoch[VIA_MAX_VI];
 uint32_t kept_count;
 uint8_t keeping_vis[VIA_MAX_VI];
@@ -57,11 +57,10 @@ void pop_oldest(uint32_t vi, uint32_t b) {
 void start_keeping(uint32_t vi, uint32_t epoch) {
   keeping_vis[keeping_count++] = static_cast<uint8_t>(vi);
   keeping_index[vi] = static_cast<uint8_t>(keeping_count);
-  kept_since[vi] = cycle();
   kept_epoch[vi] = epoch;
   // The timer, armed for the other VIs' deadlines (or earlier), comes
   // round for this one's in turn.
-  wake_timer_by(kept_since[vi] + via::nic_config().retransmit_cycles);
+  wake_timer_by(cycle() + via::nic_config().retransmit_cycles);
 }
 
 void ask_for_ack(uint32_t vi, via::SendBuffer& buffer) {
@@ -140,11 +139,8 @@ uint32_t release_kept(uint32_t vi, uint32_t peer, uint32_t sequence, bool exact)
       pop_oldest(vi, b);
     }
   }
-  if (covered != 0u) {
+  if (covered != 0u)
     asked[vi] = false;
-    // The packets still kept have waited since this answer at most.
-    kept_since[vi] = cycle();
-  }
   return covered;
 }
 

@@ -11,7 +11,7 @@
 // Keeping costs the packet's departure a few stores: the packet stays
 // framed in its buffer, each VI's kept packets are a list in the order they
 // left, and the retransmission timeout runs per VI, from its oldest kept
-// packet's departure, or from the last acknowledgement that left it some.
+// packet's (last) departure.
 // A VI's first message of a new connection lets go of what the connection
 // before kept.
 //
@@ -23,6 +23,7 @@
 
 #include <stdint.h>
 
+#include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
 #include "common/packet.h"
@@ -31,16 +32,17 @@
 namespace pvia {
 
 // Each send buffer's kept packet: its VI + 1 (0: none), the VI's next
-// kept packet (buffer + 1; 0: none), and its number.
+// kept packet (buffer + 1; 0: none), its number and the cycle it last left.
 extern uint8_t kept_vi[kSendBuffers];
 extern uint8_t kept_next[kSendBuffers];
 extern uint32_t kept_sequence_of[kSendBuffers];
-// Per VI: its oldest and newest kept packets (buffer + 1; 0: none), how
-// many it keeps, and the cycle its timeout runs from.
+extern uint32_t kept_sent_at[kSendBuffers];
+// Per VI: its oldest and newest kept packets (buffer + 1; 0: none), and
+// how many it keeps. Its timeout runs from its oldest's departure.
 extern uint8_t kept_head[VIA_MAX_VI];
 extern uint8_t kept_tail[VIA_MAX_VI];
 extern uint8_t kept_of_vi[VIA_MAX_VI];
-extern uint32_t kept_since[VIA_MAX_VI];
+inline uint32_t kept_since(uint32_t vi) { return kept_sent_at[kept_head[vi] - 1u]; }
 // Buffers held by kept packets.
 extern uint32_t kept_count;
 // The VIs with kept packets, in a list.
@@ -61,8 +63,8 @@ inline bool may_ask() { return kept_count >= kAskKept || send_buffers_unused_cou
 // asked since its last acknowledgement (only while may_ask()).
 void ask_for_ack(uint32_t vi, via::SendBuffer& buffer);
 
-// The VI's first kept packet since it had none, sent in `epoch`: its
-// timeout runs from now.
+// The VI's first kept packet since it had none, sent in `epoch`: the
+// timer comes round for it.
 void start_keeping(uint32_t vi, uint32_t epoch);
 // The epoch each VI's kept packets were sent in: a flush since makes them
 // stale.
@@ -80,6 +82,7 @@ extern uint32_t kept_epoch[VIA_MAX_VI];
   kept_vi[buffer] = static_cast<uint8_t>(vi + 1u);
   kept_next[buffer] = 0u;
   kept_sequence_of[buffer] = sequence;
+  kept_sent_at[buffer] = lanai_mmio_read(LANAI_REG_CYCLE_LO);
   if (kept_of_vi[vi]++ == 0u) {
     kept_head[vi] = static_cast<uint8_t>(k);
     start_keeping(vi, epoch);
