@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include <lanai/register_map.h>
+
 #include "common/ack_packet.h"
 #include "common/descriptor.h"
 #include "common/devices.h"
@@ -19,6 +21,9 @@ namespace pvia {
 
 // This card's node number, read from the hardware once at start-up.
 extern uint32_t this_node;
+
+// The cycle counter's low word: what deadlines and departures are timed by.
+inline uint32_t now() { return lanai_mmio_read(LANAI_REG_CYCLE_LO); }
 
 // --- Work posted by the host (pvia_doorbells.cpp) ---------------------------
 

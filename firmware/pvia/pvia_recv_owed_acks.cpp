@@ -30,7 +30,6 @@ VIA_ZEROED_AT_LOAD uint32_t owed_count{};
 static_assert(VIA_MAX_VI <= 0xFFu, "a VI's place fits a byte");
 
 uint32_t delay() { return via::nic_config().retransmit_cycles / 2u; }
-uint32_t cycle() { return lanai_mmio_read(LANAI_REG_CYCLE_LO); }
 
 } // namespace
 
@@ -41,7 +40,7 @@ void owe_ack(uint32_t vi, uint32_t src_node, uint32_t src_vi) {
     return;
   owed_vis[owed_count++] = static_cast<uint8_t>(vi);
   owed_index[vi] = static_cast<uint8_t>(owed_count);
-  owed_since[vi] = cycle();
+  owed_since[vi] = now();
   owed_to[vi].src_node = static_cast<uint16_t>(src_node);
   owed_to[vi].src_vi = static_cast<uint16_t>(src_vi);
   wake_timer_by(owed_since[vi] + delay());
@@ -63,7 +62,7 @@ void ack_paid(uint32_t vi) {
 
 bool send_owed_acks(uint32_t& due) {
   using namespace receive_engine;
-  const uint32_t t = cycle();
+  const uint32_t t = now();
   bool any = false;
   for (uint32_t i = 0u; i < owed_count;) {
     const uint32_t vi = owed_vis[i];

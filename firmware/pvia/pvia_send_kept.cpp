@@ -30,8 +30,6 @@ namespace {
 bool asked[VIA_MAX_VI];
 uint8_t keeping_index[VIA_MAX_VI];
 
-uint32_t cycle() { return lanai_mmio_read(LANAI_REG_CYCLE_LO); }
-
 // Takes the VI's oldest kept packet (buffer b) off its list and lets go
 // of its buffer.
 void pop_oldest(uint32_t vi, uint32_t b) {
@@ -60,7 +58,7 @@ void start_keeping(uint32_t vi, uint32_t epoch) {
   kept_epoch[vi] = epoch;
   // The timer, armed for the other VIs' deadlines (or earlier), comes
   // round for this one's in turn.
-  wake_timer_by(cycle() + via::nic_config().retransmit_cycles);
+  wake_timer_by(now() + via::nic_config().retransmit_cycles);
 }
 
 void ask_for_ack(uint32_t vi, via::SendBuffer& buffer) {

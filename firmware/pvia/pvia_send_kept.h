@@ -23,10 +23,10 @@
 
 #include <stdint.h>
 
-#include <lanai/register_map.h>
 #include <lanai/via_abi.h>
 
 #include "common/packet.h"
+#include "pvia.h"
 #include "pvia_send_buffers.h"
 
 namespace pvia {
@@ -82,7 +82,7 @@ extern uint32_t kept_epoch[VIA_MAX_VI];
   kept_vi[buffer] = static_cast<uint8_t>(vi + 1u);
   kept_next[buffer] = 0u;
   kept_sequence_of[buffer] = sequence;
-  kept_sent_at[buffer] = lanai_mmio_read(LANAI_REG_CYCLE_LO);
+  kept_sent_at[buffer] = now();
   if (kept_of_vi[vi]++ == 0u) {
     kept_head[vi] = static_cast<uint8_t>(k);
     start_keeping(vi, epoch);

@@ -191,7 +191,6 @@ extern uint32_t tickets_cut[VIA_MAX_VI]; // the VI's send whose fragments are be
 
 inline HdmaOwner owner_of(uint32_t r) { return {Engine::send, static_cast<uint8_t>(r)}; }
 inline uint32_t packet_of(uint32_t r, uint32_t s) { return r * kSlots + s; }
-inline uint32_t now() { return lanai_mmio_read(LANAI_REG_CYCLE_LO); }
 
 // The core takes up record r in `state` (a constant, so that the name's
 // address is too); the device operations it starts are labelled with the
