@@ -134,6 +134,10 @@ std::string reliability_suffix(const std::string& name) {
   return "";
 }
 
+std::string reliability_json(const std::string& name) {
+  return name == "unreliable" ? "" : fmt::format("\"reliability\":\"{}\",", name);
+}
+
 void write_text_file(const std::string& path, const std::string& text) {
   if (path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);

@@ -31,6 +31,8 @@ OutputFormat parse_format(const std::string& name);
 inline const std::vector<std::string> reliability_names{"unreliable", "delivery", "reception"};
 std::uint32_t parse_reliability(const std::string& name);
 std::string reliability_suffix(const std::string& name);
+// The JSON member naming a level other than the default (`"reliability":"delivery",`), or "".
+std::string reliability_json(const std::string& name);
 // The help text of --reliability.
 inline constexpr const char* reliability_help =
     "the VIs' reliability level: unreliable (each message costs the firmware the work it cost the "

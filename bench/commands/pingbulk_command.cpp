@@ -71,11 +71,10 @@ std::string render(const PingbulkOptions& o, const std::string& profile, OutputF
                            v ? fmt::format("{:.3f}", *v) : "", v ? 0 : 1);
     break;
   case OutputFormat::json:
-    out = fmt::format(
-        "{{\"firmware\":\"{}\",\"profile\":\"{}\",\"rounds\":{},"
-        "\"flow_control\":{},{}\"results\":[",
-        o.firmware, profile, o.rounds, o.flow_control,
-        o.reliability == "unreliable" ? "" : fmt::format("\"reliability\":\"{}\",", o.reliability));
+    out =
+        fmt::format("{{\"firmware\":\"{}\",\"profile\":\"{}\",\"rounds\":{},"
+                    "\"flow_control\":{},{}\"results\":[",
+                    o.firmware, profile, o.rounds, o.flow_control, reliability_json(o.reliability));
     for (std::size_t i = 0; i < results.size(); ++i) {
       const BulkSizeResult& r = results[i];
       std::string by, overrun;

@@ -148,8 +148,7 @@ std::string render_json(const PingpongOptions& o, const std::string& profile_nam
   };
   std::string out = fmt::format(
       "{{\"firmware\":\"{}\",\"profile\":\"{}\",\"iters\":{},\"receives\":\"{}\",{}\"results\":[",
-      o.firmware, profile_name, o.iters, o.receives,
-      o.reliability == "unreliable" ? "" : fmt::format("\"reliability\":\"{}\",", o.reliability));
+      o.firmware, profile_name, o.iters, o.receives, reliability_json(o.reliability));
   for (std::size_t i = 0; i < results.size(); ++i) {
     const SizeResult& r = results[i];
     const LatencySummary& s = r.one_way;
