@@ -63,15 +63,32 @@ function(lanai_firmware_objects target)
     elseif(ext STREQUAL ".c")
       set(lang_flags ${LANAI_FIRMWARE_C_FLAGS})
     endif()
-    add_custom_command(
-      OUTPUT ${obj}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${ARG_OUTPUT_DIR}
-      COMMAND ${LANAI_CLANG} ${LANAI_FIRMWARE_FLAGS} ${model_flags} ${lang_flags} ${ARG_OPT}
-              ${includes} -MD -MF ${obj}.d -c ${abs} -o ${obj}
-      DEPENDS ${abs}
-      DEPFILE ${obj}.d
-      COMMENT "Lanai firmware ${target}/${name}.o"
-      VERBATIM)
+    # A source compiled the same way for an earlier set (the firmware
+    # variants share most of their parts) is copied from that set's object,
+    # byte for byte what compiling it again would give.
+    set(compile ${LANAI_CLANG} ${LANAI_FIRMWARE_FLAGS} ${model_flags} ${lang_flags} ${ARG_OPT}
+                ${includes} -c ${abs})
+    string(MD5 key "${compile}")
+    get_property(compiled GLOBAL PROPERTY LANAI_FIRMWARE_OBJECT_${key})
+    if(compiled)
+      add_custom_command(
+        OUTPUT ${obj}
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${ARG_OUTPUT_DIR}
+        COMMAND ${CMAKE_COMMAND} -E copy ${compiled} ${obj}
+        DEPENDS ${compiled}
+        COMMENT "Lanai firmware ${target}/${name}.o (as compiled for another set)"
+        VERBATIM)
+    else()
+      set_property(GLOBAL PROPERTY LANAI_FIRMWARE_OBJECT_${key} ${obj})
+      add_custom_command(
+        OUTPUT ${obj}
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${ARG_OUTPUT_DIR}
+        COMMAND ${compile} -MD -MF ${obj}.d -o ${obj}
+        DEPENDS ${abs}
+        DEPFILE ${obj}.d
+        COMMENT "Lanai firmware ${target}/${name}.o"
+        VERBATIM)
+    endif()
     list(APPEND objects ${obj})
   endforeach()
   # The manifest names exactly the objects of this set (in link order), so

@@ -170,6 +170,8 @@ std::function<void(const Sweep&)> write_at_stop(const MpiJob* job, const RunOpti
     Sweep sweep = partial;
     if constexpr (requires { sweep.quick; })
       sweep.quick = quick;
+    else
+      (void)quick;
     try {
       write(sweep);
     } catch (const std::exception& e) {

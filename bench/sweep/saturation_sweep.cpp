@@ -321,13 +321,16 @@ std::vector<std::filesystem::path> render_saturation_plots(const std::filesystem
       data += "\n\n";
     }
   write_text_file(dir / "plots" / "throughput.dat", data);
+  // Half a power of two either side of the sizes, so that a single size
+  // still has a range to sit in.
+  const auto [smallest, largest] = std::minmax_element(s.sizes.begin(), s.sizes.end());
   std::string script =
       gnuplot_header("throughput", 460 * s.receivers.size() + 60, 440) +
       fmt::format(
-          "set grid\nset key bottom right\nset logscale x 2\n"
+          "set grid\nset key bottom right\nset logscale x 2\nset xrange [{}:{}]\n"
           "set xlabel 'message size (bytes)'\nset ylabel 'throughput (MB/s)'\nset yrange [0:*]\n"
           "set multiplot layout 1,{} title '{} ({}): throughput of one sender, bounds dashed'\n",
-          s.receivers.size(), e.name, e.profile.name);
+          *smallest / 1.5, *largest * 1.5, s.receivers.size(), e.name, e.profile.name);
   for (std::size_t r = 0; r < s.receivers.size(); ++r) {
     script += fmt::format("set title '{} receiver{}'\nplot ", s.receivers[r],
                           s.receivers[r] == 1 ? "" : "s");

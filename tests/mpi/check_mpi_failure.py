@@ -2,7 +2,9 @@
 # it with the points it took, records those points as failed, and keeps
 # every other rank's results, each row as the single-process run has it.
 # The failure is made by the test hook LANAI_EMU_TEST_RANK_FAILURE=1:MODE.
-#   check_mpi_failure.py MPIEXEC LANAI_EMU EXPERIMENT WORK error|exit
+#   check_mpi_failure.py MPIEXEC LANAI_EMU EXPERIMENT WORK error|exit [KILL_AFTER]
+# KILL_AFTER: the seconds mpirun leaves the ranks between its SIGTERM and
+# its SIGKILL when a rank dies (default 3; a sanitizer build needs more).
 # error: rank 1's first point throws; rank 1 says so and takes no more
 #        points; the others run the rest: exit status 2, one line naming
 #        rank 1 and its points.
@@ -21,13 +23,19 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness
 import mpi_check  # noqa: E402
 
 mpiexec, lanai_emu, experiment, work, mode = sys.argv[1:6]
+kill_after = sys.argv[6] if len(sys.argv) > 6 else "3"
 work, _ = mpi_check.fresh_work_and_alone(lanai_emu, experiment, work)
 out = work / "ranks3"
-# mpirun gives the ranks a second between its SIGTERM and its SIGKILL;
-# a slow (sanitizer) build gets more, as a user may give it.
+# When a rank dies, mpirun ends the others with SIGTERM and, this long
+# after, SIGKILL: rank 0 must write what had finished in between (Open
+# MPI's default is one second; a busy test machine gets more, as a user may
+# give it). When a rank only fails, every rank has rank 0's status, and its
+# files are written, before any of them exits non-zero: mpirun then waits
+# this long for nothing, so one second does.
 proc = mpi_check.mpirun(mpiexec, 3, [lanai_emu, "run", experiment, "--jobs", "1", "--out", str(out)],
                         extra_env={"LANAI_EMU_TEST_RANK_FAILURE": f"1:{mode}"},
-                        options=("--mca", "odls_base_sigkill_timeout", "10"))
+                        options=("--mca", "odls_base_sigkill_timeout",
+                                 kill_after if mode == "exit" else "1"))
 problems = []
 ours = [line for line in proc.stderr.splitlines() if line.startswith("lanai-emu: ")]
 
