@@ -3,7 +3,9 @@
 # that every point carried at least --share of its bound, received messages
 # and lost or corrupted none; and that no point's throughput exceeds its
 # bound. stdlib only.
-#   check_saturation.py LANAI_EMU EXPERIMENT WORK_DIR [--share 0.9]
+#   check_saturation.py LANAI_EMU EXPERIMENT WORK_DIR [--share 0.9] [--once]
+# --once: one run, with --jobs 1, where other experiments of the kind
+# already hold the two --jobs values against each other.
 import argparse
 import csv
 import pathlib
@@ -21,13 +23,16 @@ p.add_argument("lanai_emu")
 p.add_argument("experiment")
 p.add_argument("work", type=pathlib.Path)
 p.add_argument("--share", type=float, default=0.9)
+p.add_argument("--once", action="store_true")
 args = p.parse_args()
 shutil.rmtree(args.work, ignore_errors=True)
 args.work.mkdir(parents=True)
 
-problems, runs = command_check.run_experiment_per_jobs(args.lanai_emu, args.experiment, args.work)
-problems += command_check.differing_files(
-    args.work, ("results.csv", "summary.json", "experiment.toml", "profile.toml"))
+problems, runs = command_check.run_experiment_per_jobs(args.lanai_emu, args.experiment, args.work,
+                                                       ("1",) if args.once else ("1", "2"))
+if not args.once:
+    problems += command_check.differing_files(
+        args.work, ("results.csv", "summary.json", "experiment.toml", "profile.toml"))
 results = args.work / "jobs1" / "results.csv"
 rows = []
 if results.exists():
