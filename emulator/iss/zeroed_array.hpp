@@ -34,8 +34,21 @@ struct ZeroedDeleter {
 template <class T>
 using ZeroedArray = std::unique_ptr<T[], ZeroedDeleter>;
 
-// Arrays of at least this many bytes are mapped.
+// Arrays of at least this many bytes are mapped, except under
+// AddressSanitizer, which guards only what the allocator hands out: there
+// every array comes from calloc, so that an access past its end is caught.
+#if defined(__SANITIZE_ADDRESS__)
+#define LANAI_ZEROED_ARRAYS_FROM_CALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LANAI_ZEROED_ARRAYS_FROM_CALLOC 1
+#endif
+#endif
+#ifdef LANAI_ZEROED_ARRAYS_FROM_CALLOC
+inline constexpr std::size_t zeroed_map_bytes = ~std::size_t{0};
+#else
 inline constexpr std::size_t zeroed_map_bytes = 64 * 1024;
+#endif
 
 template <class T>
 ZeroedArray<T> zeroed_array(std::size_t count) {
