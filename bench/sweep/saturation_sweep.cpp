@@ -327,7 +327,8 @@ std::vector<std::filesystem::path> render_saturation_plots(const std::filesystem
   std::string script =
       gnuplot_header("throughput", 460 * s.receivers.size() + 60, 440) +
       fmt::format(
-          "set grid\nset key bottom right\nset logscale x 2\nset xrange [{}:{}]\n"
+          "set grid\nset key bottom right\nset logscale x 2\nset format x '%.0b%B'\nset xrange "
+          "[{}:{}]\n"
           "set xlabel 'message size (bytes)'\nset ylabel 'throughput (MB/s)'\nset yrange [0:*]\n"
           "set multiplot layout 1,{} title '{} ({}): throughput of one sender, bounds dashed'\n",
           *smallest / 1.5, *largest * 1.5, s.receivers.size(), e.name, e.profile.name);
