@@ -52,6 +52,11 @@ public:
   // count reaches `instruction_limit`, or the processor halts or faults.
   // Returns immediately if already halted or faulted.
   StopReason run(std::uint64_t cycle_limit, std::uint64_t instruction_limit = ~std::uint64_t{0});
+  // The same, for a caller that knows nothing outside the core changed
+  // since the last run ended (no device event, no write from outside): the
+  // idle watch then carries on across the two runs, so a core that runs in
+  // short slices still finds its polling loop.
+  StopReason run_on(std::uint64_t cycle_limit);
 
   std::uint64_t cycles() const { return cycles_; }
   std::uint64_t instructions() const { return instructions_; }
@@ -77,6 +82,13 @@ public:
   // Idle laps that fast-forward skips are not attributed: a profiled core
   // normally runs with fast-forward off.
   void set_profile(PcProfile* profile);
+  // The core stands in a polling loop found to repeat (fast-forward is on,
+  // and it was seen to repeat or was checked at the start of the last run).
+  bool in_idle_loop() const { return lap_.valid; }
+  // Whether that loop still repeats: nothing it reads changed, and nothing
+  // outside the core wrote its memory or registers, since it was found.
+  // Forgets the loop if not.
+  bool idle_loop_holds();
   // Cycles (and instructions) that fast-forward accounted without executing.
   std::uint64_t skipped_cycles() const { return skipped_cycles_; }
   std::uint64_t skipped_instructions() const { return skipped_instructions_; }
@@ -138,8 +150,9 @@ private:
   WatchAction watch_action(std::uint32_t pc, std::uint64_t cycle_limit, std::uint64_t cycles) {
     if (watch_.branch() == pc)
       return WatchAction::check;
-    return cycle_limit - cycles >= IdleWatch::min_cycles && watch_.wants(pc) ? WatchAction::begin
-                                                                             : WatchAction::none;
+    return (watch_persists_ || cycle_limit - cycles >= IdleWatch::min_cycles) && watch_.wants(pc)
+               ? WatchAction::begin
+               : WatchAction::none;
   }
   // Does it, the core's state being the one right after the branch: starts
   // watching the branch, or skips the laps that repeat the last one.
@@ -183,6 +196,9 @@ private:
   // Writes to memory or registers from outside the core (loaders, DMA,
   // debuggers): a kept lap is no longer known to repeat after one.
   std::uint64_t outside_writes_ = 0;
+  std::uint64_t outside_writes_after_run_ = 0;
+  // This run carries on the last one's idle watch (run_on()).
+  bool watch_persists_ = false;
   PcProfile* profile_ = nullptr;
   std::uint64_t skipped_cycles_ = 0;
   std::uint64_t skipped_instructions_ = 0;

@@ -307,12 +307,20 @@ constexpr std::uint64_t min_block_run_cycles = 8;
 
 } // namespace
 
+StopReason Cpu::run_on(std::uint64_t cycle_limit) {
+  watch_persists_ = fast_forward_ && outside_writes_after_run_ == outside_writes_;
+  const StopReason reason = run(cycle_limit);
+  watch_persists_ = false;
+  return reason;
+}
+
 StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   if (state_ != StopReason::cycle_limit)
     return state_;
   if (lap_.valid)
     resume_lap(cycle_limit, instruction_limit);
-  watch_.reset();
+  if (!watch_persists_)
+    watch_.reset();
   // A profile counts every instruction on its own: it is filled by stepping;
   // a yield requested before the run ends it after one instruction.
   bool blocks = blocks_on_ && profile_ == nullptr && !yield_ &&
@@ -329,6 +337,7 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
     if (!step(cycle_limit, instruction_limit))
       break;
   }
+  outside_writes_after_run_ = outside_writes_;
   return state_;
 }
 

@@ -77,21 +77,23 @@ void Cpu::skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
   skipped_instructions_ += laps * lap_instructions;
 }
 
-void Cpu::resume_lap(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
-  // From any point of a lap that repeats, the next lap_.cycles bring the
-  // core back to the same point in the same state, so skipping from here is
-  // as exact as skipping at the branch.
-  bool same = fast_forward_ && !yield_ && lap_.outside_writes == outside_writes_;
+bool Cpu::idle_loop_holds() {
+  bool same = lap_.valid && fast_forward_ && !yield_ && lap_.outside_writes == outside_writes_;
   for (int i = 0; same && i < lap_.reads; ++i) {
     std::uint32_t value = 0;
     same = bus_ != nullptr && bus_->read(lap_.read[i].address, cycles_, value) == MmioStatus::ok &&
            value == lap_.read[i].value;
   }
-  if (!same) {
-    lap_.valid = false;
-    return;
-  }
-  skip_laps(lap_.cycles, lap_.instructions, cycle_limit, instruction_limit);
+  lap_.valid = same;
+  return same;
+}
+
+void Cpu::resume_lap(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
+  // From any point of a lap that repeats, the next lap_.cycles bring the
+  // core back to the same point in the same state, so skipping from here is
+  // as exact as skipping at the branch.
+  if (idle_loop_holds())
+    skip_laps(lap_.cycles, lap_.instructions, cycle_limit, instruction_limit);
 }
 
 } // namespace lanai::iss

@@ -27,7 +27,8 @@ public:
   static constexpr std::uint32_t none = 0xFFFFFFFFu;
   // A run with fewer cycles left has no room for the laps a skip needs (a
   // core in lockstep with others runs about one instruction per run): its
-  // branches are not looked at.
+  // branches are not looked at, unless the run carries on the watch of the
+  // run before (Cpu::run_on), when laps are found across runs.
   static constexpr std::uint64_t min_cycles = 64;
   // Stores an iteration may make and undo (a call's saved registers).
   static constexpr int max_stores = 8;

@@ -104,9 +104,14 @@ void Kernel::execute(Entry entry) {
   Slot& s = slots_[entry.slot];
   s.sequence = 0; // no longer pending, also for the callback itself
   --live_;
+  if (!sleepers_.empty()) {
+    for (Sleeper* sleeper : sleepers_)
+      sleeper->advance_to(entry.time);
+  }
   now_ = entry.time;
   current_label_ = s.label;
   ++events_executed_;
+  ++scheduled_executed_;
   // The slot is reused only after the callback: its label stays put
   // meanwhile, and slots never move (a deque), so the callback may
   // schedule as much as it likes.
@@ -121,6 +126,17 @@ void Kernel::execute(Entry entry) {
   current_label_ = {};
   s.callback = nullptr;
   free_slots_.push_back(entry.slot);
+  if (!sleepers_.empty())
+    std::erase_if(sleepers_, [](Sleeper* sleeper) { return !sleeper->sleeps_on(); });
+}
+
+void Kernel::remove_sleeper(Sleeper& sleeper) { std::erase(sleepers_, &sleeper); }
+
+void Kernel::wake_sleepers() {
+  std::vector<Sleeper*> woken;
+  woken.swap(sleepers_);
+  for (Sleeper* sleeper : woken)
+    sleeper->wake(now_);
 }
 
 void Kernel::execute_task(TaskId task, SimTime time) {
@@ -157,16 +173,16 @@ void Kernel::wake_task(TaskId task, SimTime when) {
         "lanai::kernel: task '{}' woken in the past: at {} ps, but the current time is {} ps",
         tasks_.label(task), when.ps(), now_.ps()));
   }
-  tasks_.wake(task, when, next_sequence_++);
+  tasks_.wake(task, when);
 }
 
 bool Kernel::run_next(SimTime limit) {
   drop_cancelled_front();
+  if (heap_.empty() && tasks_.front() == nullptr && !sleepers_.empty())
+    wake_sleepers();
   const TaskQueue::Wake* wake = tasks_.front();
   const bool event = !heap_.empty() && heap_.front().time <= limit;
-  if (wake != nullptr && wake->time <= limit &&
-      (!event || wake->time < heap_.front().time ||
-       (wake->time == heap_.front().time && wake->sequence < heap_.front().sequence))) {
+  if (wake != nullptr && wake->time <= limit && (!event || wake->time < heap_.front().time)) {
     const SimTime time = wake->time;
     execute_task(tasks_.pop_front(), time);
     return true;
@@ -189,10 +205,23 @@ void Kernel::enter_run(const char* who) {
 }
 
 SimTime Kernel::next_event_time() {
-  drop_cancelled_front();
+  const SimTime event = next_scheduled_time();
   const TaskQueue::Wake* wake = tasks_.front();
-  const SimTime event = heap_.empty() ? SimTime::max() : heap_.front().time;
   return wake != nullptr ? std::min(event, wake->time) : event;
+}
+
+SimTime Kernel::next_scheduled_time() {
+  drop_cancelled_front();
+  return heap_.empty() ? SimTime::max() : heap_.front().time;
+}
+
+bool Kernel::next_wake(SimTime& time, TaskId& task) const {
+  const TaskQueue::Wake* wake = tasks_.front();
+  if (wake == nullptr)
+    return false;
+  time = wake->time;
+  task = TaskId{wake->task + 1};
+  return true;
 }
 
 bool Kernel::step() {

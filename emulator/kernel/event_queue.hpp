@@ -69,10 +69,12 @@ public:
   // next run starts, so a stale request cannot cut a later run short.
   void stop() { stop_requested_ = true; }
 
-  // Recurring tasks: `callback` registered once and run at each wake. A
-  // wake is ordered exactly as an event scheduled at the same moment for
-  // the same time would be; it only costs less, which matters for a
-  // component that reschedules itself after every run.
+  // Recurring tasks: `callback` registered once and run at each wake, which
+  // costs less than an event, for a component that reschedules itself
+  // after every run (a processor's slices). A wake runs after every event of
+  // its time, including events scheduled for that time while it waits, and
+  // wakes of one time run in the order their tasks were added: where a task
+  // stands among others never depends on when it was woken.
   TaskId add_task(Callback callback, std::string_view label);
   // Queues the task's next run at `when`. Throws std::logic_error if the
   // task is unknown or removed, already has a wake pending, or `when` lies
@@ -89,6 +91,35 @@ public:
   // Time of the earliest pending event or wake, or SimTime::max() if there
   // is none.
   SimTime next_event_time();
+  // Time of the earliest pending event, task wakes left out, or
+  // SimTime::max() if there is none.
+  SimTime next_scheduled_time();
+  // The earliest pending task wake: false if there is none.
+  bool next_wake(SimTime& time, TaskId& task) const;
+
+  // A component that has stopped waking itself while nothing it depends on
+  // changes (a processor polling in a loop that repeats): before each event
+  // it is brought up to the event's time, and after the event it is asked
+  // whether it may sleep on; if not, it wakes its task and leaves the list.
+  // Events then see it exactly where it would stand had it run all along.
+  // Tasks cannot change what a sleeper depends on, so they do not wake it.
+  // Should nothing else be pending, the sleepers are woken (they run on, as
+  // they would have).
+  class Sleeper {
+  public:
+    virtual void advance_to(SimTime time) = 0;
+    virtual bool sleeps_on() = 0;
+    // Leaves the sleep: wakes its task no earlier than `now`.
+    virtual void wake(SimTime now) = 0;
+
+  protected:
+    ~Sleeper() = default;
+  };
+  void add_sleeper(Sleeper& sleeper) { sleepers_.push_back(&sleeper); }
+  void remove_sleeper(Sleeper& sleeper);
+  bool has_scheduled_events() const { return live_ > 0; }
+  // Events (not task wakes) run so far.
+  std::uint64_t scheduled_events_executed() const { return scheduled_executed_; }
 
   // Label of the event or task whose callback is running; empty outside
   // callbacks.
@@ -129,6 +160,7 @@ private:
   void drop_cancelled_front();
   void execute(Entry entry);
   void execute_task(TaskId task, SimTime time);
+  void wake_sleepers();
   // Runs the earliest event or task wake if it lies at or before `limit`;
   // returns false if there is none.
   bool run_next(SimTime limit);
@@ -145,6 +177,8 @@ private:
   SimTime now_ = SimTime::zero();
   std::uint64_t next_sequence_ = 1;
   std::uint64_t events_executed_ = 0;
+  std::uint64_t scheduled_executed_ = 0;
+  std::vector<Sleeper*> sleepers_;
   bool stop_requested_ = false;
   bool running_ = false;
   TaskQueue tasks_;

@@ -29,10 +29,10 @@ void TaskQueue::remove(TaskId id) {
   std::make_heap(heap_.begin(), heap_.end(), later<Wake>);
 }
 
-void TaskQueue::wake(TaskId id, SimTime when, std::uint64_t sequence) {
+void TaskQueue::wake(TaskId id, SimTime when) {
   tasks_[id.value - 1]->pending = true;
   ++pending_;
-  timed_heap_push(heap_, Wake{when, sequence, id.value - 1});
+  timed_heap_push(heap_, Wake{when, id.value - 1, id.value - 1});
 }
 
 TaskId TaskQueue::pop_front() {

@@ -25,6 +25,7 @@ struct TaskId {
 
 class TaskQueue {
 public:
+  // Ordered by time, then by task: `sequence` is the task's index.
   struct Wake {
     SimTime time;
     std::uint64_t sequence;
@@ -35,7 +36,7 @@ public:
   // Marks the task removed and withdraws its pending wake.
   void remove(TaskId id);
   // Queues one wake; the caller checks the task exists and is not pending.
-  void wake(TaskId id, SimTime when, std::uint64_t sequence);
+  void wake(TaskId id, SimTime when);
 
   bool exists(TaskId id) const {
     return id.valid() && id.value <= tasks_.size() && !tasks_[id.value - 1]->removed;

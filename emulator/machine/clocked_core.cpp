@@ -11,14 +11,16 @@ ClockedCore::ClockedCore(kernel::Kernel& kernel, iss::Cpu& cpu, kernel::Frequenc
       quantum_(std::max<std::uint64_t>(quantum_cycles, 1)),
       task_(kernel_.add_task([this] { slice(); }, "lanai.slice")) {}
 
-ClockedCore::~ClockedCore() { kernel_.remove_task(task_); }
-
-kernel::SimTime ClockedCore::local_time() const {
-  return origin_ + clock_.cycles_to_time(cpu_.cycles() - origin_cycles_);
+ClockedCore::~ClockedCore() {
+  if (asleep_)
+    kernel_.remove_sleeper(*this);
+  kernel_.remove_task(task_);
 }
 
+kernel::SimTime ClockedCore::local_time() const { return time_at(cpu_.cycles()); }
+
 kernel::SimTime ClockedCore::time_at(std::uint64_t cycle) const {
-  return origin_ + clock_.cycles_to_time(cycle - origin_cycles_);
+  return origin_ + clock_.cycles_to_time_ceil(cycle - origin_cycles_);
 }
 
 std::uint64_t ClockedCore::cycle_at(kernel::SimTime time) const {
@@ -33,19 +35,38 @@ void ClockedCore::start(std::uint64_t cycle_limit, std::function<void(iss::StopR
   kernel_.wake_task(task_, kernel_.now());
 }
 
+std::uint64_t ClockedCore::first_cycle_from(kernel::SimTime time) const {
+  // Cycle c's time is ceil(c * period) picoseconds after the origin: at
+  // or after `time` exactly when c * period > time - 1 ps.
+  if (time <= origin_)
+    return origin_cycles_;
+  return origin_cycles_ + clock_.time_to_cycles(time - origin_ - kernel::picoseconds(1)) + 1;
+}
+
+kernel::SimTime ClockedCore::resume_time() const { return time_at(cpu_.cycles()); }
+
 void ClockedCore::slice() {
   ++slices_;
-  // Run no further than the next thing anyone else scheduled, so device
-  // events see the core's accesses in time order.
+  // Run only instructions that come before everything else pending: those
+  // before the next event's time, and those up to the next other core's
+  // wake (at its very time, too, if this core was built first).
   std::uint64_t horizon = std::min(cycle_limit_, cpu_.cycles() + quantum_);
-  if (kernel_.pending() > 0) {
-    const auto next = kernel_.next_event_time();
-    const std::uint64_t next_cycle = origin_cycles_ + clock_.time_to_cycles(next - origin_);
-    horizon = std::min(horizon, std::max(next_cycle, cpu_.cycles() + 1));
+  const kernel::SimTime event = kernel_.next_scheduled_time();
+  if (event != kernel::SimTime::max())
+    horizon = std::min(horizon, first_cycle_from(event));
+  kernel::SimTime wake;
+  kernel::TaskId other;
+  if (kernel_.next_wake(wake, other)) {
+    const bool first = task_.value < other.value;
+    horizon = std::min(horizon, first_cycle_from(first ? wake + kernel::picoseconds(1) : wake));
   }
+  horizon = std::max(horizon, cpu_.cycles() + 1);
+  // With no event run since the last slice, nothing the core reads changed:
+  // its idle watch carries on across the two slices.
+  const bool unchanged = kernel_.scheduled_events_executed() == events_seen_;
   iss::StopReason reason;
   if (!observer_) {
-    reason = cpu_.run(horizon);
+    reason = unchanged ? cpu_.run_on(horizon) : cpu_.run(horizon);
   } else {
     do {
       const std::uint32_t pc = cpu_.pc();
@@ -55,14 +76,41 @@ void ClockedCore::slice() {
         observer_(pc, before);
     } while (reason == iss::StopReason::cycle_limit && cpu_.cycles() < horizon);
   }
-  const kernel::SimTime resume =
-      origin_ + clock_.cycles_to_time_ceil(cpu_.cycles() - origin_cycles_);
+  events_seen_ = kernel_.scheduled_events_executed();
+  const kernel::SimTime resume = resume_time();
   if (reason != iss::StopReason::cycle_limit || cpu_.cycles() >= cycle_limit_) {
     kernel_.schedule_at(
         resume, [this, reason] { on_stop_(reason); }, "lanai.stop");
     return;
   }
+  // A core in a loop that repeats sleeps until an event changes what the
+  // loop reads (there must be one to come).
+  if (!observer_ && cpu_.in_idle_loop() && kernel_.has_scheduled_events()) {
+    asleep_ = true;
+    kernel_.add_sleeper(*this);
+    return;
+  }
   kernel_.wake_task(task_, resume);
+}
+
+void ClockedCore::advance_to(kernel::SimTime time) {
+  const std::uint64_t target = std::min(first_cycle_from(time), cycle_limit_);
+  if (cpu_.cycles() < target)
+    cpu_.run(target);
+}
+
+bool ClockedCore::sleeps_on() {
+  if (cpu_.running() && cpu_.cycles() < cycle_limit_ && cpu_.idle_loop_holds())
+    return true;
+  wake(kernel_.now());
+  return false;
+}
+
+void ClockedCore::wake(kernel::SimTime now) {
+  asleep_ = false;
+  advance_to(now);
+  events_seen_ = ~std::uint64_t{0};
+  kernel_.wake_task(task_, std::max(resume_time(), now));
 }
 
 } // namespace lanai::machine

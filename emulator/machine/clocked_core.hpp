@@ -4,6 +4,15 @@
 // N / quantum kernel events rather than N. The slices are a recurring task
 // of the kernel: cores that share a kernel run in lockstep, one slice each
 // up to the next one's time, and a slice costs no event allocation.
+//
+// The order is fixed by time alone: an instruction that starts at time T
+// (its cycle's time, rounded up to the picosecond) runs after every event
+// of time <= T and before every event of a later time; instructions of two
+// cores at the same time run in the order the cores were built. Since one
+// core reaches another only through events, a core whose polling loop
+// repeats may sleep instead of slicing: the kernel brings it up to each
+// event's time before the event runs, and it wakes once the event changed
+// what its loop reads. Results are the same as if it had run all along.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +24,7 @@
 
 namespace lanai::machine {
 
-class ClockedCore {
+class ClockedCore final : private kernel::Kernel::Sleeper {
 public:
   ClockedCore(kernel::Kernel& kernel, iss::Cpu& cpu, kernel::Frequency clock,
               std::uint64_t quantum_cycles = 100'000);
@@ -34,7 +43,8 @@ public:
 
   // Virtual time of the core's current cycle (its local clock).
   kernel::SimTime local_time() const;
-  // Virtual time of a given cycle of the core (e.g. of a register access).
+  // Virtual time of a given cycle of the core (e.g. of a register access):
+  // the first picosecond by which the cycles before it have passed.
   kernel::SimTime time_at(std::uint64_t cycle) const;
   // Cycle of the core at a virtual time at or after the run's start.
   std::uint64_t cycle_at(kernel::SimTime time) const;
@@ -43,6 +53,12 @@ public:
 
 private:
   void slice();
+  // First cycle whose time is at or after `time` (after it: `time` + 1 ps).
+  std::uint64_t first_cycle_from(kernel::SimTime time) const;
+  kernel::SimTime resume_time() const;
+  void advance_to(kernel::SimTime time) override;
+  bool sleeps_on() override;
+  void wake(kernel::SimTime now) override;
 
   kernel::Kernel& kernel_;
   iss::Cpu& cpu_;
@@ -55,6 +71,9 @@ private:
   std::function<void(iss::StopReason)> on_stop_;
   StepObserver observer_;
   kernel::TaskId task_; // the slices, a recurring task of the kernel
+  bool asleep_ = false;
+  // Scheduled events the kernel had run when the last slice ended.
+  std::uint64_t events_seen_ = ~std::uint64_t{0};
 };
 
 } // namespace lanai::machine

@@ -1,10 +1,13 @@
 // The LANai on the event kernel: virtual time follows the cycle count,
 // other events interleave at the right cycle, and the core needs far fewer
-// kernel events than cycles; cores that share a kernel keep in step.
+// kernel events than cycles; cores that share a kernel keep in step, and a
+// core idle in a polling loop sleeps without changing anything it does.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <functional>
+#include <memory>
+#include <vector>
 
 #include "tests/iss/lanai_encoding.hpp"
 #include "emulator/machine/clocked_core.hpp"
@@ -23,7 +26,94 @@ std::vector<std::uint32_t> counting_loop(std::uint32_t n) {
           exit_with(r0)};           // 0x10
 }
 
+constexpr std::uint32_t flag = 0x1000; // a word a polling loop waits on
+
+// `while (mem[flag] == 0) {}`, then counts `n` down and exits with the word.
+std::vector<std::uint32_t> wait_then_count(std::uint32_t n) {
+  return {sls(false, r6, flag),     // 0x00 ld [flag], r6
+          ri(sub, r0, r6, 0, true), // 0x04 sub.f r6, 0, r0
+          br(7, 0x00),              // 0x08 beq 0x00
+          nop,                      // 0x0c
+          sli(r7, n),               // 0x10
+          ri(sub, r7, r7, 1, true), // 0x14
+          br(6, 0x14),              // 0x18 bne 0x14
+          nop,                      // 0x1c
+          exit_with(r6)};           // 0x20
+}
+
+// What a run of several cores left behind.
+struct CoresRun {
+  std::vector<std::uint64_t> cycles, slices, skipped;
+  std::vector<std::int64_t> stopped_ps;
+  std::vector<std::uint64_t> seen; // cycles of core 0 each event saw
+
+  bool same_as(const CoresRun& o) const {
+    return cycles == o.cycles && stopped_ps == o.stopped_ps && seen == o.seen;
+  }
+};
+
+// Core 0 waits for its flag, set from outside by an event at 40 us, and
+// exits; cores 1 and 2 count, one of them after its own wait (set at 25 us). Events at
+// odd times sample core 0 in between.
+CoresRun three_cores(bool fast_forward) {
+  std::vector<ProgramRun> programs;
+  programs.emplace_back(wait_then_count(1));
+  programs.emplace_back(counting_loop(20000));
+  programs.emplace_back(wait_then_count(5000));
+  lanai::kernel::Kernel kernel;
+  const auto clock = lanai::kernel::Frequency::megahertz(66.0);
+  std::vector<std::unique_ptr<lanai::machine::ClockedCore>> cores;
+  CoresRun result;
+  result.stopped_ps.assign(programs.size(), -1);
+  for (auto& p : programs) {
+    p.cpu->set_fast_forward(fast_forward);
+    cores.push_back(std::make_unique<lanai::machine::ClockedCore>(kernel, *p.cpu, clock));
+  }
+  for (std::size_t i = 0; i < cores.size(); ++i)
+    cores[i]->start(1'000'000'000, [&result, &kernel, i](lanai::iss::StopReason) {
+      result.stopped_ps[i] = kernel.now().ps();
+    });
+  kernel.schedule_at(lanai::kernel::microseconds(25),
+                     [&] { programs[2].cpu->write_word(flag, 2); });
+  kernel.schedule_at(lanai::kernel::microseconds(40),
+                     [&] { programs[0].cpu->write_word(flag, 1); });
+  for (int ns : {3001, 17333, 39999, 40001, 41234})
+    kernel.schedule_at(lanai::kernel::nanoseconds(ns),
+                       [&] { result.seen.push_back(programs[0].cpu->cycles()); });
+  kernel.run();
+  for (std::size_t i = 0; i < cores.size(); ++i) {
+    result.cycles.push_back(programs[i].cpu->cycles());
+    result.slices.push_back(cores[i]->slices());
+    result.skipped.push_back(programs[i].cpu->skipped_cycles());
+  }
+  return result;
+}
+
 } // namespace
+
+TEST_CASE("a core waiting in a polling loop sleeps, and every event sees it where it would be") {
+  const CoresRun plain = three_cores(false);
+  const CoresRun fast = three_cores(true);
+  CHECK(fast.same_as(plain));
+  for (std::int64_t ps : plain.stopped_ps)
+    CHECK(ps > 0);
+  // Each event saw core 0 at the first cycle at or after its time.
+  const auto clock = lanai::kernel::Frequency::megahertz(66.0);
+  const int times[] = {3001, 17333, 39999, 40001, 41234};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::uint64_t c = plain.seen[i];
+    const auto at = lanai::kernel::nanoseconds(times[i]);
+    CHECK(clock.cycles_to_time_ceil(c) >= at);
+    CHECK(clock.cycles_to_time_ceil(c - 3) < at); // within one lap of three instructions
+  }
+  // The wait cost core 0 a handful of slices instead of one per
+  // instruction, and core 2 fewer; the counting core kept slicing.
+  CHECK(plain.slices[0] > 1000);
+  CHECK(fast.slices[0] < plain.slices[0] / 20);
+  CHECK(fast.slices[2] < plain.slices[2]);
+  CHECK(fast.skipped[0] > 0);
+  CHECK(plain.skipped[0] == 0);
+}
 
 TEST_CASE("virtual time at exit equals cycles at the LANai clock, with few kernel events") {
   ProgramRun p(counting_loop(100000));

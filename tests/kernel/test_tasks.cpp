@@ -1,8 +1,8 @@
-// Tests of the kernel's recurring tasks: a wake runs exactly where an event
-// scheduled at the same moment would, in every run loop; misuse is refused
-// with an error that names the task; removal withdraws a pending wake.
+// Tests of the kernel's recurring tasks: a wake runs after every event of
+// its time and before later ones, wakes of one time in task order, in every
+// run loop; sleepers are brought up to each event; misuse is refused with
+// an error that names the task; removal withdraws a pending wake.
 #include "emulator/kernel/event_queue.hpp"
-#include "emulator/kernel/random_stream.hpp"
 
 #include <doctest/doctest.h>
 
@@ -14,58 +14,114 @@
 
 using namespace lanai::kernel;
 
-TEST_CASE("a task wake is ordered among events as an event scheduled then would be") {
+TEST_CASE("a task wake runs after every event of its time") {
   Kernel k;
   std::vector<std::string> order;
   auto log = [&](std::string tag) { return [&order, tag] { order.push_back(tag); }; };
   const TaskId task = k.add_task(log("task"), "ticker");
   k.schedule_at(nanoseconds(10), log("e1"));
   k.wake_task(task, nanoseconds(10));
-  k.schedule_at(nanoseconds(10), log("e2"));
+  // Scheduled after the wake, for its time, and from an event of that time:
+  // all still before it.
+  k.schedule_at(nanoseconds(10), [&] {
+    order.push_back("e2");
+    k.schedule_at(nanoseconds(10), log("e3"));
+  });
   k.schedule_at(nanoseconds(5), log("e0"));
-  CHECK(k.pending() == 4);
+  k.schedule_at(nanoseconds(11), log("e4"));
+  CHECK(k.pending() == 5);
   CHECK(k.task_pending(task));
   CHECK(k.next_event_time() == nanoseconds(5));
   k.run();
-  CHECK(order == std::vector<std::string>{"e0", "e1", "task", "e2"});
-  CHECK(k.events_executed() == 4);
+  CHECK(order == std::vector<std::string>{"e0", "e1", "e2", "e3", "task", "e4"});
+  CHECK(k.events_executed() == 6);
+  CHECK(k.scheduled_events_executed() == 5);
   CHECK_FALSE(k.task_pending(task));
   CHECK(k.pending() == 0);
 }
 
-TEST_CASE("a task rewoken from its own callback interleaves with events exactly as events do") {
-  // The same schedule twice: once with a self-rescheduling event, once
-  // with a task; the orders must match entry for entry.
-  auto trace = [](bool use_task) {
-    Kernel k;
-    RandomStream rng(7, "tasks");
-    std::vector<std::uint64_t> order;
-    int runs = 0;
-    TaskId task;
-    std::function<void()> tick = [&] {
-      order.push_back(1000 + k.now().ps());
-      if (++runs == 200)
-        return;
-      const SimTime next = k.now() + nanoseconds(rng.uniform_u32(0, 3));
-      if (use_task)
-        k.wake_task(task, next);
-      else
-        k.schedule_at(next, tick);
-    };
-    if (use_task)
-      task = k.add_task(tick, "tick");
-    for (std::uint64_t i = 0; i < 300; ++i) {
-      const SimTime at = nanoseconds(static_cast<std::int64_t>(i % 97));
-      k.schedule_at(at, [&order, i] { order.push_back(i); });
-    }
-    if (use_task)
-      k.wake_task(task, SimTime::zero());
-    else
-      k.schedule_at(SimTime::zero(), tick);
-    k.run();
-    return order;
-  };
-  CHECK(trace(true) == trace(false));
+TEST_CASE("wakes of one time run in the order the tasks were added, whenever woken") {
+  Kernel k;
+  std::vector<int> order;
+  const TaskId first = k.add_task([&] { order.push_back(1); }, "first");
+  const TaskId second = k.add_task([&] { order.push_back(2); }, "second");
+  const TaskId third = k.add_task([&] { order.push_back(3); }, "third");
+  k.wake_task(third, nanoseconds(4));
+  k.wake_task(second, nanoseconds(4));
+  k.wake_task(first, nanoseconds(4));
+  SimTime time;
+  TaskId next;
+  REQUIRE(k.next_wake(time, next));
+  CHECK(time == nanoseconds(4));
+  CHECK(next.value == first.value);
+  CHECK(k.next_scheduled_time() == SimTime::max());
+  k.run();
+  CHECK(order == std::vector<int>{1, 2, 3});
+  CHECK_FALSE(k.next_wake(time, next));
+}
+
+namespace {
+
+// A sleeper that records what the kernel asks of it and wakes its task
+// once `wake_after` events have run.
+struct LoggingSleeper final : Kernel::Sleeper {
+  Kernel& kernel;
+  TaskId task;
+  int wake_after;
+  std::vector<std::int64_t> advanced; // ns
+  int checks = 0;
+  SimTime woken_at = SimTime::max();
+
+  LoggingSleeper(Kernel& k, TaskId t, int after) : kernel(k), task(t), wake_after(after) {}
+  void advance_to(SimTime time) override { advanced.push_back(time.ps() / 1000); }
+  bool sleeps_on() override {
+    if (++checks < wake_after)
+      return true;
+    wake(kernel.now());
+    return false;
+  }
+  void wake(SimTime now) override {
+    woken_at = now;
+    kernel.wake_task(task, now);
+  }
+};
+
+} // namespace
+
+TEST_CASE("a sleeper is brought up to each event's time before it, and wakes when told") {
+  Kernel k;
+  int runs = 0;
+  const TaskId task = k.add_task([&] { ++runs; }, "core");
+  LoggingSleeper sleeper(k, task, 2);
+  k.add_sleeper(sleeper);
+  for (int t : {3, 7, 9})
+    k.schedule_at(nanoseconds(t), [] {});
+  k.run();
+  // Up to the second event it sleeps on; the third finds it awake.
+  CHECK(sleeper.advanced == std::vector<std::int64_t>{3, 7});
+  CHECK(sleeper.checks == 2);
+  CHECK(sleeper.woken_at == nanoseconds(7));
+  CHECK(runs == 1);
+}
+
+TEST_CASE("sleepers are woken once nothing else is pending") {
+  Kernel k;
+  int runs = 0;
+  const TaskId task = k.add_task([&] { ++runs; }, "core");
+  LoggingSleeper sleeper(k, task, 100);
+  k.add_sleeper(sleeper);
+  k.schedule_at(nanoseconds(2), [] {});
+  k.run();
+  CHECK(sleeper.advanced == std::vector<std::int64_t>{2});
+  CHECK(sleeper.woken_at == nanoseconds(2));
+  CHECK(runs == 1);
+  // Removed, a sleeper is asked nothing more.
+  LoggingSleeper gone(k, task, 100);
+  k.add_sleeper(gone);
+  k.remove_sleeper(gone);
+  k.schedule_at(nanoseconds(5), [] {});
+  k.run();
+  CHECK(gone.advanced.empty());
 }
 
 TEST_CASE("run_until, step and stop treat task wakes as events") {
