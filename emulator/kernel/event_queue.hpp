@@ -1,6 +1,7 @@
 // The discrete-event scheduler that owns virtual time. Every component of the
 // emulated machine advances only by scheduling callbacks here, and the fixed
-// (time, insertion order) execution order is what makes runs reproducible.
+// execution order ((time, insertion order) for events; tasks after the
+// events of their time, in task order) is what makes runs reproducible.
 #pragma once
 
 #include "emulator/kernel/sim_time.hpp"
