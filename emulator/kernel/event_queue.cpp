@@ -30,6 +30,14 @@ private:
 } // namespace
 
 EventId Kernel::schedule_at(SimTime when, Callback callback, std::string_view label) {
+  return schedule(when, std::move(callback), label, false);
+}
+
+EventId Kernel::schedule_after_tasks(SimTime when, Callback callback, std::string_view label) {
+  return schedule(when, std::move(callback), label, true);
+}
+
+EventId Kernel::schedule(SimTime when, Callback callback, std::string_view label, bool late) {
   if (when < now_) {
     throw std::logic_error(fmt::format(
         "lanai::kernel: event '{}' scheduled in the past: at {} ps, but the current time is {} ps",
@@ -56,7 +64,7 @@ EventId Kernel::schedule_at(SimTime when, Callback callback, std::string_view la
   s.callback = std::move(callback);
   s.label.assign(label);
   s.sequence = sequence;
-  push_entry(Entry{when, sequence, slot});
+  push_entry(Entry{when, sequence, slot, late});
   ++live_;
   return EventId{sequence << slot_bits | slot};
 }
@@ -106,7 +114,7 @@ void Kernel::execute(Entry entry) {
   --live_;
   if (!sleepers_.empty()) {
     for (Sleeper* sleeper : sleepers_)
-      sleeper->advance_to(entry.time);
+      sleeper->advance_to(entry.time, entry.late);
   }
   now_ = entry.time;
   current_label_ = s.label;
@@ -182,7 +190,9 @@ bool Kernel::run_next(SimTime limit) {
     wake_sleepers();
   const TaskQueue::Wake* wake = tasks_.front();
   const bool event = !heap_.empty() && heap_.front().time <= limit;
-  if (wake != nullptr && wake->time <= limit && (!event || wake->time < heap_.front().time)) {
+  if (wake != nullptr && wake->time <= limit &&
+      (!event || wake->time < heap_.front().time ||
+       (wake->time == heap_.front().time && heap_.front().late))) {
     const SimTime time = wake->time;
     execute_task(tasks_.pop_front(), time);
     return true;
@@ -211,7 +221,13 @@ SimTime Kernel::next_event_time() {
 }
 
 SimTime Kernel::next_scheduled_time() {
+  bool late;
+  return next_scheduled_time(late);
+}
+
+SimTime Kernel::next_scheduled_time(bool& late) {
   drop_cancelled_front();
+  late = !heap_.empty() && heap_.front().late;
   return heap_.empty() ? SimTime::max() : heap_.front().time;
 }
 

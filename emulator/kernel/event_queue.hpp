@@ -46,6 +46,17 @@ public:
   // diagnostics only (current_label(), error messages).
   EventId schedule_at(SimTime when, Callback callback, std::string_view label = {});
   EventId schedule_in(SimTime delay, Callback callback, std::string_view label = {});
+  // The same, but the event runs after the task wakes of its time too: for
+  // what a processor's register access starts at the very time of the
+  // access, which must come after every processor's instruction of that
+  // time (those of processors built earlier have run already).
+  EventId schedule_after_tasks(SimTime when, Callback callback, std::string_view label = {});
+  // What an access at time `access` starts `delay` later: schedule_at, or
+  // schedule_after_tasks if there is no delay.
+  EventId schedule_from_access(SimTime access, SimTime delay, Callback callback,
+                               std::string_view label = {}) {
+    return schedule(access + delay, std::move(callback), label, delay == SimTime::zero());
+  }
 
   // Withdraws a pending event. Returns false, and does nothing, if the event
   // has already run, was already cancelled or never existed.
@@ -73,9 +84,10 @@ public:
   // Recurring tasks: `callback` registered once and run at each wake, which
   // costs less than an event, for a component that reschedules itself
   // after every run (a processor's slices). A wake runs after every event of
-  // its time, including events scheduled for that time while it waits, and
-  // wakes of one time run in the order their tasks were added: where a task
-  // stands among others never depends on when it was woken.
+  // its time, including events scheduled for that time while it waits,
+  // except those scheduled with schedule_after_tasks(). Wakes of one time
+  // run in the order their tasks were added. So where a task stands among
+  // events and other tasks never depends on when it was woken.
   TaskId add_task(Callback callback, std::string_view label);
   // Queues the task's next run at `when`. Throws std::logic_error if the
   // task is unknown or removed, already has a wake pending, or `when` lies
@@ -93,8 +105,10 @@ public:
   // is none.
   SimTime next_event_time();
   // Time of the earliest pending event, task wakes left out, or
-  // SimTime::max() if there is none.
+  // SimTime::max() if there is none; `late`: that event runs after the
+  // task wakes of its time (schedule_after_tasks).
   SimTime next_scheduled_time();
+  SimTime next_scheduled_time(bool& late);
   // The earliest pending task wake: false if there is none.
   bool next_wake(SimTime& time, TaskId& task) const;
 
@@ -108,7 +122,9 @@ public:
   // they would have).
   class Sleeper {
   public:
-    virtual void advance_to(SimTime time) = 0;
+    // Up to the event's time; `late`: the event comes after the task wakes
+    // of its time (schedule_after_tasks).
+    virtual void advance_to(SimTime time, bool late) = 0;
     virtual bool sleeps_on() = 0;
     // Leaves the sleep: wakes its task no earlier than `now`.
     virtual void wake(SimTime now) = 0;
@@ -141,6 +157,7 @@ private:
     SimTime time;
     std::uint64_t sequence;
     std::uint32_t slot;
+    bool late; // after the task wakes of its time
   };
 
   // In heap_ (timed_heap.hpp): the root is the smallest (time, sequence).
@@ -162,6 +179,7 @@ private:
   void execute(Entry entry);
   void execute_task(TaskId task, SimTime time);
   void wake_sleepers();
+  EventId schedule(SimTime when, Callback callback, std::string_view label, bool late);
   // Runs the earliest event or task wake if it lies at or before `limit`;
   // returns false if there is none.
   bool run_next(SimTime limit);

@@ -48,12 +48,14 @@ kernel::SimTime ClockedCore::resume_time() const { return time_at(cpu_.cycles())
 void ClockedCore::slice() {
   ++slices_;
   // Run only instructions that come before everything else pending: those
-  // before the next event's time, and those up to the next other core's
-  // wake (at its very time, too, if this core was built first).
+  // before the next event's time (at it, too, if a core's access scheduled
+  // it), and those up to the next other core's wake (at its very time, too,
+  // if this core was built first).
   std::uint64_t horizon = std::min(cycle_limit_, cpu_.cycles() + quantum_);
-  const kernel::SimTime event = kernel_.next_scheduled_time();
+  bool late = false;
+  const kernel::SimTime event = kernel_.next_scheduled_time(late);
   if (event != kernel::SimTime::max())
-    horizon = std::min(horizon, first_cycle_from(event));
+    horizon = std::min(horizon, first_cycle_from(late ? event + kernel::picoseconds(1) : event));
   kernel::SimTime wake;
   kernel::TaskId other;
   if (kernel_.next_wake(wake, other)) {
@@ -93,8 +95,9 @@ void ClockedCore::slice() {
   kernel_.wake_task(task_, resume);
 }
 
-void ClockedCore::advance_to(kernel::SimTime time) {
-  const std::uint64_t target = std::min(first_cycle_from(time), cycle_limit_);
+void ClockedCore::advance_to(kernel::SimTime time, bool late) {
+  const std::uint64_t target =
+      std::min(first_cycle_from(late ? time + kernel::picoseconds(1) : time), cycle_limit_);
   if (cpu_.cycles() < target)
     cpu_.run(target);
 }
@@ -108,7 +111,7 @@ bool ClockedCore::sleeps_on() {
 
 void ClockedCore::wake(kernel::SimTime now) {
   asleep_ = false;
-  advance_to(now);
+  advance_to(now, false);
   events_seen_ = ~std::uint64_t{0};
   kernel_.wake_task(task_, std::max(resume_time(), now));
 }

@@ -7,8 +7,10 @@
 //
 // The order is fixed by time alone: an instruction that starts at time T
 // (its cycle's time, rounded up to the picosecond) runs after every event
-// of time <= T and before every event of a later time; instructions of two
-// cores at the same time run in the order the cores were built. Since one
+// of time <= T and before every event of a later time, except that what a
+// core's access starts at T (an event of time T scheduled by a slice) comes
+// after every instruction at T; instructions of two cores at the same time
+// run in the order the cores were built. Since one
 // core reaches another only through events, a core whose polling loop
 // repeats may sleep instead of slicing: the kernel brings it up to each
 // event's time before the event runs, and it wakes once the event changed
@@ -56,7 +58,7 @@ private:
   // First cycle whose time is at or after `time` (after it: `time` + 1 ps).
   std::uint64_t first_cycle_from(kernel::SimTime time) const;
   kernel::SimTime resume_time() const;
-  void advance_to(kernel::SimTime time) override;
+  void advance_to(kernel::SimTime time, bool late) override;
   bool sleeps_on() override;
   void wake(kernel::SimTime now) override;
 

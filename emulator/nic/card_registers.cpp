@@ -262,10 +262,11 @@ std::string CardRegisters::state_name(std::uint32_t address) const {
 void CardRegisters::raise_interrupt(kernel::SimTime when, std::uint32_t word) {
   ++interrupts_raised_;
   // Delivered by an event, never inside the core's access: the host side
-  // must see it at its virtual time, in the kernel's order. Accesses come
-  // in time order, so interrupts are delivered in the order raised.
-  interrupts_.push_back(kernel_.schedule_at(
-      when,
+  // must see it at its virtual time, in the kernel's order (after every
+  // core's instruction of that time). Accesses come in time order, so
+  // interrupts are delivered in the order raised.
+  interrupts_.push_back(kernel_.schedule_from_access(
+      when, kernel::SimTime::zero(),
       [this, word] {
         interrupts_.pop_front();
         if (on_interrupt_)

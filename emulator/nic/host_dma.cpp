@@ -183,8 +183,8 @@ void HostDma::start_service(kernel::SimTime when) {
       in_service_status_ == LANAI_HDMA_OK ? service_time(r.length) : setup_;
   busy_.begin(when);
   service_began_ = when;
-  completion_event_ = kernel_.schedule_at(
-      when + duration, [this] { finish_service(); }, "nic.hdma_done");
+  completion_event_ = kernel_.schedule_from_access(
+      when, duration, [this] { finish_service(); }, "nic.hdma_done");
 }
 
 void HostDma::finish_service() {

@@ -101,9 +101,10 @@ std::uint32_t NetRecvDma::arm(kernel::SimTime when) {
   state_ = State::armed;
   ++activity_;
   // GO takes effect at the access time, not at the kernel's (earlier) now,
-  // so a waiting packet is not taken before the firmware armed.
-  event_ = kernel_.schedule_at(
-      when,
+  // so a waiting packet is not taken before the firmware armed; after every
+  // core's instruction of that time, as a change a core's access makes.
+  event_ = kernel_.schedule_from_access(
+      when, kernel::SimTime::zero(),
       [this] {
         event_ = {};
         port_.set_receive_ready(true);

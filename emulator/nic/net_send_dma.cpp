@@ -103,8 +103,8 @@ std::uint32_t NetSendDma::start(kernel::SimTime when) {
                  pending_->payload().begin() +
                      std::min<std::size_t>(payload_bytes, VIA_PACKET_HEADER_BYTES));
   }
-  hand_off_event_ = kernel_.schedule_at(
-      when + setup_, [this] { hand_off(); }, "nic.nsdma_start");
+  hand_off_event_ = kernel_.schedule_from_access(
+      when, setup_, [this] { hand_off(); }, "nic.nsdma_start");
   return LANAI_NSDMA_ACCEPTED;
 }
 

@@ -11,6 +11,8 @@
 
 #include "tests/iss/lanai_encoding.hpp"
 #include "emulator/machine/clocked_core.hpp"
+#include "emulator/machine/system_registers.hpp"
+#include "lanai/register_map.h"
 #include "tests/iss/program_runner.hpp"
 
 using namespace lanai::test;
@@ -87,6 +89,70 @@ CoresRun three_cores(bool fast_forward) {
     result.skipped.push_back(programs[i].cpu->skipped_cycles());
   }
   return result;
+}
+
+// A bus whose console register, written, has an event change another
+// core's memory at the very time of the write (as a receive DMA's GO frees
+// another card's link at once).
+class ReachingBus final : public lanai::machine::SystemRegisters {
+public:
+  ReachingBus(lanai::kernel::Kernel& kernel, std::function<void()> reach)
+      : SystemRegisters(ProgramRun::sram), kernel_(kernel), reach_(std::move(reach)) {}
+  void attach(lanai::machine::ClockedCore& core, lanai::iss::Cpu& cpu) {
+    core_ = &core;
+    cpu_ = &cpu;
+  }
+  lanai::iss::MmioStatus write(std::uint32_t address, std::uint64_t cycle,
+                               std::uint32_t value) override {
+    if (address == LANAI_REG_CONSOLE) {
+      kernel_.schedule_from_access(core_->time_at(cycle), lanai::kernel::SimTime::zero(), reach_);
+      cpu_->request_yield();
+      return lanai::iss::MmioStatus::ok;
+    }
+    return SystemRegisters::write(address, cycle, value);
+  }
+
+private:
+  lanai::kernel::Kernel& kernel_;
+  std::function<void()> reach_;
+  lanai::machine::ClockedCore* core_ = nullptr;
+  lanai::iss::Cpu* cpu_ = nullptr;
+};
+
+// One core waits for its flag; another, built after it (or before, if
+// `writer_first`), runs `pad` no-ops, counts 300 down and then writes its
+// console, which sets the flag at that very time. The waiting core's cycles
+// when it exited.
+std::uint64_t reached_at_once(std::uint32_t pad, bool writer_first, bool fast_forward) {
+  lanai::kernel::Kernel kernel;
+  const auto clock = lanai::kernel::Frequency::megahertz(66.0);
+  ProgramRun waiter(wait_then_count(1));
+  ReachingBus bus(kernel, [&] { waiter.cpu->write_word(flag, 1); });
+  std::vector<std::uint32_t> words(pad, nop);
+  const std::uint32_t loop = 4 * pad + 4;
+  for (const std::uint32_t w :
+       {sli(r6, 300), ri(sub, r6, r6, 1, true), br(6, loop), nop,
+        sls(true, r6, 0x1F0000u | (LANAI_REG_CONSOLE & 0xFFFFu)), exit_with(r0)})
+    words.push_back(w);
+  lanai::iss::Cpu writer(ProgramRun::sram, {}, &bus);
+  for (std::size_t i = 0; i < words.size(); ++i)
+    writer.write_word(static_cast<std::uint32_t>(4 * i), words[i]);
+  writer.reset(0);
+  waiter.cpu->set_fast_forward(fast_forward);
+  writer.set_fast_forward(fast_forward);
+  std::unique_ptr<lanai::machine::ClockedCore> waiting, writing;
+  if (writer_first)
+    writing = std::make_unique<lanai::machine::ClockedCore>(kernel, writer, clock);
+  waiting = std::make_unique<lanai::machine::ClockedCore>(kernel, *waiter.cpu, clock);
+  if (!writer_first)
+    writing = std::make_unique<lanai::machine::ClockedCore>(kernel, writer, clock);
+  bus.attach(*writing, writer);
+  // Something pending all along, so that the waiting core may sleep.
+  kernel.schedule_at(lanai::kernel::milliseconds(1), [] {});
+  waiting->start(1'000'000'000, [](lanai::iss::StopReason) {});
+  writing->start(1'000'000'000, [](lanai::iss::StopReason) {});
+  kernel.run();
+  return waiter.cpu->cycles();
 }
 
 } // namespace
@@ -197,4 +263,13 @@ TEST_CASE("a core destroyed with a slice pending leaves nothing behind in the ke
   CHECK(kernel.pending() == 0);
   kernel.run();
   CHECK(p.cpu->cycles() == 0);
+}
+
+TEST_CASE("what a core starts at the very time of an access reaches a sleeping core in order") {
+  // Whatever the phase of the waiting core's lap at the write, it exits at
+  // the same cycle asleep or not: its instruction of the write's time comes
+  // before the change, whether it was built before the writer or after.
+  for (const bool writer_first : {false, true})
+    for (std::uint32_t pad = 0; pad < 8; ++pad)
+      CHECK(reached_at_once(pad, writer_first, true) == reached_at_once(pad, writer_first, false));
 }

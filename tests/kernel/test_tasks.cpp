@@ -40,6 +40,39 @@ TEST_CASE("a task wake runs after every event of its time") {
   CHECK(k.pending() == 0);
 }
 
+TEST_CASE("what an access starts at its own time runs after every wake of that time") {
+  Kernel k;
+  std::vector<std::string> order;
+  auto log = [&](std::string tag) { return [&order, tag] { order.push_back(tag); }; };
+  const TaskId first = k.add_task(
+      [&] {
+        order.push_back("first");
+        k.schedule_from_access(k.now(), SimTime::zero(), [&] {
+          order.push_back("started by first");
+          // An event's own events keep the usual order.
+          k.schedule_at(k.now(), log("after it"));
+        });
+        // With a delay, the usual order: before the wakes of its time.
+        k.schedule_from_access(k.now(), nanoseconds(1), log("a nanosecond later"));
+      },
+      "first");
+  TaskId second;
+  second = k.add_task(
+      [&] {
+        order.push_back("second");
+        if (k.now() == nanoseconds(10))
+          k.wake_task(second, nanoseconds(11)); // before e1, which comes after tasks
+      },
+      "second");
+  k.schedule_at(nanoseconds(10), log("e0"));
+  k.wake_task(second, nanoseconds(10));
+  k.wake_task(first, nanoseconds(10));
+  k.schedule_after_tasks(nanoseconds(11), log("e1 after tasks"));
+  k.run();
+  CHECK(order == std::vector<std::string>{"e0", "first", "second", "started by first", "after it",
+                                          "a nanosecond later", "second", "e1 after tasks"});
+}
+
 TEST_CASE("wakes of one time run in the order the tasks were added, whenever woken") {
   Kernel k;
   std::vector<int> order;
@@ -73,7 +106,7 @@ struct LoggingSleeper final : Kernel::Sleeper {
   SimTime woken_at = SimTime::max();
 
   LoggingSleeper(Kernel& k, TaskId t, int after) : kernel(k), task(t), wake_after(after) {}
-  void advance_to(SimTime time) override { advanced.push_back(time.ps() / 1000); }
+  void advance_to(SimTime time, bool) override { advanced.push_back(time.ps() / 1000); }
   bool sleeps_on() override {
     if (++checks < wake_after)
       return true;
