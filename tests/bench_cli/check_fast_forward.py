@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Runs one experiment file twice, as lanai-emu runs it by default and with
-the given flags (by default --no-fast-forward: every idle loop executed;
---no-blocks: every instruction stepped, no predecoded blocks), and requires
-identical outputs: results.csv and summary.json byte for byte (wall times
-aside), and for jitter experiments the trace of the first point. Neither
-fast-forward nor the block executor changes anything but how long the host
-takes."""
+the given flags (by default --no-fast-forward: every idle loop executed and
+no core sleeps; --no-blocks: every instruction stepped, no predecoded
+blocks), and requires identical outputs: results.csv and summary.json byte
+for byte (wall times aside), and for jitter experiments the trace of the
+first point. With --command, runs that lanai-emu command line instead and
+compares what it prints. Neither fast-forward nor the block executor
+changes anything but how long the host takes."""
 import argparse
 import filecmp
 import pathlib
@@ -27,7 +28,9 @@ def run(emu, experiment, out, extra, trace):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("emu")
-    parser.add_argument("experiment")
+    parser.add_argument("experiment", nargs="?")
+    parser.add_argument("--command", help="a lanai-emu command line (e.g. 'pingbulk --sizes 4K') "
+                                           "whose output is compared instead")
     parser.add_argument("--trace", action="store_true",
                         help="compare the first point's trace too (jitter experiments)")
     parser.add_argument("--plain", action="append",
@@ -35,6 +38,22 @@ def main():
                              "given as --plain=--no-blocks")
     args = parser.parse_args()
     flags = args.plain or ["--no-fast-forward"]
+    if args.command:
+        outputs = []
+        for extra in ([], flags):
+            cmd = [args.emu] + extra + args.command.split()
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            if done.returncode != 0:
+                sys.exit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr}")
+            outputs.append(done.stdout)
+        if not outputs[0]:
+            sys.exit("no output")
+        if outputs[0] != outputs[1]:
+            sys.exit(f"the output of '{args.command}' differs with {' '.join(flags)}")
+        print(f"identical with and without {' '.join(flags)}:", args.command)
+        return
+    if not args.experiment:
+        sys.exit("an experiment file or --command is needed")
     with tempfile.TemporaryDirectory() as tmp:
         fast, plain = pathlib.Path(tmp) / "fast", pathlib.Path(tmp) / "plain"
         run(args.emu, args.experiment, fast, [], args.trace)
