@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
   // emulator honours it, as the processors it builds take the default.
   app.add_flag_callback(
          "--no-fast-forward", [] { lanai::iss::set_default_fast_forward(false); },
-         "execute every idle polling cycle of the LANai instead of skipping idle loops exactly "
+         "execute every idle polling cycle of the LANai instead of skipping idle loops exactly, "
+         "and keep the cards' cores in strict lockstep "
          "(results are the same; for comparison and debugging)")
       ->trigger_on_parse();
   app.add_flag_callback(

@@ -16,6 +16,21 @@
 
 namespace lanai::host {
 
+namespace {
+
+// The least time from a card's register access to the first change it can
+// make to another card's memory: a packet's start on the send DMA, a link
+// to the switch, the switch's routing, a link to the receiver and its
+// receive DMA's work before the packet reaches SRAM. Every path between two
+// cards crosses a switch; the bytes' own time on the links only adds.
+kernel::SimTime card_to_card_lookahead(const profile::HardwareProfile& p) {
+  return kernel::nanoseconds(std::int64_t{p.nic.nsdma_setup_ns} +
+                             2 * std::int64_t{p.wire.link_latency_ns} + p.wire.switch_latency_ns +
+                             p.nic.nrdma_setup_ns);
+}
+
+} // namespace
+
 bool RunReport::success() const {
   return outcome == RunOutcome::finished &&
          std::all_of(exit_codes.begin(), exit_codes.end(), [](int code) { return code == 0; });
@@ -44,6 +59,8 @@ Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
     cards_.back()->set_trace(config_.trace);
     iss::Cpu& cpu = cards_.back()->cpu();
     cpu.set_fast_forward(config_.fast_forward && !config_.profiler);
+    if (cpu.fast_forward())
+      cards_.back()->core().set_lookahead(card_to_card_lookahead(config_.profile));
     if (config_.profiler)
       cpu.set_profile(&config_.profiler->attach(node, config_.firmware[i], cpu.sram_bytes()));
     hosts_.push_back(std::make_unique<HostCpu>(kernel_, node));

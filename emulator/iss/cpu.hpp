@@ -57,6 +57,12 @@ public:
   // idle watch then carries on across the two runs, so a core that runs in
   // short slices still finds its polling loop.
   StopReason run_on(std::uint64_t cycle_limit);
+  // Device registers are the core's only way to what lies outside it. With
+  // an access limit, an instruction that starts at or after `cycle` and
+  // would read or write one is not executed: the run stops before it, so
+  // a caller may let the core's private work run past a point its accesses
+  // must not pass. No limit (the default) is ~0.
+  void set_access_limit(std::uint64_t cycle) { access_limit_ = cycle; }
 
   std::uint64_t cycles() const { return cycles_; }
   std::uint64_t instructions() const { return instructions_; }
@@ -113,6 +119,8 @@ private:
   enum class BlockExit : std::uint8_t {
     step,       // the next instruction must be stepped (and then blocks tried again)
     near_limit, // the next block would cross a limit: step to the end of the run
+    stop,       // a register access halted the core or asked it to yield: the run ends
+    deferred,   // the next instruction's register access lies past the access limit
   };
   // Per SRAM word (code_): what was predecoded from it.
   static constexpr std::uint8_t code_decoded = 1;  // decoded_ holds it
@@ -120,6 +128,8 @@ private:
 
   bool condition(unsigned cond) const { return (cond_table_[flags_] >> cond) & 1u; }
   void write_reg(unsigned r, std::uint32_t v, bool from_load);
+  std::uint64_t access_cycle(const Block* block, const BlockOp* op, std::uint64_t cycles,
+                             std::uint32_t loaded) const;
   // Executes one instruction (the reference for the block executor); false
   // when run() must return (fault, halt, yield).
   bool step(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
@@ -189,6 +199,8 @@ private:
   std::uint64_t instructions_ = 0;
   StopReason state_ = StopReason::cycle_limit;
   bool yield_ = false;
+  std::uint64_t access_limit_ = ~std::uint64_t{0};
+  bool deferred_ = false; // the stepped instruction's access lies past the access limit
   Fault fault_;
   bool fast_forward_ = default_fast_forward();
   IdleWatch watch_;

@@ -87,6 +87,16 @@ memory_address(const BlockOp* op, const std::uint32_t* regs, std::uint8_t flags)
 
 } // namespace
 
+// The cycle a register access of `op` is made at: the one its instruction
+// starts at, before its interlock, as the stepper makes it.
+std::uint64_t Cpu::access_cycle(const Block* block, const BlockOp* op, std::uint64_t cycles,
+                                std::uint32_t loaded) const {
+  std::uint64_t at = cycles + op->start;
+  if (op == block->ops && (block->first_reads >> loaded) & 1u)
+    at -= costs_.load_use_stall_cycles;
+  return at;
+}
+
 Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   // In OpKind order.
   static const void* const dispatch[] = {
@@ -117,6 +127,11 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
   std::uint32_t next;               // the pc after the block: its end, or a taken branch's target
   std::uint32_t stored = 0;         // the word index of the last store
   std::uint32_t stable_address = 0; // a device register read in place
+  std::uint32_t device_address = 0; // a device register accessed in place, side effects and all
+  bool device_store = false;
+  // Accesses with side effects are made in place only on a bus that leaves
+  // an unmapped register untouched, so that the stepper may make it again.
+  const bool direct = bus_ != nullptr && bus_->unmapped_is_untouched();
 
 #define LANAI_DISPATCH() goto* dispatch[static_cast<unsigned>(op->kind)]
 #define LANAI_NEXT()                                                                               \
@@ -156,6 +171,8 @@ op_end:
   loaded = block->loaded_after;
   last_pc = block->last_pc;
   pc = next;
+  if (exit == BlockExit::stop) // the block's last instruction ended the run
+    goto leave;
   goto enter;
 
 op_read_pc:
@@ -263,44 +280,103 @@ op_load_imm:
 op_load_word : {
   const std::uint32_t ea = regs[op->rs1] + op->imm;
   if (ea >= sram_bytes || (ea & 3u)) { // a device register or a fault
-    if (ea >= LANAI_MMIO_BASE && !(ea & 3u) && bus_ != nullptr && bus_->stable_read(ea)) {
-      stable_address = ea;
-      goto stable_read;
+    if (ea >= LANAI_MMIO_BASE && !(ea & 3u) && bus_ != nullptr) {
+      if (bus_->stable_read(ea)) {
+        stable_address = ea;
+        goto stable_read;
+      }
+      if (direct) {
+        device_address = ea;
+        device_store = false;
+        goto device_access;
+      }
     }
     goto stop_before;
   }
   regs[op->rd] = load_be32(sram + ea);
   LANAI_NEXT();
 }
+device_access : {
+  // A register access with a side effect (a pop, a latch, a DMA engine's
+  // GO), made as the stepper makes it (Cpu::mmio_access), wait states and
+  // all; the access may end the run.
+  const std::uint64_t at = access_cycle(block, op, cycles, loaded);
+  if (at >= access_limit_) {
+    exit = BlockExit::deferred;
+    goto stop_before;
+  }
+  std::uint32_t value = device_store ? regs[op->rd_read] : 0;
+  const std::uint64_t writes_before = outside_writes_, mark = cycles_;
+  const MmioStatus status =
+      device_store ? bus_->write(device_address, at, value) : bus_->read(device_address, at, value);
+  if (status == MmioStatus::unmapped)
+    goto stop_before;
+  cycles += cycles_ - mark; // wait states the device added (add_stall_cycles)
+  cycles_ = mark;
+  if (status == MmioStatus::halt)
+    state_ = StopReason::halted;
+  watch_.taint();
+  if (!device_store) {
+    regs[op->rd] = value;
+    cycles += std::uint64_t{costs_.mmio_cycles} - costs_.load_cycles;
+  } else if (device_address < LANAI_TRACE_PORT_FIRST || device_address > LANAI_TRACE_PORT_LAST) {
+    // The instrumentation port costs what an SRAM store costs.
+    cycles += std::uint64_t{costs_.mmio_cycles} - costs_.store_cycles;
+  }
+  if (outside_writes_ != writes_before)
+    goto changed_by_access;
+  goto accessed;
+}
+accessed:
+  // As step(): a halt or a yield ends the run after the access. The access
+  // takes a device's time, not a load's or a store's: every later
+  // instruction starts that much later, and one may now start past the limit.
+  if (yield_ || state_ != StopReason::cycle_limit) {
+    exit = BlockExit::stop;
+    goto after_access;
+  }
+  if (cycles + block->max_start >= cycle_limit)
+    goto after_access;
+  LANAI_NEXT();
+changed_by_access:
+  // A device wrote the core's memory or registers during the access: the
+  // rest of the block may be stale, so it is left after the access.
+  if (yield_ || state_ != StopReason::cycle_limit)
+    exit = BlockExit::stop;
+after_access:
+  ++op;
+  if (op->kind == OpKind::end)
+    goto op_end;
+  goto stop_before;
 stable_read : {
   // A device register read with no side effect, done here as the stepper
   // would do it (Cpu::mmio_access): at the cycle the instruction starts,
   // before its interlock; a refusal is left to the stepper, which reads
   // again and faults or halts.
-  std::uint64_t at = cycles + op->start;
-  if (op == block->ops && (block->first_reads >> loaded) & 1u)
-    at -= costs_.load_use_stall_cycles;
+  const std::uint64_t at = access_cycle(block, op, cycles, loaded);
+  if (at >= access_limit_) {
+    exit = BlockExit::deferred;
+    goto stop_before;
+  }
   std::uint32_t value = 0;
   if (bus_->read(stable_address, at, value) != MmioStatus::ok)
     goto stop_before;
   if (watch_.clean())
     watch_.note_read(stable_address, value);
   regs[op->rd] = value;
-  // The access takes a device's time, not a load's: every later
-  // instruction starts that much later, and one may now start past the limit.
   cycles += std::uint64_t{costs_.mmio_cycles} - costs_.load_cycles;
-  if (cycles + block->max_start >= cycle_limit) {
-    ++op;
-    if (op->kind == OpKind::end)
-      goto op_end;
-    goto stop_before;
-  }
-  LANAI_NEXT();
+  goto accessed;
 }
 op_store_word : {
   const std::uint32_t ea = regs[op->rs1] + op->imm;
-  if (ea >= sram_bytes || (ea & 3u))
+  if (ea >= sram_bytes || (ea & 3u)) {
+    if (direct && ea >= LANAI_MMIO_BASE && !(ea & 3u)) {
+      device_address = ea;
+      device_store = true;
+      goto device_access;
+    }
     goto stop_before;
+  }
   if (watch_.clean())
     watch_.note_store(ea, 4, load_be32(sram + ea));
   store_be32(sram + ea, regs[op->rd_read]);
@@ -424,7 +500,7 @@ stop_before : {
   flags_ = flags;
   regs_[reg_pc] = last_pc;
   block_instructions_ += instructions - first_instruction;
-  return BlockExit::step;
+  return exit;
 }
 
 leave:

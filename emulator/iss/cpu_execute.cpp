@@ -45,6 +45,10 @@ inline void Cpu::write_reg(unsigned r, std::uint32_t v, bool from_load) {
 
 bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
                       std::uint32_t* value, bool is_store) {
+  if (cycles_ >= access_limit_) {
+    deferred_ = true; // not made: step() undoes the instruction's start
+    return false;
+  }
   if (in.width != 4) {
     raise(FaultKind::register_width, in, pc, ea, in.width, is_store);
     return false;
@@ -189,6 +193,7 @@ void Cpu::skip_predicated(const Instruction& in) {
   }
   const Instruction& in = fetch(pc);
   const std::uint64_t started = cycles_;
+  const std::uint32_t saved_pc_reg = regs_[reg_pc], saved_loaded = loaded_reg_;
   regs_[reg_pc] = pc;
   std::uint32_t cost = class_cost_[static_cast<int>(in.cost)];
   if (loaded_reg_ != 0) {
@@ -281,6 +286,16 @@ void Cpu::skip_predicated(const Instruction& in) {
     nnpc_ = saved_nnpc;
     return false;
   }
+  if (deferred_) {
+    // The access lies past the access limit: the instruction never started.
+    deferred_ = false;
+    pc_ = pc;
+    npc_ = saved_npc;
+    nnpc_ = saved_nnpc;
+    regs_[reg_pc] = saved_pc_reg;
+    loaded_reg_ = saved_loaded;
+    return false;
+  }
   cycles_ += jumped ? costs_.branch_taken_cycles : cost;
   ++instructions_;
   if (profile_)
@@ -328,8 +343,17 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
                 instruction_limit - instructions_ >= 2;
   while (cycles_ < cycle_limit && instructions_ < instruction_limit) {
     if (blocks && npc_ == pc_ + 4 && nnpc_ == pc_ + 8) {
+      const BlockExit exit = run_blocks(cycle_limit, instruction_limit);
+      if (exit == BlockExit::deferred)
+        break;
+      if (exit == BlockExit::stop) {
+        // As step() ends a run after the access that halts or yields.
+        if (state_ != StopReason::halted)
+          yield_ = false;
+        break;
+      }
       // Once the next block would cross a limit, the rest of the run is stepped.
-      if (run_blocks(cycle_limit, instruction_limit) == BlockExit::near_limit)
+      if (exit == BlockExit::near_limit)
         blocks = false;
       if (cycles_ >= cycle_limit || instructions_ >= instruction_limit)
         break;

@@ -66,6 +66,8 @@ void Cpu::skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
   // started below both limits: each ends before the cycle limit (an
   // instruction may cost no cycles, so ending at the limit is not enough)
   // and no later than the instruction limit.
+  // A lap that polls a register must not poll past the access limit.
+  cycle_limit = std::min(cycle_limit, access_limit_);
   std::uint64_t laps = cycle_limit > cycles_ ? (cycle_limit - cycles_ - 1) / lap_cycles : 0;
   if (lap_instructions > 0 && instruction_limit > instructions_)
     laps = std::min(laps, (instruction_limit - instructions_) / lap_instructions);

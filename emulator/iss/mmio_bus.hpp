@@ -26,6 +26,11 @@ public:
   // registers may be fast-forwarded.
   // False (the safe answer) unless a bus knows better.
   virtual bool stable_read(std::uint32_t /*address*/) const { return false; }
+  // True if an access this bus answers `unmapped` did nothing at all: the
+  // block executor may then make any register access in place, and leave one
+  // that turns out unmapped to the reference path, which makes it again and
+  // faults. False (the safe answer) unless a bus knows better.
+  virtual bool unmapped_is_untouched() const { return false; }
 };
 
 } // namespace lanai::iss

@@ -111,6 +111,17 @@ public:
   SimTime next_scheduled_time(bool& late);
   // The earliest pending task wake: false if there is none.
   bool next_wake(SimTime& time, TaskId& task) const;
+  // A task whose runs change nothing another task depends on sooner than
+  // `lookahead` after they start (a processor whose only way out of its own
+  // memory is its device registers, and whose devices reach another card
+  // no sooner than the wire allows) lets other tasks run their private work
+  // that far past its wake: see wake_reach().
+  void set_task_lookahead(TaskId task, SimTime lookahead) { tasks_.set_lookahead(task, lookahead); }
+  // The earliest time at which a pending wake's run can reach `self`'s
+  // private work: its time plus its task's lookahead (a task without one:
+  // its time, 1 ps later if added after `self`), or SimTime::max() with
+  // none pending.
+  SimTime wake_reach(TaskId self) const { return tasks_.earliest_reach(self.value - 1); }
 
   // A component that has stopped waking itself while nothing it depends on
   // changes (a processor polling in a loop that repeats): before each event

@@ -32,7 +32,22 @@ void TaskQueue::remove(TaskId id) {
 void TaskQueue::wake(TaskId id, SimTime when) {
   tasks_[id.value - 1]->pending = true;
   ++pending_;
-  timed_heap_push(heap_, Wake{when, id.value - 1, id.value - 1});
+  timed_heap_push(heap_, Wake{when, id.value - 1, id.value - 1, tasks_[id.value - 1]->lookahead});
+}
+
+SimTime TaskQueue::earliest_reach(std::uint32_t self) const {
+  SimTime earliest = SimTime::max();
+  for (const Wake& w : heap_) {
+    if (w.task == self)
+      continue;
+    // Without a lookahead the task itself runs at its wake, after `self`'s
+    // work of that time if added later; with one, an event reaches `self`,
+    // and events of a time come before a task's work of that time.
+    const bool after_self = w.lookahead == SimTime::zero() && w.task > self;
+    const SimTime reach = w.time + w.lookahead + picoseconds(after_self ? 1 : 0);
+    earliest = std::min(earliest, reach);
+  }
+  return earliest;
 }
 
 TaskId TaskQueue::pop_front() {

@@ -29,7 +29,8 @@ public:
   struct Wake {
     SimTime time;
     std::uint64_t sequence;
-    std::uint32_t task; // index into the task table
+    std::uint32_t task;  // index into the task table
+    SimTime lookahead{}; // the task's, when it was woken
   };
 
   TaskId add(std::function<void()> callback, std::string label);
@@ -42,6 +43,14 @@ public:
     return id.valid() && id.value <= tasks_.size() && !tasks_[id.value - 1]->removed;
   }
   bool pending(TaskId id) const { return exists(id) && tasks_[id.value - 1]->pending; }
+  // How long after its wake the task's run can first change what other
+  // tasks' work that touches nothing outside them sees (0 unless set).
+  void set_lookahead(TaskId id, SimTime lookahead) { tasks_[id.value - 1]->lookahead = lookahead; }
+  // The earliest time, over other tasks' pending wakes, at which a run can
+  // first reach task `self` (index) that way: wake plus lookahead (a task
+  // without one: its wake, 1 ps later if added after `self`);
+  // SimTime::max() if none is pending.
+  SimTime earliest_reach(std::uint32_t self) const;
   const std::string& label(TaskId id) const { return tasks_[id.value - 1]->label; }
   std::size_t pending_count() const { return pending_; }
 
@@ -56,6 +65,7 @@ private:
   struct Task {
     std::function<void()> callback;
     std::string label;
+    SimTime lookahead{};
     bool pending = false;
     bool removed = false;
   };

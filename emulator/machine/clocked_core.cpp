@@ -45,40 +45,82 @@ std::uint64_t ClockedCore::first_cycle_from(kernel::SimTime time) const {
 
 kernel::SimTime ClockedCore::resume_time() const { return time_at(cpu_.cycles()); }
 
-void ClockedCore::slice() {
-  ++slices_;
-  // Run only instructions that come before everything else pending: those
-  // before the next event's time (at it, too, if a core's access scheduled
-  // it), and those up to the next other core's wake (at its very time, too,
-  // if this core was built first).
+std::uint64_t ClockedCore::event_horizon() const {
+  // Instructions before the next event's time (at it, too, if a core's
+  // access scheduled it), within the quantum and the cycle limit.
   std::uint64_t horizon = std::min(cycle_limit_, cpu_.cycles() + quantum_);
   bool late = false;
   const kernel::SimTime event = kernel_.next_scheduled_time(late);
   if (event != kernel::SimTime::max())
     horizon = std::min(horizon, first_cycle_from(late ? event + kernel::picoseconds(1) : event));
+  return horizon;
+}
+
+std::uint64_t ClockedCore::horizon() const {
+  // Instructions that come before everything else pending: those before
+  // the next event, and those up to the next other task's wake (at its
+  // very time, too, if this core was built first).
+  std::uint64_t horizon = event_horizon();
   kernel::SimTime wake;
   kernel::TaskId other;
   if (kernel_.next_wake(wake, other)) {
     const bool first = task_.value < other.value;
     horizon = std::min(horizon, first_cycle_from(first ? wake + kernel::picoseconds(1) : wake));
   }
-  horizon = std::max(horizon, cpu_.cycles() + 1);
-  // With no event run since the last slice, nothing the core reads changed:
-  // its idle watch carries on across the two slices.
-  const bool unchanged = kernel_.scheduled_events_executed() == events_seen_;
+  return horizon;
+}
+
+std::uint64_t ClockedCore::private_horizon() const {
+  // Work that touches nothing outside the core may run on until the next
+  // event, or until another task's run may first reach it.
+  std::uint64_t horizon = event_horizon();
+  const kernel::SimTime reach = kernel_.wake_reach(task_);
+  if (reach != kernel::SimTime::max())
+    horizon = std::min(horizon, first_cycle_from(reach));
+  return horizon;
+}
+
+void ClockedCore::set_lookahead(kernel::SimTime lookahead) {
+  lookahead_ = lookahead;
+  kernel_.set_task_lookahead(task_, lookahead);
+}
+
+void ClockedCore::slice() {
+  ++slices_;
   iss::StopReason reason;
-  if (!observer_) {
-    reason = unchanged ? cpu_.run_on(horizon) : cpu_.run(horizon);
-  } else {
-    do {
-      const std::uint32_t pc = cpu_.pc();
-      const std::uint64_t before = cpu_.cycles();
-      reason = cpu_.run(horizon, cpu_.instructions() + 1);
-      if (cpu_.cycles() != before || reason != iss::StopReason::fault)
-        observer_(pc, before);
-    } while (reason == iss::StopReason::cycle_limit && cpu_.cycles() < horizon);
+  for (;;) {
+    // Register accesses up to the horizon; with a lookahead, the core's
+    // private work (anything but a register access) beyond it, as far as
+    // no other task can reach the core.
+    const std::uint64_t accesses = std::max(horizon(), cpu_.cycles() + 1);
+    const std::uint64_t limit =
+        lookahead_ > kernel::SimTime::zero() ? std::max(private_horizon(), accesses) : accesses;
+    cpu_.set_access_limit(limit > accesses ? accesses : ~std::uint64_t{0});
+    // With no event run since the last run, nothing the core reads changed:
+    // its idle watch carries on across the two runs.
+    const bool unchanged = kernel_.scheduled_events_executed() == events_seen_;
+    if (!observer_) {
+      reason = unchanged ? cpu_.run_on(limit) : cpu_.run(limit);
+    } else {
+      do {
+        const std::uint32_t pc = cpu_.pc();
+        const std::uint64_t before = cpu_.cycles();
+        reason = cpu_.run(limit, cpu_.instructions() + 1);
+        if (cpu_.cycles() != before || reason != iss::StopReason::fault)
+          observer_(pc, before);
+      } while (reason == iss::StopReason::cycle_limit && cpu_.cycles() < limit);
+    }
+    cpu_.set_access_limit(~std::uint64_t{0});
+    events_seen_ = kernel_.scheduled_events_executed();
+    // A run that ended before its limit was asked to yield by an access
+    // that started a device operation. If what the access scheduled comes
+    // after the core's next instruction, as does everything else pending,
+    // the kernel would hand the core its next slice at once: it goes on in
+    // this one.
+    if (reason != iss::StopReason::cycle_limit || observer_ || cpu_.cycles() >= limit ||
+        cpu_.cycles() >= cycle_limit_ || cpu_.in_idle_loop() || horizon() <= cpu_.cycles())
+      break;
   }
-  events_seen_ = kernel_.scheduled_events_executed();
   const kernel::SimTime resume = resume_time();
   if (reason != iss::StopReason::cycle_limit || cpu_.cycles() >= cycle_limit_) {
     kernel_.schedule_at(

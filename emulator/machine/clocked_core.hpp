@@ -11,7 +11,9 @@
 // core's access starts at T (an event of time T scheduled by a slice) comes
 // after every instruction at T; instructions of two cores at the same time
 // run in the order the cores were built. Since one
-// core reaches another only through events, a core whose polling loop
+// core reaches another only through events, a core with a lookahead (see
+// set_lookahead()) may run ahead of the others between its register
+// accesses, and a core whose polling loop
 // repeats may sleep instead of slicing: the kernel brings it up to each
 // event's time before the event runs, and it wakes once the event changed
 // what its loop reads. Results are the same as if it had run all along.
@@ -52,9 +54,22 @@ public:
   std::uint64_t cycle_at(kernel::SimTime time) const;
   bool started() const { return on_stop_ != nullptr; }
   std::uint64_t slices() const { return slices_; }
+  // The least time from any register access of this core to a change in
+  // another core's memory, and from any other core's to this one's (the
+  // card's devices reach another card only through the wire): other cores
+  // may run work that touches no register that far past this core's time,
+  // and this core past theirs. Zero (the default) keeps the cores in
+  // lockstep. Results are the same either way: a core's register accesses
+  // still run in time order with everything else.
+  void set_lookahead(kernel::SimTime lookahead);
 
 private:
   void slice();
+  // The first cycle the core may not run before the kernel runs what is
+  // pending (see slice()).
+  std::uint64_t event_horizon() const;
+  std::uint64_t horizon() const;
+  std::uint64_t private_horizon() const;
   // First cycle whose time is at or after `time` (after it: `time` + 1 ps).
   std::uint64_t first_cycle_from(kernel::SimTime time) const;
   kernel::SimTime resume_time() const;
@@ -74,6 +89,7 @@ private:
   StepObserver observer_;
   kernel::TaskId task_; // the slices, a recurring task of the kernel
   bool asleep_ = false;
+  kernel::SimTime lookahead_{};
   // Scheduled events the kernel had run when the last slice ended.
   std::uint64_t events_seen_ = ~std::uint64_t{0};
 };

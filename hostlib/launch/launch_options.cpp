@@ -108,7 +108,8 @@ ParsedLaunch parse_launch_options(int argc, char** argv, const LaunchText& text)
       ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 20));
   app.add_flag_callback(
       "--no-fast-forward", [] { iss::set_default_fast_forward(false); },
-      "execute every idle polling cycle of the LANai instead of skipping idle loops exactly "
+      "execute every idle polling cycle of the LANai instead of skipping idle loops exactly, "
+      "and keep the cards' cores in strict lockstep "
       "(results are the same; for comparison and debugging)");
   app.add_option("args", options.arguments, "Arguments for via_main (after --)");
   try {

@@ -75,6 +75,8 @@ public:
     return iss::MmioStatus::ok;
   }
   bool stable_read(std::uint32_t address) const override { return address != cycle; }
+  // Unmapped registers are refused before anything is logged or done.
+  bool unmapped_is_untouched() const override { return true; }
 
 private:
   std::uint32_t poke_ = 0;

@@ -2,7 +2,8 @@
 // into the running block (by the program, a device or the host), runs that
 // end at every cycle inside a block, device accesses, wait states and
 // yields in the middle of one, load-use interlocks across block boundaries,
-// and blocks forgotten by the thousand. Each program runs both ways with
+// blocks forgotten by the thousand, and accesses held back by an access
+// limit. Each program runs both ways with
 // identical results, and gives the result worked out by hand.
 #include <doctest/doctest.h>
 
@@ -245,4 +246,42 @@ TEST_CASE("blocks forgotten by the thousand are reclaimed and rebuilt right") {
   run_both(twin, 997);
   // Laps alternate +1 and +1000: 150 of each.
   CHECK(exit_value(twin) == 150u * 1u + 150u * 1000u);
+}
+
+TEST_CASE("an access past the access limit is not made: the run stops before it, as stepped") {
+  // Private work, a device write at 0x0c, more private work and a read of
+  // the cycle counter at 0x18: with the access limit at every cycle, both
+  // ways stop at the same instruction, the access unmade, and then go on.
+  const std::vector<std::uint32_t> words = {ri(add, r6, r0, 5),        // 0x00
+                                            ri(add, r6, r6, 1),        // 0x04
+                                            ri(add, r6, r6, 1),        // 0x08
+                                            sls(true, r6, 0x1F0000u),  // 0x0c console
+                                            ri(add, r7, r6, 1),        // 0x10
+                                            ri(add, r7, r7, 1),        // 0x14
+                                            sls(false, r3, 0x1F0008u), // 0x18 cycle counter
+                                            ri(add, r3, r3, 0),        // 0x1c
+                                            exit_with(r3)};
+  for (std::uint64_t limit = 0; limit < 20; ++limit) {
+    CAPTURE(limit);
+    BlockTwin twin(words);
+    twin.blocks().set_access_limit(limit);
+    twin.reference().set_access_limit(limit);
+    twin.run(1'000);
+    REQUIRE(twin.difference().empty());
+    const std::uint64_t stopped = twin.reference().cycles();
+    CHECK((stopped >= limit || twin.reference().state() == lanai::iss::StopReason::halted));
+    if (limit <= 3) {
+      CHECK(twin.reference().pc() == 0x0cu);
+      CHECK(twin.blocks_bus().log.empty());
+    } else if (limit <= 3 + 3 + 2) {
+      // The console write (a 3-cycle access at cycle 3) was made.
+      CHECK(twin.reference().pc() == 0x18u);
+      CHECK(twin.blocks_bus().log.size() == 1u);
+    }
+    twin.blocks().set_access_limit(~std::uint64_t{0});
+    twin.reference().set_access_limit(~std::uint64_t{0});
+    run_both(twin);
+    // The cycle read sees its own instruction's cycle, limit or not.
+    CHECK(exit_value(twin) == 3u + 3u + 2u);
+  }
 }

@@ -96,8 +96,10 @@ CoresRun three_cores(bool fast_forward) {
 // another card's link at once).
 class ReachingBus final : public lanai::machine::SystemRegisters {
 public:
-  ReachingBus(lanai::kernel::Kernel& kernel, std::function<void()> reach)
-      : SystemRegisters(ProgramRun::sram), kernel_(kernel), reach_(std::move(reach)) {}
+  ReachingBus(lanai::kernel::Kernel& kernel, std::function<void()> reach,
+              lanai::kernel::SimTime delay = lanai::kernel::SimTime::zero())
+      : SystemRegisters(ProgramRun::sram), kernel_(kernel), reach_(std::move(reach)),
+        delay_(delay) {}
   void attach(lanai::machine::ClockedCore& core, lanai::iss::Cpu& cpu) {
     core_ = &core;
     cpu_ = &cpu;
@@ -105,7 +107,7 @@ public:
   lanai::iss::MmioStatus write(std::uint32_t address, std::uint64_t cycle,
                                std::uint32_t value) override {
     if (address == LANAI_REG_CONSOLE) {
-      kernel_.schedule_from_access(core_->time_at(cycle), lanai::kernel::SimTime::zero(), reach_);
+      kernel_.schedule_from_access(core_->time_at(cycle), delay_, reach_);
       cpu_->request_yield();
       return lanai::iss::MmioStatus::ok;
     }
@@ -115,19 +117,24 @@ public:
 private:
   lanai::kernel::Kernel& kernel_;
   std::function<void()> reach_;
+  lanai::kernel::SimTime delay_;
   lanai::machine::ClockedCore* core_ = nullptr;
   lanai::iss::Cpu* cpu_ = nullptr;
 };
 
 // One core waits for its flag; another, built after it (or before, if
 // `writer_first`), runs `pad` no-ops, counts 300 down and then writes its
-// console, which sets the flag at that very time. The waiting core's cycles
-// when it exited.
-std::uint64_t reached_at_once(std::uint32_t pad, bool writer_first, bool fast_forward) {
+// console, which sets the flag `delay` later (at that very time by
+// default). Both cores have `lookahead`. The waiting core's cycles when it
+// exited.
+std::uint64_t reached_at_once(std::uint32_t pad, bool writer_first, bool fast_forward,
+                              lanai::kernel::SimTime delay = lanai::kernel::SimTime::zero(),
+                              lanai::kernel::SimTime lookahead = lanai::kernel::SimTime::zero()) {
   lanai::kernel::Kernel kernel;
   const auto clock = lanai::kernel::Frequency::megahertz(66.0);
   ProgramRun waiter(wait_then_count(1));
-  ReachingBus bus(kernel, [&] { waiter.cpu->write_word(flag, 1); });
+  ReachingBus bus(
+      kernel, [&] { waiter.cpu->write_word(flag, 1); }, delay);
   std::vector<std::uint32_t> words(pad, nop);
   const std::uint32_t loop = 4 * pad + 4;
   for (const std::uint32_t w :
@@ -147,6 +154,8 @@ std::uint64_t reached_at_once(std::uint32_t pad, bool writer_first, bool fast_fo
   if (!writer_first)
     writing = std::make_unique<lanai::machine::ClockedCore>(kernel, writer, clock);
   bus.attach(*writing, writer);
+  waiting->set_lookahead(lookahead);
+  writing->set_lookahead(lookahead);
   // Something pending all along, so that the waiting core may sleep.
   kernel.schedule_at(lanai::kernel::milliseconds(1), [] {});
   waiting->start(1'000'000'000, [](lanai::iss::StopReason) {});
@@ -272,4 +281,48 @@ TEST_CASE("what a core starts at the very time of an access reaches a sleeping c
   for (const bool writer_first : {false, true})
     for (std::uint32_t pad = 0; pad < 8; ++pad)
       CHECK(reached_at_once(pad, writer_first, true) == reached_at_once(pad, writer_first, false));
+}
+
+TEST_CASE(
+    "cores with a lookahead run ahead between accesses and end where they would in lockstep") {
+  // The waiting core polls memory, not a register: its private work runs
+  // ahead of the writer's time, by no more than the write takes to reach it.
+  const auto ns = [](std::int64_t n) { return lanai::kernel::nanoseconds(n); };
+  for (const bool writer_first : {false, true})
+    for (std::uint32_t pad = 0; pad < 8; ++pad)
+      for (const std::int64_t delay : {15, 650}) {
+        CAPTURE(writer_first);
+        CAPTURE(pad);
+        CAPTURE(delay);
+        const std::uint64_t lockstep = reached_at_once(pad, writer_first, false, ns(delay));
+        CHECK(reached_at_once(pad, writer_first, false, ns(delay), ns(delay)) == lockstep);
+        CHECK(reached_at_once(pad, writer_first, true, ns(delay), ns(delay)) == lockstep);
+      }
+}
+
+TEST_CASE("two busy cores with a lookahead take far fewer slices and end at the same times") {
+  const auto clock = lanai::kernel::Frequency::megahertz(66.0);
+  std::vector<std::int64_t> ends[2];
+  std::uint64_t slices[2] = {};
+  for (const int ahead : {0, 1}) {
+    lanai::kernel::Kernel kernel;
+    ProgramRun a(counting_loop(20000)), b(counting_loop(15000));
+    lanai::machine::ClockedCore core_a(kernel, *a.cpu, clock);
+    lanai::machine::ClockedCore core_b(kernel, *b.cpu, clock);
+    if (ahead != 0) {
+      core_a.set_lookahead(lanai::kernel::microseconds(1));
+      core_b.set_lookahead(lanai::kernel::microseconds(1));
+    }
+    for (auto* core : {&core_a, &core_b})
+      core->start(1'000'000'000, [&ends, &kernel, ahead](lanai::iss::StopReason) {
+        ends[ahead].push_back(kernel.now().ps());
+      });
+    kernel.run();
+    slices[ahead] = core_a.slices() + core_b.slices();
+    CHECK(a.exit_code() == 0);
+  }
+  CHECK(ends[0] == ends[1]);
+  // In lockstep about one slice per instruction; ahead, one per microsecond.
+  CHECK(slices[0] > 20000u);
+  CHECK(slices[1] < slices[0] / 20);
 }

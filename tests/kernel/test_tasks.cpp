@@ -1,7 +1,8 @@
 // Tests of the kernel's recurring tasks: a wake runs after every event of
 // its time and before later ones, wakes of one time in task order, in every
 // run loop; sleepers are brought up to each event; misuse is refused with
-// an error that names the task; removal withdraws a pending wake.
+// an error that names the task; removal withdraws a pending wake; a pending
+// wake reaches other tasks at its time plus its task's lookahead.
 #include "emulator/kernel/event_queue.hpp"
 
 #include <doctest/doctest.h>
@@ -233,4 +234,27 @@ TEST_CASE("a running task's label is the current label") {
   k.run();
   CHECK(seen == "lanai.slice");
   CHECK(k.current_label().empty());
+}
+
+TEST_CASE("a pending wake reaches another task's private work at its time plus its lookahead") {
+  Kernel k;
+  const TaskId a = k.add_task([] {}, "a");
+  const TaskId b = k.add_task([] {}, "b");
+  const TaskId c = k.add_task([] {}, "c");
+  CHECK(k.wake_reach(a) == SimTime::max());
+  k.set_task_lookahead(b, nanoseconds(650));
+  k.wake_task(b, nanoseconds(100));
+  // Through an event, which comes before any task's work of its time.
+  CHECK(k.wake_reach(a) == nanoseconds(750));
+  CHECK(k.wake_reach(c) == nanoseconds(750));
+  // A task without a lookahead reaches at its wake, after the work of that
+  // time of the tasks added before it.
+  k.wake_task(c, nanoseconds(400));
+  CHECK(k.wake_reach(a) == nanoseconds(400) + picoseconds(1));
+  CHECK(k.wake_reach(b) == nanoseconds(400) + picoseconds(1));
+  // The lookahead a wake carries is the one its task had when woken.
+  k.set_task_lookahead(b, SimTime::zero());
+  CHECK(k.wake_reach(c) == nanoseconds(750));
+  k.run();
+  CHECK(k.wake_reach(a) == SimTime::max());
 }
