@@ -56,28 +56,26 @@ std::uint64_t ClockedCore::event_horizon() const {
   return horizon;
 }
 
-std::uint64_t ClockedCore::horizon() const {
+std::uint64_t ClockedCore::horizon(std::uint64_t events) const {
   // Instructions that come before everything else pending: those before
   // the next event, and those up to the next other task's wake (at its
   // very time, too, if this core was built first).
-  std::uint64_t horizon = event_horizon();
   kernel::SimTime wake;
   kernel::TaskId other;
   if (kernel_.next_wake(wake, other)) {
     const bool first = task_.value < other.value;
-    horizon = std::min(horizon, first_cycle_from(first ? wake + kernel::picoseconds(1) : wake));
+    events = std::min(events, first_cycle_from(first ? wake + kernel::picoseconds(1) : wake));
   }
-  return horizon;
+  return events;
 }
 
-std::uint64_t ClockedCore::private_horizon() const {
+std::uint64_t ClockedCore::private_horizon(std::uint64_t events) const {
   // Work that touches nothing outside the core may run on until the next
   // event, or until another task's run may first reach it.
-  std::uint64_t horizon = event_horizon();
   const kernel::SimTime reach = kernel_.wake_reach(task_);
   if (reach != kernel::SimTime::max())
-    horizon = std::min(horizon, first_cycle_from(reach));
-  return horizon;
+    events = std::min(events, first_cycle_from(reach));
+  return events;
 }
 
 void ClockedCore::set_lookahead(kernel::SimTime lookahead) {
@@ -88,13 +86,16 @@ void ClockedCore::set_lookahead(kernel::SimTime lookahead) {
 void ClockedCore::slice() {
   ++slices_;
   iss::StopReason reason;
+  std::uint64_t events = event_horizon();
+  std::uint64_t accesses = horizon(events);
   for (;;) {
     // Register accesses up to the horizon; with a lookahead, the core's
     // private work (anything but a register access) beyond it, as far as
     // no other task can reach the core.
-    const std::uint64_t accesses = std::max(horizon(), cpu_.cycles() + 1);
-    const std::uint64_t limit =
-        lookahead_ > kernel::SimTime::zero() ? std::max(private_horizon(), accesses) : accesses;
+    accesses = std::max(accesses, cpu_.cycles() + 1);
+    const std::uint64_t limit = lookahead_ > kernel::SimTime::zero()
+                                    ? std::max(private_horizon(events), accesses)
+                                    : accesses;
     cpu_.set_access_limit(limit > accesses ? accesses : ~std::uint64_t{0});
     // With no event run since the last run, nothing the core reads changed:
     // its idle watch carries on across the two runs.
@@ -118,7 +119,11 @@ void ClockedCore::slice() {
     // the kernel would hand the core its next slice at once: it goes on in
     // this one.
     if (reason != iss::StopReason::cycle_limit || observer_ || cpu_.cycles() >= limit ||
-        cpu_.cycles() >= cycle_limit_ || cpu_.in_idle_loop() || horizon() <= cpu_.cycles())
+        cpu_.cycles() >= cycle_limit_ || cpu_.in_idle_loop())
+      break;
+    events = event_horizon();
+    accesses = horizon(events);
+    if (accesses <= cpu_.cycles())
       break;
   }
   const kernel::SimTime resume = resume_time();

@@ -66,10 +66,12 @@ public:
 private:
   void slice();
   // The first cycle the core may not run before the kernel runs what is
-  // pending (see slice()).
+  // pending (see slice()): before the next event; for a register access,
+  // before the next other task's wake too; for other work, before another
+  // task's run may reach the core.
   std::uint64_t event_horizon() const;
-  std::uint64_t horizon() const;
-  std::uint64_t private_horizon() const;
+  std::uint64_t horizon(std::uint64_t events) const;
+  std::uint64_t private_horizon(std::uint64_t events) const;
   // First cycle whose time is at or after `time` (after it: `time` + 1 ps).
   std::uint64_t first_cycle_from(kernel::SimTime time) const;
   kernel::SimTime resume_time() const;
