@@ -49,7 +49,8 @@ JitterSweep run_jitter_experiment(const Experiment& experiment, const JitterRunO
   sweep_options.progress = options.progress;
   sweep_options.ranks = options.ranks;
   if (options.trace || options.profiler)
-    sweep_options.leader_point = options.trace_point;
+    sweep_options.leader_point =
+        recorded_point(options.trace_point, count, options.trace ? "trace" : "profile");
   // A point an MPI rank took and never gave back is a failed point.
   const auto lost = [&](std::size_t i, const std::string& why) {
     const SweepPoint p = sweep_point(i, per_firmware);

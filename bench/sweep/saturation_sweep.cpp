@@ -190,7 +190,8 @@ SaturationSweep run_saturation_experiment(const Experiment& experiment,
   };
   SweepOptions sweep_options = options;
   if (options.trace || options.profiler)
-    sweep_options.leader_point = options.trace_point;
+    sweep_options.leader_point =
+        recorded_point(options.trace_point, count, options.trace ? "trace" : "profile");
   // A point an MPI rank took and never gave back is a failed point.
   const auto lost = [&](std::size_t i, const std::string& why) {
     SaturationRecord rec = blank(i);

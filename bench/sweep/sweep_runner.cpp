@@ -10,12 +10,22 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <stdexcept>
 #include <thread>
+
+#include <fmt/format.h>
 
 namespace lanai::bench {
 
 bool spread_over_ranks(const SweepOptions& options) {
   return options.ranks != nullptr && options.ranks->size() > 1;
+}
+
+std::size_t recorded_point(std::size_t point, std::size_t count, const char* what) {
+  if (point >= count)
+    throw std::invalid_argument(
+        fmt::format("no point {} to {} (the experiment has {})", point, what, count));
+  return point;
 }
 
 SpreadSweep spread_points(std::size_t count,

@@ -59,6 +59,10 @@ struct SweepOptions {
 
 // True if options.ranks spreads the sweep over more than one rank.
 bool spread_over_ranks(const SweepOptions& options);
+// `point`, the one a trace or a firmware profile records (`what`: "trace",
+// "profile"), if it is one of the sweep's `count`; else throws
+// std::invalid_argument before anything runs.
+std::size_t recorded_point(std::size_t point, std::size_t count, const char* what);
 SpreadSweep spread_points(std::size_t count,
                           const std::function<std::optional<std::string>(std::size_t)>& work,
                           const SweepOptions& options);
