@@ -1,6 +1,8 @@
 // The jitter experiment's host programs. The sender keeps a schedule of
 // every channel's next injection and sleeps until the earliest; posts go
-// through one send completion queue that it drains between injections. A
+// through one send completion queue that it drains between injections
+// where that delays none: reserved channels go out at exactly their
+// times, best effort yielding to them. A
 // channel whose send ring is full keeps what its source produces on the
 // host, in order, and posts it as its sends complete (the host cannot
 // inject faster than its NIC takes work, but one channel's backlog holds up
@@ -163,20 +165,24 @@ public:
     waiting_[c].push_back({length, s});
   }
 
-  // Takes every send completion already there.
-  void reap() {
+  // Takes the send completions already there, one at a time while taking
+  // one (`cost` of host time) still ends by `limit`: the host's next
+  // injection is never late for it.
+  void reap_before(kernel::SimTime limit, kernel::SimTime cost) {
     VIP_VI_HANDLE vi;
     VIP_BOOLEAN recv;
-    while (VipCQDone(cq_, &vi, &recv) == VIP_SUCCESS)
+    while (host_now() + cost <= limit && VipCQDone(cq_, &vi, &recv) == VIP_SUCCESS)
       completed_one(vi);
   }
 
-  // Lets virtual time reach `t`, posting waiting messages as sends complete.
-  void wait_until(kernel::SimTime t) {
-    while (channels_waiting_ > 0 && host_now() < t) {
+  // Lets virtual time reach `t`, posting waiting messages as sends
+  // complete while handling one (`handling` of host time) still ends by `t`.
+  void wait_until(kernel::SimTime t, kernel::SimTime handling) {
+    const kernel::SimTime limit = t - handling;
+    while (channels_waiting_ > 0 && host_now() < limit) {
       VIP_VI_HANDLE vi;
       VIP_BOOLEAN recv;
-      const auto deadline_ns = static_cast<std::uint64_t>(t.ps() / 1000);
+      const auto deadline_ns = static_cast<std::uint64_t>(limit.ps() / 1000);
       if (lanai_emu_cq_wait_until(cq_, deadline_ns, &vi, &recv) != VIP_SUCCESS)
         break;
       completed_one(vi);
@@ -288,6 +294,8 @@ public:
     next_.pop();
     return top;
   }
+  // The earliest injection, left in place (the schedule must not be empty).
+  std::pair<std::int64_t, std::size_t> peek() const { return next_.top(); }
   // Numbers channel c's next unit.
   std::uint32_t next_unit(std::size_t c) { return unit_[c]++; }
   std::uint32_t units(std::size_t c) const { return unit_[c]; }
@@ -326,6 +334,25 @@ int sender(Shared& sh) {
   const std::int64_t end = (sh.start + spec.warmup + spec.duration).ps();
   sh.utilisation.schedule(*sh.cluster, kernel::SimTime::from_ps(measure_from),
                           kernel::SimTime::from_ps(end));
+  // Reserved channels are injected at exactly their times: a best-effort
+  // post that would still hold the CPU when a reserved one is due goes
+  // after it, and completions are taken only where they delay no
+  // injection. Best effort loses at most a post's time, and its messages
+  // count from when the source produced them.
+  const profile::HostParams& host = spec.profile.host;
+  const kernel::SimTime post_cost =
+      kernel::nanoseconds(host.call_ns + host.post_ns + host.pio_write_ns);
+  const kernel::SimTime reap_cost = kernel::nanoseconds(2 * (host.call_ns + host.poll_ns));
+  auto reserved = [&](std::size_t c) { return spec.channels[c].traffic != Traffic::best_effort; };
+  auto inject = [&](std::int64_t at, std::size_t c) {
+    channels.wait_until(kernel::SimTime::from_ps(at), reap_cost + post_cost);
+    const std::uint32_t u = schedule.next_unit(c);
+    sh.sent_at[c].push_back(at >= measure_from ? at : -2);
+    sh.received_at[c].push_back(-1);
+    send_unit(channels, spec.channels[c], sh.plans[c], c, u);
+    sh.units_sent[c] = schedule.units(c);
+    schedule.schedule_next(c);
+  };
   while (!schedule.empty()) {
     const auto [at, c] = schedule.take();
     if (at >= end)
@@ -334,16 +361,17 @@ int sender(Shared& sh) {
       sh.stopped = true;
       break;
     }
-    channels.wait_until(kernel::SimTime::from_ps(at));
-    channels.reap();
-    const std::uint32_t u = schedule.next_unit(c);
-    // A message counts from when the source produced it, whether it waits
-    // on the host or not.
-    sh.sent_at[c].push_back(at >= measure_from ? host_now().ps() : -2);
-    sh.received_at[c].push_back(-1);
-    send_unit(channels, spec.channels[c], sh.plans[c], c, u);
-    sh.units_sent[c] = schedule.units(c);
-    schedule.schedule_next(c);
+    if (!reserved(c) && !schedule.empty()) {
+      const auto [next_at, next_c] = schedule.peek();
+      if (reserved(next_c) && next_at < end &&
+          kernel::SimTime::from_ps(next_at) < kernel::SimTime::from_ps(at) + post_cost) {
+        schedule.take();
+        inject(next_at, next_c);
+      }
+    }
+    inject(at, c);
+    if (!schedule.empty())
+      channels.reap_before(kernel::SimTime::from_ps(schedule.peek().first), reap_cost);
   }
   channels.drain_all();
   sh.sender_done = true;

@@ -1,4 +1,6 @@
 # Runs a traced QoS-VIA point and checks its stamps in the device trace:
+#   - the host injects each reserved VI's messages at exactly its interval:
+#     its doorbells reach the card equally spaced;
 #   - a reserved VI's messages are stamped from the times their doorbells
 #     reached the card (VirtualClock: S_n = max(P_n, S_n-1) + Vtick, so
 #     S_n - max(P_n, S_n-1) is one constant per VI), never from the time the
@@ -40,7 +42,7 @@ def on(node, name):
 
 
 problems = []
-counts = {"doorbell": 0, "hdma": 0, "nsdma": 0}
+counts = {"doorbell": 0, "injection": 0, "hdma": 0, "nsdma": 0}
 
 # Doorbell stamps: the stamp a send's descriptor fetch carries, against the
 # cycle its doorbell rang at.
@@ -67,6 +69,22 @@ for vi, cycles in sorted(rung.items()):
     if max(ticks) - min(ticks) > 2:
         problems.append(f"vi {vi}: stamps are not max(posted, previous) + one Vtick: "
                         f"the step runs from {min(ticks)} to {max(ticks)} cycles")
+
+# The host injects each reserved VI's messages at exactly its interval: its
+# doorbells reach the card equally spaced (to the trace's picosecond).
+doorbell_times = {}
+for e in on(0, "doorbells"):
+    if e["name"].startswith("send"):
+        doorbell_times.setdefault(e["args"]["vi"], []).append(e["ts"])
+for vi, times in sorted(doorbell_times.items()):
+    stamps = [fetch_stamp.get((vi, n)) for n in range(len(times))]
+    if len(times) < 3 or STAMP_LAST in stamps:
+        continue
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    counts["injection"] += len(gaps)
+    if max(gaps) - min(gaps) > 1e-6:
+        problems.append(f"vi {vi}: doorbells from {min(gaps):.6f} to {max(gaps):.6f} us apart, "
+                        f"not at one interval")
 
 # Host DMA queues, in service order.
 for node in sorted({e["pid"] for e in events}):
