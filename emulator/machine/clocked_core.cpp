@@ -93,7 +93,9 @@ void ClockedCore::slice() {
     // private work (anything but a register access) beyond it, as far as
     // no other task can reach the core.
     accesses = std::max(accesses, cpu_.cycles() + 1);
-    const std::uint64_t limit = lookahead_ > kernel::SimTime::zero()
+    // A core stepped for an observer goes one instruction at a time, in
+    // lockstep.
+    const std::uint64_t limit = lookahead_ > kernel::SimTime::zero() && !observer_
                                     ? std::max(private_horizon(events), accesses)
                                     : accesses;
     cpu_.set_access_limit(limit > accesses ? accesses : ~std::uint64_t{0});

@@ -105,7 +105,10 @@ void Card::set_on_host_interrupt(std::function<void(std::uint32_t)> fn) {
   registers_->set_on_host_interrupt(std::move(fn));
 }
 
-bool Card::firmware_running() const { return core_.started() && !stopped_ && cpu_.running(); }
+// Stopped once the core's stop has happened in virtual time (its stop event
+// has run): a core that runs ahead of the kernel may have halted or faulted
+// at a cycle the run has not reached, and lockstep must see the same.
+bool Card::firmware_running() const { return core_.started() && !stopped_; }
 
 std::string Card::stop_report() const {
   switch (cpu_.state()) {

@@ -214,3 +214,68 @@ TEST_CASE("random programs agree with and without blocks in slices of random len
     });
   report(tally);
 }
+
+TEST_CASE("random programs with random access limits agree both ways and end as unlimited runs") {
+  // Runs cut at random cycle limits, with an access limit at a random cycle
+  // at or after the run's start: blocks and stepping hold back the same
+  // access; and once both run on without limits, a core held back ends in
+  // the state, memory and device accesses of one never held back.
+  std::uint64_t short_runs = 0;
+  for (std::uint64_t seed = 5000; seed < 5600; ++seed) {
+    Generator g{lanai::kernel::RandomStream(seed, "block-program")};
+    std::vector<std::uint32_t> words(words_in_program);
+    for (std::uint32_t i = 0; i < words_in_program; ++i)
+      words[i] = g.instruction(4 * i);
+    words.push_back(br(0, 0));
+    words.push_back(nop);
+    const std::array<std::uint32_t, 32> regs = g.registers();
+    const lanai::iss::CycleCosts costs = g.costs();
+    // Skipped laps make no device accesses: the logs compare without it.
+    const bool fast_forward = seed % 2 == 1;
+    BlockTwin limited(words, costs, &regs, fast_forward);
+    BlockTwin unlimited(words, costs, &regs, fast_forward);
+    for (std::uint32_t a = 0x1000; a < 0x1800; a += 4) {
+      const std::uint32_t v =
+          g.one_in(2) ? g.target() : static_cast<std::uint32_t>(g.rng.next_u64());
+      limited.write_word(a, v);
+      unlimited.write_word(a, v);
+    }
+    constexpr std::uint64_t end = 6000, none = ~std::uint64_t{0};
+    INFO("seed " << seed);
+    for (int slice = 0; slice < 2000; ++slice) {
+      const std::uint64_t now = limited.reference().cycles();
+      const std::uint64_t cycles = now + g.rng.uniform_u32(1, 120);
+      const std::uint64_t access = g.one_in(4) ? none : now + g.rng.uniform_u32(0, 120);
+      limited.blocks().set_access_limit(access);
+      limited.reference().set_access_limit(access);
+      const bool going = limited.run(cycles);
+      short_runs += limited.reference().cycles() < cycles;
+      limited.blocks().set_access_limit(none);
+      limited.reference().set_access_limit(none);
+      INFO("slice " << slice);
+      REQUIRE(limited.difference().empty());
+      if (!going || limited.reference().cycles() >= end)
+        break;
+    }
+    // Yields end runs early: run on to the same cycle.
+    for (BlockTwin* twin : {&limited, &unlimited})
+      while (twin->reference().cycles() < end + 1000 && twin->run(end + 1000)) {
+      }
+    REQUIRE(limited.difference().empty());
+    const lanai::iss::Cpu& x = limited.reference();
+    const lanai::iss::Cpu& y = unlimited.reference();
+    CHECK(x.state() == y.state());
+    CHECK(x.cycles() == y.cycles());
+    CHECK(x.instructions() == y.instructions());
+    CHECK(x.pc() == y.pc());
+    for (unsigned r = 0; r < 32; ++r)
+      CHECK(x.reg(r) == y.reg(r));
+    if (!fast_forward)
+      CHECK(limited.blocks_bus().log == unlimited.blocks_bus().log);
+    std::vector<std::uint8_t> mx(BlockTwin::sram), my(BlockTwin::sram);
+    x.read_sram(0, mx);
+    y.read_sram(0, my);
+    CHECK(mx == my);
+  }
+  CHECK(short_runs > 1000);
+}

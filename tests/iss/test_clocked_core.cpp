@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "tests/iss/lanai_encoding.hpp"
@@ -325,4 +326,39 @@ TEST_CASE("two busy cores with a lookahead take far fewer slices and end at the 
   // In lockstep about one slice per instruction; ahead, one per microsecond.
   CHECK(slices[0] > 20000u);
   CHECK(slices[1] < slices[0] / 20);
+}
+
+TEST_CASE("a core stepped for an observer, with a lookahead, observes each instruction once") {
+  // A step observer makes the core run one instruction per run; with a
+  // lookahead, an access past the access limit is held back, the run ends
+  // with nothing executed, and the instruction must be neither reported
+  // nor retried within the same slice (it would be, forever).
+  const auto clock = lanai::kernel::Frequency::megahertz(66.0);
+  lanai::kernel::Kernel kernel;
+  ProgramRun a({sli(r6, 10),                                              // 0x00
+                ri(sub, r6, r6, 1, true),                                 // 0x04
+                br(6, 0x04),                                              // 0x08 bne 0x04
+                nop,                                                      // 0x0c
+                sls(true, r6, 0x1F0000u | (LANAI_REG_CONSOLE & 0xFFFFu)), // 0x10 console
+                exit_with(r0)});                                          // 0x14
+  ProgramRun b(counting_loop(2000));
+  lanai::machine::ClockedCore core_a(kernel, *a.cpu, clock);
+  lanai::machine::ClockedCore core_b(kernel, *b.cpu, clock);
+  core_a.set_lookahead(lanai::kernel::microseconds(1));
+  core_b.set_lookahead(lanai::kernel::microseconds(1));
+  std::uint64_t observed = 0;
+  std::uint32_t last_pc = ~0u;
+  std::uint64_t last_cycle = ~std::uint64_t{0};
+  core_a.set_step_observer([&](std::uint32_t pc, std::uint64_t cycle) {
+    if (pc == last_pc && cycle == last_cycle)
+      throw std::runtime_error("the same instruction observed twice at the same cycle");
+    last_pc = pc;
+    last_cycle = cycle;
+    ++observed;
+  });
+  core_a.start(1'000'000'000, [](lanai::iss::StopReason) {});
+  core_b.start(1'000'000'000, [](lanai::iss::StopReason) {});
+  CHECK_NOTHROW(kernel.run());
+  CHECK(a.exit_code() == 0);
+  CHECK(observed == a.cpu->instructions());
 }
