@@ -166,8 +166,8 @@ public:
   }
 
   // Takes the send completions already there, one at a time while taking
-  // one (`cost` of host time) still ends by `limit`: the host's next
-  // injection is never late for it.
+  // one (`cost` of host time, with the post of a message it lets go) still
+  // ends by `limit`: the host's next injection is never late for it.
   void reap_before(kernel::SimTime limit, kernel::SimTime cost) {
     VIP_VI_HANDLE vi;
     VIP_BOOLEAN recv;
@@ -371,7 +371,7 @@ int sender(Shared& sh) {
     }
     inject(at, c);
     if (!schedule.empty())
-      channels.reap_before(kernel::SimTime::from_ps(schedule.peek().first), reap_cost);
+      channels.reap_before(kernel::SimTime::from_ps(schedule.peek().first), reap_cost + post_cost);
   }
   channels.drain_all();
   sh.sender_done = true;
