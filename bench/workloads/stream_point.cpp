@@ -363,8 +363,7 @@ int sender(Shared& sh) {
     }
     if (!reserved(c) && !schedule.empty()) {
       const auto [next_at, next_c] = schedule.peek();
-      if (reserved(next_c) && next_at < end &&
-          kernel::SimTime::from_ps(next_at) < kernel::SimTime::from_ps(at) + post_cost) {
+      if (reserved(next_c) && next_at < end && next_at < at + post_cost.ps()) {
         schedule.take();
         inject(next_at, next_c);
       }

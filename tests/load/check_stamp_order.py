@@ -49,42 +49,34 @@ counts = {"doorbell": 0, "injection": 0, "hdma": 0, "nsdma": 0}
 hdma0 = on(0, "hdma")
 fetch_stamp = {(e["args"]["vi"], e["args"]["msg"]): e["args"]["stamp"]
                for e in hdma0 if e["name"].startswith("to_sram") and e["args"]["bytes"] == 64}
-rung = {}
+rung = {}  # per VI, the times (us) its send doorbells reached the card
 for e in on(0, "doorbells"):
     if e["name"].startswith("send"):
-        rung.setdefault(e["args"]["vi"], []).append(math.floor(e["ts"] * clock_mhz + 1e-6))
-for vi, cycles in sorted(rung.items()):
-    stamps = [fetch_stamp.get((vi, n)) for n in range(len(cycles))]
+        rung.setdefault(e["args"]["vi"], []).append(e["ts"])
+for vi, times in sorted(rung.items()):
+    stamps = [fetch_stamp.get((vi, n)) for n in range(len(times))]
     stamps = stamps[:stamps.index(None)] if None in stamps else stamps
     if not stamps:
         continue
     if all(s == STAMP_LAST for s in stamps):
         counts["doorbell"] += len(stamps)
         continue
+    # The host injects a reserved VI's messages at exactly its interval: its
+    # doorbells reach the card equally spaced (to the trace's picosecond).
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    counts["injection"] += len(gaps)
+    if gaps and max(gaps) - min(gaps) > 1e-6:
+        problems.append(f"vi {vi}: doorbells from {min(gaps):.6f} to {max(gaps):.6f} us apart, "
+                        f"not at one interval")
     ticks, previous = [], 0
-    for posted, stamp in zip(cycles, stamps):
+    for t, stamp in zip(times, stamps):
+        posted = math.floor(t * clock_mhz + 1e-6)
         ticks.append(stamp - max(posted, previous))
         previous = stamp
     counts["doorbell"] += len(ticks)
     if max(ticks) - min(ticks) > 2:
         problems.append(f"vi {vi}: stamps are not max(posted, previous) + one Vtick: "
                         f"the step runs from {min(ticks)} to {max(ticks)} cycles")
-
-# The host injects each reserved VI's messages at exactly its interval: its
-# doorbells reach the card equally spaced (to the trace's picosecond).
-doorbell_times = {}
-for e in on(0, "doorbells"):
-    if e["name"].startswith("send"):
-        doorbell_times.setdefault(e["args"]["vi"], []).append(e["ts"])
-for vi, times in sorted(doorbell_times.items()):
-    stamps = [fetch_stamp.get((vi, n)) for n in range(len(times))]
-    if len(times) < 3 or STAMP_LAST in stamps:
-        continue
-    gaps = [b - a for a, b in zip(times, times[1:])]
-    counts["injection"] += len(gaps)
-    if max(gaps) - min(gaps) > 1e-6:
-        problems.append(f"vi {vi}: doorbells from {min(gaps):.6f} to {max(gaps):.6f} us apart, "
-                        f"not at one interval")
 
 # Host DMA queues, in service order.
 for node in sorted({e["pid"] for e in events}):
