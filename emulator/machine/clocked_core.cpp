@@ -20,11 +20,15 @@ ClockedCore::~ClockedCore() {
 kernel::SimTime ClockedCore::local_time() const { return time_at(cpu_.cycles()); }
 
 kernel::SimTime ClockedCore::time_at(std::uint64_t cycle) const {
-  return origin_ + clock_.cycles_to_time_ceil(cycle - origin_cycles_);
+  if (!last_time_at_.valid || cycle != last_time_at_.cycle)
+    last_time_at_ = {true, cycle, origin_ + clock_.cycles_to_time_ceil(cycle - origin_cycles_)};
+  return last_time_at_.time;
 }
 
 std::uint64_t ClockedCore::cycle_at(kernel::SimTime time) const {
-  return origin_cycles_ + clock_.time_to_cycles(time - origin_);
+  if (!last_cycle_at_.valid || time != last_cycle_at_.time)
+    last_cycle_at_ = {true, origin_cycles_ + clock_.time_to_cycles(time - origin_), time};
+  return last_cycle_at_.cycle;
 }
 
 void ClockedCore::start(std::uint64_t cycle_limit, std::function<void(iss::StopReason)> on_stop) {
@@ -32,6 +36,8 @@ void ClockedCore::start(std::uint64_t cycle_limit, std::function<void(iss::StopR
   on_stop_ = std::move(on_stop);
   origin_ = kernel_.now();
   origin_cycles_ = cpu_.cycles();
+  last_time_at_ = {};
+  last_cycle_at_ = {};
   kernel_.wake_task(task_, kernel_.now());
 }
 

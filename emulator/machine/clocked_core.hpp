@@ -94,6 +94,15 @@ private:
   kernel::SimTime lookahead_{};
   // Scheduled events the kernel had run when the last slice ended.
   std::uint64_t events_seen_ = ~std::uint64_t{0};
+  // The last conversion each way (the devices convert the same time or
+  // cycle many times over); set back by start().
+  struct TimeOfCycle {
+    bool valid = false;
+    std::uint64_t cycle = 0;
+    kernel::SimTime time{};
+  };
+  mutable TimeOfCycle last_time_at_;
+  mutable TimeOfCycle last_cycle_at_;
 };
 
 } // namespace lanai::machine

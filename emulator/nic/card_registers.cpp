@@ -4,6 +4,7 @@
 #include "emulator/nic/card_registers.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "lanai/register_map.h"
 #include "emulator/nic/busy_meter.hpp"
@@ -36,10 +37,12 @@ enum Block : std::uint32_t {
 std::uint32_t block_of(std::uint32_t address) { return (address - LANAI_MMIO_BASE) >> 8; }
 
 // Writes that schedule work: the core must end its slice so the scheduler
-// sees the new event before the core runs past its time.
-bool starts_operation(std::uint32_t address) {
+// sees the new event before the core runs past its time. A timer written
+// 0 is stopped: nothing is scheduled.
+bool starts_operation(std::uint32_t address, std::uint32_t value) {
   switch (address) {
   case LANAI_REG_TIMER:
+    return value != 0;
   case LANAI_REG_HOST_INTERRUPT:
   case LANAI_REG_HDMA_APPEND:
   case LANAI_REG_HDMA_INSERT:
@@ -146,7 +149,7 @@ bool CardRegisters::stable_read(std::uint32_t address) const {
 iss::MmioStatus CardRegisters::write(std::uint32_t address, std::uint64_t cycle,
                                      std::uint32_t value) {
   const iss::MmioStatus status = write_device(address, cycle, value);
-  if (status == iss::MmioStatus::ok && starts_operation(address))
+  if (status == iss::MmioStatus::ok && starts_operation(address, value))
     devices_.cpu->request_yield();
   return status;
 }
@@ -247,16 +250,15 @@ void CardRegisters::write_trace_port(std::uint32_t address, std::uint64_t cycle,
 }
 
 std::string CardRegisters::state_name(std::uint32_t address) const {
-  std::string name;
+  // At most 64 characters, up to the terminating zero or the end of SRAM.
   const std::uint32_t sram = devices_.cpu->sram_bytes();
-  for (std::uint32_t a = address; address != 0 && a < sram && name.size() < 64; ++a) {
-    std::uint8_t c = 0;
-    devices_.cpu->read_sram(a, std::span<std::uint8_t>(&c, 1));
-    if (c == 0)
-      break;
-    name += static_cast<char>(c);
-  }
-  return name;
+  if (address == 0 || address >= sram)
+    return {};
+  std::array<std::uint8_t, 64> bytes{};
+  const auto length = std::min<std::uint32_t>(bytes.size(), sram - address);
+  devices_.cpu->read_sram(address, std::span<std::uint8_t>(bytes.data(), length));
+  const auto end = std::find(bytes.begin(), bytes.begin() + length, std::uint8_t{0});
+  return std::string(bytes.begin(), end);
 }
 
 void CardRegisters::raise_interrupt(kernel::SimTime when, std::uint32_t word) {

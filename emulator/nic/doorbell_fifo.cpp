@@ -35,6 +35,7 @@ bool DoorbellFifo::ring(const via_doorbell& doorbell, std::uint64_t cycle) {
     return false;
   }
   q.push_back({doorbell, cycle});
+  ++waiting_;
   rung_.add();
   ++activity_;
   return true;
@@ -53,6 +54,7 @@ std::uint32_t DoorbellFifo::pop() {
   latched_ = q->front().doorbell;
   latched_cycle_ = q->front().cycle;
   q->pop_front();
+  --waiting_;
   ++activity_;
   return 1;
 }
@@ -147,13 +149,6 @@ bool DoorbellFifo::has_room(std::uint32_t vi) const {
   if (!per_vi())
     return queues_.front().size() < capacity_;
   return vi >= queues_.size() || queues_[vi].size() < capacity_;
-}
-
-std::size_t DoorbellFifo::waiting() const {
-  std::size_t n = 0;
-  for (const auto& q : queues_)
-    n += q.size();
-  return n;
 }
 
 std::size_t DoorbellFifo::waiting(std::uint32_t vi) const {

@@ -39,7 +39,7 @@ public:
   // waiting).
   bool has_room(std::uint32_t vi) const;
   // Entries waiting in all queues, or those of one VI.
-  std::size_t waiting() const;
+  std::size_t waiting() const { return waiting_; }
   std::size_t waiting(std::uint32_t vi) const;
   std::uint64_t overflows() const { return overflows_; }
   bool overflow_flag() const { return overflow_flag_; }
@@ -56,6 +56,7 @@ private:
 
   std::uint32_t capacity_;
   std::vector<std::deque<Entry>> queues_; // one in FIFO mode, VIA_MAX_VI per-VI
+  std::size_t waiting_ = 0;               // entries in all queues
   std::uint32_t select_ = 0;
   via_doorbell latched_{};
   std::uint64_t latched_cycle_ = 0;

@@ -1,6 +1,8 @@
 // The system registers the NIC adds: event status composed from the
 // devices, the countdown timer in core cycles, host interrupts delivered by
 // an event, the node number, and faults for addresses with no register.
+#include <string>
+
 #include "tests/nic/nic_fixture.hpp"
 
 using namespace nic_test;
@@ -159,4 +161,34 @@ TEST_CASE("the LANai work meter counts marked states and leaves out marked waits
   CHECK(f.counter("node0.lanai.busy_ps") == static_cast<std::uint64_t>(microseconds(4).ps()));
   // The other card's firmware did nothing.
   CHECK(f.card(1).lanai_work().total() == lanai::kernel::SimTime::zero());
+}
+
+TEST_CASE("a state's name is the string at the address written, up to 64 bytes and SRAM's end") {
+  Fixture f;
+  lanai::trace::Recorder recorder;
+  f.card(0).set_trace(&recorder);
+  auto& cpu = f.card(0).cpu();
+  const std::uint32_t sram = cpu.sram_bytes();
+  auto put = [&](std::uint32_t at, const std::string& s, bool terminated) {
+    std::vector<std::uint8_t> bytes(s.begin(), s.end());
+    if (terminated)
+      bytes.push_back(0);
+    cpu.write_sram(at, bytes);
+  };
+  const std::string long_name(70, 'x');
+  put(0x100, "serve", true);
+  put(0x200, long_name, true);
+  put(sram - 3, "end", false); // runs into the end of SRAM
+  // Each state's span closes when the next one begins.
+  const std::uint32_t states[] = {0x100, 0x200, sram - 3, sram + 16, 0};
+  for (const std::uint32_t at : states) {
+    f.kernel.run_until(f.kernel.now() + microseconds(1));
+    f.write(0, LANAI_REG_TRACE_STATE, at);
+  }
+  std::vector<std::string> names;
+  for (const auto& e : recorder.events())
+    if (e.track == lanai::trace::Track::lanai)
+      names.push_back(e.name);
+  // A state with no name (outside SRAM) is polling: it leaves no span.
+  CHECK(names == std::vector<std::string>{"serve", long_name.substr(0, 64), "end"});
 }
