@@ -68,9 +68,9 @@ host::ClusterConfig cluster_config(const ClusterSetup& setup) {
   config.seed = setup.seed;
   config.trace = setup.trace;
   config.profiler = setup.profiler;
-  const loader::LinkedImage image =
-      machine::link_firmware(loader::find_firmware(setup.firmware), config.profile);
-  config.firmware.assign(setup.nodes, image);
+  // One image every node runs.
+  config.firmware.push_back(
+      machine::link_firmware(loader::find_firmware(setup.firmware), config.profile));
   return config;
 }
 

@@ -39,9 +39,11 @@ bool RunReport::success() const {
 Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
   if (config_.nodes == 0)
     throw std::invalid_argument("lanai::host::Cluster: no nodes");
-  if (config_.firmware.size() != config_.nodes)
-    throw std::invalid_argument(fmt::format("lanai::host::Cluster: {} firmware images for {} nodes",
-                                            config_.firmware.size(), config_.nodes));
+  if (config_.firmware.size() != config_.nodes && config_.firmware.size() != 1)
+    throw std::invalid_argument(
+        fmt::format("lanai::host::Cluster: {} firmware images for {} nodes (one per node, or one "
+                    "for all)",
+                    config_.firmware.size(), config_.nodes));
   if (config_.switches == 0 || config_.switches > config_.nodes)
     throw std::invalid_argument(fmt::format("lanai::host::Cluster: {} switches for {} nodes",
                                             config_.switches, config_.nodes));
@@ -52,17 +54,17 @@ Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
           : wire::switch_chain(kernel_, stats_, config_.profile, per_switch, config_.switches);
   for (std::size_t i = 0; i < config_.nodes; ++i) {
     const auto node = static_cast<std::uint32_t>(i);
+    const loader::LinkedImage& firmware = config_.firmware[config_.firmware.size() == 1 ? 0 : i];
     tables_.push_back(std::make_unique<nic::ProtectionTable>(node));
     cards_.push_back(std::make_unique<nic::Card>(kernel_, stats_, config_.profile, node,
-                                                 network_->port(i), *tables_.back(),
-                                                 config_.firmware[i]));
+                                                 network_->port(i), *tables_.back(), firmware));
     cards_.back()->set_trace(config_.trace);
     iss::Cpu& cpu = cards_.back()->cpu();
     cpu.set_fast_forward(config_.fast_forward && !config_.profiler);
     if (cpu.fast_forward())
       cards_.back()->core().set_lookahead(card_to_card_lookahead(config_.profile));
     if (config_.profiler)
-      cpu.set_profile(&config_.profiler->attach(node, config_.firmware[i], cpu.sram_bytes()));
+      cpu.set_profile(&config_.profiler->attach(node, firmware, cpu.sram_bytes()));
     hosts_.push_back(std::make_unique<HostCpu>(kernel_, node));
     // Until a driver installs its own hook, a host DMA write into host
     // memory is all a polling program could be waiting for.

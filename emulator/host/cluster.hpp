@@ -31,7 +31,8 @@ struct ClusterConfig {
   // Crossbar switches in a chain, nodes spread evenly over them (node n on
   // switch n / ceil(nodes / switches)); 1 is the default single switch.
   std::size_t switches = 1;
-  // Firmware of each node (size == nodes).
+  // Firmware of each node (size == nodes), or one image every node runs
+  // (size 1).
   std::vector<loader::LinkedImage> firmware;
   std::uint64_t seed = 1;
   // All programs blocked with no deadline, no card's countdown timer

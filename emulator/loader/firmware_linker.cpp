@@ -3,7 +3,9 @@
 
 #include "emulator/loader/firmware_linker.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 #include <fstream>
 #include <set>
 
@@ -115,6 +117,63 @@ std::optional<std::string> LinkedImage::symbol_at(std::uint32_t addr) const {
   if (offset == 0)
     return it->second.name;
   return fmt::format("{}+{:#x}", it->second.name, offset);
+}
+
+namespace {
+
+// The first non-zero byte at or after `at` (or the end), eight at a time.
+std::size_t end_of_zeros(std::span<const std::uint8_t> bytes, std::size_t at) {
+  while (at < bytes.size() && at % 8 != 0 && bytes[at] == 0)
+    ++at;
+  for (std::uint64_t word = 0; at + 8 <= bytes.size(); at += 8) {
+    std::memcpy(&word, bytes.data() + at, 8);
+    if (word != 0)
+      break;
+  }
+  while (at < bytes.size() && bytes[at] == 0)
+    ++at;
+  return at;
+}
+
+} // namespace
+
+std::vector<LinkedImage::Piece> LinkedImage::nonzero_pieces(std::size_t min_gap) const {
+  min_gap = std::max<std::size_t>(min_gap, 1);
+  std::vector<Piece> pieces;
+  const std::span<const std::uint8_t> all(bytes);
+  std::size_t from = 0; // start of the piece being grown
+  std::size_t at = 0;
+  while (at < all.size()) {
+    if (all[at] != 0) {
+      ++at;
+      continue;
+    }
+    const std::size_t zeros_end = end_of_zeros(all, at);
+    if (zeros_end - at >= min_gap) {
+      if (at > from)
+        pieces.push_back({base + static_cast<std::uint32_t>(from), all.subspan(from, at - from)});
+      from = zeros_end;
+    }
+    at = zeros_end;
+  }
+  if (all.size() > from)
+    pieces.push_back({base + static_cast<std::uint32_t>(from), all.subspan(from)});
+  return pieces;
+}
+
+LinkedImage LinkedImage::layout_only() const {
+  LinkedImage image;
+  image.base = base;
+  image.entry = entry;
+  image.text_begin = text_begin;
+  image.text_end = text_end;
+  image.bss_begin = bss_begin;
+  image.bss_end = bss_end;
+  image.image_end = image_end;
+  image.stack_top = stack_top;
+  image.symbols = symbols;
+  image.functions = functions;
+  return image;
 }
 
 LinkedImage link(std::span<const ObjectInput> inputs, const LinkOptions& options) {

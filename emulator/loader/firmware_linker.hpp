@@ -3,6 +3,7 @@
 // relocations itself, the way a minimal static linker would.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -40,6 +41,18 @@ struct LinkedImage {
   std::map<std::string, std::uint32_t, std::less<>> symbols;
   // Start address -> function (global and local), for symbol_at.
   std::map<std::uint32_t, FunctionSymbol> functions;
+
+  // The parts of `bytes` an SRAM of zeros still needs, by address, in
+  // order: all but the runs of zeros of at least `min_gap` bytes (the bss,
+  // the buffers and rings placed in .ldata).
+  struct Piece {
+    std::uint32_t address = 0;
+    std::span<const std::uint8_t> bytes;
+  };
+  std::vector<Piece> nonzero_pieces(std::size_t min_gap = 4096) const;
+  // The image without its bytes (layout and symbols), for a loaded image's
+  // owner that only looks up symbols.
+  LinkedImage layout_only() const;
 
   std::optional<std::uint32_t> find_symbol(std::string_view name) const;
   // The function containing `addr`, as "name" or "name+0x10".

@@ -8,9 +8,12 @@ namespace lanai::machine {
 
 StandaloneMachine::StandaloneMachine(const profile::HardwareProfile& profile,
                                      const loader::LinkedImage& image)
-    : image_(image), clock_mhz_(profile.lanai.clock_mhz), system_(profile.lanai.sram_bytes),
-      cpu_(profile.lanai.sram_bytes, profile.lanai, &system_) {
-  cpu_.write_sram(image_.base, image_.bytes);
+    : image_(image.layout_only()), clock_mhz_(profile.lanai.clock_mhz),
+      system_(profile.lanai.sram_bytes), cpu_(profile.lanai.sram_bytes, profile.lanai, &system_) {
+  // The SRAM starts as zeros: the image's long runs of zeros (the bss, the
+  // buffers and rings in .ldata) need not be written.
+  for (const auto& piece : image.nonzero_pieces())
+    cpu_.write_sram(piece.address, piece.bytes);
   cpu_.reset(image_.entry);
 }
 

@@ -19,7 +19,7 @@ namespace lanai::nic {
 Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
            const profile::HardwareProfile& profile, std::uint32_t node, wire::NetworkPort& port,
            ProtectionTable& tpt, const loader::LinkedImage& firmware)
-    : kernel_(kernel), node_(node), trace_(node), image_(firmware),
+    : kernel_(kernel), node_(node), trace_(node), image_(firmware.layout_only()),
       system_(profile.lanai.sram_bytes),
       registers_(std::make_unique<CardRegisters>(kernel, system_, node)),
       cpu_(profile.lanai.sram_bytes, profile.lanai, registers_.get()),
@@ -44,7 +44,10 @@ Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
   nrdma_->set_clock([this](kernel::SimTime t) { return core_.cycle_at(t); });
   hdma_->busy_meter().watch_overlap(&hdma_nsdma_, 0);
   nsdma_->busy_meter().watch_overlap(&hdma_nsdma_, 1);
-  cpu_.write_sram(image_.base, image_.bytes);
+  // The SRAM starts as zeros: the image's long runs of zeros (the bss, the
+  // buffers and rings in .ldata) need not be written.
+  for (const auto& piece : firmware.nonzero_pieces())
+    cpu_.write_sram(piece.address, piece.bytes);
   cpu_.reset(image_.entry);
 }
 

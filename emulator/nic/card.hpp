@@ -92,7 +92,8 @@ public:
 
   iss::Cpu& cpu() { return cpu_; }
   const iss::Cpu& cpu() const { return cpu_; }
-  // The firmware image the card was loaded with.
+  // The layout and symbols of the firmware image the card was loaded with
+  // (its bytes are in the SRAM).
   const loader::LinkedImage& image() const { return image_; }
   machine::ClockedCore& core() { return core_; }
   // The register window as the core sees it (device tests drive it directly).

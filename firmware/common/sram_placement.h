@@ -1,6 +1,6 @@
-// Where large zero-initialised objects go in SRAM. The loader writes the
-// whole image, zeros included, when the card is loaded; start-up code then
-// clears .bss a word at a time, which for the few hundred kilobytes of
+// Where large zero-initialised objects go in SRAM. The image holds them as
+// zeros, and a card's SRAM is zeros until the image is loaded; start-up
+// code clears .bss a word at a time, which for the few hundred kilobytes of
 // packet buffers and rings would keep the firmware busy for milliseconds.
 // Their section, .ldata, is also the one the compiler reaches with full
 // 32-bit addresses under the small code model; the loader places it above

@@ -158,8 +158,25 @@ TEST_CASE("a cluster runs once, with one program per node") {
   CHECK_THROWS_AS(cluster.run({[] { return 0; }, [] { return 0; }}), std::logic_error);
 }
 
-TEST_CASE("a cluster needs one firmware image per node") {
-  auto config = host_test::test_config(2);
+TEST_CASE("a cluster needs one firmware image per node, or one for all") {
+  auto config = host_test::test_config(3);
   config.firmware.pop_back();
   CHECK_THROWS_AS(Cluster(std::move(config)), std::invalid_argument);
+  auto none = host_test::test_config(2);
+  none.firmware.clear();
+  CHECK_THROWS_AS(Cluster(std::move(none)), std::invalid_argument);
+}
+
+TEST_CASE("one image runs on every node") {
+  auto config = host_test::test_config(3);
+  config.firmware.resize(1);
+  Cluster cluster(std::move(config));
+  for (std::size_t n = 0; n < 3; ++n) {
+    CHECK(cluster.card(n).image().entry == cluster.card(0).image().entry);
+    // Each card holds its own copy in SRAM.
+    CHECK(cluster.card(n).cpu().read_word(cluster.card(n).image().entry) ==
+          cluster.card(0).cpu().read_word(cluster.card(0).image().entry));
+  }
+  const auto report = cluster.run({[] { return 0; }, [] { return 0; }, [] { return 0; }});
+  CHECK(report.success());
 }

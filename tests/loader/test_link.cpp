@@ -3,7 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "tests/loader/test_support.hpp"
 
@@ -331,6 +333,51 @@ TEST_CASE("objects in .ldata go above bss, out of the way of 21-bit addresses") 
   CHECK(large + 1536 * 1024 > (1u << 20));
   CHECK(image_word(image, small) == 5);
   CHECK(verify_relocations(image, "small/large_data") > 0);
+}
+
+TEST_CASE("an image's non-zero pieces leave out its long runs of zeros and nothing else") {
+  const LinkOptions options{.base = 0x400};
+  LinkedImage image = link(objects({"main_unit", "helper_unit"}), options);
+  REQUIRE(image.bss_begin < image.bss_end);
+  // Written over zeros, the pieces give back the whole image.
+  auto rebuilt = [](const LinkedImage& im, std::size_t gap) {
+    std::vector<std::uint8_t> sram(im.base + im.bytes.size(), 0);
+    std::uint32_t last_end = 0;
+    for (const auto& piece : im.nonzero_pieces(gap)) {
+      CHECK(piece.address >= last_end); // in order, apart
+      CHECK(!piece.bytes.empty());
+      std::copy(piece.bytes.begin(), piece.bytes.end(), sram.begin() + piece.address);
+      last_end = piece.address + static_cast<std::uint32_t>(piece.bytes.size());
+    }
+    return std::equal(im.bytes.begin(), im.bytes.end(), sram.begin() + im.base);
+  };
+  for (const std::size_t gap : {1u, 3u, 8u, 64u, 4096u})
+    CHECK(rebuilt(image, gap));
+
+  // A gap of zeros of at least the given length splits the image, at any
+  // alignment; a shorter one does not.
+  LinkedImage made = image;
+  made.bytes.assign(100, 0);
+  made.bytes[0] = 1;
+  made.bytes[13] = 2; // 12 zeros between
+  made.bytes[99] = 3; // 85 zeros between
+  const auto pieces = made.nonzero_pieces(16);
+  REQUIRE(pieces.size() == 2);
+  CHECK(pieces[0].address == made.base);
+  CHECK(pieces[0].bytes.size() == 14);
+  CHECK(pieces[1].address == made.base + 99);
+  CHECK(pieces[1].bytes.size() == 1);
+  CHECK(made.nonzero_pieces(100).size() == 1);
+  CHECK(rebuilt(made, 16));
+  made.bytes.assign(64, 0);
+  CHECK(made.nonzero_pieces(8).empty());
+
+  const LinkedImage layout = image.layout_only();
+  CHECK(layout.bytes.empty());
+  CHECK(layout.entry == image.entry);
+  CHECK(layout.bss_begin == image.bss_begin);
+  CHECK(layout.symbols == image.symbols);
+  CHECK(layout.symbol_at(image.entry) == image.symbol_at(image.entry));
 }
 
 } // namespace lanai::loader::test
