@@ -25,6 +25,11 @@ set(LANAI_FIRMWARE_SMALL_MODEL_FLAGS -mcmodel=small -mllvm -disable-constant-hoi
 set(LANAI_FIRMWARE_CXX_FLAGS -std=c++20 -fno-exceptions -fno-rtti)
 set(LANAI_FIRMWARE_C_FLAGS -std=c11)
 set(LANAI_FIRMWARE_OPT -O2)
+# A program that runs each firmware compile (ccache, say), as
+# CMAKE_CXX_COMPILER_LAUNCHER does the host's: build trees of one source
+# tree (the ci and sanitize presets) then compile each firmware source once.
+set(LANAI_FIRMWARE_LAUNCHER "" CACHE STRING
+    "Program that runs each firmware compile, e.g. ccache (empty: none)")
 
 # lanai_firmware_objects(<target> [OPT <level>] [SMALL_MODEL] [OUTPUT_DIR dir]
 #                        [INCLUDES dirs...] [DEFINES macro=value...] SOURCES files...)
@@ -66,7 +71,7 @@ function(lanai_firmware_objects target)
     # A source compiled the same way for an earlier set (the firmware
     # variants share most of their parts) is copied from that set's object,
     # byte for byte what compiling it again would give.
-    set(compile ${LANAI_CLANG} ${LANAI_FIRMWARE_FLAGS} ${model_flags} ${lang_flags} ${ARG_OPT}
+    set(compile ${LANAI_FIRMWARE_LAUNCHER} ${LANAI_CLANG} ${LANAI_FIRMWARE_FLAGS} ${model_flags} ${lang_flags} ${ARG_OPT}
                 ${includes} -c ${abs})
     string(MD5 key "${compile}")
     get_property(compiled GLOBAL PROPERTY LANAI_FIRMWARE_OBJECT_${key})

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
-cmake --preset release >/dev/null
+cmake --preset release -DLANAI_FIRMWARE_LAUNCHER=ccache >/dev/null
 cmake --build --preset release -j "$(nproc)"
 
 emu=build/release/lanai-emu

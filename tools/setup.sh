@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   libboost-dev libboost-context-dev libboost-system-dev
   libfmt-dev doctest-dev libcli11-dev libtomlplusplus-dev libglpk-dev
   clang-14 llvm-14 lld-14 libclang-rt-14-dev clang-format-14

@@ -43,7 +43,8 @@ host::ClusterConfig cluster_config(const LaunchOptions& options) {
   config.nodes = options.nodes;
   config.switches = options.switches;
   config.seed = options.seed;
-  // Each distinct firmware is linked once.
+  // Each distinct firmware is linked once; nodes that all run one firmware
+  // share its image (an image is megabytes, mostly zeros).
   std::map<std::string, loader::LinkedImage> images;
   for (const std::string& name : options.firmware) {
     if (!images.contains(name)) {
@@ -53,8 +54,14 @@ host::ClusterConfig cluster_config(const LaunchOptions& options) {
                                ? machine::link_firmware(loader::find_firmware(name), config.profile)
                                : machine::link_program(objects, config.profile));
     }
-    config.firmware.push_back(images.at(name));
   }
+  if (images.size() == 1) {
+    config.firmware.push_back(std::move(images.begin()->second));
+    return config;
+  }
+  config.firmware.reserve(options.firmware.size());
+  for (const std::string& name : options.firmware)
+    config.firmware.push_back(images.at(name));
   return config;
 }
 
