@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
+export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}"
 cmake --preset release -DLANAI_FIRMWARE_LAUNCHER=ccache >/dev/null
 cmake --build --preset release -j "$(nproc)"
 

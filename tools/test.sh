@@ -8,8 +8,10 @@ cd "$(dirname "$0")/.."
 preset=ci
 if [[ "${1:-}" == "--sanitize" ]]; then preset=sanitize; fi
 bash tools/setup.sh
-# Both presets compile the same firmware for the LANai: through ccache the
-# second build takes the first one's objects.
+# Both presets compile the same firmware for the LANai: through ccache,
+# with its cache in the build tree, the second build takes the first one's
+# objects.
+export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}"
 cmake --preset "$preset" -DLANAI_FIRMWARE_LAUNCHER=ccache >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1

@@ -72,14 +72,18 @@ def compile_object(args, source, opt, extra, out):
 
 def find_hazards(args, source, opt, workdir):
     normal = compile_object(args, source, opt, [], workdir / 'normal.o')
-    nopped = compile_object(args, source, opt,
-                            ['-mllvm', '-lanai-nop-delay-filler'],
-                            workdir / 'nopped.o')
     # Branch/delay-slot pairs whose slot holds a base-updating access.
     filled = set()
     for i in range(len(normal) - 1):
         if is_branch(normal[i]) and updated_base(normal[i + 1]):
             filled.add((normal[i], normal[i + 1]))
+    # Only an access the filler put in a slot can have been moved there:
+    # with none, the nop-filled compile could not show a hazard.
+    if not filled:
+        return []
+    nopped = compile_object(args, source, opt,
+                            ['-mllvm', '-lanai-nop-delay-filler'],
+                            workdir / 'nopped.o')
     hazards = []
     for p, access in enumerate(nopped):
         reg = updated_base(access)
