@@ -71,8 +71,8 @@ function(lanai_firmware_objects target)
     # A source compiled the same way for an earlier set (the firmware
     # variants share most of their parts) is copied from that set's object,
     # byte for byte what compiling it again would give.
-    set(compile ${LANAI_FIRMWARE_LAUNCHER} ${LANAI_CLANG} ${LANAI_FIRMWARE_FLAGS} ${model_flags} ${lang_flags} ${ARG_OPT}
-                ${includes} -c ${abs})
+    set(compile ${LANAI_FIRMWARE_LAUNCHER} ${LANAI_CLANG} ${LANAI_FIRMWARE_FLAGS} ${model_flags}
+                ${lang_flags} ${ARG_OPT} ${includes} -c ${abs})
     string(MD5 key "${compile}")
     get_property(compiled GLOBAL PROPERTY LANAI_FIRMWARE_OBJECT_${key})
     if(compiled)
