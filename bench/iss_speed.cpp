@@ -1,7 +1,6 @@
 // bench_iss_speed: how fast the instruction-set simulator runs compute-heavy
 // firmware, measured against the same C source compiled for the host. Wall
 // clocks are used here and nowhere else in the emulator: this is a benchmark.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "emulator/cli/command_line.hpp"
 #include "emulator/machine/standalone_machine.hpp"
 #include "emulator/profile/hardware_profile.hpp"
 #include "bench/speed_report.hpp"
@@ -112,14 +112,13 @@ int run_benchmark(const Options& o) {
 } // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Measures the LANai instruction-set simulator's speed on compute-heavy "
-               "firmware against the same program run natively"};
+  lanai::cli::Command app{"Measures the LANai instruction-set simulator's speed on compute-heavy "
+                          "firmware against the same program run natively"};
   Options o;
-  app.add_option("--repeat", o.repeat, "number of timed runs (default 3)")
-      ->check(CLI::Range(1u, 1000u));
+  app.add_option("--repeat", o.repeat, "number of timed runs (default 3)")->check_range(1u, 1000u);
   app.add_flag("--quick", o.quick, "run a hundredth of the work (smoke test; times mean little)");
   app.add_option("--scale", o.scale, "rounds of each kernel (default: the firmware's, 100)")
-      ->check(CLI::Range(1u, 100000u))
+      ->check_range(1u, 100000u)
       ->excludes("--quick");
   app.add_flag("--json", o.json, "print one JSON object instead of the table");
   app.add_flag("--no-blocks", o.no_blocks,
@@ -127,12 +126,11 @@ int main(int argc, char** argv) {
   app.add_option("--profile", o.profile,
                  "hardware profile (TOML); its clock sets the "
                  "real-time ratio")
-      ->check(CLI::ExistingFile);
+      ->check_existing_file();
+  if (const std::optional<int> status = app.parse(argc, argv, "bench_iss_speed"))
+    return *status;
   try {
-    app.parse(argc, argv);
     return run_benchmark(o);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
   } catch (const std::exception& e) {
     fmt::print(stderr, "bench_iss_speed: {}\n", e.what());
     return 2;

@@ -5,12 +5,13 @@
 // with a hand-written simulation of the same network), with the wall time
 // it took and the model's answer beside it. A benchmark that prints
 // figures, not a test.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 
+#include "emulator/cli/command_line.hpp"
 #include "emulator/iss/cpu.hpp"
 #include "tools/analytic/qna_model_file.hpp"
 #include "tools/analytic/qna_solver.hpp"
@@ -19,7 +20,7 @@
 
 int main(int argc, char** argv) {
   using namespace lanai;
-  CLI::App app{"Queueing-twin speed: wall time to a +-5% interval on the host DMA queue"};
+  cli::Command app{"Queueing-twin speed: wall time to a +-5% interval on the host DMA queue"};
   std::string model_file = BENCH_NIC_SEND_MODEL;
   std::string profile_file = BENCH_PROFILE;
   double rate = 0.011;
@@ -39,11 +40,12 @@ int main(int argc, char** argv) {
   app.add_option("--doorbells", doorbells,
                  "ring exactly this many doorbells, however precise the estimate gets "
                  "(--target and --max-seconds then do not apply)")
-      ->check(CLI::PositiveNumber);
+      ->check_positive();
   app.add_flag("--json", json, "print the figures as one JSON object");
   app.add_flag("--no-fast-forward", no_fast_forward,
                "execute every polling cycle instead of skipping idle loops (same results)");
-  CLI11_PARSE(app, argc, argv);
+  if (const std::optional<int> status = app.parse(argc, argv, "queue_twin_speed"))
+    return *status;
   iss::set_default_fast_forward(!no_fast_forward);
 
   try {

@@ -24,3 +24,9 @@ if(NOT DEFINED Python3_EXECUTABLE AND NOT DEFINED CACHE{Python3_EXECUTABLE})
   endif()
 endif()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
+
+# How the tests start it: -S leaves out the site module. The scripts use
+# only the standard library, so nothing a machine's site-packages runs at
+# start-up (its .pth files) can change or slow a test; on the build machine
+# such a file took two thirds of the interpreter's start-up.
+set(LANAI_PYTHON ${Python3_EXECUTABLE} -S)

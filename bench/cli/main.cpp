@@ -3,9 +3,11 @@
 #include <fmt/ranges.h>
 
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "emulator/cli/command_line.hpp"
 #include "emulator/cli/commands.hpp"
 #include "emulator/iss/cpu.hpp"
 #include "bench/commands/bench_commands.hpp"
@@ -13,9 +15,10 @@
 #include "tools/analytic/model_commands.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"lanai-emu: emulator of a Myrinet-style programmable NIC (LANai firmware, "
-               "devices, VIA hosts) in deterministic virtual time"};
-  app.require_subcommand(1);
+  lanai::cli::Command app{
+      "lanai-emu: emulator of a Myrinet-style programmable NIC (LANai firmware, "
+      "devices, VIA hosts) in deterministic virtual time"};
+  app.require_subcommand();
   // Before or after the subcommand's name: every command that runs the
   // emulator honours it, as the processors it builds take the default.
   app.add_flag_callback(
@@ -39,8 +42,7 @@ int main(int argc, char** argv) {
   // Listed for --help; its line is read by the launcher itself (below), as
   // everything after "--" belongs to the program it runs.
   app.add_subcommand("launch", lanai::vipl::kLaunchSummary);
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
-    sub->fallthrough();
+  app.subcommands_take_parent_options();
   // CLI11 takes an unknown first word for a stray argument: it would only
   // say that a subcommand is required, or print the top-level help and
   // succeed when --help follows. Name the word instead, and fail.
@@ -50,12 +52,6 @@ int main(int argc, char** argv) {
     ++first;
   if (first < argc && argv[first][0] != '-') {
     const std::string word = argv[first];
-    std::vector<std::string> names;
-    bool known = false;
-    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-      names.push_back(sub->get_name());
-      known = known || sub->check_name(word);
-    }
     if (word == "launch") {
       bool no_fast_forward = false;
       for (int i = 1; i < first; ++i)
@@ -68,23 +64,16 @@ int main(int argc, char** argv) {
       }
       return lanai::vipl::launch_command(argc - first, argv + first, no_fast_forward);
     }
-    if (!known) {
+    if (!app.has_subcommand(word)) {
       fmt::print(stderr,
                  "lanai-emu: unknown subcommand '{}'; the subcommands are {} (see --help)\n", word,
-                 fmt::join(names, ", "));
+                 fmt::join(app.subcommand_names(), ", "));
       return 1;
     }
   }
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    // Usage errors get the same one-line form and status as bad input.
-    fmt::print(stderr, "lanai-emu: {} (see --help)\n", e.what());
-    return 1;
+    if (const std::optional<int> status = app.parse(argc, argv, "lanai-emu"))
+      return *status;
   } catch (const std::exception& e) {
     fmt::print(stderr, "lanai-emu: {}\n", e.what());
     return 1;

@@ -2,17 +2,17 @@
 // CLI11 app and returns its exit status through `exit_status`.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "emulator/cli/command_line.hpp"
 
 namespace lanai::bench {
 
-void add_pingpong_command(CLI::App& app, int& exit_status);
-void add_pingbulk_command(CLI::App& app, int& exit_status);
-void add_run_command(CLI::App& app, int& exit_status);
-void add_calibrate_command(CLI::App& app, int& exit_status);
-void add_frag_command(CLI::App& app, int& exit_status);
+void add_pingpong_command(cli::Command& app, int& exit_status);
+void add_pingbulk_command(cli::Command& app, int& exit_status);
+void add_run_command(cli::Command& app, int& exit_status);
+void add_calibrate_command(cli::Command& app, int& exit_status);
+void add_frag_command(cli::Command& app, int& exit_status);
 
-inline void add_bench_commands(CLI::App& app, int& exit_status) {
+inline void add_bench_commands(cli::Command& app, int& exit_status) {
   add_pingpong_command(app, exit_status);
   add_pingbulk_command(app, exit_status);
   add_run_command(app, exit_status);

@@ -116,9 +116,9 @@ int run_calibrate(const CalibrateOptions& o) {
 
 } // namespace
 
-void add_calibrate_command(CLI::App& app, int& exit_status) {
+void add_calibrate_command(cli::Command& app, int& exit_status) {
   auto options = std::make_shared<CalibrateOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  cli::Command* cmd = app.add_subcommand(
       "calibrate", "fit hardware-profile keys to a table of published ping-pong latencies");
   cmd->add_option("table", options->table,
                   "target CSV: firmware,size,quantity,target_us (e.g. "
@@ -130,10 +130,10 @@ void add_calibrate_command(CLI::App& app, int& exit_status) {
                   "profile keys to fit, comma-separated, each optionally KEY=LO:HI; "
                   "none: evaluate the profile only");
   cmd->add_option("--iters", options->iters, "timed round trips per ping-pong (median 1-way)")
-      ->check(CLI::Range(1u, 1'000'000u))
+      ->check_range(1u, 1'000'000u)
       ->capture_default_str();
   cmd->add_option("--max-rounds", options->max_rounds, "Levenberg-Marquardt rounds at most")
-      ->check(CLI::Range(0, 1000))
+      ->check_range(0, 1000)
       ->capture_default_str();
   cmd->add_option("--out", options->out, "write the fitted profile to FILE instead of stdout");
   cmd->add_option("--name", options->name,
@@ -142,7 +142,7 @@ void add_calibrate_command(CLI::App& app, int& exit_status) {
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "random seed of the runs")->capture_default_str();
   cmd->add_option("--reliability", options->reliability, reliability_help)
-      ->check(CLI::IsMember(reliability_names))
+      ->check_member(reliability_names)
       ->capture_default_str();
   cmd->add_flag("--check", options->check,
                 "exit with status 3 unless the limits below are met and the 1-way latencies are "

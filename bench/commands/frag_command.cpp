@@ -291,9 +291,9 @@ int run_frag(const FragOptions& options) {
 
 } // namespace
 
-void add_frag_command(CLI::App& app, int& exit_status) {
+void add_frag_command(cli::Command& app, int& exit_status) {
   auto options = std::make_shared<FragOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  cli::Command* cmd = app.add_subcommand(
       "frag", "1-way latency of fragmented messages against the pipeline model, per message and "
               "fragment size");
   cmd->add_option("--firmware", options->firmware,
@@ -310,7 +310,7 @@ void add_frag_command(CLI::App& app, int& exit_status) {
                   "whole-message sizes the stages are timed at (default: 256 B and every fourth "
                   "power of two up to the largest size)");
   cmd->add_option("--iters", options->iters, "timed round trips per point")
-      ->check(CLI::Range(1u, 100000u))
+      ->check_range(1u, 100000u)
       ->capture_default_str();
   cmd->add_option("--format", options->format, "table, csv or json")->capture_default_str();
   cmd->add_option("--profile", options->profile, "hardware profile: shipped name or TOML file")

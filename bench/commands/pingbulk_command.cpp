@@ -139,9 +139,9 @@ int run_pingbulk(const PingbulkOptions& given) {
 
 } // namespace
 
-void add_pingbulk_command(CLI::App& app, int& exit_status) {
+void add_pingbulk_command(cli::Command& app, int& exit_status) {
   auto options = std::make_shared<PingbulkOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  cli::Command* cmd = app.add_subcommand(
       "pingbulk", "windows of W messages each way between two nodes: 1-way latency per message");
   cmd->add_option("--firmware", options->firmware,
                   "firmware on both nodes: a shipped name or a firmware folder's path (containing "
@@ -151,7 +151,7 @@ void add_pingbulk_command(CLI::App& app, int& exit_status) {
       ->capture_default_str();
   cmd->add_option("--windows", options->windows, "windows W to try (1..64)")->capture_default_str();
   cmd->add_option("--rounds", options->rounds, "timed rounds per point")
-      ->check(CLI::Range(1u, 1'000'000u))
+      ->check_range(1u, 1'000'000u)
       ->capture_default_str();
   cmd->add_option("--recv-depth", options->recv_depth,
                   "receives the echoing node posts per round (0: the window); a smaller depth "
@@ -162,7 +162,7 @@ void add_pingbulk_command(CLI::App& app, int& exit_status) {
                 "posted, posting each again as it is taken, and the sender's card waits for "
                 "credits instead of overrunning it");
   cmd->add_option("--reliability", options->reliability, reliability_help)
-      ->check(CLI::IsMember(reliability_names))
+      ->check_member(reliability_names)
       ->capture_default_str();
   cmd->add_option("--format", options->format, "table, csv or json")->capture_default_str();
   cmd->add_option("--profile", options->profile, "hardware profile: shipped name or TOML file")

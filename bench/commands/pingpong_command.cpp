@@ -268,9 +268,9 @@ int run_pingpong(const PingpongOptions& given) {
 
 } // namespace
 
-void add_pingpong_command(CLI::App& app, int& exit_status) {
+void add_pingpong_command(cli::Command& app, int& exit_status) {
   auto options = std::make_shared<PingpongOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  cli::Command* cmd = app.add_subcommand(
       "pingpong", "1-way latency over one VI between two nodes, per message size");
   cmd->add_option("--firmware", options->firmware,
                   "firmware on both nodes: a shipped name (svia, pvia, qosvia, ...) or a firmware "
@@ -279,7 +279,7 @@ void add_pingpong_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--sizes", options->sizes, "message sizes in bytes, K and M suffixes allowed")
       ->capture_default_str();
   cmd->add_option("--iters", options->iters, "timed round trips per size")
-      ->check(CLI::Range(1u, 10'000'000u))
+      ->check_range(1u, 10'000'000u)
       ->capture_default_str();
   cmd->add_option("--warmup", options->warmup, "untimed round trips first")->capture_default_str();
   cmd->add_flag("--breakdown", options->breakdown,
@@ -288,11 +288,11 @@ void add_pingpong_command(CLI::App& app, int& exit_status) {
                   "when receives are posted: on-arrival (reposted as each message arrives, "
                   "before the answer) or ahead (two rounds ahead, while waiting); the breakdown "
                   "always comes from a run with receives ahead")
-      ->check(CLI::IsMember({receive_posting_name(ReceivePosting::on_arrival),
-                             receive_posting_name(ReceivePosting::ahead)}))
+      ->check_member({receive_posting_name(ReceivePosting::on_arrival),
+                      receive_posting_name(ReceivePosting::ahead)})
       ->capture_default_str();
   cmd->add_option("--reliability", options->reliability, reliability_help)
-      ->check(CLI::IsMember(reliability_names))
+      ->check_member(reliability_names)
       ->capture_default_str();
   cmd->add_option("--drop-probabilities", options->drop_probabilities,
                   "run every size again at each of these per-packet drop probabilities on every "

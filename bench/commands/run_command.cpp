@@ -507,9 +507,9 @@ int run_jitter(const RunOptions& o, const Experiment& experiment, const std::fil
 
 } // namespace
 
-void add_run_command(CLI::App& app, int& exit_status) {
+void add_run_command(cli::Command& app, int& exit_status) {
   auto options = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  cli::Command* cmd = app.add_subcommand(
       "run", "Run an experiment file (a sweep of firmwares x load points) and write results.csv, "
              "summary.json, the resolved configuration and plots");
   cmd->add_option("experiment", options->experiment, "experiment file (TOML)")->required();
@@ -518,7 +518,7 @@ void add_run_command(CLI::App& app, int& exit_status) {
                   "points run at once (default: one per hardware thread; under mpirun, per "
                   "rank: the machine's hardware threads shared among its ranks); results do "
                   "not depend on it")
-      ->check(CLI::Range(1u, 1024u));
+      ->check_range(1u, 1024u);
   cmd->add_option("--trace", options->trace,
                   "write a Chrome/Perfetto trace of one point (see --trace-point) to FILE");
   cmd->add_option("--firmware-profile", options->firmware_profile,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include <chrono>
 #include <stdexcept>
 #include <thread>
 
@@ -86,7 +87,13 @@ public:
     // rank 0 ends the job instead, its files written.
     if (leader() && !intact_)
       MPI_Abort(MPI_COMM_WORLD, status);
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    // The other ranks wait here while rank 0 writes the results. Looking
+    // every millisecond instead of in MPI's polling loop leaves the core
+    // to rank 0 when ranks share cores.
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &request);
+    for (int done = 0; MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done;)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     return status;
   }
 

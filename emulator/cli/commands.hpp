@@ -2,13 +2,13 @@
 // and returns the callback's exit status through `exit_status`.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "emulator/cli/command_line.hpp"
 
 namespace lanai::cli {
 
-void add_exec_command(CLI::App& app, int& exit_status);
-void add_disasm_command(CLI::App& app, int& exit_status);
-void add_config_command(CLI::App& app, int& exit_status);
-void add_firmware_command(CLI::App& app, int& exit_status);
+void add_exec_command(Command& app, int& exit_status);
+void add_disasm_command(Command& app, int& exit_status);
+void add_config_command(Command& app, int& exit_status);
+void add_firmware_command(Command& app, int& exit_status);
 
 } // namespace lanai::cli

@@ -9,7 +9,7 @@
 
 namespace lanai::cli {
 
-void add_config_command(CLI::App& app, int& exit_status) {
+void add_config_command(Command& app, int& exit_status) {
   auto path = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand(
       "config", "Print the resolved hardware profile (defaults overlaid with --profile)");

@@ -53,7 +53,7 @@ int run_disasm(const DisasmOptions& o) {
 
 } // namespace
 
-void add_disasm_command(CLI::App& app, int& exit_status) {
+void add_disasm_command(Command& app, int& exit_status) {
   auto opts = std::make_shared<DisasmOptions>();
   auto* cmd = app.add_subcommand("disasm", "Disassemble instruction words or linked Lanai objects");
   cmd->add_option("--word,-w", opts->words,

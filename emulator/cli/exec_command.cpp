@@ -123,7 +123,7 @@ int run_exec(const ExecOptions& o) {
 
 } // namespace
 
-void add_exec_command(CLI::App& app, int& exit_status) {
+void add_exec_command(Command& app, int& exit_status) {
   auto opts = std::make_shared<ExecOptions>();
   auto* cmd = app.add_subcommand(
       "exec", "Link Lanai objects with the firmware runtime and run main() on a bare LANai");
@@ -143,7 +143,7 @@ void add_exec_command(CLI::App& app, int& exit_status) {
                 "do not link the firmware runtime (the objects provide _start)");
   cmd->callback([opts, &exit_status] {
     if (opts->objects.empty() && !opts->dump_config)
-      throw CLI::ValidationError("exec needs at least one Lanai object file (.o) to run");
+      usage_error("exec needs at least one Lanai object file (.o) to run");
     exit_status = run_exec(*opts);
   });
 }

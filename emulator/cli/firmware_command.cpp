@@ -92,12 +92,12 @@ int run_check(const FirmwareOptions& o) {
 
 } // namespace
 
-void add_firmware_command(CLI::App& app, int& exit_status) {
+void add_firmware_command(Command& app, int& exit_status) {
   auto o = std::make_shared<FirmwareOptions>();
   auto* cmd = app.add_subcommand(
       "firmware", "The firmware SDK: list the shipped firmwares and their parts, show a part's "
                   "symbols, assemble a variant, check that a firmware links");
-  cmd->require_subcommand(1);
+  cmd->require_subcommand();
 
   auto* list = cmd->add_subcommand("list", "The shipped firmwares, where they are and their parts");
   list->callback([&exit_status] { exit_status = run_list(); });

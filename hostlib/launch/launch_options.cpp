@@ -1,14 +1,15 @@
-// Parsing the launcher's options with CLI11; every usage error becomes one
+// Parsing the launcher's options (emulator/cli/command_line.hpp); every usage error becomes one
 // line on stderr and exit status 1.
 #include "hostlib/launch/launch_options.hpp"
 
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "emulator/cli/command_line.hpp"
 #include "emulator/iss/cpu.hpp"
 #include "lanai/via_abi.h"
 
@@ -73,7 +74,7 @@ ParsedLaunch parse_launch_options(int argc, char** argv, const LaunchText& text)
             "Exit status: 0 all nodes returned 0, 1 bad options, 2 a node returned "
             "non-zero, 3 deadlock, 4 NIC firmware stopped."
           : text.description;
-  CLI::App app{description, me};
+  cli::Command app{description, me};
   app.add_option("--nodes", options.nodes, "Nodes in the cluster")->capture_default_str();
   app.add_option("--profile", options.profile_file, "Hardware profile (TOML)");
   auto* named = app.add_option("--firmware", firmware,
@@ -100,27 +101,20 @@ ParsedLaunch parse_launch_options(int argc, char** argv, const LaunchText& text)
                  "Write the run's device and wire statistics as JSON to this file");
   app.add_option("--output", options.output,
                  "Each node's stdout and stderr: prefix (lines marked [node<i>]) or plain")
-      ->check(CLI::IsMember({"prefix", "plain"}));
+      ->check_member({"prefix", "plain"});
   app.add_option("--output-dir", options.output_dir,
                  "Write each node's stdout and stderr to DIR/node<i>.out and DIR/node<i>.err");
   app.add_option("--stack-kib", options.stack_kib,
                  "Stack of each node's program in KiB (default 256, 8192 under lanai-emu launch)")
-      ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 20));
+      ->check_range(std::size_t{64}, std::size_t{1} << 20);
   app.add_flag_callback(
       "--no-fast-forward", [] { iss::set_default_fast_forward(false); },
       "execute every idle polling cycle of the LANai instead of skipping idle loops exactly, "
       "and keep the cards' cores in strict lockstep "
       "(results are the same; for comparison and debugging)");
   app.add_option("args", options.arguments, "Arguments for via_main (after --)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      parsed.exit_status = app.exit(e);
-      return parsed;
-    }
-    fmt::print(stderr, "{}: {} (see --help)\n", me, e.what());
-    parsed.exit_status = 1;
+  if (const std::optional<int> status = app.parse(argc, argv, me)) {
+    parsed.exit_status = *status;
     return parsed;
   }
 

@@ -28,16 +28,30 @@ void clear(void) { for (unsigned *p = begin_; p != end_; ++p) *p = 0; }
 """
 
 
-def disassemble(objdump, obj):
-    out = subprocess.run([objdump, '-d', '--no-show-raw-insn', str(obj)],
-                         check=True, capture_output=True, text=True).stdout
-    insns = []
-    for line in out.splitlines():
-        m = INSN.match(line)
-        if m:
-            operands = m.group(2).split(' !')[0].strip()  # drop "! return"
-            insns.append((m.group(1), operands))
-    return insns
+# objdump names each object before its listing.
+HEADER = re.compile(r'^(\S.*):\s+file format ')
+# Objects per objdump run: one process for many saves its start-up each time.
+BATCH = 64
+
+
+def disassemble(objdump, objects):
+    """Each object's instructions, as (mnemonic, operands), by its path."""
+    listings = {}
+    for first in range(0, len(objects), BATCH):
+        batch = [str(o) for o in objects[first:first + BATCH]]
+        out = subprocess.run([objdump, '-d', '--no-show-raw-insn'] + batch,
+                             check=True, capture_output=True, text=True).stdout
+        insns = None
+        for line in out.splitlines():
+            header = HEADER.match(line)
+            if header:
+                insns = listings.setdefault(header.group(1), [])
+                continue
+            m = INSN.match(line)
+            if m and insns is not None:
+                operands = m.group(2).split(' !')[0].strip()  # drop "! return"
+                insns.append((m.group(1), operands))
+    return [listings.get(str(o), []) for o in objects]
 
 
 def is_branch(insn):
@@ -57,33 +71,44 @@ def updated_base(insn):
     return None if reg == 'sp' else reg
 
 
-def compile_object(args, source, opt, extra, out):
-    lang = []
-    if source.suffix == '.cpp':
-        lang = ['-std=c++20', '-fno-exceptions', '-fno-rtti']
-    elif source.suffix == '.c':
-        lang = ['-std=c11']
-    includes = [f'-I{d}' for d in args.include]
-    subprocess.run([args.clang, '--target=lanai', '-ffreestanding',
-                    '-fno-builtin', '-nostdlib', '-w', opt] + lang + includes +
-                   extra + ['-c', str(source), '-o', str(out)], check=True)
-    return disassemble(args.objdump, out)
+def compile_objects(args, sources, opt, extra, workdir):
+    """Compiles the sources, one clang run per language and object name
+    (clang names each object after its source and writes it where it
+    runs), and returns each source's disassembly."""
+    objects = {}
+    batches = {}
+    for source in sources:
+        names = batches.setdefault(source.suffix, [[]])
+        if any(s.stem == source.stem for s in names[-1]):
+            names.append([])
+        names[-1].append(source)
+    includes = [f'-I{Path(d).resolve()}' for d in args.include]
+    for suffix, groups in sorted(batches.items()):
+        lang = []
+        if suffix == '.cpp':
+            lang = ['-std=c++20', '-fno-exceptions', '-fno-rtti']
+        elif suffix == '.c':
+            lang = ['-std=c11']
+        for group in groups:
+            out = Path(tempfile.mkdtemp(dir=workdir))
+            subprocess.run([args.clang, '--target=lanai', '-ffreestanding',
+                            '-fno-builtin', '-nostdlib', '-w', opt] + lang +
+                           includes + extra + ['-c'] +
+                           [str(s.resolve()) for s in group],
+                           check=True, cwd=out)
+            for source in group:
+                objects[source] = out / f'{source.stem}.o'
+    return dict(zip(sources,
+                    disassemble(args.objdump, [objects[s] for s in sources])))
 
 
-def find_hazards(args, source, opt, workdir):
-    normal = compile_object(args, source, opt, [], workdir / 'normal.o')
-    # Branch/delay-slot pairs whose slot holds a base-updating access.
-    filled = set()
-    for i in range(len(normal) - 1):
-        if is_branch(normal[i]) and updated_base(normal[i + 1]):
-            filled.add((normal[i], normal[i + 1]))
-    # Only an access the filler put in a slot can have been moved there:
-    # with none, the nop-filled compile could not show a hazard.
-    if not filled:
-        return []
-    nopped = compile_object(args, source, opt,
-                            ['-mllvm', '-lanai-nop-delay-filler'],
-                            workdir / 'nopped.o')
+def filled_slots(normal):
+    """Branch/delay-slot pairs whose slot holds a base-updating access."""
+    return {(normal[i], normal[i + 1]) for i in range(len(normal) - 1)
+            if is_branch(normal[i]) and updated_base(normal[i + 1])}
+
+
+def find_hazards(filled, nopped):
     hazards = []
     for p, access in enumerate(nopped):
         reg = updated_base(access)
@@ -102,6 +127,21 @@ def find_hazards(args, source, opt, workdir):
     return hazards
 
 
+def check(args, sources, opt, workdir):
+    """Each source's hazards at one level."""
+    normal = compile_objects(args, sources, opt, [], workdir)
+    filled = {s: filled_slots(normal[s]) for s in sources}
+    # Only an access the filler put in a slot can have been moved there:
+    # a source with none is compiled once, as its nop-filled compile could
+    # not show a hazard.
+    suspects = [s for s in sources if filled[s]]
+    if not suspects:
+        return {}
+    nopped = compile_objects(args, suspects, opt,
+                             ['-mllvm', '-lanai-nop-delay-filler'], workdir)
+    return {s: find_hazards(filled[s], nopped[s]) for s in suspects}
+
+
 def main():
     parser = argparse.ArgumentParser(
         description='Report delay-slot hazards clang-14 creates for Lanai.')
@@ -117,15 +157,15 @@ def main():
         workdir = Path(tmp)
         probe = workdir / 'probe.c'
         probe.write_text(PROBE)
-        buggy = bool(find_hazards(args, probe, '-O2', workdir))
+        buggy = any(check(args, [probe], '-O2', workdir).values())
         print(f'compiler moves base-updating accesses unsafely: '
               f'{"yes" if buggy else "no"}')
 
         found = 0
-        for source in args.sources:
-            for opt in args.opt:
-                for access, branch, readers in find_hazards(args, source, opt,
-                                                            workdir):
+        for opt in args.opt:
+            hazards = check(args, args.sources, opt, workdir)
+            for source in args.sources:
+                for access, branch, readers in hazards.get(source, []):
                     found += 1
                     print(f'{source} {opt}: "{" ".join(access)}" moved into '
                           f'the delay slot of "{" ".join(branch)}" past '

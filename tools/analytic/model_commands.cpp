@@ -26,9 +26,9 @@ struct QnaOptions {
   bool json = false;
 };
 
-void add_qna(CLI::App& model, int& exit_status) {
+void add_qna(cli::Command& model, int& exit_status) {
   auto opts = std::make_shared<QnaOptions>();
-  CLI::App* qna = model.add_subcommand(
+  cli::Command* qna = model.add_subcommand(
       "qna", "Whitt's QNA for an open multi-class queueing network: per station, visit and "
              "class utilisation, mean queue (Lq), mean number present (L) and mean time (W)");
   qna->add_option("model", opts->model, "model file (TOML), e.g. bench/models/nic-send.toml")
@@ -89,9 +89,9 @@ double parse_bytes(const std::string& text) {
   return static_cast<double>(bytes);
 }
 
-void add_pipeline(CLI::App& model, int& exit_status) {
+void add_pipeline(cli::Command& model, int& exit_status) {
   auto opts = std::make_shared<PipelineOptions>();
-  CLI::App* pipeline = model.add_subcommand(
+  cli::Command* pipeline = model.add_subcommand(
       "pipeline", "a packet fragmented through store-and-forward stages: latency by fragment "
                   "count for equal and optimal (LP) fragments, the bottleneck, the fixed-size "
                   "theorem's choice, the ramp-up and hierarchical plans");
@@ -100,8 +100,7 @@ void add_pipeline(CLI::App& model, int& exit_status) {
                    "one stage, in path order (repeat): overhead g in us per fragment and time G "
                    "in us per KB (1024 bytes), e.g. --stage 7.5,24.9")
       ->type_name("G,GPERKB")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->repeatable()
       ->required();
   pipeline->add_option("--bytes", opts->bytes, "packet size B in bytes")
       ->type_name("B")
@@ -125,9 +124,10 @@ void add_pipeline(CLI::App& model, int& exit_status) {
 
 } // namespace
 
-void add_model_commands(CLI::App& app, int& exit_status) {
-  CLI::App* model = app.add_subcommand("model", "analytic models to check the emulator against");
-  model->require_subcommand(1);
+void add_model_commands(cli::Command& app, int& exit_status) {
+  cli::Command* model =
+      app.add_subcommand("model", "analytic models to check the emulator against");
+  model->require_subcommand();
   add_qna(*model, exit_status);
   add_pipeline(*model, exit_status);
 }

@@ -3,10 +3,10 @@
 // `model pipeline --stage G,GPERKB [--stage ...] --bytes B [--max-k K] [--json]`.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "emulator/cli/command_line.hpp"
 
 namespace lanai::models {
 
-void add_model_commands(CLI::App& app, int& exit_status);
+void add_model_commands(cli::Command& app, int& exit_status);
 
 } // namespace lanai::models
