@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   app.add_option("--doorbells", doorbells,
                  "ring exactly this many doorbells, however precise the estimate gets "
                  "(--target and --max-seconds then do not apply)")
-      ->check_positive();
+      ->check_range(std::uint64_t{1}, std::numeric_limits<std::uint64_t>::max());
   app.add_flag("--json", json, "print the figures as one JSON object");
   app.add_flag("--no-fast-forward", no_fast_forward,
                "execute every polling cycle instead of skipping idle loops (same results)");

@@ -30,10 +30,6 @@ Option* Option::check_member(const std::vector<std::string>& values) {
   option_->check(CLI::IsMember(values));
   return this;
 }
-Option* Option::check_positive() {
-  option_->check(CLI::PositiveNumber);
-  return this;
-}
 Option* Option::check_existing_file() {
   option_->check(CLI::ExistingFile);
   return this;

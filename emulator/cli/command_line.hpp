@@ -33,7 +33,6 @@ public:
   Option* check_range(unsigned long lo, unsigned long hi);
   Option* check_range(int lo, int hi);
   Option* check_member(const std::vector<std::string>& values);
-  Option* check_positive();
   Option* check_existing_file();
   Option* excludes(Option* other);
   Option* excludes(const std::string& other_name);
