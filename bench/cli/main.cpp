@@ -5,7 +5,6 @@
 #include <exception>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "emulator/cli/command_line.hpp"
 #include "emulator/cli/commands.hpp"

@@ -1,5 +1,5 @@
 // The bench's subcommands of lanai-emu. Each registers its options on the
-// CLI11 app and returns its exit status through `exit_status`.
+// program's command line and returns its exit status through `exit_status`.
 #pragma once
 
 #include "emulator/cli/command_line.hpp"

@@ -1,5 +1,5 @@
-// The lanai-emu subcommands. Each registers its options on the CLI11 app
-// and returns the callback's exit status through `exit_status`.
+// The lanai-emu subcommands. Each registers its options on the program's command
+// line (command_line.hpp) and returns its action's exit status through `exit_status`.
 #pragma once
 
 #include "emulator/cli/command_line.hpp"

@@ -13,6 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from objdump_listing import listing_lines
+
 BRANCH = re.compile(
     r'^b(t|f|eq|ne|ult|ugt|ule|uge|lt|gt|le|ge|pl|mi|vs|vc|cs|cc|hi|ls)$')
 # [--%r] [++%r] [%r++] [%r--] N[*%r] N[%r*]: the forms that write the base.
@@ -28,30 +30,15 @@ void clear(void) { for (unsigned *p = begin_; p != end_; ++p) *p = 0; }
 """
 
 
-# objdump names each object before its listing.
-HEADER = re.compile(r'^(\S.*):\s+file format ')
-# Objects per objdump run: one process for many saves its start-up each time.
-BATCH = 64
-
-
 def disassemble(objdump, objects):
-    """Each object's instructions, as (mnemonic, operands), by its path."""
-    listings = {}
-    for first in range(0, len(objects), BATCH):
-        batch = [str(o) for o in objects[first:first + BATCH]]
-        out = subprocess.run([objdump, '-d', '--no-show-raw-insn'] + batch,
-                             check=True, capture_output=True, text=True).stdout
-        insns = None
-        for line in out.splitlines():
-            header = HEADER.match(line)
-            if header:
-                insns = listings.setdefault(header.group(1), [])
-                continue
-            m = INSN.match(line)
-            if m and insns is not None:
-                operands = m.group(2).split(' !')[0].strip()  # drop "! return"
-                insns.append((m.group(1), operands))
-    return [listings.get(str(o), []) for o in objects]
+    """Each object's instructions, as (mnemonic, operands), in order."""
+    listings = {str(o): [] for o in objects}
+    for obj, line in listing_lines(objdump, objects, ['--no-show-raw-insn']):
+        m = INSN.match(line)
+        if m:
+            operands = m.group(2).split(' !')[0].strip()  # drop "! return"
+            listings[obj].append((m.group(1), operands))
+    return [listings[str(o)] for o in objects]
 
 
 def is_branch(insn):

@@ -3,30 +3,17 @@
 register ([%a sh %b] or [%a sha %b]): clang-14 emits that form for variable
 right shifts but it shifts left, so such code reads the wrong address."""
 import re
-import subprocess
 import sys
 
+from objdump_listing import listing_lines
+
 PATTERN = re.compile(r"\[\*?%\w+\*? sha? %\w+\]")
-# objdump names each object before its listing.
-HEADER = re.compile(r"^(\S.*):\s+file format ")
-# Objects per objdump run: one process for many saves its start-up each time.
-BATCH = 64
 
 
 def main(argv):
     objdump, objects = argv[1], argv[2:]
-    bad = []
-    for first in range(0, len(objects), BATCH):
-        batch = objects[first:first + BATCH]
-        out = subprocess.run([objdump, "-d"] + batch, capture_output=True, text=True,
-                             check=True).stdout
-        obj = batch[0]
-        for line in out.splitlines():
-            header = HEADER.match(line)
-            if header:
-                obj = header.group(1)
-            elif PATTERN.search(line):
-                bad.append(f"{obj}: {line.strip()}")
+    bad = [f"{obj}: {line.strip()}" for obj, line in listing_lines(objdump, objects)
+           if PATTERN.search(line)]
     if bad:
         print("shift-addressed memory access (miscompiled by clang-14):")
         print("\n".join(bad))
