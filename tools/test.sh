@@ -12,6 +12,9 @@ bash tools/setup.sh
 # with its cache in the build tree, the second build takes the first one's
 # objects.
 export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}"
+# Every firmware compile writes its dependency file, so ccache takes the
+# headers from it instead of running the preprocessor first.
+export CCACHE_DEPEND="${CCACHE_DEPEND:-true}"
 cmake --preset "$preset" -DLANAI_FIRMWARE_LAUNCHER=ccache >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
