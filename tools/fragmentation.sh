@@ -8,10 +8,7 @@
 # build/release/fragmentation/ and prints the tables and plot paths.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/setup.sh
-export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}"
-cmake --preset release -DLANAI_FIRMWARE_LAUNCHER=ccache >/dev/null
-cmake --build --preset release -j "$(nproc)"
+bash tools/build.sh release
 
 emu=build/release/lanai-emu
 out=build/release/fragmentation

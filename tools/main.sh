@@ -5,10 +5,7 @@
 # cores. Prints the summary table and the paths of the results and plots.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/setup.sh
-export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}"
-cmake --preset release -DLANAI_FIRMWARE_LAUNCHER=ccache >/dev/null
-cmake --build --preset release -j "$(nproc)"
+bash tools/build.sh release
 
 out=build/release/main/cbr-highload
 build/release/lanai-emu run bench/experiments/cbr-highload.toml --out "$out" "$@"
