@@ -1,5 +1,8 @@
 // A FIFO of jobs in SRAM: one job is a message number with its class in the
 // top bits. Fixed capacity; push reports an overflow instead of wrapping.
+// The FIFO itself (its indices and where its slots are) is small and lies
+// low in SRAM, where one instruction reaches each word; the slots, large,
+// live in large data (sram_placement.h).
 #pragma once
 
 #include <stdint.h>
@@ -15,9 +18,9 @@ constexpr uint32_t job_message(uint32_t j) { return j & 0x3FFFFFFFu; }
 template <uint32_t kCapacity>
 struct JobFifo {
   static_assert((kCapacity & (kCapacity - 1)) == 0, "a power of two");
-  uint32_t slots[kCapacity];
-  uint32_t head; // next to pop
-  uint32_t tail; // next free
+  uint32_t* slots; // kCapacity of them
+  uint32_t head;   // next to pop
+  uint32_t tail;   // next free
 
   bool empty() const { return head == tail; }
   uint32_t front() const { return slots[head & (kCapacity - 1)]; }

@@ -23,13 +23,21 @@ namespace {
 constexpr uint32_t kQueueJobs = 8192;
 constexpr uint32_t kBufferBytes = 65536 + 64;
 
+// The configuration as the bench left it, copied where one instruction
+// reaches each word (the block itself lies in large data).
+twin_config_block config;
+
 // Jobs waiting for the LANai: per class (cyclic) or all together (pooled).
-VIA_ZEROED_AT_LOAD JobFifo<kQueueJobs> descriptor_queue{};
-VIA_ZEROED_AT_LOAD JobFifo<kQueueJobs> data_queue{};
-VIA_ZEROED_AT_LOAD JobFifo<kQueueJobs> pooled_queue{};
+VIA_ZEROED_AT_LOAD uint32_t descriptor_slots[kQueueJobs]{};
+VIA_ZEROED_AT_LOAD uint32_t data_slots[kQueueJobs]{};
+VIA_ZEROED_AT_LOAD uint32_t pooled_slots[kQueueJobs]{};
+VIA_ZEROED_AT_LOAD uint32_t host_dma_slots[kQueueJobs]{};
+JobFifo<kQueueJobs> descriptor_queue{descriptor_slots, 0, 0};
+JobFifo<kQueueJobs> data_queue{data_slots, 0, 0};
+JobFifo<kQueueJobs> pooled_queue{pooled_slots, 0, 0};
 // Host DMA requests in flight, in the engine's (FCFS) order: the job each
 // one becomes when it completes.
-VIA_ZEROED_AT_LOAD JobFifo<kQueueJobs> host_dma_jobs{};
+JobFifo<kQueueJobs> host_dma_jobs{host_dma_slots, 0, 0};
 
 // Descriptors land in one scratch area; data in one send buffer whose
 // route byte sits just in front of it; packets come back into another.
@@ -53,6 +61,14 @@ uint32_t doorbells_taken;
 
 uint32_t cycle_now() { return lanai_mmio_read(LANAI_REG_CYCLE_LO); }
 
+// How the core picks its next job: cyclically from three queues, from one
+// pooled FCFS queue, or (the single-station form) doorbells alone. Each
+// discipline's loop is one function with the work inlined into it, so the
+// core keeps its constants in registers instead of saving and rebuilding
+// them around every call: the spans the trace shows are then nearer the
+// model's times, and the emulator has fewer instructions to execute.
+enum class Discipline { cyclic, pooled, doorbells_only };
+
 // One job's service: the state and label go up at its start, and the core
 // is this job's until the class's cycles have passed since then. The work
 // that hands the message on (programming a DMA engine) comes after the
@@ -67,14 +83,14 @@ uint32_t cycle_now() { return lanai_mmio_read(LANAI_REG_CYCLE_LO); }
 struct Work {
   uint32_t started;
 };
-VIA_ZEROED_AT_LOAD int32_t overrun_cycles[3]{};
+int32_t overrun_cycles[3];
 uint32_t free_since;      // cycle the last job ended
 uint32_t waiting_at_free; // 1 << class for each class with work waiting then
-uint32_t (*waiting_classes)();
 
 // The clock is read before the state goes up and after it comes down, so
 // what the firmware measures covers the whole span the trace shows.
-Work begin_work(JobClass c, const char* state, uint32_t visit, uint32_t message) {
+[[gnu::always_inline]] inline Work begin_work(JobClass c, const char* state, uint32_t visit,
+                                              uint32_t message) {
   const uint32_t now = cycle_now();
   const Work work{(waiting_at_free >> c & 1u) != 0u ? free_since : now};
   waiting_at_free = 0;
@@ -85,7 +101,7 @@ Work begin_work(JobClass c, const char* state, uint32_t visit, uint32_t message)
 // The rest of the wait runs on the countdown timer, not on the cycle
 // counter: the loop then polls only the event word, and a core that polls
 // only registers that change at events can be fast-forwarded exactly.
-void wait_out(const Work& work, JobClass c, uint32_t cycles) {
+[[gnu::always_inline]] inline void wait_out(const Work& work, JobClass c, uint32_t cycles) {
   const int32_t wait = static_cast<int32_t>(cycles) - overrun_cycles[c];
   const int32_t left = wait - static_cast<int32_t>(cycle_now() - work.started);
   if (left <= 0)
@@ -95,19 +111,23 @@ void wait_out(const Work& work, JobClass c, uint32_t cycles) {
   }
   lanai_mmio_write(LANAI_REG_TIMER, 0u);
 }
-void end_work(const Work& work, JobClass c, uint32_t cycles) {
+template <Discipline d>
+uint32_t waiting_classes();
+template <Discipline d>
+[[gnu::always_inline]] inline void end_work(const Work& work, JobClass c, uint32_t cycles) {
   via::trace_state(nullptr);
   free_since = cycle_now();
   overrun_cycles[c] +=
       static_cast<int32_t>(free_since - work.started) - static_cast<int32_t>(cycles);
-  waiting_at_free = waiting_classes();
+  waiting_at_free = waiting_classes<d>();
 }
 
-void fetch(uint32_t visit, uint32_t message, uint64_t host, uint32_t handle, uint32_t sram,
-           uint32_t length, JobClass becomes) {
+[[gnu::always_inline]] inline void fetch(uint32_t visit, uint32_t message, uint64_t host,
+                                         uint32_t handle, uint32_t sram, uint32_t length,
+                                         JobClass becomes) {
   via::trace_tag(visit, message);
   const via::HdmaTicket ticket =
-      via::hdma_submit({host, handle, twin_config.ptag, sram, length, via::HdmaDirection::to_sram});
+      via::hdma_submit({host, handle, config.ptag, sram, length, via::HdmaDirection::to_sram});
   if (!ticket.accepted)
     fail(TWIN_FAIL_HDMA_REFUSED);
   if (!host_dma_jobs.push(job(becomes, message)))
@@ -117,48 +137,50 @@ void fetch(uint32_t visit, uint32_t message, uint64_t host, uint32_t handle, uin
 // --- The three classes of LANai work ----------------------------------------
 
 // Takes the head of the doorbell FIFO (the caller saw one waiting).
-void serve_doorbell(uint32_t message) {
+template <Discipline d>
+[[gnu::always_inline]] inline void serve_doorbell(uint32_t message) {
   Work work = begin_work(kDoorbell, kStateDoorbell, TWIN_VISIT_LANAI_DOORBELL, message);
   via::Doorbell doorbell;
   (void)via::doorbell_pop(doorbell, false);
-  wait_out(work, kDoorbell, twin_config.doorbell_cycles);
-  if (twin_config.lanai_only == 0u) {
+  wait_out(work, kDoorbell, config.doorbell_cycles);
+  if (d != Discipline::doorbells_only) {
     const uint64_t host = static_cast<uint64_t>(doorbell.address_hi) << 32 | doorbell.address_lo;
     fetch(TWIN_VISIT_HDMA_DESCRIPTOR, message, host, doorbell.handle,
-          via::sram_address(descriptor_area), twin_config.descriptor_bytes, kDescriptor);
+          via::sram_address(descriptor_area), config.descriptor_bytes, kDescriptor);
   }
-  end_work(work, kDoorbell, twin_config.doorbell_cycles);
+  end_work<d>(work, kDoorbell, config.doorbell_cycles);
 }
 
-void serve_descriptor(uint32_t message) {
+template <Discipline d>
+[[gnu::always_inline]] inline void serve_descriptor(uint32_t message) {
   Work work = begin_work(kDescriptor, kStateDescriptor, TWIN_VISIT_LANAI_DESCRIPTOR, message);
-  wait_out(work, kDescriptor, twin_config.descriptor_cycles);
-  const uint64_t host =
-      static_cast<uint64_t>(twin_config.data_host_hi) << 32 | twin_config.data_host_lo;
-  fetch(TWIN_VISIT_HDMA_DATA, message, host, twin_config.handle,
-        via::sram_address(send_buffer + kDataOffset), twin_config.data_bytes, kData);
-  end_work(work, kDescriptor, twin_config.descriptor_cycles);
+  wait_out(work, kDescriptor, config.descriptor_cycles);
+  const uint64_t host = static_cast<uint64_t>(config.data_host_hi) << 32 | config.data_host_lo;
+  fetch(TWIN_VISIT_HDMA_DATA, message, host, config.handle,
+        via::sram_address(send_buffer + kDataOffset), config.data_bytes, kData);
+  end_work<d>(work, kDescriptor, config.descriptor_cycles);
 }
 
 // The returning packet of the previous send is long in by now (the send
 // DMA went idle before this job started): take it and re-arm.
-void drop_returned_packet() {
+[[gnu::always_inline]] inline void drop_returned_packet() {
   if ((via::nrdma_status() & LANAI_NRDMA_STATUS_DONE) == 0u)
     return;
   via::nrdma_acknowledge();
   (void)via::nrdma_arm(via::sram_address(receive_buffer), kBufferBytes);
 }
 
-void serve_data(uint32_t message) {
+template <Discipline d>
+[[gnu::always_inline]] inline void serve_data(uint32_t message) {
   Work work = begin_work(kData, kStateData, TWIN_VISIT_LANAI_DATA, message);
-  wait_out(work, kData, twin_config.data_cycles);
+  wait_out(work, kData, config.data_cycles);
   drop_returned_packet();
   via::trace_tag(TWIN_VISIT_NSDMA, message);
-  send_buffer[kDataOffset - 1] = static_cast<uint8_t>(twin_config.route_byte);
-  if (via::nsdma_start(via::sram_address(send_buffer + kDataOffset - 1),
-                       twin_config.data_bytes + 1u, 1u) != LANAI_NSDMA_ACCEPTED)
+  send_buffer[kDataOffset - 1] = static_cast<uint8_t>(config.route_byte);
+  if (via::nsdma_start(via::sram_address(send_buffer + kDataOffset - 1), config.data_bytes + 1u,
+                       1u) != LANAI_NSDMA_ACCEPTED)
     fail(TWIN_FAIL_SEND_REFUSED);
-  end_work(work, kData, twin_config.data_cycles);
+  end_work<d>(work, kData, config.data_cycles);
 }
 
 // --- Arrivals -----------------------------------------------------------------
@@ -167,7 +189,8 @@ bool doorbell_waiting() { return (via::event_status() & LANAI_EV_DOORBELL) != 0u
 bool send_dma_idle() { return (via::event_status() & LANAI_EV_NSDMA_IDLE) != 0u; }
 
 // Host DMA completions turn into LANai work of the next class.
-void collect_host_dma(JobFifo<kQueueJobs>& descriptors, JobFifo<kQueueJobs>& data) {
+[[gnu::always_inline]] inline void collect_host_dma(JobFifo<kQueueJobs>& descriptors,
+                                                    JobFifo<kQueueJobs>& data) {
   if ((via::event_status() & LANAI_EV_HDMA_DONE) == 0u)
     return;
   for (uint32_t word = via::hdma_pop_done(); word != 0u; word = via::hdma_pop_done()) {
@@ -179,10 +202,11 @@ void collect_host_dma(JobFifo<kQueueJobs>& descriptors, JobFifo<kQueueJobs>& dat
   }
 }
 
-// --- The two disciplines ------------------------------------------------------
+// --- The three disciplines ----------------------------------------------------
 
 // What each discipline would serve next without waiting, per class.
-uint32_t waiting_cyclic() {
+template <>
+uint32_t waiting_classes<Discipline::cyclic>() {
   collect_host_dma(descriptor_queue, data_queue);
   const uint32_t events = via::event_status();
   uint32_t classes = 0;
@@ -194,14 +218,16 @@ uint32_t waiting_cyclic() {
     classes |= 1u << kData;
   return classes;
 }
-uint32_t waiting_doorbells() { return doorbell_waiting() ? 1u << kDoorbell : 0u; }
-uint32_t waiting_pooled();
+template <>
+uint32_t waiting_classes<Discipline::doorbells_only>() {
+  return doorbell_waiting() ? 1u << kDoorbell : 0u;
+}
 
 // Until one of the events that bring work has happened: a doorbell, a host
 // DMA completion, or the send DMA going idle while data waits for it. The
 // loop reads only the event word, so a lap of it is a few instructions and
 // an idle core is fast-forwarded after two of them.
-void wait_for_work() {
+[[gnu::always_inline]] inline void wait_for_work() {
   if (!descriptor_queue.empty())
     return;
   const uint32_t wanted = LANAI_EV_DOORBELL | LANAI_EV_HDMA_DONE |
@@ -213,17 +239,18 @@ void wait_for_work() {
 // Cyclic polling: doorbell queue (the hardware FIFO), descriptor queue,
 // data queue, one job per visit. Data waits while the send DMA is busy.
 [[noreturn]] void poll_cyclically() {
+  constexpr Discipline d = Discipline::cyclic;
   for (;;) {
     wait_for_work();
     if ((via::event_status() & LANAI_EV_DOORBELL) != 0u)
-      serve_doorbell(doorbells_taken++);
+      serve_doorbell<d>(doorbells_taken++);
     collect_host_dma(descriptor_queue, data_queue);
     if (!descriptor_queue.empty()) {
-      serve_descriptor(job_message(descriptor_queue.pop()));
+      serve_descriptor<d>(job_message(descriptor_queue.pop()));
       collect_host_dma(descriptor_queue, data_queue);
     }
     if (!data_queue.empty() && send_dma_idle())
-      serve_data(job_message(data_queue.pop()));
+      serve_data<d>(job_message(data_queue.pop()));
   }
 }
 
@@ -231,7 +258,7 @@ void wait_for_work() {
 [[noreturn]] void serve_doorbells_only() {
   for (;;)
     if (doorbell_waiting())
-      serve_doorbell(doorbells_taken++);
+      serve_doorbell<Discipline::doorbells_only>(doorbells_taken++);
 }
 
 // One FCFS queue in the order the core sees the work arrive; data at the
@@ -247,7 +274,8 @@ void collect_pooled() {
   collect_host_dma(pooled_queue, pooled_queue);
 }
 
-uint32_t waiting_pooled() {
+template <>
+uint32_t waiting_classes<Discipline::pooled>() {
   collect_pooled();
   if (pooled_queue.empty())
     return 0u;
@@ -256,6 +284,7 @@ uint32_t waiting_pooled() {
 }
 
 [[noreturn]] void serve_pooled() {
+  constexpr Discipline d = Discipline::pooled;
   for (;;) {
     collect_pooled();
     if (pooled_queue.empty())
@@ -263,36 +292,48 @@ uint32_t waiting_pooled() {
     const uint32_t head = pooled_queue.front();
     switch (job_class(head)) {
     case kDoorbell:
-      serve_doorbell(doorbells_taken++);
+      serve_doorbell<d>(doorbells_taken++);
       --doorbells_queued;
       break;
     case kDescriptor:
-      serve_descriptor(job_message(head));
+      serve_descriptor<d>(job_message(head));
       break;
     case kData:
       if (!send_dma_idle())
         continue;
-      serve_data(job_message(head));
+      serve_data<d>(job_message(head));
       break;
     }
     pooled_queue.pop();
   }
 }
 
+// The bench wrote the block before the core started; nothing changes it
+// after.
+void read_config() {
+  config.pooled = twin_config.pooled;
+  config.lanai_only = twin_config.lanai_only;
+  config.doorbell_cycles = twin_config.doorbell_cycles;
+  config.descriptor_cycles = twin_config.descriptor_cycles;
+  config.data_cycles = twin_config.data_cycles;
+  config.descriptor_bytes = twin_config.descriptor_bytes;
+  config.data_bytes = twin_config.data_bytes;
+  config.handle = twin_config.handle;
+  config.ptag = twin_config.ptag;
+  config.data_host_lo = twin_config.data_host_lo;
+  config.data_host_hi = twin_config.data_host_hi;
+  config.route_byte = twin_config.route_byte;
+}
+
 } // namespace
 } // namespace twin
 
 extern "C" int main() {
-  if (twin_config.lanai_only == 0u)
-    (void)via::nrdma_arm(via::sram_address(twin::receive_buffer), twin::kBufferBytes);
-  if (twin_config.lanai_only != 0u) {
-    twin::waiting_classes = twin::waiting_doorbells;
+  twin::read_config();
+  if (twin::config.lanai_only != 0u)
     twin::serve_doorbells_only();
-  }
-  if (twin_config.pooled != 0u) {
-    twin::waiting_classes = twin::waiting_pooled;
+  (void)via::nrdma_arm(via::sram_address(twin::receive_buffer), twin::kBufferBytes);
+  if (twin::config.pooled != 0u)
     twin::serve_pooled();
-  }
-  twin::waiting_classes = twin::waiting_cyclic;
   twin::poll_cyclically();
 }
