@@ -4,6 +4,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
+
 namespace lanai::cli {
 
 Option* Option::capture_default_str() {
@@ -14,16 +17,49 @@ Option* Option::required() {
   option_->required();
   return this;
 }
+namespace {
+
+// A whole number from `lo` to `hi`, written in decimal. What is wrong with
+// anything else is said as such: a word or a fraction is not a number of
+// the kind asked for, which "not in range" would not tell.
+CLI::Validator whole_number_in(long long lo, unsigned long long hi) {
+  const std::string range = fmt::format("{} to {}", lo, hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        const char* first = text.data();
+        const char* last = first + text.size();
+        const bool negative = first != last && *first == '-';
+        const char* digits = first + (negative || (first != last && *first == '+') ? 1 : 0);
+        if (digits == last ||
+            !std::all_of(digits, last, [](char c) { return c >= '0' && c <= '9'; }))
+          return fmt::format("'{}' is not a whole number (expected {})", text, range);
+        unsigned long long magnitude = 0;
+        const auto [end, error] = std::from_chars(digits, last, magnitude);
+        const bool in_range =
+            error == std::errc{} && end == last &&
+            (negative && magnitude != 0
+                 ? lo < 0 && magnitude <= static_cast<unsigned long long>(-(lo + 1)) + 1
+                 : (lo <= 0 || magnitude >= static_cast<unsigned long long>(lo)) &&
+                       magnitude <= hi);
+        if (!in_range)
+          return fmt::format("{} is out of range (expected {})", text, range);
+        return {};
+      },
+      fmt::format("INT in [{} - {}]", lo, hi));
+}
+
+} // namespace
+
 Option* Option::check_range(unsigned lo, unsigned hi) {
-  option_->check(CLI::Range(lo, hi));
+  option_->check(whole_number_in(lo, hi));
   return this;
 }
 Option* Option::check_range(unsigned long lo, unsigned long hi) {
-  option_->check(CLI::Range(lo, hi));
+  option_->check(whole_number_in(static_cast<long long>(lo), hi));
   return this;
 }
 Option* Option::check_range(int lo, int hi) {
-  option_->check(CLI::Range(lo, hi));
+  option_->check(whole_number_in(lo, static_cast<unsigned long long>(hi)));
   return this;
 }
 Option* Option::check_member(const std::vector<std::string>& values) {

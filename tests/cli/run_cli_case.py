@@ -349,6 +349,19 @@ def usage_error_status(ctx):
 
 
 @case
+def usage_error_not_a_whole_number(ctx):
+    # A counted option refuses a word, a fraction or nothing as not a whole
+    # number, and a number outside its range as out of range; each names
+    # the option, the text and the range.
+    for text in ("abc", "1.5", "", "2e3"):
+        one_line_error(ctx.run("pingpong", "--iters", text), "--iters", f"'{text}' is not a whole number",
+                       "expected 1 to 10000000")
+    for text in ("0", "-3", "10000001", "99999999999999999999999"):
+        one_line_error(ctx.run("pingpong", "--iters", text), "--iters", f"{text} is out of range",
+                       "expected 1 to 10000000")
+
+
+@case
 def usage_error_unknown_subcommand(ctx):
     # An unknown subcommand is named, with or without --help after it or a
     # top-level flag before it.
