@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string_view>
 
 namespace lanai::cli {
 
@@ -26,22 +27,17 @@ CLI::Validator whole_number_in(long long lo, unsigned long long hi) {
   const std::string range = fmt::format("{} to {}", lo, hi);
   return CLI::Validator(
       [lo, hi, range](std::string& text) -> std::string {
-        const char* first = text.data();
-        const char* last = first + text.size();
-        const bool negative = first != last && *first == '-';
-        const char* digits = first + (negative || (first != last && *first == '+') ? 1 : 0);
-        if (digits == last ||
-            !std::all_of(digits, last, [](char c) { return c >= '0' && c <= '9'; }))
+        const bool negative = text.starts_with('-');
+        const std::string_view digits =
+            std::string_view(text).substr(negative || text.starts_with('+') ? 1 : 0);
+        if (digits.empty() ||
+            !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
           return fmt::format("'{}' is not a whole number (expected {})", text, range);
         unsigned long long magnitude = 0;
-        const auto [end, error] = std::from_chars(digits, last, magnitude);
-        const bool in_range =
-            error == std::errc{} && end == last &&
-            (negative && magnitude != 0
-                 ? lo < 0 && magnitude <= static_cast<unsigned long long>(-(lo + 1)) + 1
-                 : (lo <= 0 || magnitude >= static_cast<unsigned long long>(lo)) &&
-                       magnitude <= hi);
-        if (!in_range)
+        const std::errc error =
+            std::from_chars(digits.data(), digits.data() + digits.size(), magnitude).ec;
+        const __int128 value = negative ? -static_cast<__int128>(magnitude) : magnitude;
+        if (error != std::errc{} || value < lo || value > hi)
           return fmt::format("{} is out of range (expected {})", text, range);
         return {};
       },

@@ -295,23 +295,22 @@ uint32_t waiting_classes<Discipline::pooled>() {
       }
       continue;
     }
-    // A job leaves the queue as its service starts: what waits when it ends
-    // (waiting_classes) is the work behind it, not the job itself.
+    // Data at the head waits for the send DMA. A job leaves the queue as its
+    // service starts: what waits when it ends (waiting_classes) is the work
+    // behind it, not the job itself.
     const uint32_t head = pooled_queue.front();
+    if (job_class(head) == kData && !send_dma_idle())
+      continue;
+    pooled_queue.pop();
     switch (job_class(head)) {
     case kDoorbell:
-      pooled_queue.pop();
       serve_doorbell<d>(doorbells_taken++);
       --doorbells_queued;
       break;
     case kDescriptor:
-      pooled_queue.pop();
       serve_descriptor<d>(job_message(head));
       break;
     case kData:
-      if (!send_dma_idle())
-        continue;
-      pooled_queue.pop();
       serve_data<d>(job_message(head));
       break;
     }
