@@ -151,9 +151,16 @@ void Cpu::code_written(std::uint32_t index) {
 }
 
 void Cpu::read_sram(std::uint32_t addr, std::span<std::uint8_t> out) const {
-  if (addr > sram_bytes_ || out.size() > sram_bytes_ - addr)
+  if (out.size() > sram_bytes_)
     throw std::out_of_range("SRAM read outside the SRAM");
-  std::copy_n(sram_.get() + addr, out.size(), out.begin());
+  std::copy_n(sram_view(addr, static_cast<std::uint32_t>(out.size())).data(), out.size(),
+              out.begin());
+}
+
+std::span<const std::uint8_t> Cpu::sram_view(std::uint32_t addr, std::uint32_t length) const {
+  if (addr > sram_bytes_ || length > sram_bytes_ - addr)
+    throw std::out_of_range("SRAM read outside the SRAM");
+  return {sram_.get() + addr, length};
 }
 
 std::uint32_t Cpu::read_word(std::uint32_t addr) const {

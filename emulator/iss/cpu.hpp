@@ -111,6 +111,9 @@ public:
   std::uint32_t sram_bytes() const { return sram_bytes_; }
   void write_sram(std::uint32_t addr, std::span<const std::uint8_t> data);
   void read_sram(std::uint32_t addr, std::span<std::uint8_t> out) const;
+  // The bytes themselves, valid until the next write (a copy out of SRAM
+  // then needs no buffer of its own).
+  std::span<const std::uint8_t> sram_view(std::uint32_t addr, std::uint32_t length) const;
   std::uint32_t read_word(std::uint32_t addr) const;
   void write_word(std::uint32_t addr, std::uint32_t value);
 

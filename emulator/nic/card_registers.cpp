@@ -4,7 +4,6 @@
 #include "emulator/nic/card_registers.hpp"
 
 #include <algorithm>
-#include <array>
 
 #include "lanai/register_map.h"
 #include "emulator/nic/busy_meter.hpp"
@@ -249,16 +248,16 @@ void CardRegisters::write_trace_port(std::uint32_t address, std::uint64_t cycle,
   }
 }
 
-std::string CardRegisters::state_name(std::uint32_t address) const {
+std::string_view CardRegisters::state_name(std::uint32_t address) const {
   // At most 64 characters, up to the terminating zero or the end of SRAM.
   const std::uint32_t sram = devices_.cpu->sram_bytes();
   if (address == 0 || address >= sram)
     return {};
-  std::array<std::uint8_t, 64> bytes{};
-  const auto length = std::min<std::uint32_t>(bytes.size(), sram - address);
-  devices_.cpu->read_sram(address, std::span<std::uint8_t>(bytes.data(), length));
-  const auto end = std::find(bytes.begin(), bytes.begin() + length, std::uint8_t{0});
-  return std::string(bytes.begin(), end);
+  const std::span<const std::uint8_t> bytes =
+      devices_.cpu->sram_view(address, std::min<std::uint32_t>(64, sram - address));
+  const auto end = std::find(bytes.begin(), bytes.end(), std::uint8_t{0});
+  return {reinterpret_cast<const char*>(bytes.data()),
+          static_cast<std::size_t>(end - bytes.begin())};
 }
 
 void CardRegisters::raise_interrupt(kernel::SimTime when, std::uint32_t word) {

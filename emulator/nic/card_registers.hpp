@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "emulator/iss/cpu.hpp"
 #include "emulator/iss/mmio_bus.hpp"
@@ -76,8 +77,9 @@ private:
   // The instrumentation port's registers (LANAI_REG_TRACE_*).
   iss::MmioStatus read_trace_port(std::uint32_t address, std::uint32_t& value) const;
   void write_trace_port(std::uint32_t address, std::uint64_t cycle, std::uint32_t value);
-  // The NUL-terminated name at SRAM `address` (at most 64 characters).
-  std::string state_name(std::uint32_t address) const;
+  // The NUL-terminated name at SRAM `address` (at most 64 characters), as
+  // it stands in SRAM: valid until the next write to it.
+  std::string_view state_name(std::uint32_t address) const;
 
   kernel::Kernel& kernel_;
   machine::SystemRegisters& system_;

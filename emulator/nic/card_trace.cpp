@@ -9,12 +9,12 @@ void CardTrace::set_stamp_word(bool high, std::uint32_t word) {
                 : (stamp_ & ~0xFFFFFFFFull) | word;
 }
 
-void CardTrace::set_state(kernel::SimTime when, std::string name) {
+void CardTrace::set_state(kernel::SimTime when, std::string_view name) {
   if (!recorder_)
     return;
   if (!state_.empty() && !waiting_ && when > state_since_)
     record(trace::Track::lanai, state_, state_since_, when, tag_);
-  state_ = std::move(name);
+  state_.assign(name);
   state_since_ = when;
   waiting_ = false;
 }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "emulator/kernel/sim_time.hpp"
 #include "emulator/trace/trace_recorder.hpp"
@@ -32,7 +33,7 @@ public:
 
   // The firmware starts working in state `name` at `when` (empty: back to
   // polling). Closes the LANai span of the previous state.
-  void set_state(kernel::SimTime when, std::string name);
+  void set_state(kernel::SimTime when, std::string_view name);
   // The firmware busy-waits on a device (or works again) in its state: the
   // span closes while it waits and reopens, same name, when it resumes.
   void set_waiting(kernel::SimTime when, bool waiting);

@@ -84,14 +84,13 @@ std::uint32_t NetSendDma::start(kernel::SimTime when) {
   if (payload_bytes > max_payload_)
     return LANAI_NSDMA_TOO_LARGE;
 
-  std::vector<std::uint8_t> route(route_len_);
-  std::vector<std::uint8_t> payload(payload_bytes);
-  cpu_.read_sram(sram_, route);
-  cpu_.read_sram(sram_ + route_len_, payload);
+  const std::span<const std::uint8_t> route = cpu_.sram_view(sram_, route_len_);
+  const std::span<const std::uint8_t> payload = cpu_.sram_view(sram_ + route_len_, payload_bytes);
   // Ids only label packets in traces; the node keeps them unique per fabric.
   packet_id_ = std::uint64_t{node_} << 40 | next_sequence_++;
   payload_bytes_ = payload_bytes;
-  pending_.emplace(packet_id_, std::move(route), std::move(payload));
+  pending_.emplace(packet_id_, std::vector<std::uint8_t>(route.begin(), route.end()),
+                   std::vector<std::uint8_t>(payload.begin(), payload.end()));
   busy_ = true;
   ++activity_;
   meter_.begin(when);

@@ -4,9 +4,11 @@
 // not made with an SRAM it cannot address.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <lanai/register_map.h>
 
@@ -113,4 +115,25 @@ TEST_CASE("an SRAM size that is zero, not whole words or reaches the register wi
   cpu.read_sram((2u << 20) - 16u, bytes);
   for (const std::uint8_t b : bytes)
     CHECK(b == 0);
+}
+
+TEST_CASE(
+    "host-side SRAM reads outside the SRAM are refused, and a view shows the bytes in place") {
+  const lanai::iss::CycleCosts costs{};
+  lanai::iss::Cpu cpu(4096, costs, nullptr);
+  const std::array<std::uint8_t, 4> word{1, 2, 3, 4};
+  cpu.write_sram(4092, word);
+  const auto view = cpu.sram_view(4092, 4);
+  REQUIRE(view.size() == 4);
+  CHECK(std::equal(view.begin(), view.end(), word.begin()));
+  CHECK(cpu.sram_view(4096, 0).empty());
+  std::array<std::uint8_t, 8> out{};
+  for (const auto& [address, length] :
+       {std::pair{4093u, 4u}, std::pair{4097u, 0u}, std::pair{0u, 4100u}, std::pair{~0u, 2u}}) {
+    CAPTURE(address);
+    CAPTURE(length);
+    CHECK_THROWS_WITH_AS(cpu.sram_view(address, length), "SRAM read outside the SRAM",
+                         std::out_of_range);
+  }
+  CHECK_THROWS_WITH_AS(cpu.read_sram(4092, out), "SRAM read outside the SRAM", std::out_of_range);
 }
