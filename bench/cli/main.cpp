@@ -23,8 +23,8 @@ int main(int argc, char** argv) {
   app.add_flag_callback(
          "--no-fast-forward", [] { lanai::iss::set_default_fast_forward(false); },
          "execute every idle polling cycle of the LANai instead of skipping idle loops exactly, "
-         "and keep the cards' cores in strict lockstep "
-         "(results are the same; for comparison and debugging)")
+         "keep the cards' cores in strict lockstep, and make every completion poll of the host "
+         "programs a kernel event (results are the same; for comparison and debugging)")
       ->trigger_on_parse();
   app.add_flag_callback(
          "--no-blocks", [] { lanai::iss::set_default_blocks(false); },

@@ -80,14 +80,14 @@ kernel::SimTime host_now() {
   host::HostCpu* host = host::HostCpu::current();
   if (!host)
     throw std::logic_error("host_now called outside a host program");
-  return host->kernel().now();
+  return host->time();
 }
 
 void host_wait_until(kernel::SimTime t) {
   host::HostCpu* host = host::HostCpu::current();
   if (!host)
     throw std::logic_error("host_wait_until called outside a host program");
-  const kernel::SimTime now = host->kernel().now();
+  const kernel::SimTime now = host->time();
   if (t > now)
     host->compute(t - now);
 }

@@ -66,6 +66,7 @@ Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
     if (config_.profiler)
       cpu.set_profile(&config_.profiler->attach(node, firmware, cpu.sram_bytes()));
     hosts_.push_back(std::make_unique<HostCpu>(kernel_, node));
+    hosts_.back()->set_fast_forward(config_.fast_forward);
     // Until a driver installs its own hook, a host DMA write into host
     // memory is all a polling program could be waiting for.
     HostCpu* host = hosts_.back().get();
@@ -212,6 +213,9 @@ RunReport Cluster::run(std::vector<std::function<int()>> programs) {
   }
 
   report.end_time = kernel_.now();
+  for (const auto& host : hosts_)
+    stats_.counter(fmt::format("node{}.host.looks_in_place", host->node()))
+        .add(host->looks_in_place());
   for (const auto& card : cards_) {
     stats_.counter(fmt::format("node{}.lanai.skipped_cycles", card->node()))
         .add(card->cpu().skipped_cycles());

@@ -3,6 +3,7 @@
 // where the program (or the library on its behalf) says it does.
 #include "emulator/host/host_cpu.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -80,6 +81,7 @@ void HostCpu::start(std::function<int()> program, std::size_t stack_bytes) {
           exit_code_ = 1;
           failure_ = "unknown exception";
         }
+        settle(); // the program ends once the time it owes is spent
       },
       stack_bytes != 0 ? stack_bytes : Fiber::default_stack_bytes);
   state_ = HostState::computing;
@@ -135,19 +137,40 @@ void HostCpu::compute(kernel::SimTime duration) {
     fiber_->yield();
     return;
   }
-  if (duration <= kernel::SimTime::zero())
+  if (duration > kernel::SimTime::zero())
+    busy_ += duration;
+  const kernel::SimTime spent = std::max(duration, kernel::SimTime::zero()) + owed_;
+  owed_ = kernel::SimTime::zero();
+  if (spent == kernel::SimTime::zero())
     return;
-  busy_ += duration;
   state_ = HostState::computing;
   resume_event_ = kernel_.schedule_in(
-      duration, [this] { resume(); }, label_);
+      spent, [this] { resume(); }, label_);
   suspend();
+}
+
+void HostCpu::look(kernel::SimTime duration) {
+  require_current("look");
+  if (duration <= kernel::SimTime::zero())
+    return;
+  // Time the program reaches strictly before anything else happens: an
+  // event of that very time would run before the program's resumption.
+  const kernel::SimTime until = time() + duration;
+  if (fast_forward_ && !fiber_->cancelling() && until < kernel_.next_event_time() &&
+      until <= kernel_.run_limit()) {
+    owed_ += duration;
+    busy_ += duration;
+    ++looks_in_place_;
+    return;
+  }
+  compute(duration);
 }
 
 void HostCpu::sleep(kernel::SimTime duration) {
   require_current("sleep");
   if (duration <= kernel::SimTime::zero())
     return;
+  settle();
   const kernel::SimTime until = kernel_.now() + duration;
   // Notifications wake the fiber early; it goes back to sleep until then.
   wait([] { return false; }, until, "sleep", kernel::SimTime::zero());
@@ -155,6 +178,7 @@ void HostCpu::sleep(kernel::SimTime duration) {
 
 void HostCpu::exit_program(int code) {
   require_current("exit_program");
+  settle();
   exit_code_ = code;
   fiber_->unwind_here();
 }
@@ -162,6 +186,7 @@ void HostCpu::exit_program(int code) {
 bool HostCpu::wait(const std::function<bool()>& ready, std::optional<kernel::SimTime> deadline,
                    std::string what, kernel::SimTime poll_cost) {
   require_current("wait");
+  settle();
   if (ready())
     return true;
   if (fiber_->cancelling()) {

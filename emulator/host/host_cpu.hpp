@@ -55,6 +55,18 @@ public:
   // --- Called from inside the program's fiber ---------------------------
   // Spends `duration` of CPU time: the fiber sleeps and resumes after it.
   void compute(kernel::SimTime duration);
+  // Spends `duration` of CPU time on a call that only looks at what the
+  // kernel's events change (a completion poll): with fast-forward on, and
+  // nothing due before the time is spent (no event or task wake, and the
+  // kernel's run goes that far), the fiber goes on at once and owes the
+  // time. The program's clock, time(), then runs ahead of the kernel's;
+  // compute(), wait(), sleep() and the program's end pay what is owed first,
+  // in one event. Nothing can change what the program sees before then, so
+  // it sees and does exactly what it would have, without a fiber switch and
+  // a kernel event for every poll that cannot succeed.
+  void look(kernel::SimTime duration);
+  // The program's clock: the kernel's time plus what look() owes.
+  kernel::SimTime time() const { return kernel_.now() + owed_; }
   // Sleeps for `duration` without using the CPU (the program's clock moves
   // on; busy_time() does not).
   void sleep(kernel::SimTime duration);
@@ -101,6 +113,10 @@ public:
   kernel::SimTime finished_at() const { return finished_at_; }
   // Times the fiber has been resumed: grows whenever the program moves.
   std::uint64_t wakeups() const { return wakeups_; }
+  // Looks made without leaving the fiber (see look()).
+  std::uint64_t looks_in_place() const { return looks_in_place_; }
+  // On by default; off, every look() is a compute().
+  void set_fast_forward(bool on) { fast_forward_ = on; }
 
 private:
   void resume();
@@ -108,6 +124,8 @@ private:
   void wake();
   void require_current(const char* what) const;
   void finish();
+  // Pays what look() owes (see there).
+  void settle() { compute(kernel::SimTime::zero()); }
 
   kernel::Kernel& kernel_;
   std::uint32_t node_;
@@ -128,6 +146,9 @@ private:
   // wait in progress re-checks instead of sleeping through it.
   bool missed_wake_ = false;
   std::uint64_t wakeups_ = 0;
+  kernel::SimTime owed_{}; // charged by look(), not yet spent in the kernel
+  std::uint64_t looks_in_place_ = 0;
+  bool fast_forward_ = true;
   std::function<void()> on_finish_;
 };
 

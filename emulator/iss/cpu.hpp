@@ -95,6 +95,12 @@ public:
   // outside the core wrote its memory or registers, since it was found.
   // Forgets the loop if not.
   bool idle_loop_holds();
+  // Whether the lap the idle watch follows may go on in the next run
+  // (run_on()) although device events ran since this one ended: nothing
+  // outside the core wrote its memory or registers, and every device
+  // register the lap read so far still reads the same, so the core stands
+  // as if none had run.
+  bool watch_holds();
   // Cycles (and instructions) that fast-forward accounted without executing.
   std::uint64_t skipped_cycles() const { return skipped_cycles_; }
   std::uint64_t skipped_instructions() const { return skipped_instructions_; }

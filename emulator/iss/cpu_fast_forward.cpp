@@ -90,6 +90,19 @@ bool Cpu::idle_loop_holds() {
   return same;
 }
 
+bool Cpu::watch_holds() {
+  if (!fast_forward_ || bus_ == nullptr || outside_writes_after_run_ != outside_writes_ ||
+      watch_.branch() == IdleWatch::none || !watch_.clean() || !watch_.reads_kept())
+    return false;
+  for (int i = 0; i < watch_.reads(); ++i) {
+    std::uint32_t value = 0;
+    const IdleWatch::Read& read = watch_.read(i);
+    if (bus_->read(read.address, cycles_, value) != MmioStatus::ok || value != read.value)
+      return false;
+  }
+  return true;
+}
+
 void Cpu::resume_lap(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   // From any point of a lap that repeats, the next lap_.cycles bring the
   // core back to the same point in the same state, so skipping from here is

@@ -243,12 +243,14 @@ bool Kernel::next_wake(SimTime& time, TaskId& task) const {
 bool Kernel::step() {
   enter_run("step");
   RunningGuard guard(running_);
+  run_limit_ = SimTime::zero();
   return run_next(SimTime::max());
 }
 
 void Kernel::run() {
   enter_run("run");
   RunningGuard guard(running_);
+  run_limit_ = SimTime::max();
   stop_requested_ = false;
   while (!stop_requested_ && run_next(SimTime::max())) {
   }
@@ -263,6 +265,7 @@ void Kernel::run_until(SimTime limit) {
                     limit.ps(), now_.ps()));
   }
   RunningGuard guard(running_);
+  run_limit_ = limit;
   stop_requested_ = false;
   while (!stop_requested_) {
     if (!run_next(limit)) {

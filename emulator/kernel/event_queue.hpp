@@ -76,6 +76,14 @@ public:
   // Runs the single earliest event; returns false if there was none.
   bool step();
 
+  // How far the run in progress goes: run_until()'s limit, SimTime::max()
+  // for run(), and zero for step() (one event, nothing beyond it). A
+  // component that goes ahead of the kernel's time within a callback (a
+  // host program's polls) stays within it, as it stays before the next
+  // event: a caller that stops at the limit then finds everything as it
+  // would have been.
+  SimTime run_limit() const { return run_limit_; }
+
   // Makes the innermost run() or run_until() return after the current
   // callback finishes. A stop requested outside a run is forgotten when the
   // next run starts, so a stale request cannot cut a later run short.
@@ -211,6 +219,7 @@ private:
   std::vector<Sleeper*> sleepers_;
   bool stop_requested_ = false;
   bool running_ = false;
+  SimTime run_limit_ = SimTime::max();
   TaskQueue tasks_;
   // The running event's label lives in its slot or its task while the
   // callback runs (callbacks never nest).

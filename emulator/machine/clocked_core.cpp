@@ -105,9 +105,11 @@ void ClockedCore::slice() {
                                     ? std::max(private_horizon(events), accesses)
                                     : accesses;
     cpu_.set_access_limit(limit > accesses ? accesses : ~std::uint64_t{0});
-    // With no event run since the last run, nothing the core reads changed:
-    // its idle watch carries on across the two runs.
-    const bool unchanged = kernel_.scheduled_events_executed() == events_seen_;
+    // With no event run since the last run, or none that changed what the
+    // lap the core's idle watch follows has read, the watch carries on
+    // across the two runs.
+    const bool unchanged =
+        kernel_.scheduled_events_executed() == events_seen_ || cpu_.watch_holds();
     if (!observer_) {
       reason = unchanged ? cpu_.run_on(limit) : cpu_.run(limit);
     } else {

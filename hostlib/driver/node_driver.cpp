@@ -129,6 +129,12 @@ void NodeDriver::charge(std::uint32_t ns) {
   host_.compute(kernel::nanoseconds(ns));
 }
 
+void NodeDriver::charge_look(std::uint32_t ns) {
+  if (ns == 0 || host::HostCpu::current() != &host_)
+    return;
+  host_.look(kernel::nanoseconds(ns));
+}
+
 std::optional<kernel::SimTime> NodeDriver::deadline_after(VIP_ULONG timeout_ms) const {
   constexpr VIP_ULONG longest_ms = 1'000'000'000;
   if (timeout_ms == VIP_INFINITE || timeout_ms >= longest_ms)

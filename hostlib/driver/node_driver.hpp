@@ -74,6 +74,10 @@ public:
   // --- Time -------------------------------------------------------------------
   // Spends host CPU time (only from the node's own program).
   void charge(std::uint32_t ns);
+  // The same for a call that only looks at what the card's events change
+  // (Done on a work or completion queue): a poll that cannot succeed costs
+  // its time without leaving the program (host::HostCpu::look).
+  void charge_look(std::uint32_t ns);
   // VIP timeouts in milliseconds; VIP_INFINITE (and anything beyond about
   // eleven days) means no deadline.
   std::optional<kernel::SimTime> deadline_after(VIP_ULONG timeout_ms) const;

@@ -110,8 +110,8 @@ ParsedLaunch parse_launch_options(int argc, char** argv, const LaunchText& text)
   app.add_flag_callback(
       "--no-fast-forward", [] { iss::set_default_fast_forward(false); },
       "execute every idle polling cycle of the LANai instead of skipping idle loops exactly, "
-      "and keep the cards' cores in strict lockstep "
-      "(results are the same; for comparison and debugging)");
+      "keep the cards' cores in strict lockstep, and make every completion poll of the host "
+      "programs a kernel event (results are the same; for comparison and debugging)");
   app.add_option("args", options.arguments, "Arguments for via_main (after --)");
   if (const std::optional<int> status = app.parse(argc, argv, me)) {
     parsed.exit_status = *status;

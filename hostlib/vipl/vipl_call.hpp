@@ -15,14 +15,21 @@
 
 namespace lanai::vipl {
 
+// How a call's time is spent: by sleeping it, or, for a call that only
+// looks at what the card changes (a Done), as NodeDriver::charge_look does.
+enum class CallKind { acts, looks };
+
 template <class Fn>
-VIP_RETURN vipl_call(Fn&& body) {
+VIP_RETURN vipl_call(Fn&& body, CallKind kind = CallKind::acts) {
   NodeDriver* driver = Session::current_driver();
   // Outside an emulated node there is no NIC to talk to.
   if (!driver)
     return VIP_ERROR_RESOURCE;
   try {
-    driver->charge(driver->costs().call_ns);
+    if (kind == CallKind::looks)
+      driver->charge_look(driver->costs().call_ns);
+    else
+      driver->charge(driver->costs().call_ns);
     driver->deliver_errors();
     driver->deliver_notifications();
     const VIP_RETURN result = body(*driver);

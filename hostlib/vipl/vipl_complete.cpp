@@ -25,7 +25,7 @@ VIP_RETURN done(NodeDriver& d, VIP_VI_HANDLE handle, VIP_DESCRIPTOR** out, bool 
   ViObject* vi = d.vis.find(handle);
   if (!vi || !out)
     return VIP_INVALID_PARAMETER;
-  d.charge(d.costs().poll_ns);
+  d.charge_look(d.costs().poll_ns);
   PostedQueue& queue = vi->queue(receive);
   if (!head_done(queue))
     return VIP_NOT_DONE;
@@ -61,11 +61,13 @@ VIP_RETURN wait(NodeDriver& d, VIP_VI_HANDLE handle, VIP_ULONG timeout, VIP_DESC
 } // namespace
 
 VIP_RETURN VipSendDone(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR** DescriptorPtr) {
-  return vipl_call([&](NodeDriver& d) { return done(d, ViHandle, DescriptorPtr, false); });
+  return vipl_call([&](NodeDriver& d) { return done(d, ViHandle, DescriptorPtr, false); },
+                   CallKind::looks);
 }
 
 VIP_RETURN VipRecvDone(VIP_VI_HANDLE ViHandle, VIP_DESCRIPTOR** DescriptorPtr) {
-  return vipl_call([&](NodeDriver& d) { return done(d, ViHandle, DescriptorPtr, true); });
+  return vipl_call([&](NodeDriver& d) { return done(d, ViHandle, DescriptorPtr, true); },
+                   CallKind::looks);
 }
 
 VIP_RETURN VipSendWait(VIP_VI_HANDLE ViHandle, VIP_ULONG Timeout, VIP_DESCRIPTOR** DescriptorPtr) {

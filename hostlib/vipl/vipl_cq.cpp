@@ -63,13 +63,15 @@ VIP_RETURN VipResizeCQ(VIP_CQ_HANDLE CQHandle, VIP_ULONG EntryCount) {
 }
 
 VIP_RETURN VipCQDone(VIP_CQ_HANDLE CQHandle, VIP_VI_HANDLE* ViHandle, VIP_BOOLEAN* RecvQueue) {
-  return vipl_call([&](NodeDriver& d) {
-    CqObject* cq = d.cqs.find(CQHandle);
-    if (!cq || !ViHandle || !RecvQueue)
-      return VIP_INVALID_PARAMETER;
-    d.charge(d.costs().poll_ns);
-    return take(*cq, ViHandle, RecvQueue);
-  });
+  return vipl_call(
+      [&](NodeDriver& d) {
+        CqObject* cq = d.cqs.find(CQHandle);
+        if (!cq || !ViHandle || !RecvQueue)
+          return VIP_INVALID_PARAMETER;
+        d.charge_look(d.costs().poll_ns);
+        return take(*cq, ViHandle, RecvQueue);
+      },
+      CallKind::looks);
 }
 
 namespace {

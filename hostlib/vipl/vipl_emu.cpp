@@ -12,7 +12,11 @@ uint64_t lanai_emu_now_ns(void) {
   Session* session = Session::active();
   if (!session)
     return 0;
-  return static_cast<uint64_t>(session->cluster().kernel().now().ps() / 1000);
+  // The program's own clock, which may run ahead of the kernel's after a
+  // poll (HostCpu::look).
+  const lanai::host::HostCpu* host = lanai::host::HostCpu::current();
+  const lanai::kernel::SimTime now = host ? host->time() : session->cluster().kernel().now();
+  return static_cast<uint64_t>(now.ps() / 1000);
 }
 
 namespace {

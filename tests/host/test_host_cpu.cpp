@@ -300,3 +300,57 @@ TEST_CASE("two hosts interleave by virtual time, the same way every run") {
                                           "b2@800000", "a3@900000"});
   CHECK(run_once() == first);
 }
+
+TEST_CASE("looks cost their time in place until something is due, and see what sleeping would") {
+  struct Seen {
+    int looks = 0;
+    SimTime flag_seen_at{}, finished_at{}, busy{};
+    std::uint64_t wakeups = 0, in_place = 0;
+  };
+  auto run = [](bool fast_forward, SimTime limit) {
+    kernel::Kernel k;
+    HostCpu cpu(k, 0);
+    cpu.set_fast_forward(fast_forward);
+    bool flag = false;
+    k.schedule_at(microseconds(10), [&] { flag = true; });
+    Seen seen;
+    cpu.start([&] {
+      while (!flag) {
+        cpu.look(microseconds(1));
+        ++seen.looks;
+      }
+      seen.flag_seen_at = cpu.time();
+      cpu.look(nanoseconds(300)); // owed at the end: paid before the program finishes
+      return 0;
+    });
+    if (limit == SimTime::max())
+      k.run();
+    else
+      k.run_until(limit);
+    seen.finished_at = cpu.finished_at();
+    seen.busy = cpu.busy_time();
+    seen.wakeups = cpu.wakeups();
+    seen.in_place = cpu.looks_in_place();
+    return seen;
+  };
+  const Seen slept = run(false, SimTime::max());
+  const Seen in_place = run(true, SimTime::max());
+  CHECK(slept.looks == 10);
+  CHECK(slept.flag_seen_at == microseconds(10));
+  CHECK(slept.finished_at == microseconds(10) + nanoseconds(300));
+  CHECK(slept.in_place == 0);
+  CHECK(slept.wakeups == 12);
+  // The same program, seen the same way at the same times: the looks before
+  // the event stay in the program, the one reaching it and the last one
+  // (nothing left to wait for) too, and the program's end pays it all.
+  CHECK(in_place.looks == slept.looks);
+  CHECK(in_place.flag_seen_at == slept.flag_seen_at);
+  CHECK(in_place.finished_at == slept.finished_at);
+  CHECK(in_place.busy == slept.busy);
+  CHECK(in_place.in_place == 10);
+  CHECK(in_place.wakeups == 3);
+  // A run that stops early stops the program where sleeping would have.
+  const Seen cut = run(true, microseconds(4) + nanoseconds(500));
+  CHECK(cut.looks == 4);
+  CHECK(cut.busy == microseconds(5));
+}
