@@ -128,11 +128,11 @@ TEST_CASE(
   CHECK(std::equal(view.begin(), view.end(), word.begin()));
   CHECK(cpu.sram_view(4096, 0).empty());
   std::array<std::uint8_t, 8> out{};
-  for (const auto& [address, length] :
+  for (const auto& range :
        {std::pair{4093u, 4u}, std::pair{4097u, 0u}, std::pair{0u, 4100u}, std::pair{~0u, 2u}}) {
-    CAPTURE(address);
-    CAPTURE(length);
-    CHECK_THROWS_WITH_AS(cpu.sram_view(address, length), "SRAM read outside the SRAM",
+    CAPTURE(range.first);
+    CAPTURE(range.second);
+    CHECK_THROWS_WITH_AS(cpu.sram_view(range.first, range.second), "SRAM read outside the SRAM",
                          std::out_of_range);
   }
   CHECK_THROWS_WITH_AS(cpu.read_sram(4092, out), "SRAM read outside the SRAM", std::out_of_range);

@@ -33,11 +33,12 @@ struct node {
 };
 
 static VIP_DESCRIPTOR* desc(struct node* n, int i) {
-  return (VIP_DESCRIPTOR*)(n->mem + (size_t)i * (BYTES + 64));
+  return vt_slot_descriptor(n->mem, BYTES + 64, i);
 }
-static unsigned char* buf(struct node* n, int i) { return n->mem + (size_t)i * (BYTES + 64) + 64; }
+static unsigned char* buf(struct node* n, int i) { return vt_slot_data(n->mem, BYTES + 64, i); }
 
-/* Polls, summing the clock readings, until `done` says the poll succeeded. */
+/* What a side's poll loops saw: the polls that found nothing, and the clock
+ * read after each (its low bits summed). */
 struct spin {
   unsigned long long polls, clock_sum;
 };

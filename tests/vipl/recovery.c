@@ -39,9 +39,9 @@ struct node {
 };
 
 static VIP_DESCRIPTOR* desc(struct node* n, int i) {
-  return (VIP_DESCRIPTOR*)(n->mem + (size_t)i * (SLOT + 128));
+  return vt_slot_descriptor(n->mem, SLOT + 128, i);
 }
-static unsigned char* buf(struct node* n, int i) { return n->mem + (size_t)i * (SLOT + 128) + 64; }
+static unsigned char* buf(struct node* n, int i) { return vt_slot_data(n->mem, SLOT + 128, i); }
 static unsigned char pattern(int message, VIP_UINT32 offset) {
   return (unsigned char)(message * 29 + offset * 7 + (offset >> 8));
 }

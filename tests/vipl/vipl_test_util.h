@@ -17,6 +17,15 @@ static inline void vt_fill(VIP_DESCRIPTOR* d, void* buf, VIP_UINT32 len, VIP_MEM
   d->DS[0].Local.Length = len;
 }
 
+/* Slot `i` of a block of equal slots of `slot` bytes: a descriptor at its
+ * start, its data 64 bytes in. */
+static inline VIP_DESCRIPTOR* vt_slot_descriptor(unsigned char* mem, size_t slot, int i) {
+  return (VIP_DESCRIPTOR*)(mem + (size_t)i * slot);
+}
+static inline unsigned char* vt_slot_data(unsigned char* mem, size_t slot, int i) {
+  return mem + (size_t)i * slot + 64;
+}
+
 static inline VIP_RETURN vt_post(VIP_VI_HANDLE vi, VIP_DESCRIPTOR* d, void* buf, VIP_UINT32 len,
                                  VIP_MEM_HANDLE handle, int recv) {
   vt_fill(d, buf, len, handle);
