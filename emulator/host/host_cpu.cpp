@@ -155,9 +155,11 @@ void HostCpu::look(kernel::SimTime duration) {
     return;
   // Time the program reaches strictly before anything else happens: an
   // event of that very time would run before the program's resumption.
+  // Nor may what the program did since it last left the kernel (a doorbell
+  // rung, say) have woken a sleeping core, which would act before then.
   const kernel::SimTime until = time() + duration;
   if (fast_forward_ && !fiber_->cancelling() && until < kernel_.next_event_time() &&
-      until <= kernel_.run_limit()) {
+      until <= kernel_.run_limit() && kernel_.sleepers_would_sleep_on()) {
     owed_ += duration;
     busy_ += duration;
     ++looks_in_place_;

@@ -57,9 +57,9 @@ public:
   void compute(kernel::SimTime duration);
   // Spends `duration` of CPU time on a call that only looks at what the
   // kernel's events change (a completion poll): with fast-forward on, and
-  // nothing due before the time is spent (no event or task wake, and the
-  // kernel's run goes that far), the fiber goes on at once and owes the
-  // time. The program's clock, time(), then runs ahead of the kernel's;
+  // nothing due before the time is spent (no event or task wake, no
+  // sleeping core woken by what the program did, and the kernel's run goes
+  // that far), the fiber goes on at once and owes the time. The program's clock, time(), then runs ahead of the kernel's;
   // compute(), wait(), sleep() and the program's end pay what is owed first,
   // in one event. Nothing can change what the program sees before then, so
   // it sees and does exactly what it would have, without a fiber switch and

@@ -95,6 +95,8 @@ public:
   // outside the core wrote its memory or registers, since it was found.
   // Forgets the loop if not.
   bool idle_loop_holds();
+  // The same check without forgetting the loop.
+  bool idle_loop_repeats();
   // Whether the lap the idle watch follows may go on in the next run
   // (run_on()) although device events ran since this one ended: nothing
   // outside the core wrote its memory or registers, and every device

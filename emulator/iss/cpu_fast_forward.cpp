@@ -79,15 +79,19 @@ void Cpu::skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
   skipped_instructions_ += laps * lap_instructions;
 }
 
-bool Cpu::idle_loop_holds() {
+bool Cpu::idle_loop_repeats() {
   bool same = lap_.valid && fast_forward_ && !yield_ && lap_.outside_writes == outside_writes_;
   for (int i = 0; same && i < lap_.reads; ++i) {
     std::uint32_t value = 0;
     same = bus_ != nullptr && bus_->read(lap_.read[i].address, cycles_, value) == MmioStatus::ok &&
            value == lap_.read[i].value;
   }
-  lap_.valid = same;
   return same;
+}
+
+bool Cpu::idle_loop_holds() {
+  lap_.valid = idle_loop_repeats();
+  return lap_.valid;
 }
 
 bool Cpu::watch_holds() {

@@ -140,6 +140,11 @@ void Kernel::execute(Entry entry) {
 
 void Kernel::remove_sleeper(Sleeper& sleeper) { std::erase(sleepers_, &sleeper); }
 
+bool Kernel::sleepers_would_sleep_on() const {
+  return std::all_of(sleepers_.begin(), sleepers_.end(),
+                     [](Sleeper* sleeper) { return sleeper->would_sleep_on(); });
+}
+
 void Kernel::wake_sleepers() {
   std::vector<Sleeper*> woken;
   woken.swap(sleepers_);

@@ -145,6 +145,9 @@ public:
     // of its time (schedule_after_tasks).
     virtual void advance_to(SimTime time, bool late) = 0;
     virtual bool sleeps_on() = 0;
+    // Whether it would sleep on if asked now, changing nothing: nothing it
+    // depends on has changed since it fell asleep.
+    virtual bool would_sleep_on() = 0;
     // Leaves the sleep: wakes its task no earlier than `now`.
     virtual void wake(SimTime now) = 0;
 
@@ -154,6 +157,9 @@ public:
   void add_sleeper(Sleeper& sleeper) { sleepers_.push_back(&sleeper); }
   void remove_sleeper(Sleeper& sleeper);
   bool has_scheduled_events() const { return live_ > 0; }
+  // Whether every sleeper would sleep on now (see Sleeper::would_sleep_on):
+  // what the callback running has done so far wakes none of them.
+  bool sleepers_would_sleep_on() const;
   // Events (not task wakes) run so far.
   std::uint64_t scheduled_events_executed() const { return scheduled_executed_; }
 

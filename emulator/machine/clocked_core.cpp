@@ -166,6 +166,10 @@ bool ClockedCore::sleeps_on() {
   return false;
 }
 
+bool ClockedCore::would_sleep_on() {
+  return cpu_.running() && cpu_.cycles() < cycle_limit_ && cpu_.idle_loop_repeats();
+}
+
 void ClockedCore::wake(kernel::SimTime now) {
   asleep_ = false;
   advance_to(now, false);

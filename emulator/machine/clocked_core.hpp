@@ -77,6 +77,7 @@ private:
   kernel::SimTime resume_time() const;
   void advance_to(kernel::SimTime time, bool late) override;
   bool sleeps_on() override;
+  bool would_sleep_on() override;
   void wake(kernel::SimTime now) override;
 
   kernel::Kernel& kernel_;

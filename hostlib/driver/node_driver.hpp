@@ -72,7 +72,8 @@ public:
   void write_fragmentation(const ViObject& vi);
 
   // --- Time -------------------------------------------------------------------
-  // Spends host CPU time (only from the node's own program).
+  // Spends host CPU time (only from the node's own program), after what
+  // its polls owe: everything after it happens at the program's own time.
   void charge(std::uint32_t ns);
   // The same for a call that only looks at what the card's events change
   // (Done on a work or completion queue): a poll that cannot succeed costs

@@ -114,6 +114,7 @@ struct LoggingSleeper final : Kernel::Sleeper {
     wake(kernel.now());
     return false;
   }
+  bool would_sleep_on() override { return checks + 1 < wake_after; }
   void wake(SimTime now) override {
     woken_at = now;
     kernel.wake_task(task, now);

@@ -4,7 +4,9 @@
  * budget; node0 spins on VipSendDone after each send. Each side counts its
  * polls and reads the clock between them, and prints both with a checksum
  * of what it received. With `alone`, node0 alone polls a receive that
- * nothing will fill, a budget of POLLS looks. The same lines must come out
+ * nothing will fill, a budget of POLLS looks, then waits 1 ms on its
+ * completion queue. The
+ * same lines must come out
  * whether polls that cannot succeed leave the program (--no-fast-forward)
  * or not.
  * Run: ./vipl_poll_loops --nodes 2 [-- ROUNDS]
@@ -56,10 +58,12 @@ static VIP_RETURN spin_send(struct node* n, struct spin* s) {
 static int sender(struct node* n, int rounds) {
   struct spin s = {0, 0};
   for (int i = 0; i <= 2 * rounds; i++) {
+    /* Uneven gaps; every other send is posted straight after the poll that
+     * saw the one before it complete. */
     if (i == 2 * rounds)
       lanai_emu_compute_ns(LATE_NS);
-    else
-      lanai_emu_compute_ns(3000u + 700u * (unsigned)i); /* uneven gaps */
+    else if (i % 2 == 0)
+      lanai_emu_compute_ns(3000u + 700u * (unsigned)i);
     for (int k = 0; k < BYTES; k++)
       buf(n, i)[k] = (unsigned char)(i * 7 + k);
     VT_CHECK(vt_post(n->vi, desc(n, i), buf(n, i), BYTES, n->mh, 0) == VIP_SUCCESS);
@@ -124,8 +128,16 @@ static int alone(struct node* n, long polls) {
     clock_sum += lanai_emu_now_ns() & 0xFFFF;
   }
   VT_CHECK(left == 0);
-  printf("node0: %ld polls, none done, clock sum %llu, at %llu ns\n", polls, clock_sum,
-         (unsigned long long)lanai_emu_now_ns());
+  /* Then a wait of 1 ms on the completion queue, which must last 1 ms on
+   * the program's own clock. */
+  const uint64_t before = lanai_emu_now_ns();
+  VIP_VI_HANDLE vi = NULL;
+  VIP_BOOLEAN recv = VIP_FALSE;
+  VT_CHECK(VipCQWait(n->cq, 1, &vi, &recv) == VIP_TIMEOUT);
+  const uint64_t waited = lanai_emu_now_ns() - before;
+  VT_CHECK(waited >= 1000000u);
+  printf("node0: %ld polls, none done, clock sum %llu, waited %llu ns, at %llu ns\n", polls,
+         clock_sum, (unsigned long long)waited, (unsigned long long)lanai_emu_now_ns());
   return 0;
 }
 
@@ -152,7 +164,8 @@ int via_main(int argc, char** argv) {
   VT_CHECK(VipCreateCQ(n.nic, 64, &n.cq) == VIP_SUCCESS);
   VIP_VI_ATTRIBUTES attrs = {
       VIP_SERVICE_RELIABLE_DELIVERY, BYTES, NULL, ptag, VIP_FALSE, VIP_FALSE};
-  VT_CHECK(VipCreateVi(n.nic, &attrs, NULL, me == 1 ? n.cq : NULL, &n.vi) == VIP_SUCCESS);
+  VT_CHECK(VipCreateVi(n.nic, &attrs, NULL, me == 1 || by_itself ? n.cq : NULL, &n.vi) ==
+           VIP_SUCCESS);
   int status;
   if (by_itself) {
     status = alone(&n, polls);
