@@ -179,6 +179,16 @@ private:
   // watching the branch, or skips the laps that repeat the last one.
   void watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint64_t cycle_limit,
                              std::uint64_t instruction_limit);
+  // At a taken backward branch whose lap read a clock register
+  // (clock_lap.hpp): skips the following laps that decide as the next one
+  // does and fit before both limits, or says why it did not.
+  enum class ClockSkip : std::uint8_t {
+    skipped,
+    not_now,    // a loop it follows, but no lap to skip here (one leaves it, or a limit is near)
+    unsupported // a lap it cannot follow exactly
+  };
+  ClockSkip skip_clock_laps(std::uint32_t pc, std::uint64_t cycle_limit,
+                            std::uint64_t instruction_limit);
   // Adds the whole laps that fit before both limits to the counts.
   void skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
                  std::uint64_t cycle_limit, std::uint64_t instruction_limit);
@@ -216,6 +226,7 @@ private:
   bool fast_forward_ = default_fast_forward();
   IdleWatch watch_;
   LapRecord lap_;
+  std::vector<BlockOp> clock_lap_ops_; // the lap skip_clock_laps() looks at
   // Writes to memory or registers from outside the core (loaders, DMA,
   // debuggers): a kept lap is no longer known to repeat after one.
   std::uint64_t outside_writes_ = 0;

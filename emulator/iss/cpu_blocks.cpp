@@ -315,7 +315,10 @@ device_access : {
   cycles_ = mark;
   if (status == MmioStatus::halt)
     state_ = StopReason::halted;
-  watch_.taint();
+  if (!device_store && watch_.clean() && bus_->clock_read(device_address))
+    watch_.note_clock(device_address, at, value);
+  else
+    watch_.taint();
   if (!device_store) {
     regs[op->rd] = value;
     cycles += std::uint64_t{costs_.mmio_cycles} - costs_.load_cycles;

@@ -53,12 +53,17 @@ bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
     raise(FaultKind::register_width, in, pc, ea, in.width, is_store);
     return false;
   }
-  if (watch_.clean() && (is_store || !bus_ || !bus_->stable_read(ea)))
+  // A clock's read is noted apart (a lap waiting on the clock may still be
+  // skipped); any other access but a stable read taints the lap.
+  const bool clock = watch_.clean() && !is_store && bus_ && bus_->clock_read(ea);
+  if (watch_.clean() && !clock && (is_store || !bus_ || !bus_->stable_read(ea)))
     watch_.taint();
   const MmioStatus status = bus_ == nullptr ? MmioStatus::unmapped
                             : is_store      ? bus_->write(ea, cycles_, *value)
                                             : bus_->read(ea, cycles_, *value);
-  if (watch_.clean() && status == MmioStatus::ok)
+  if (clock && status == MmioStatus::ok)
+    watch_.note_clock(ea, cycles_, *value);
+  else if (watch_.clean() && status == MmioStatus::ok)
     watch_.note_read(ea, *value);
   if (status == MmioStatus::unmapped) {
     raise(FaultKind::unmapped_register, in, pc, ea, in.width, is_store);

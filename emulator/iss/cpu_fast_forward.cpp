@@ -35,6 +35,22 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
       now = now << 8 | sram_[store.address + b];
     repeats = now == store.before;
   }
+  if (repeats && watch_.read_clock()) {
+    // A lap that waits on the clock: never the same state again, and never
+    // kept for a later run.
+    lap_.valid = false;
+    const ClockSkip skip = watch_.stores() == 0
+                               ? skip_clock_laps(pc, cycle_limit, instruction_limit)
+                               : ClockSkip::unsupported;
+    if (skip == ClockSkip::unsupported) {
+      watch_.give_up();
+      return;
+    }
+    if (skip == ClockSkip::skipped)
+      watch_.succeeded();
+    watch_.begin(pc, idle_state(), cycles_, instructions_);
+    return;
+  }
   const IdleState state = idle_state();
   if (!repeats || !(state == watch_.state())) {
     if (repeats && watch_.reads() > 0 && watch_.may_rewatch())
@@ -96,7 +112,8 @@ bool Cpu::idle_loop_holds() {
 
 bool Cpu::watch_holds() {
   if (!fast_forward_ || bus_ == nullptr || outside_writes_after_run_ != outside_writes_ ||
-      watch_.branch() == IdleWatch::none || !watch_.clean() || !watch_.reads_kept())
+      watch_.branch() == IdleWatch::none || !watch_.clean() || !watch_.reads_kept() ||
+      watch_.read_clock())
     return false;
   for (int i = 0; i < watch_.reads(); ++i) {
     std::uint32_t value = 0;

@@ -47,6 +47,14 @@ public:
     std::uint32_t address;
     std::uint32_t value;
   };
+  // A read of a clock register (MmioBus::clock_read): its value changes
+  // every lap, so a lap that makes one is skipped only by the clock-lap
+  // analysis (clock_lap.hpp), and only if it makes one such read.
+  struct ClockRead {
+    std::uint32_t address = none;
+    std::uint64_t cycle = 0; // the access cycle
+    std::uint32_t value = 0;
+  };
 
   // Forgets everything, e.g. when a run begins: the state may have been
   // changed from outside (device events, a debugger) since the last one.
@@ -75,6 +83,7 @@ public:
     instructions_ = instructions;
     stores_ = 0;
     reads_ = 0;
+    clock_ = ClockRead{};
     clean_ = true;
     rewatched_ = false;
   }
@@ -157,6 +166,19 @@ public:
     }
     reads_at_[reads_++] = Read{address, value};
   }
+  // Records the lap's read of a clock register; a second one taints it.
+  void note_clock(std::uint32_t address, std::uint64_t cycle, std::uint32_t value) {
+    if (!clean_)
+      return;
+    if (clock_.address != none) {
+      clean_ = false;
+      return;
+    }
+    clock_ = ClockRead{address, cycle, value};
+  }
+  bool read_clock() const { return clock_.address != none; }
+  const ClockRead& clock() const { return clock_; }
+
   bool reads_kept() const { return reads_ <= max_reads; }
   int reads() const { return reads_; }
   const Read& read(int i) const { return reads_at_[i]; }
@@ -183,6 +205,7 @@ private:
   int stores_ = 0;
   std::array<Read, max_reads> reads_at_{};
   int reads_ = 0;
+  ClockRead clock_;
 };
 
 // A lap found to repeat, kept when a run ends inside it: the next run may

@@ -26,6 +26,12 @@ public:
   // registers may be fast-forwarded.
   // False (the safe answer) unless a bus knows better.
   virtual bool stable_read(std::uint32_t /*address*/) const { return false; }
+  // True if `address` is a clock: a read gives the low 32 bits of the
+  // access cycle, and its only side effect is one that the same read at a
+  // later cycle overwrites (CYCLE_LO latches the high word). A loop that
+  // waits on such a register may be fast-forwarded to the lap whose read
+  // lets it out. False (the safe answer) unless a bus knows better.
+  virtual bool clock_read(std::uint32_t /*address*/) const { return false; }
   // True if an access this bus answers `unmapped` did nothing at all: the
   // block executor may then make any register access in place, and leave one
   // that turns out unmapped to the reference path, which makes it again and

@@ -40,6 +40,10 @@ bool SystemRegisters::stable_read(std::uint32_t address) const {
   }
 }
 
+bool SystemRegisters::clock_read(std::uint32_t address) const {
+  return address == LANAI_REG_CYCLE_LO;
+}
+
 iss::MmioStatus SystemRegisters::write(std::uint32_t address, std::uint64_t, std::uint32_t value) {
   switch (address) {
   case LANAI_REG_CONSOLE: {

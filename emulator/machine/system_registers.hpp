@@ -26,6 +26,7 @@ public:
   // Everything but the cycle counter's low word (its value moves, and the
   // read latches the high word).
   bool stable_read(std::uint32_t address) const override;
+  bool clock_read(std::uint32_t address) const override;
   bool unmapped_is_untouched() const override { return true; }
 
 private:

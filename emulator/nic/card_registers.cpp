@@ -145,6 +145,24 @@ bool CardRegisters::stable_read(std::uint32_t address) const {
   }
 }
 
+bool CardRegisters::clock_read(std::uint32_t address) const {
+  // The card's own registers of the system block are no clocks; the rest
+  // of the block is the core's (the cycle counter).
+  if (address < LANAI_MMIO_BASE || block_of(address) != system_block)
+    return false;
+  switch (address) {
+  case LANAI_REG_EVENT_STATUS:
+  case LANAI_REG_TIMER:
+  case LANAI_REG_HOST_INTERRUPT:
+  case LANAI_REG_NODE_ID:
+    return false;
+  default:
+    if (address >= LANAI_TRACE_PORT_FIRST && address <= LANAI_TRACE_PORT_LAST)
+      return false;
+    return system_.clock_read(address);
+  }
+}
+
 iss::MmioStatus CardRegisters::write(std::uint32_t address, std::uint64_t cycle,
                                      std::uint32_t value) {
   const iss::MmioStatus status = write_device(address, cycle, value);

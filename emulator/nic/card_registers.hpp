@@ -59,6 +59,7 @@ public:
   // kernel events or register writes: all but the two pops (doorbell, host
   // DMA completion), the countdown timer and the cycle counter's low word.
   bool stable_read(std::uint32_t address) const override;
+  bool clock_read(std::uint32_t address) const override;
   // Every block answers an unknown register before touching anything.
   bool unmapped_is_untouched() const override { return true; }
 

@@ -17,6 +17,10 @@ enum Reg : std::uint32_t {
   r7 = 7,
   rv = 8,
   r9 = 9,
+  r10 = 10,
+  r11 = 11,
+  r12 = 12,
+  r13 = 13,
   rca = 15
 };
 enum Alu : std::uint32_t {

@@ -14,7 +14,6 @@ using namespace lanai::test;
 
 namespace {
 
-constexpr std::uint32_t r10 = 10, r11 = 11, r12 = 12, r13 = 13;
 constexpr std::uint32_t new_add = ri(add, r3, r3, 100); // what the programs write over code
 
 // Runs to the end, checking the two agree after every run of `slice` cycles

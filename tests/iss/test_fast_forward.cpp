@@ -14,6 +14,8 @@
 
 #include "emulator/kernel/random_stream.hpp"
 #include "lanai/register_map.h"
+#include "emulator/iss/clock_lap.hpp"
+#include "emulator/iss/cpu_arithmetic.hpp"
 #include "tests/iss/lanai_encoding.hpp"
 #include "tests/iss/program_runner.hpp"
 
@@ -127,14 +129,159 @@ TEST_CASE("a loop polling stable device registers is skipped") {
   CHECK(both_ways(words).skipped > 190'000);
 }
 
-TEST_CASE("a loop that reads the cycle counter is never skipped") {
-  // while (cycle_lo != 0) {} -- the value changes every lap.
-  const std::vector<std::uint32_t> words = {
-      sls(false, r6, 0x1F0000u | (LANAI_REG_CYCLE_LO & 0xFFFFu)), // 0x00
-      ri(sub, r0, r6, 0, true),                                   // 0x04
-      br(6, 0x00),                                                // 0x08 bne
-      nop, exit_with(r6)};
-  CHECK(both_ways(words).skipped == 0);
+namespace {
+
+constexpr std::uint32_t cycle_lo = 0x1F0000u | (LANAI_REG_CYCLE_LO & 0xFFFFu);
+
+// rd <- a 32-bit constant (two instructions).
+std::vector<std::uint32_t> set32(std::uint32_t rd, std::uint32_t value) {
+  return {ri(add, rd, r0, value >> 16, false, true), ri(or_, rd, rd, value & 0xFFFFu)};
+}
+
+// `start = cycle_lo; while ((int)(cycle_lo - start) < wait) {}`, exit with
+// the last difference: the compiled shape of a firmware's timed wait.
+std::vector<std::uint32_t> wait_cycles(std::uint32_t wait, std::uint32_t cond = 13 /* lt */) {
+  std::vector<std::uint32_t> w = {sls(false, r7, cycle_lo)}; // 0x00 start
+  for (const std::uint32_t x : set32(r10, wait))             // 0x04, 0x08
+    w.push_back(x);
+  for (const std::uint32_t x : {sls(false, r9, cycle_lo),   // 0x0c
+                                rr(sub, r9, r9, r7),        // 0x10 r9 = now - start
+                                rr(sub, r0, r9, r10, true), // 0x14 compare with the wait
+                                br(cond, 0x0c),             // 0x18
+                                nop,                        // 0x1c
+                                exit_with(r9)})             // 0x20
+    w.push_back(x);
+  return w;
+}
+
+} // namespace
+
+TEST_CASE("a loop that waits on the cycle counter is skipped to the lap that leaves it") {
+  for (const std::uint64_t slice : {50'000u, 997u, 70u}) {
+    const Snapshot fast = both_ways(wait_cycles(150'000), 200'000, slice);
+    CHECK(fast.stop == lanai::iss::StopReason::halted);
+    CHECK(fast.regs[r9] >= 150'000u);
+    if (slice > 70)
+      CHECK(fast.skipped > 140'000);
+  }
+  // Unsigned (bult) and the deadline form (bmi on now - deadline).
+  CHECK(both_ways(wait_cycles(150'000, 4)).skipped > 140'000);
+  const std::vector<std::uint32_t> deadline = {ri(add, r10, r0, 60'000),
+                                               sls(false, r7, cycle_lo),
+                                               rr(add, r7, r7, r10),      // deadline
+                                               sls(false, r9, cycle_lo),  // 0x0c
+                                               rr(sub, r0, r9, r7, true), // 0x10
+                                               br(11, 0x0c),              // 0x14 bmi
+                                               nop,
+                                               exit_with(r9)};
+  const Snapshot fast = both_ways(deadline);
+  CHECK(fast.skipped > 50'000);
+  CHECK(fast.stop == lanai::iss::StopReason::halted);
+}
+
+TEST_CASE("a loop that does more with the cycle counter than add and compare runs as it is") {
+  // The counter masked (its low bits wrap every 64 cycles), a second read
+  // of it in the lap, a value that depends on the lap before, and a store
+  // of the counter: none can be skipped, all end as without fast-forward.
+  const std::vector<std::uint32_t> masked = {sls(false, r9, cycle_lo),
+                                             ri(and_, r9, r9, 0x3F),
+                                             ri(sub, r0, r9, 0x3F, true),
+                                             br(6, 0x00),
+                                             nop,
+                                             exit_with(r9)};
+  CHECK(both_ways(masked).skipped == 0);
+  const std::vector<std::uint32_t> two_reads = {sls(false, r9, cycle_lo), sls(false, r7, cycle_lo),
+                                                rr(sub, r0, r9, r7, true), br(0, 0x00), nop};
+  CHECK(both_ways(two_reads).skipped == 0);
+  const std::vector<std::uint32_t> accumulates = {sls(false, r9, cycle_lo),
+                                                  rr(add, r7, r7, r9),
+                                                  ri(sub, r0, r7, 0, true),
+                                                  br(6, 0x00),
+                                                  nop,
+                                                  exit_with(r7)};
+  CHECK(both_ways(accumulates).skipped == 0);
+  const std::vector<std::uint32_t> stores = {sls(false, r9, cycle_lo), sls(true, r9, data),
+                                             ri(sub, r0, r9, 0, true), br(6, 0x00), nop};
+  CHECK(both_ways(stores).skipped == 0);
+}
+
+TEST_CASE("random waits on the cycle counter agree both ways") {
+  // Loops `X = v + offset` (or `offset - v`), compared with a constant by
+  // every condition, the offset chosen so that X crosses the points where
+  // the flags change (0, 2^31 and where the sum crosses them) within the
+  // run; slices of random lengths, with and without blocks.
+  std::size_t skipping = 0, leaving = 0;
+  for (std::uint64_t seed = 0; seed < 600; ++seed) {
+    lanai::kernel::RandomStream rng(seed, "clock-wait");
+    const std::uint32_t k = static_cast<std::uint32_t>(rng.next_u64());
+    const std::uint32_t cond = rng.uniform_u32(2, 15);
+    const bool minus = rng.uniform_u32(0, 1) == 1;    // X = offset - v
+    const bool reversed = rng.uniform_u32(0, 1) == 1; // compare k - X
+    const std::uint32_t points[4] = {0u, 0x80000000u, 0u - k, 0x80000000u - k};
+    const std::uint32_t near = points[rng.uniform_u32(0, 3)] + rng.uniform_u32(0, 4) - 2;
+    const std::uint32_t reach = rng.uniform_u32(0, 20'000);
+    const std::uint32_t offset = minus ? near + reach : near - reach;
+    std::vector<std::uint32_t> w = set32(r10, k);    // 0x00, 0x04
+    for (const std::uint32_t x : set32(r11, offset)) // 0x08, 0x0c
+      w.push_back(x);
+    const std::uint32_t head = static_cast<std::uint32_t>(4 * w.size());
+    w.push_back(sls(false, r9, cycle_lo)); // head
+    w.push_back(minus ? rr(sub, r9, r11, r9) : rr(add, r9, r9, r11));
+    w.push_back(reversed ? rr(sub, r0, r10, r9, true) : rr(sub, r0, r9, r10, true));
+    w.push_back(br(cond, head));
+    w.push_back(rng.uniform_u32(0, 1) == 1 ? nop : ri(add, r12, r0, 5));
+    w.push_back(exit_with(r9));
+    const std::uint64_t step = rng.uniform_u32(50, 5'000);
+    const Snapshot plain = run_in_steps(w, false, nullptr, step, 30'000, 0x1000);
+    const Snapshot fast = run_in_steps(w, true, nullptr, step, 30'000, 0x1000);
+    const Snapshot stepped = run_in_steps(w, true, nullptr, step, 30'000, 0x1000, false);
+    CHECK(fast.same_as(plain));
+    CHECK(stepped.same_as(fast));
+    CHECK(stepped.skipped == fast.skipped);
+    if (fast.skipped > 0)
+      ++skipping;
+    if (plain.stop == lanai::iss::StopReason::halted)
+      ++leaving;
+  }
+  CHECK(skipping > 300);
+  CHECK(leaving > 100);
+}
+
+TEST_CASE("the laps that keep their flags are counted up to the first point that can change them") {
+  // Against the flags themselves, lap by lap, for random operands.
+  for (std::uint64_t seed = 0; seed < 3'000; ++seed) {
+    lanai::kernel::RandomStream rng(seed, "clock-flags");
+    const std::uint32_t other = static_cast<std::uint32_t>(rng.next_u64());
+    const std::uint32_t carry = rng.uniform_u32(0, 1);
+    const std::uint32_t step = rng.uniform_u32(1, 40);
+    const std::int32_t direction = rng.uniform_u32(0, 1) == 1 ? 1 : -1;
+    const std::uint32_t points[4] = {0u, 0x80000000u, 0u - other - carry,
+                                     0x80000000u - other - carry};
+    const std::uint32_t x1 = points[rng.uniform_u32(0, 3)] -
+                             static_cast<std::uint32_t>(direction) * rng.uniform_u32(0, 3 * step);
+    const std::uint64_t laps = lanai::iss::laps_with_same_flags(x1, direction, step, other, carry);
+    auto flags_at = [&](std::uint64_t lap) {
+      std::uint8_t f = 0;
+      const std::uint32_t x =
+          x1 + static_cast<std::uint32_t>(direction) * static_cast<std::uint32_t>((lap - 1) * step);
+      (void)lanai::iss::add_setting_flags(x, other, carry, f);
+      return f;
+    };
+    for (std::uint64_t lap = 2; lap <= std::min<std::uint64_t>(laps, 200); ++lap)
+      CHECK(flags_at(lap) == flags_at(1));
+    // The lap after the count reaches a point (the flags may change there).
+    if (laps > 0 && laps < 1'000) {
+      const std::uint32_t x =
+          x1 + static_cast<std::uint32_t>(direction) * static_cast<std::uint32_t>(laps * step);
+      bool at_or_past = false;
+      for (const std::uint32_t p : points) {
+        const std::uint32_t before = direction > 0 ? p - x1 : x1 - p;
+        at_or_past = at_or_past || before <= laps * step;
+      }
+      CHECK(at_or_past);
+      (void)x;
+    }
+  }
 }
 
 TEST_CASE("a store that sticks, a drifting register and a device write are not idle") {
