@@ -136,15 +136,6 @@ iss::MmioStatus DoorbellFifo::write(std::uint32_t address, kernel::SimTime /*whe
   return iss::MmioStatus::ok;
 }
 
-std::uint32_t DoorbellFifo::event_bits() const {
-  std::uint32_t bits = 0;
-  if (waiting() > 0)
-    bits |= LANAI_EV_DOORBELL;
-  if (overflow_flag_)
-    bits |= LANAI_EV_DOORBELL_OVERFLOW;
-  return bits;
-}
-
 bool DoorbellFifo::has_room(std::uint32_t vi) const {
   if (!per_vi())
     return queues_.front().size() < capacity_;

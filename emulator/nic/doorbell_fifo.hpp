@@ -12,6 +12,7 @@
 #include "emulator/kernel/statistics.hpp"
 #include "lanai/via_abi.h"
 #include "emulator/profile/hardware_profile.hpp"
+#include "lanai/register_map.h"
 
 namespace lanai::nic {
 
@@ -30,7 +31,10 @@ public:
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
 
   // LANAI_EV_DOORBELL and LANAI_EV_DOORBELL_OVERFLOW as they stand now.
-  std::uint32_t event_bits() const;
+  std::uint32_t event_bits() const {
+    return (waiting_ > 0 ? std::uint32_t{LANAI_EV_DOORBELL} : 0u) |
+           (overflow_flag_ ? std::uint32_t{LANAI_EV_DOORBELL_OVERFLOW} : 0u);
+  }
 
   bool per_vi() const { return queues_.size() > 1; }
   std::uint32_t capacity() const { return capacity_; }

@@ -240,13 +240,4 @@ std::uint32_t HostDma::pop_completion() {
   return word;
 }
 
-std::uint32_t HostDma::event_bits() const {
-  std::uint32_t bits = 0;
-  if (!done_.empty())
-    bits |= LANAI_EV_HDMA_DONE;
-  if (idle())
-    bits |= LANAI_EV_HDMA_IDLE;
-  return bits;
-}
-
 } // namespace lanai::nic

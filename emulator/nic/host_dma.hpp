@@ -15,6 +15,7 @@
 #include "emulator/nic/busy_meter.hpp"
 #include "emulator/nic/protection_table.hpp"
 #include "emulator/profile/hardware_profile.hpp"
+#include "lanai/register_map.h"
 
 namespace lanai::nic {
 
@@ -55,8 +56,12 @@ public:
   iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
 
-  // LANAI_EV_HDMA_DONE and LANAI_EV_HDMA_IDLE as they stand now.
-  std::uint32_t event_bits() const;
+  // LANAI_EV_HDMA_DONE and LANAI_EV_HDMA_IDLE as they stand now (inline:
+  // the core polls the event word more often than anything else).
+  std::uint32_t event_bits() const {
+    return (done_.empty() ? 0u : std::uint32_t{LANAI_EV_HDMA_DONE}) |
+           (waiting_.empty() && !in_service_ ? std::uint32_t{LANAI_EV_HDMA_IDLE} : 0u);
+  }
 
   // Requests queued, including the one in service.
   std::size_t queued() const { return waiting_.size() + (in_service_ ? 1 : 0); }

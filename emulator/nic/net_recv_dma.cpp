@@ -171,8 +171,4 @@ std::uint32_t NetRecvDma::status() const {
   return 0;
 }
 
-std::uint32_t NetRecvDma::event_bits() const {
-  return state_ == State::done ? LANAI_EV_NRDMA_DONE : 0u;
-}
-
 } // namespace lanai::nic

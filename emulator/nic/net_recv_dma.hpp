@@ -16,6 +16,7 @@
 #include "emulator/nic/network_dma.hpp"
 #include "emulator/profile/hardware_profile.hpp"
 #include "emulator/wire/network_port.hpp"
+#include "lanai/register_map.h"
 
 namespace lanai::nic {
 
@@ -42,7 +43,9 @@ public:
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
 
   // LANAI_EV_NRDMA_DONE as it stands now.
-  std::uint32_t event_bits() const;
+  std::uint32_t event_bits() const {
+    return state_ == State::done ? std::uint32_t{LANAI_EV_NRDMA_DONE} : 0u;
+  }
 
   // The LANai cycle at a virtual time, for NRDMA_TIME (the card's core).
   void set_clock(std::function<std::uint64_t(kernel::SimTime)> cycle_at) {

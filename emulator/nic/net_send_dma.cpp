@@ -147,6 +147,4 @@ void NetSendDma::on_sent(std::uint64_t packet_id) {
   }
 }
 
-std::uint32_t NetSendDma::event_bits() const { return busy_ ? 0u : LANAI_EV_NSDMA_IDLE; }
-
 } // namespace lanai::nic

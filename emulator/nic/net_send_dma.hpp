@@ -15,6 +15,7 @@
 #include "emulator/nic/network_dma.hpp"
 #include "emulator/profile/hardware_profile.hpp"
 #include "emulator/wire/network_port.hpp"
+#include "lanai/register_map.h"
 
 namespace lanai::nic {
 
@@ -34,7 +35,7 @@ public:
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
 
   // LANAI_EV_NSDMA_IDLE as it stands now.
-  std::uint32_t event_bits() const;
+  std::uint32_t event_bits() const { return busy_ ? 0u : std::uint32_t{LANAI_EV_NSDMA_IDLE}; }
 
   bool busy() const { return busy_; }
   std::uint32_t completed() const { return completed_; }
