@@ -53,6 +53,20 @@ bool starts_operation(std::uint32_t address, std::uint32_t value) {
   }
 }
 
+// The registers of the system block the card answers itself; the rest of
+// the block is the core's (console, exit, cycle counter, SRAM size).
+bool card_system_register(std::uint32_t address) {
+  switch (address) {
+  case LANAI_REG_EVENT_STATUS:
+  case LANAI_REG_TIMER:
+  case LANAI_REG_HOST_INTERRUPT:
+  case LANAI_REG_NODE_ID:
+    return true;
+  default:
+    return address >= LANAI_TRACE_PORT_FIRST && address <= LANAI_TRACE_PORT_LAST;
+  }
+}
+
 } // namespace
 
 CardRegisters::CardRegisters(kernel::Kernel& kernel, machine::SystemRegisters& system,
@@ -121,18 +135,9 @@ bool CardRegisters::stable_read(std::uint32_t address) const {
     return false;
   switch (block_of(address)) {
   case system_block:
-    switch (address) {
-    case LANAI_REG_EVENT_STATUS:
-    case LANAI_REG_HOST_INTERRUPT:
-    case LANAI_REG_NODE_ID:
-      return true;
-    case LANAI_REG_TIMER:
-      return false;
-    default:
-      if (address >= LANAI_TRACE_PORT_FIRST && address <= LANAI_TRACE_PORT_LAST)
-        return true;
+    if (!card_system_register(address))
       return system_.stable_read(address);
-    }
+    return address != LANAI_REG_TIMER;
   case doorbell_block:
     return address != LANAI_REG_DB_POP;
   case hdma_block:
@@ -146,21 +151,10 @@ bool CardRegisters::stable_read(std::uint32_t address) const {
 }
 
 bool CardRegisters::clock_read(std::uint32_t address) const {
-  // The card's own registers of the system block are no clocks; the rest
-  // of the block is the core's (the cycle counter).
-  if (address < LANAI_MMIO_BASE || block_of(address) != system_block)
-    return false;
-  switch (address) {
-  case LANAI_REG_EVENT_STATUS:
-  case LANAI_REG_TIMER:
-  case LANAI_REG_HOST_INTERRUPT:
-  case LANAI_REG_NODE_ID:
-    return false;
-  default:
-    if (address >= LANAI_TRACE_PORT_FIRST && address <= LANAI_TRACE_PORT_LAST)
-      return false;
-    return system_.clock_read(address);
-  }
+  // The clock is the core's: a register of the system block the card does
+  // not answer itself.
+  return address >= LANAI_MMIO_BASE && block_of(address) == system_block &&
+         !card_system_register(address) && system_.clock_read(address);
 }
 
 iss::MmioStatus CardRegisters::write(std::uint32_t address, std::uint64_t cycle,

@@ -192,3 +192,29 @@ TEST_CASE("a state's name is the string at the address written, up to 64 bytes a
   // A state with no name (outside SRAM) is polling: it leaves no span.
   CHECK(names == std::vector<std::string>{"serve", long_name.substr(0, 64), "end"});
 }
+
+TEST_CASE("the card's one clock register is the core's cycle counter, read at the access cycle") {
+  // What the core's fast-forward of waits on the clock relies on: only
+  // CYCLE_LO is a clock, and it reads the access cycle's low word; the
+  // card's own registers of the system block are not clocks.
+  Fixture f;
+  auto& bus = f.card(0).bus();
+  CHECK(bus.clock_read(LANAI_REG_CYCLE_LO));
+  for (const std::uint32_t a :
+       {LANAI_REG_CYCLE_HI, LANAI_REG_EVENT_STATUS, LANAI_REG_TIMER, LANAI_REG_HOST_INTERRUPT,
+        LANAI_REG_NODE_ID, LANAI_REG_TRACE_STATE, LANAI_REG_SRAM_SIZE, LANAI_REG_DB_STATUS,
+        LANAI_REG_HDMA_RESULT, 0x1000u}) {
+    CAPTURE(a);
+    CHECK_FALSE(bus.clock_read(a));
+  }
+  // The stable registers are what they were.
+  CHECK(bus.stable_read(LANAI_REG_EVENT_STATUS));
+  CHECK(bus.stable_read(LANAI_REG_TRACE_STATE));
+  CHECK_FALSE(bus.stable_read(LANAI_REG_TIMER));
+  CHECK_FALSE(bus.stable_read(LANAI_REG_CYCLE_LO));
+  std::uint32_t v = 0;
+  CHECK(bus.read(LANAI_REG_CYCLE_LO, 0x1234567890ull, v) == MmioStatus::ok);
+  CHECK(v == 0x34567890u);
+  CHECK(bus.read(LANAI_REG_CYCLE_HI, 0, v) == MmioStatus::ok);
+  CHECK(v == 0x12u);
+}
