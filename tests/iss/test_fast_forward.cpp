@@ -183,26 +183,16 @@ TEST_CASE("a loop that does more with the cycle counter than add and compare run
   // The counter masked (its low bits wrap every 64 cycles), a second read
   // of it in the lap, a value that depends on the lap before, and a store
   // of the counter: none can be skipped, all end as without fast-forward.
-  const std::vector<std::uint32_t> masked = {sls(false, r9, cycle_lo),
-                                             ri(and_, r9, r9, 0x3F),
-                                             ri(sub, r0, r9, 0x3F, true),
-                                             br(6, 0x00),
-                                             nop,
-                                             exit_with(r9)};
-  CHECK(both_ways(masked).skipped == 0);
-  const std::vector<std::uint32_t> two_reads = {sls(false, r9, cycle_lo), sls(false, r7, cycle_lo),
-                                                rr(sub, r0, r9, r7, true), br(0, 0x00), nop};
-  CHECK(both_ways(two_reads).skipped == 0);
-  const std::vector<std::uint32_t> accumulates = {sls(false, r9, cycle_lo),
-                                                  rr(add, r7, r7, r9),
-                                                  ri(sub, r0, r7, 0, true),
-                                                  br(6, 0x00),
-                                                  nop,
-                                                  exit_with(r7)};
-  CHECK(both_ways(accumulates).skipped == 0);
-  const std::vector<std::uint32_t> stores = {sls(false, r9, cycle_lo), sls(true, r9, data),
-                                             ri(sub, r0, r9, 0, true), br(6, 0x00), nop};
-  CHECK(both_ways(stores).skipped == 0);
+  const std::vector<std::vector<std::uint32_t>> loops = {
+      {sls(false, r9, cycle_lo), ri(and_, r9, r9, 0x3F), ri(sub, r0, r9, 0x3F, true), br(6, 0x00),
+       nop, exit_with(r9)},
+      {sls(false, r9, cycle_lo), sls(false, r7, cycle_lo), rr(sub, r0, r9, r7, true), br(0, 0x00),
+       nop},
+      {sls(false, r9, cycle_lo), rr(add, r7, r7, r9), ri(sub, r0, r7, 0, true), br(6, 0x00), nop,
+       exit_with(r7)},
+      {sls(false, r9, cycle_lo), sls(true, r9, data), ri(sub, r0, r9, 0, true), br(6, 0x00), nop}};
+  for (const auto& loop : loops)
+    CHECK(both_ways(loop).skipped == 0);
 }
 
 TEST_CASE("random waits on the cycle counter agree both ways") {
