@@ -29,15 +29,17 @@ private:
 
 } // namespace
 
-EventId Kernel::schedule_at(SimTime when, Callback callback, std::string_view label) {
-  return schedule(when, std::move(callback), label, false);
+EventId Kernel::schedule_at(SimTime when, Callback callback, std::string_view label,
+                            EventReach reach) {
+  return schedule(when, std::move(callback), label, false, reach);
 }
 
 EventId Kernel::schedule_after_tasks(SimTime when, Callback callback, std::string_view label) {
-  return schedule(when, std::move(callback), label, true);
+  return schedule(when, std::move(callback), label, true, EventReach::anything);
 }
 
-EventId Kernel::schedule(SimTime when, Callback callback, std::string_view label, bool late) {
+EventId Kernel::schedule(SimTime when, Callback callback, std::string_view label, bool late,
+                         EventReach reach) {
   if (when < now_) {
     throw std::logic_error(fmt::format(
         "lanai::kernel: event '{}' scheduled in the past: at {} ps, but the current time is {} ps",
@@ -64,18 +66,19 @@ EventId Kernel::schedule(SimTime when, Callback callback, std::string_view label
   s.callback = std::move(callback);
   s.label.assign(label);
   s.sequence = sequence;
-  push_entry(Entry{when, sequence, slot, late});
+  push_entry(Entry{when, sequence, slot, late, reach == EventReach::anything});
   ++live_;
   return EventId{sequence << slot_bits | slot};
 }
 
-EventId Kernel::schedule_in(SimTime delay, Callback callback, std::string_view label) {
+EventId Kernel::schedule_in(SimTime delay, Callback callback, std::string_view label,
+                            EventReach reach) {
   if (delay < SimTime::zero()) {
     throw std::logic_error(fmt::format(
         "lanai::kernel: event '{}' scheduled in the past: negative delay of {} ps at {} ps", label,
         delay.ps(), now_.ps()));
   }
-  return schedule_at(now_ + delay, std::move(callback), label);
+  return schedule_at(now_ + delay, std::move(callback), label, reach);
 }
 
 bool Kernel::cancel(EventId id) {
@@ -112,7 +115,7 @@ void Kernel::execute(Entry entry) {
   Slot& s = slots_[entry.slot];
   s.sequence = 0; // no longer pending, also for the callback itself
   --live_;
-  if (!sleepers_.empty()) {
+  if (entry.reaches_sleepers && !sleepers_.empty()) {
     for (Sleeper* sleeper : sleepers_)
       sleeper->advance_to(entry.time, entry.late);
   }
@@ -134,7 +137,7 @@ void Kernel::execute(Entry entry) {
   current_label_ = {};
   s.callback = nullptr;
   free_slots_.push_back(entry.slot);
-  if (!sleepers_.empty())
+  if (entry.reaches_sleepers && !sleepers_.empty())
     std::erase_if(sleepers_, [](Sleeper* sleeper) { return !sleeper->sleeps_on(); });
 }
 

@@ -20,6 +20,14 @@ namespace lanai::kernel {
 
 using Callback = std::function<void()>;
 
+// Whether an event may change or read what a processor depends on. Events
+// that cannot (a switch routing a packet, a link handed back to a switch)
+// leave sleeping processors where they are (see Kernel::Sleeper).
+enum class EventReach : std::uint8_t {
+  anything,
+  not_processors,
+};
+
 // Names one scheduled event so it can be cancelled. A default-constructed id
 // names nothing; ids are never reused within one Kernel. (The value holds
 // the event's sequence number and the slot that keeps its callback.)
@@ -44,8 +52,10 @@ public:
   // now. Throws std::logic_error if `when` lies before now(), and
   // std::invalid_argument for an empty callback. The label is kept for
   // diagnostics only (current_label(), error messages).
-  EventId schedule_at(SimTime when, Callback callback, std::string_view label = {});
-  EventId schedule_in(SimTime delay, Callback callback, std::string_view label = {});
+  EventId schedule_at(SimTime when, Callback callback, std::string_view label = {},
+                      EventReach reach = EventReach::anything);
+  EventId schedule_in(SimTime delay, Callback callback, std::string_view label = {},
+                      EventReach reach = EventReach::anything);
   // The same, but the event runs after the task wakes of its time too: for
   // what a processor's register access starts at the very time of the
   // access, which must come after every processor's instruction of that
@@ -55,7 +65,8 @@ public:
   // schedule_after_tasks if there is no delay.
   EventId schedule_from_access(SimTime access, SimTime delay, Callback callback,
                                std::string_view label = {}) {
-    return schedule(access + delay, std::move(callback), label, delay == SimTime::zero());
+    return schedule(access + delay, std::move(callback), label, delay == SimTime::zero(),
+                    EventReach::anything);
   }
 
   // Withdraws a pending event. Returns false, and does nothing, if the event
@@ -135,6 +146,9 @@ public:
   // changes (a processor polling in a loop that repeats): before each event
   // it is brought up to the event's time, and after the event it is asked
   // whether it may sleep on; if not, it wakes its task and leaves the list.
+  // Events scheduled with EventReach::not_processors skip both: it stays
+  // behind and is brought up to a later event's time in one go, which is
+  // the same, since nothing it depends on changed in between.
   // Events then see it exactly where it would stand had it run all along.
   // Tasks cannot change what a sleeper depends on, so they do not wake it.
   // Should nothing else be pending, the sleepers are woken (they run on, as
@@ -182,7 +196,8 @@ private:
     SimTime time;
     std::uint64_t sequence;
     std::uint32_t slot;
-    bool late; // after the task wakes of its time
+    bool late;             // after the task wakes of its time
+    bool reaches_sleepers; // not EventReach::not_processors
   };
 
   // In heap_ (timed_heap.hpp): the root is the smallest (time, sequence).
@@ -204,7 +219,8 @@ private:
   void execute(Entry entry);
   void execute_task(TaskId task, SimTime time);
   void wake_sleepers();
-  EventId schedule(SimTime when, Callback callback, std::string_view label, bool late);
+  EventId schedule(SimTime when, Callback callback, std::string_view label, bool late,
+                   EventReach reach);
   // Runs the earliest event or task wake if it lies at or before `limit`;
   // returns false if there is none.
   bool run_next(SimTime limit);

@@ -59,7 +59,8 @@ void CrossbarSwitch::start_routing(Input& in) {
   in.state = InputState::routing;
   in.wanted = port;
   kernel_.schedule_in(
-      routing_latency_, [this, &in] { route_decided(in); }, "wire.switch_route");
+      routing_latency_, [this, &in] { route_decided(in); }, "wire.switch_route",
+      kernel::EventReach::not_processors);
 }
 
 void CrossbarSwitch::route_decided(Input& in) {
@@ -77,7 +78,8 @@ void CrossbarSwitch::request_arbitration(Output& out) {
     return;
   out.arbitration_pending = true;
   kernel_.schedule_in(
-      SimTime::zero(), [this, &out] { arbitrate(out); }, "wire.switch_arbitrate");
+      SimTime::zero(), [this, &out] { arbitrate(out); }, "wire.switch_arbitrate",
+      kernel::EventReach::not_processors);
 }
 
 void CrossbarSwitch::arbitrate(Output& out) {

@@ -48,6 +48,7 @@ private:
     kernel::SimTime waiting_since;
     void on_head_arrived(Link& link, std::shared_ptr<Worm> worm) override;
     kernel::SimTime routing_slack() const override { return owner->routing_latency_; }
+    bool reaches_processors() const override { return false; }
   };
 
   struct Output final : LinkSender {
@@ -58,6 +59,7 @@ private:
     std::size_t last_granted = 0;
     bool arbitration_pending = false;
     void on_link_released(Link& link, const Worm& worm) override;
+    bool reaches_processors() const override { return false; }
   };
 
   void start_routing(Input& in);

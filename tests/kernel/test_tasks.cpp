@@ -139,6 +139,29 @@ TEST_CASE("a sleeper is brought up to each event's time before it, and wakes whe
   CHECK(runs == 1);
 }
 
+TEST_CASE("events that reach no processor leave a sleeper where it is") {
+  // A switch's events: the sleeper is neither brought up to their time nor
+  // asked after them; the next event that may reach it brings it up to
+  // its own time in one go.
+  Kernel k;
+  const TaskId task = k.add_task([] {}, "core");
+  LoggingSleeper sleeper(k, task, 3);
+  k.add_sleeper(sleeper);
+  std::vector<int> ran;
+  k.schedule_at(nanoseconds(3), [&] { ran.push_back(3); });
+  k.schedule_at(
+      nanoseconds(5), [&] { ran.push_back(5); }, "wire", EventReach::not_processors);
+  k.schedule_in(
+      nanoseconds(6), [&] { ran.push_back(6); }, "wire", EventReach::not_processors);
+  k.schedule_at(nanoseconds(9), [&] { ran.push_back(9); });
+  k.schedule_at(nanoseconds(12), [&] { ran.push_back(12); });
+  k.run();
+  CHECK(ran == std::vector<int>{3, 5, 6, 9, 12});
+  CHECK(sleeper.advanced == std::vector<std::int64_t>{3, 9, 12});
+  CHECK(sleeper.checks == 3);
+  CHECK(sleeper.woken_at == nanoseconds(12));
+}
+
 TEST_CASE("sleepers are woken once nothing else is pending") {
   Kernel k;
   int runs = 0;
