@@ -250,6 +250,11 @@ Cpu::ClockSkip Cpu::skip_clock_laps(std::uint32_t branch_pc, std::uint64_t cycle
   else
     laps = 0;
   laps = std::min(laps, same);
+  // Nor past a change of the counter's high word: a lap that reads the
+  // latched high word (cycle_now() reads both) reads what its own or the
+  // last lap's low-word read latched, the same value only within one
+  // 2^32-cycle epoch.
+  laps = std::min<std::uint64_t>(laps, ((clock.cycle | 0xFFFFFFFFu) - clock.cycle) / lap_cycles);
   if (laps == 0)
     return ClockSkip::not_now;
 

@@ -24,8 +24,11 @@ public:
   iss::MmioStatus read(std::uint32_t address, std::uint64_t cycle, std::uint32_t& value) override;
   iss::MmioStatus write(std::uint32_t address, std::uint64_t cycle, std::uint32_t value) override;
   // Everything but the cycle counter's low word (its value moves, and the
-  // read latches the high word).
+  // read latches the high word). The high word is stable between two reads
+  // of the low word only: a loop that reads both is skipped only within one
+  // value of the high word (Cpu::skip_clock_laps).
   bool stable_read(std::uint32_t address) const override;
+  // The cycle counter's low word.
   bool clock_read(std::uint32_t address) const override;
   bool unmapped_is_untouched() const override { return true; }
 

@@ -70,16 +70,18 @@ Snapshot run(const std::vector<std::uint32_t>& words, bool fast_forward, std::ui
 // the state and the first `sram_bytes` of SRAM.
 Snapshot run_in_steps(const std::vector<std::uint32_t>& words, bool fast_forward,
                       const std::array<std::uint32_t, 32>* regs, std::uint64_t step,
-                      std::uint64_t end, std::uint32_t sram_bytes, bool blocks = true) {
+                      std::uint64_t end, std::uint32_t sram_bytes, bool blocks = true,
+                      std::uint64_t start = 0) {
   ProgramRun p(words);
   p.cpu->set_fast_forward(fast_forward);
   p.cpu->set_blocks(blocks);
+  p.cpu->add_stall_cycles(start); // the run starts `start` cycles on
   if (regs)
     for (unsigned r = 3; r < 32; ++r)
       p.cpu->set_reg(r, (*regs)[r]);
   lanai::iss::StopReason stop = lanai::iss::StopReason::cycle_limit;
-  for (std::uint64_t limit = step; stop == lanai::iss::StopReason::cycle_limit && limit < end;
-       limit += step)
+  for (std::uint64_t limit = start + step;
+       stop == lanai::iss::StopReason::cycle_limit && limit < start + end; limit += step)
     stop = p.cpu->run(limit);
   return snapshot_of(p, stop, sram_bytes);
 }
@@ -179,6 +181,42 @@ TEST_CASE("a loop that waits on the cycle counter is skipped to the lap that lea
   CHECK(fast.stop == lanai::iss::StopReason::halted);
 }
 
+TEST_CASE("a wait that reads the counter's high word is not skipped past a change of it") {
+  // Near 2^32 cycles the high word the lap reads changes: a loop waiting for
+  // that change, and cycle_now()'s 64-bit read in a 32-bit wait, started
+  // just before the boundary, end as without fast-forward.
+  constexpr std::uint32_t cycle_hi = 0x1F0000u | (LANAI_REG_CYCLE_HI & 0xFFFFu);
+  const std::vector<std::vector<std::uint32_t>> loops = {
+      {sls(false, r9, cycle_lo), sls(false, r10, cycle_hi), // the high word now
+       sls(false, r9, cycle_lo), sls(false, r7, cycle_hi),  // 0x08
+       rr(sub, r0, r7, r10, true), br(7, 0x08), nop, exit_with(r7)},
+      {sls(false, r11, cycle_lo), ri(add, r10, r0, 3, false, true), // wait 0x30000 cycles
+       sls(false, r9, cycle_lo), sls(false, r7, cycle_hi),          // 0x08
+       rr(sub, r9, r9, r11), rr(sub, r0, r9, r10, true), br(13, 0x08), nop, exit_with(r7)}};
+  for (const auto& loop : loops) {
+    for (const std::uint64_t slice : {50'000u, 7'777u}) {
+      Snapshot both[2];
+      std::uint32_t latched[2] = {};
+      for (const bool fast : {false, true}) {
+        ProgramRun p(loop);
+        p.cpu->set_fast_forward(fast);
+        p.cpu->add_stall_cycles((std::uint64_t{1} << 32) - 123'457);
+        const std::uint64_t end = p.cpu->cycles() + 300'000;
+        lanai::iss::StopReason stop = lanai::iss::StopReason::cycle_limit;
+        while (stop == lanai::iss::StopReason::cycle_limit && p.cpu->cycles() < end)
+          stop = p.cpu->run(std::min(end, p.cpu->cycles() + slice));
+        both[fast] = snapshot_of(p, stop, ProgramRun::sram);
+        CHECK(p.system->read(LANAI_REG_CYCLE_HI, 0, latched[fast]) == lanai::iss::MmioStatus::ok);
+      }
+      CHECK(both[1].same_as(both[0]));
+      CHECK(latched[1] == latched[0]);
+      CHECK(both[0].stop == lanai::iss::StopReason::halted);
+      CHECK(both[0].regs[r7] == 1u);
+      CHECK(both[1].skipped > 0);
+    }
+  }
+}
+
 TEST_CASE("a loop that does more with the cycle counter than add and compare runs as it is") {
   // The counter masked (its low bits wrap every 64 cycles), a second read
   // of it in the lap, a value that depends on the lap before, and a store
@@ -199,8 +237,10 @@ TEST_CASE("random waits on the cycle counter agree both ways") {
   // Loops `X = v + offset` (or `offset - v`), compared with a constant by
   // every condition, the offset chosen so that X crosses the points where
   // the flags change (0, 2^31 and where the sum crosses them) within the
-  // run; slices of random lengths, with and without blocks.
+  // run; slices of random lengths, with and without blocks; a third of them
+  // start just before the counter's low word wraps, some read its high word.
   std::size_t skipping = 0, leaving = 0;
+  constexpr std::uint32_t cycle_hi = 0x1F0000u | (LANAI_REG_CYCLE_HI & 0xFFFFu);
   for (std::uint64_t seed = 0; seed < 600; ++seed) {
     lanai::kernel::RandomStream rng(seed, "clock-wait");
     const std::uint32_t k = static_cast<std::uint32_t>(rng.next_u64());
@@ -210,7 +250,10 @@ TEST_CASE("random waits on the cycle counter agree both ways") {
     const std::uint32_t points[4] = {0u, 0x80000000u, 0u - k, 0x80000000u - k};
     const std::uint32_t near = points[rng.uniform_u32(0, 3)] + rng.uniform_u32(0, 4) - 2;
     const std::uint32_t reach = rng.uniform_u32(0, 20'000);
-    const std::uint32_t offset = minus ? near + reach : near - reach;
+    const std::uint64_t start =
+        seed % 3 == 0 ? (std::uint64_t{1} << 32) - rng.uniform_u32(0, 40'000) : 0;
+    const auto low = static_cast<std::uint32_t>(start);
+    const std::uint32_t offset = minus ? near + reach + low : near - reach - low;
     std::vector<std::uint32_t> w = set32(r10, k);    // 0x00, 0x04
     for (const std::uint32_t x : set32(r11, offset)) // 0x08, 0x0c
       w.push_back(x);
@@ -219,12 +262,13 @@ TEST_CASE("random waits on the cycle counter agree both ways") {
     w.push_back(minus ? rr(sub, r9, r11, r9) : rr(add, r9, r9, r11));
     w.push_back(reversed ? rr(sub, r0, r10, r9, true) : rr(sub, r0, r9, r10, true));
     w.push_back(br(cond, head));
-    w.push_back(rng.uniform_u32(0, 1) == 1 ? nop : ri(add, r12, r0, 5));
+    const std::uint32_t slot = rng.uniform_u32(0, 2);
+    w.push_back(slot == 0 ? nop : slot == 1 ? ri(add, r12, r0, 5) : sls(false, r12, cycle_hi));
     w.push_back(exit_with(r9));
     const std::uint64_t step = rng.uniform_u32(50, 5'000);
-    const Snapshot plain = run_in_steps(w, false, nullptr, step, 30'000, 0x1000);
-    const Snapshot fast = run_in_steps(w, true, nullptr, step, 30'000, 0x1000);
-    const Snapshot stepped = run_in_steps(w, true, nullptr, step, 30'000, 0x1000, false);
+    const Snapshot plain = run_in_steps(w, false, nullptr, step, 30'000, 0x1000, true, start);
+    const Snapshot fast = run_in_steps(w, true, nullptr, step, 30'000, 0x1000, true, start);
+    const Snapshot stepped = run_in_steps(w, true, nullptr, step, 30'000, 0x1000, false, start);
     CHECK(fast.same_as(plain));
     CHECK(stepped.same_as(fast));
     CHECK(stepped.skipped == fast.skipped);
