@@ -191,7 +191,9 @@ iss::MmioStatus CardRegisters::write_device(std::uint32_t address, std::uint64_t
   case doorbell_block:
     return devices_.doorbells->write(address, access_time(cycle), value);
   case hdma_block:
-    return devices_.hdma->write(address, access_time(cycle), value);
+    // Six of a request's seven writes only stage it: no time to work out.
+    return devices_.hdma->write(
+        address, HostDma::write_uses_time(address) ? access_time(cycle) : kernel_.now(), value);
   case nsdma_block:
     return devices_.nsdma->write(address, access_time(cycle), value);
   case nrdma_block:
@@ -238,21 +240,30 @@ void CardRegisters::write_trace_port(std::uint32_t address, std::uint64_t cycle,
     return;
   }
   case LANAI_REG_TRACE_STATE:
-    trace_state_ = value;
-    trace_wait_ = 0;
-    if (devices_.trace->on())
-      devices_.trace->set_state(access_time(cycle), state_name(value));
-    break;
   case LANAI_REG_TRACE_WAIT:
-    trace_wait_ = value != 0 ? 1u : 0u;
-    if (devices_.trace->on())
-      devices_.trace->set_waiting(access_time(cycle), trace_wait_ != 0);
     break;
   default:
     return;
   }
+  const bool state = address == LANAI_REG_TRACE_STATE;
+  if (state) {
+    trace_state_ = value;
+    trace_wait_ = 0;
+  } else {
+    trace_wait_ = value != 0 ? 1u : 0u;
+  }
+  const bool traced = devices_.trace->on();
+  if (!traced && !devices_.lanai_work)
+    return;
+  // Worked out once for the trace and the work meter.
+  const kernel::SimTime when = access_time(cycle);
+  if (traced) {
+    if (state)
+      devices_.trace->set_state(when, state_name(value));
+    else
+      devices_.trace->set_waiting(when, trace_wait_ != 0);
+  }
   if (devices_.lanai_work) {
-    const kernel::SimTime when = access_time(cycle);
     if (trace_state_ != 0 && trace_wait_ == 0)
       devices_.lanai_work->begin(when);
     else

@@ -55,6 +55,11 @@ public:
   // The host DMA register block (LANAI_REG_HDMA_*); `when` is the access time.
   iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
+  // Whether a write to `address` uses its time: only a request's append or
+  // insert does; the staging registers just keep what was written.
+  static bool write_uses_time(std::uint32_t address) {
+    return address == LANAI_REG_HDMA_APPEND || address == LANAI_REG_HDMA_INSERT;
+  }
 
   // LANAI_EV_HDMA_DONE and LANAI_EV_HDMA_IDLE as they stand now (inline:
   // the core polls the event word more often than anything else).
