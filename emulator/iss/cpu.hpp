@@ -192,6 +192,11 @@ private:
   // Adds the whole laps that fit before both limits to the counts.
   void skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
                  std::uint64_t cycle_limit, std::uint64_t instruction_limit);
+  // How many whole laps fit before both limits (and the access limit).
+  std::uint64_t laps_that_fit(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
+                              std::uint64_t cycle_limit, std::uint64_t instruction_limit) const;
+  // Counts `laps` laps as executed, and as skipped.
+  void add_laps(std::uint64_t laps, std::uint64_t lap_cycles, std::uint64_t lap_instructions);
   // At the start of a run inside a lap that repeated in the last one: skips
   // the laps that fit if nothing the lap depends on changed since, else
   // forgets the lap.

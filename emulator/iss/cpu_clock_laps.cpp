@@ -241,15 +241,10 @@ Cpu::ClockSkip Cpu::skip_clock_laps(std::uint32_t branch_pc, std::uint64_t cycle
   if (!((cond_table_[flags1] >> branch.cond) & 1u))
     return ClockSkip::not_now; // the next lap leaves the loop
 
-  // Whole laps that fit before the limits (as skip_laps), and that take
-  // the branch as the next one does.
-  const std::uint64_t limit = std::min(cycle_limit, access_limit_);
-  std::uint64_t laps = limit > cycles_ ? (limit - cycles_ - 1) / lap_cycles : 0;
-  if (instruction_limit > instructions_)
-    laps = std::min(laps, (instruction_limit - instructions_) / lap_instructions);
-  else
-    laps = 0;
-  laps = std::min(laps, same);
+  // Whole laps that fit before the limits, and that take the branch as the
+  // next one does.
+  std::uint64_t laps =
+      std::min(laps_that_fit(lap_cycles, lap_instructions, cycle_limit, instruction_limit), same);
   // Nor past a change of the counter's high word: a lap that reads the
   // latched high word (cycle_now() reads both) reads what its own or the
   // last lap's low-word read latched, the same value only within one
@@ -261,18 +256,15 @@ Cpu::ClockSkip Cpu::skip_clock_laps(std::uint32_t branch_pc, std::uint64_t cycle
   // The state after the last skipped lap: its clock read (which the bus
   // may latch), its affine registers and its flags.
   const std::uint64_t last_read = clock.cycle + laps * lap_cycles;
-  std::uint32_t v = 0;
-  (void)bus_->read(clock.address, last_read, v);
-  v = static_cast<std::uint32_t>(last_read);
+  std::uint32_t latched = 0;
+  (void)bus_->read(clock.address, last_read, latched);
+  const auto v = static_cast<std::uint32_t>(last_read);
   for (unsigned r = 0; r <= reg_discard; ++r)
     if (!lap.value(r).is_known())
       regs_[r] = lap.value(r).at(v);
   if (const auto& sum = lap.flag_sum())
     flags_ = sum->flags_at(v);
-  cycles_ += laps * lap_cycles;
-  instructions_ += laps * lap_instructions;
-  skipped_cycles_ += laps * lap_cycles;
-  skipped_instructions_ += laps * lap_instructions;
+  add_laps(laps, lap_cycles, lap_instructions);
   return ClockSkip::skipped;
 }
 

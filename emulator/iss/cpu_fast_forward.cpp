@@ -76,19 +76,27 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
   watch_.begin(pc, state, cycles_, instructions_);
 }
 
-void Cpu::skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
-                    std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
+std::uint64_t Cpu::laps_that_fit(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
+                                 std::uint64_t cycle_limit, std::uint64_t instruction_limit) const {
   // Whole iterations every instruction of which the plain loop would have
   // started below both limits: each ends before the cycle limit (an
   // instruction may cost no cycles, so ending at the limit is not enough)
   // and no later than the instruction limit.
   // A lap that polls a register must not poll past the access limit.
   cycle_limit = std::min(cycle_limit, access_limit_);
-  std::uint64_t laps = cycle_limit > cycles_ ? (cycle_limit - cycles_ - 1) / lap_cycles : 0;
-  if (lap_instructions > 0 && instruction_limit > instructions_)
-    laps = std::min(laps, (instruction_limit - instructions_) / lap_instructions);
-  else
-    laps = 0;
+  const std::uint64_t laps = cycle_limit > cycles_ ? (cycle_limit - cycles_ - 1) / lap_cycles : 0;
+  if (lap_instructions == 0 || instruction_limit <= instructions_)
+    return 0;
+  return std::min(laps, (instruction_limit - instructions_) / lap_instructions);
+}
+
+void Cpu::skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
+                    std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
+  add_laps(laps_that_fit(lap_cycles, lap_instructions, cycle_limit, instruction_limit), lap_cycles,
+           lap_instructions);
+}
+
+void Cpu::add_laps(std::uint64_t laps, std::uint64_t lap_cycles, std::uint64_t lap_instructions) {
   cycles_ += laps * lap_cycles;
   instructions_ += laps * lap_instructions;
   skipped_cycles_ += laps * lap_cycles;
