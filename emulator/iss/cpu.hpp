@@ -164,7 +164,10 @@ private:
   void skip_predicated(const Instruction& in);
   bool execute_memory(const Instruction& in, std::uint32_t pc);
   const Instruction& fetch(std::uint32_t pc);
-  IdleState idle_state() const;
+  // The state a lap of an idle loop must end in (IdleState), saved or
+  // compared in place.
+  void save_idle_state(IdleState& state) const;
+  bool in_idle_state(const IdleState& state) const;
   // What the idle watch does at a taken backward branch at `pc`, `cycles`
   // after it (deciding may use up one of the watch's skips).
   enum class WatchAction : std::uint8_t { none, begin, check };

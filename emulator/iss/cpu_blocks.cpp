@@ -117,7 +117,7 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
   const bool watch_branches = fast_forward_;
   std::uint8_t flags = flags_;
   const Block* const* const entries = blocks_.entries();
-  const std::uint64_t first_instruction = instructions_;
+  std::uint64_t first_instruction = instructions_; // block instructions count from here
   std::uint64_t cycles = cycles_, instructions = instructions_;
   std::uint32_t loaded = loaded_reg_, pc = pc_, last_pc = regs_[reg_pc];
   BlockExit exit = BlockExit::step;
@@ -447,9 +447,21 @@ op_branch:
     regs_[reg_pc] = at;
     flags_ = flags;
     watch_backward_branch(action, at, cycle_limit, instruction_limit);
-    if (cycles_ != after) { // laps skipped: the delay slot is stepped
-      block_instructions_ += instructions + index + 1 - first_instruction;
-      return BlockExit::step;
+    if (cycles_ != after) {
+      // Laps skipped: the core stands after the branch again, that many
+      // cycles and instructions later (a clock lap's registers and flags
+      // moved on too). The delay slot, the block's last instruction, runs
+      // here if it starts within the limits; otherwise it is stepped.
+      const std::uint64_t done = instructions + index + 1;
+      if (op[2].kind != OpKind::end || cycles_ >= cycle_limit ||
+          instructions_ >= instruction_limit || loaded_reg_ != 0) {
+        block_instructions_ += done - first_instruction;
+        return BlockExit::step;
+      }
+      cycles += cycles_ - after;
+      instructions += instructions_ - done;
+      first_instruction += instructions_ - done;
+      flags = flags_;
     }
   }
   LANAI_NEXT();

@@ -8,21 +8,25 @@
 
 namespace lanai::iss {
 
-IdleState Cpu::idle_state() const {
-  IdleState state;
+void Cpu::save_idle_state(IdleState& state) const {
   std::copy_n(regs_, state.regs.size(), state.regs.begin());
   state.pc = pc_;
   state.npc = npc_;
   state.nnpc = nnpc_;
   state.loaded_reg = loaded_reg_;
   state.flags = flags_;
-  return state;
+}
+
+bool Cpu::in_idle_state(const IdleState& state) const {
+  return pc_ == state.pc && npc_ == state.npc && nnpc_ == state.nnpc &&
+         loaded_reg_ == state.loaded_reg && flags_ == state.flags &&
+         std::equal(state.regs.begin(), state.regs.end(), regs_);
 }
 
 void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint64_t cycle_limit,
                                 std::uint64_t instruction_limit) {
   if (action == WatchAction::begin) {
-    watch_.begin(pc, idle_state(), cycles_, instructions_);
+    save_idle_state(watch_.begin(pc, cycles_, instructions_));
     return;
   }
   if (action != WatchAction::check)
@@ -48,13 +52,12 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
     }
     if (skip == ClockSkip::skipped)
       watch_.succeeded();
-    watch_.begin(pc, idle_state(), cycles_, instructions_);
+    save_idle_state(watch_.begin(pc, cycles_, instructions_));
     return;
   }
-  const IdleState state = idle_state();
-  if (!repeats || !(state == watch_.state())) {
+  if (!repeats || !in_idle_state(watch_.state())) {
     if (repeats && watch_.reads() > 0 && watch_.may_rewatch())
-      watch_.rewatch(pc, state, cycles_, instructions_);
+      save_idle_state(watch_.rewatch(pc, cycles_, instructions_));
     else
       watch_.give_up();
     return;
@@ -73,7 +76,8 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
   }
   skip_laps(lap_cycles, lap_instructions, cycle_limit, instruction_limit);
   watch_.succeeded();
-  watch_.begin(pc, state, cycles_, instructions_);
+  // Skipping leaves the state as it was: the watch goes on from it.
+  watch_.begin(pc, cycles_, instructions_);
 }
 
 std::uint64_t Cpu::laps_that_fit(std::uint64_t lap_cycles, std::uint64_t lap_instructions,

@@ -73,12 +73,13 @@ public:
   // The iteration read or wrote something that may not repeat.
   void taint() { clean_ = false; }
 
-  // Starts watching `branch` from `state`, at the given counts.
-  void begin(std::uint32_t branch, const IdleState& state, std::uint64_t cycles,
-             std::uint64_t instructions) {
+  // Starts watching `branch` at the given counts, from the state the
+  // caller writes into the reference returned (or, if it writes nothing,
+  // from the state the last watch began in: the state a lap that repeats
+  // ends in).
+  IdleState& begin(std::uint32_t branch, std::uint64_t cycles, std::uint64_t instructions) {
     branch_ = branch;
     skip_branch_ = none;
-    state_ = state;
     cycles_ = cycles;
     instructions_ = instructions;
     stores_ = 0;
@@ -86,6 +87,7 @@ public:
     clock_ = ClockRead{};
     clean_ = true;
     rewatched_ = false;
+    return state_;
   }
   // The lap was clean but did not end in the state it began in: the first
   // lap of a polling loop entered from other code (its scratch registers
@@ -93,10 +95,10 @@ public:
   // before the branch is given up. Only a lap that polled a device
   // register is: a computing loop's state drifts every lap.
   bool may_rewatch() const { return !rewatched_; }
-  void rewatch(std::uint32_t branch, const IdleState& state, std::uint64_t cycles,
-               std::uint64_t instructions) {
-    begin(branch, state, cycles, instructions);
+  IdleState& rewatch(std::uint32_t branch, std::uint64_t cycles, std::uint64_t instructions) {
+    IdleState& state = begin(branch, cycles, instructions);
     rewatched_ = true;
+    return state;
   }
   // The watched branch did not repeat its state: the next backward branch
   // other than this one is watched instead, so an outer loop is found

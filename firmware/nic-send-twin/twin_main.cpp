@@ -108,10 +108,11 @@ uint32_t waiting_at_free; // 1 << class for each class with work waiting then
   const int32_t left = wait - static_cast<int32_t>(cycle_now() - work.started);
   if (left <= 0)
     return;
+  // Arming the timer clears its expiry bit, so the bit the last wait left
+  // set needs no write of its own (nothing else here looks at it).
   lanai_mmio_write(LANAI_REG_TIMER, static_cast<uint32_t>(left));
   while ((via::event_status() & LANAI_EV_TIMER) == 0u) {
   }
-  lanai_mmio_write(LANAI_REG_TIMER, 0u);
 }
 template <Discipline d>
 uint32_t waiting_classes();
