@@ -18,6 +18,7 @@
 #include "emulator/iss/instruction.hpp"
 #include "emulator/iss/mmio_bus.hpp"
 #include "emulator/iss/pc_profile.hpp"
+#include "emulator/iss/register_kinds.hpp"
 #include "emulator/iss/zeroed_array.hpp"
 
 namespace lanai::iss {
@@ -218,6 +219,7 @@ private:
   bool blocks_on_;
   std::uint32_t class_cost_[static_cast<int>(CostClass::count)];
   MmioBus* bus_;
+  RegisterKinds registers_{bus_};
 
   std::uint32_t regs_[reg_discard + 1] = {}; // the 32 registers and the discarded one
   std::uint8_t flags_ = 0;

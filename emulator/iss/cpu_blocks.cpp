@@ -281,7 +281,7 @@ op_load_word : {
   const std::uint32_t ea = regs[op->rs1] + op->imm;
   if (ea >= sram_bytes || (ea & 3u)) { // a device register or a fault
     if (ea >= LANAI_MMIO_BASE && !(ea & 3u) && bus_ != nullptr) {
-      if (bus_->stable_read(ea)) {
+      if (registers_.stable(ea)) {
         stable_address = ea;
         goto stable_read;
       }
@@ -315,7 +315,7 @@ device_access : {
   cycles_ = mark;
   if (status == MmioStatus::halt)
     state_ = StopReason::halted;
-  if (!device_store && watch_.clean() && bus_->clock_read(device_address))
+  if (!device_store && watch_.clean() && registers_.clock(device_address))
     watch_.note_clock(device_address, at, value);
   else
     watch_.taint();

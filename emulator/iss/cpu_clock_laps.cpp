@@ -204,7 +204,7 @@ Cpu::ClockSkip Cpu::skip_clock_laps(std::uint32_t branch_pc, std::uint64_t cycle
       } else if (ea == clock.address && !clock_seen) {
         clock_seen = true;
         lap.write(op.rd, LapValue::clock());
-      } else if (ea >= LANAI_MMIO_BASE && bus_->stable_read(ea)) {
+      } else if (ea >= LANAI_MMIO_BASE && registers_.stable(ea)) {
         std::uint32_t value = 0;
         if (bus_->read(ea, cycles_, value) != MmioStatus::ok)
           lap.fail();

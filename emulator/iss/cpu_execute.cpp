@@ -55,8 +55,8 @@ bool Cpu::mmio_access(const Instruction& in, std::uint32_t pc, std::uint32_t ea,
   }
   // A clock's read is noted apart (a lap waiting on the clock may still be
   // skipped); any other access but a stable read taints the lap.
-  const bool clock = watch_.clean() && !is_store && bus_ && bus_->clock_read(ea);
-  if (watch_.clean() && !clock && (is_store || !bus_ || !bus_->stable_read(ea)))
+  const bool clock = watch_.clean() && !is_store && registers_.clock(ea);
+  if (watch_.clean() && !clock && (is_store || !registers_.stable(ea)))
     watch_.taint();
   const MmioStatus status = bus_ == nullptr ? MmioStatus::unmapped
                             : is_store      ? bus_->write(ea, cycles_, *value)

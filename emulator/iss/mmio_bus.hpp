@@ -24,7 +24,9 @@ public:
   // is not stable (CYCLE_HI keeps the high word latched by the last CYCLE_LO
   // read), whatever the cycle: a polling loop that reads only such
   // registers may be fast-forwarded.
-  // False (the safe answer) unless a bus knows better.
+  // False (the safe answer) unless a bus knows better. This answer, and
+  // clock_read's, depend on the address alone and never change: a core asks
+  // once per register (RegisterKinds).
   virtual bool stable_read(std::uint32_t /*address*/) const { return false; }
   // True if `address` is a clock: a read gives the low 32 bits of the
   // access cycle, and its only side effect is one that the same read at a

@@ -165,6 +165,15 @@ iss::MmioStatus CardRegisters::write(std::uint32_t address, std::uint64_t cycle,
   return status;
 }
 
+template <class Device>
+iss::MmioStatus CardRegisters::write_to(Device& device, std::uint32_t address, std::uint64_t cycle,
+                                        std::uint32_t value) {
+  // Most writes only stage a register: no time to work out (the kernel's
+  // time stands in, unused).
+  return device.write(address,
+                      Device::write_uses_time(address) ? access_time(cycle) : kernel_.now(), value);
+}
+
 iss::MmioStatus CardRegisters::write_device(std::uint32_t address, std::uint64_t cycle,
                                             std::uint32_t value) {
   if (address < LANAI_MMIO_BASE)
@@ -189,15 +198,13 @@ iss::MmioStatus CardRegisters::write_device(std::uint32_t address, std::uint64_t
       return system_.write(address, cycle, value);
     }
   case doorbell_block:
-    return devices_.doorbells->write(address, access_time(cycle), value);
+    return write_to(*devices_.doorbells, address, cycle, value);
   case hdma_block:
-    // Six of a request's seven writes only stage it: no time to work out.
-    return devices_.hdma->write(
-        address, HostDma::write_uses_time(address) ? access_time(cycle) : kernel_.now(), value);
+    return write_to(*devices_.hdma, address, cycle, value);
   case nsdma_block:
-    return devices_.nsdma->write(address, access_time(cycle), value);
+    return write_to(*devices_.nsdma, address, cycle, value);
   case nrdma_block:
-    return devices_.nrdma->write(address, access_time(cycle), value);
+    return write_to(*devices_.nrdma, address, cycle, value);
   default:
     return iss::MmioStatus::unmapped;
   }

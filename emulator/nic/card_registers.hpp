@@ -74,6 +74,10 @@ private:
   kernel::SimTime access_time(std::uint64_t cycle) const;
   std::uint64_t effective_cycle(std::uint64_t cycle) const;
   iss::MmioStatus write_device(std::uint32_t address, std::uint64_t cycle, std::uint32_t value);
+  // A write to one of the card's devices (MmioDevice).
+  template <class Device>
+  iss::MmioStatus write_to(Device& device, std::uint32_t address, std::uint64_t cycle,
+                           std::uint32_t value);
   void raise_interrupt(kernel::SimTime when, std::uint32_t word);
   // The instrumentation port's registers (LANAI_REG_TRACE_*).
   iss::MmioStatus read_trace_port(std::uint32_t address, std::uint32_t& value) const;

@@ -29,6 +29,8 @@ public:
   // The doorbell register block (LANAI_REG_DB_*).
   iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
+  // No write of this block uses its time (MmioDevice).
+  static bool write_uses_time(std::uint32_t /*address*/) { return false; }
 
   // LANAI_EV_DOORBELL and LANAI_EV_DOORBELL_OVERFLOW as they stand now.
   std::uint32_t event_bits() const {

@@ -1,6 +1,6 @@
 // What every device of the card is to the register window: a block of
 // memory-mapped registers the LANai reads and writes (each write at the
-// access's time, for devices that start work), and the bits of the event
+// access's time, for the writes that start work), and the bits of the event
 // status word it drives. The card's register decoding talks to its devices
 // through this shape alone; each device states that it has it.
 #pragma once
@@ -20,6 +20,10 @@ concept MmioDevice = requires(Device& device, const Device& observed, std::uint3
   // A register of the device's block: ok, or unmapped for an address it lacks.
   { device.read(address, read_value) } -> std::same_as<iss::MmioStatus>;
   { device.write(address, when, value) } -> std::same_as<iss::MmioStatus>;
+  // Whether a write to `address` uses its time (one that starts or changes
+  // work does; a staging register just keeps what was written): the card
+  // works the access time out only for those.
+  { Device::write_uses_time(address) } -> std::same_as<bool>;
   // The LANAI_EV_* bits the device raises now.
   { observed.event_bits() } -> std::same_as<std::uint32_t>;
 };

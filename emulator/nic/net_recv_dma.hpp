@@ -41,6 +41,8 @@ public:
   // The receive DMA register block (LANAI_REG_NRDMA_*); `when` is the access time.
   iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
+  // Only ARM uses its time (MmioDevice).
+  static bool write_uses_time(std::uint32_t address) { return address == LANAI_REG_NRDMA_ARM; }
 
   // LANAI_EV_NRDMA_DONE as it stands now.
   std::uint32_t event_bits() const {

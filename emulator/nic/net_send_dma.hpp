@@ -33,6 +33,8 @@ public:
   // The send DMA register block (LANAI_REG_NSDMA_*); `when` is the access time.
   iss::MmioStatus read(std::uint32_t address, std::uint32_t& value);
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
+  // Only START uses its time (MmioDevice).
+  static bool write_uses_time(std::uint32_t address) { return address == LANAI_REG_NSDMA_START; }
 
   // LANAI_EV_NSDMA_IDLE as it stands now.
   std::uint32_t event_bits() const { return busy_ ? 0u : std::uint32_t{LANAI_EV_NSDMA_IDLE}; }
