@@ -64,7 +64,7 @@ EventId Kernel::schedule(SimTime when, Callback callback, std::string_view label
   }
   Slot& s = slots_[slot];
   s.callback = std::move(callback);
-  s.label.assign(label);
+  s.label = label;
   s.sequence = sequence;
   push_entry(Entry{when, sequence, slot, late, reach == EventReach::anything});
   ++live_;

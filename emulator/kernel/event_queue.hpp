@@ -4,6 +4,7 @@
 // events of their time, in task order) is what makes runs reproducible.
 #pragma once
 
+#include "emulator/kernel/callback.hpp"
 #include "emulator/kernel/sim_time.hpp"
 #include "emulator/kernel/task_queue.hpp"
 
@@ -17,8 +18,6 @@
 #include <vector>
 
 namespace lanai::kernel {
-
-using Callback = std::function<void()>;
 
 // Whether an event may change or read what a processor depends on. Events
 // that cannot (a switch routing a packet, a link handed back to a switch)
@@ -51,7 +50,9 @@ public:
   // from inside a callback: they run after everything already queued for
   // now. Throws std::logic_error if `when` lies before now(), and
   // std::invalid_argument for an empty callback. The label is kept for
-  // diagnostics only (current_label(), error messages).
+  // diagnostics only (current_label(), error messages), by reference: its
+  // characters must stay put until the event has run or been cancelled (a
+  // literal, or a name the scheduling component keeps).
   EventId schedule_at(SimTime when, Callback callback, std::string_view label = {},
                       EventReach reach = EventReach::anything);
   EventId schedule_in(SimTime delay, Callback callback, std::string_view label = {},
@@ -189,7 +190,7 @@ private:
   // which keeps cancel O(1) instead of a heap search.
   struct Slot {
     Callback callback;
-    std::string label;
+    std::string_view label;     // the caller's characters (schedule_at)
     std::uint64_t sequence = 0; // of the pending event in it; 0: none
   };
   struct Entry {

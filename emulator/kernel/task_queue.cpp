@@ -7,7 +7,7 @@
 
 namespace lanai::kernel {
 
-TaskId TaskQueue::add(std::function<void()> callback, std::string label) {
+TaskId TaskQueue::add(Callback callback, std::string label) {
   tasks_.push_back(std::make_unique<Task>(Task{std::move(callback), std::move(label)}));
   return TaskId{static_cast<std::uint32_t>(tasks_.size())};
 }

@@ -5,11 +5,11 @@
 // copy, no cancellation bookkeeping.
 #pragma once
 
+#include "emulator/kernel/callback.hpp"
 #include "emulator/kernel/sim_time.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,7 +33,7 @@ public:
     SimTime lookahead{}; // the task's, when it was woken
   };
 
-  TaskId add(std::function<void()> callback, std::string label);
+  TaskId add(Callback callback, std::string label);
   // Marks the task removed and withdraws its pending wake.
   void remove(TaskId id);
   // Queues one wake; the caller checks the task exists and is not pending.
@@ -63,7 +63,7 @@ public:
 
 private:
   struct Task {
-    std::function<void()> callback;
+    Callback callback;
     std::string label;
     SimTime lookahead{};
     bool pending = false;

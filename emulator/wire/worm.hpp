@@ -6,6 +6,7 @@
 #include "emulator/kernel/sim_time.hpp"
 #include "emulator/wire/packet.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -29,7 +30,9 @@ struct Hop {
 
 class Worm {
 public:
-  explicit Worm(Packet packet) : packet_(std::move(packet)) {}
+  explicit Worm(Packet packet) : packet_(std::move(packet)) {
+    hops_.reserve(typical_hops); // one allocation for the usual route
+  }
 
   Packet& packet() { return packet_; }
   const Packet& packet() const { return packet_; }
@@ -56,6 +59,9 @@ public:
   bool resolved() const { return resolved_; }
 
 private:
+  // Links a packet crosses on the usual route: card, a switch or three, card.
+  static constexpr std::size_t typical_hops = 4;
+
   Packet packet_;
   std::vector<Hop> hops_;
   bool resolved_ = false;
