@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -57,33 +58,40 @@ private:
     void (*call)(void* storage);
     void (*move)(void* to, void* from) noexcept; // and destroys `from`'s
     void (*destroy)(void* storage) noexcept;
+    bool bytes; // moved by copying the storage, nothing to destroy
   };
   template <class D>
   static constexpr bool
       in_place = sizeof(D) <= capacity &&
                  alignof(D) <= alignof(std::max_align_t) && std::is_nothrow_move_constructible_v<D>;
   template <class D>
-  static constexpr Ops inline_ops = {[](void* p) { (*static_cast<D*>(p))(); },
-                                     [](void* to, void* from) noexcept {
-                                       ::new (to) D(std::move(*static_cast<D*>(from)));
-                                       static_cast<D*>(from)->~D();
-                                     },
-                                     [](void* p) noexcept { static_cast<D*>(p)->~D(); }};
+  static constexpr Ops inline_ops = {
+      [](void* p) { (*static_cast<D*>(p))(); },
+      [](void* to, void* from) noexcept {
+        ::new (to) D(std::move(*static_cast<D*>(from)));
+        static_cast<D*>(from)->~D();
+      },
+      [](void* p) noexcept { static_cast<D*>(p)->~D(); },
+      std::is_trivially_copyable_v<D>&& std::is_trivially_destructible_v<D>};
   template <class D>
   static constexpr Ops heap_ops = {
       [](void* p) { (**static_cast<D**>(p))(); },
       [](void* to, void* from) noexcept { *static_cast<D**>(to) = *static_cast<D**>(from); },
-      [](void* p) noexcept { delete *static_cast<D**>(p); }};
+      [](void* p) noexcept { delete *static_cast<D**>(p); }, false};
 
   void take(Callback& other) noexcept {
     if (other.ops_ == nullptr)
       return;
-    other.ops_->move(storage_, other.storage_);
+    if (other.ops_->bytes)
+      std::memcpy(storage_, other.storage_, capacity);
+    else
+      other.ops_->move(storage_, other.storage_);
     ops_ = std::exchange(other.ops_, nullptr);
   }
   void reset() noexcept {
-    if (ops_ != nullptr)
+    if (ops_ != nullptr && !ops_->bytes)
       std::exchange(ops_, nullptr)->destroy(storage_);
+    ops_ = nullptr;
   }
 
   alignas(std::max_align_t) unsigned char storage_[capacity];

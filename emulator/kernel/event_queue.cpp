@@ -38,7 +38,7 @@ EventId Kernel::schedule_after_tasks(SimTime when, Callback callback, std::strin
   return schedule(when, std::move(callback), label, true, EventReach::anything);
 }
 
-EventId Kernel::schedule(SimTime when, Callback callback, std::string_view label, bool late,
+EventId Kernel::schedule(SimTime when, Callback&& callback, std::string_view label, bool late,
                          EventReach reach) {
   if (when < now_) {
     throw std::logic_error(fmt::format(
@@ -78,7 +78,7 @@ EventId Kernel::schedule_in(SimTime delay, Callback callback, std::string_view l
         "lanai::kernel: event '{}' scheduled in the past: negative delay of {} ps at {} ps", label,
         delay.ps(), now_.ps()));
   }
-  return schedule_at(now_ + delay, std::move(callback), label, reach);
+  return schedule(now_ + delay, std::move(callback), label, false, reach);
 }
 
 bool Kernel::cancel(EventId id) {

@@ -220,7 +220,7 @@ private:
   void execute(Entry entry);
   void execute_task(TaskId task, SimTime time);
   void wake_sleepers();
-  EventId schedule(SimTime when, Callback callback, std::string_view label, bool late,
+  EventId schedule(SimTime when, Callback&& callback, std::string_view label, bool late,
                    EventReach reach);
   // Runs the earliest event or task wake if it lies at or before `limit`;
   // returns false if there is none.
