@@ -97,7 +97,7 @@ public:
   bool may_rewatch() const { return !rewatched_; }
   IdleState& rewatch(std::uint32_t branch, std::uint64_t cycles, std::uint64_t instructions) {
     IdleState& state = begin(branch, cycles, instructions);
-    rewatched_ = true;
+    rewatched_ = true; // after begin(), which clears it
     return state;
   }
   // The watched branch did not repeat its state: the next backward branch

@@ -89,9 +89,10 @@ private:
     ops_ = std::exchange(other.ops_, nullptr);
   }
   void reset() noexcept {
-    if (ops_ != nullptr && !ops_->bytes)
-      std::exchange(ops_, nullptr)->destroy(storage_);
-    ops_ = nullptr;
+    // Empty before the capture goes: its destructor may reach this callback.
+    const Ops* ops = std::exchange(ops_, nullptr);
+    if (ops != nullptr && !ops->bytes)
+      ops->destroy(storage_);
   }
 
   alignas(std::max_align_t) unsigned char storage_[capacity];
