@@ -149,6 +149,10 @@ private:
   BlockExit run_blocks(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
   // Builds the block entered at `pc` and marks the words it covers.
   const Block* build_block_at(std::uint32_t pc);
+  // The first `count` instructions of `block`, all before its jump, as a
+  // block of their own (kept in prefix_): what of a block that does not
+  // fit before a run's limits does.
+  const Block* prefix_of(const Block& block, std::uint32_t count);
   // The SRAM word at `index` was written: forget what was decoded from it.
   void code_written(std::uint32_t index);
   // Words [first, last] now hold something predecoded.
@@ -205,6 +209,9 @@ private:
   // the laps that fit if nothing the lap depends on changed since, else
   // forgets the lap.
   void resume_lap(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
+  // Reads a stable register again, as the idle watch does (directly if the
+  // bus has a direct read for it): false if the bus refused.
+  bool read_stable(std::uint32_t address, std::uint32_t& value);
 
   std::uint32_t sram_bytes_;
   ZeroedArray<std::uint8_t> sram_;
@@ -215,6 +222,8 @@ private:
   std::uint32_t code_first_ = ~std::uint32_t{0};
   std::uint32_t code_last_ = 0;
   BlockCache blocks_;
+  Block prefix_;                    // prefix_of's block
+  std::vector<BlockOp> prefix_ops_; // and its operations
   CycleCosts costs_;
   bool blocks_on_;
   std::uint32_t class_cost_[static_cast<int>(CostClass::count)];

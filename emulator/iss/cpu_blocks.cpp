@@ -65,6 +65,26 @@ std::uint32_t read_before(const std::uint8_t* p, std::uint32_t width) {
   return &block;
 }
 
+const Block* Cpu::prefix_of(const Block& block, std::uint32_t count) {
+  // Everything after the last operation kept is as the stepper finds it
+  // before the next one: its start, and the register loaded just before.
+  prefix_ops_.assign(block.ops, block.ops + count);
+  prefix_ops_.push_back(BlockOp{});
+  const BlockOp& next = block.ops[count];
+  prefix_.ops = prefix_ops_.data();
+  prefix_.pc = block.pc;
+  prefix_.count = count;
+  prefix_.end_pc = block.pc + 4 * count;
+  prefix_.last_pc = prefix_.end_pc - 4;
+  prefix_.cycles = next.start;
+  prefix_.max_start = block.ops[count - 1].start;
+  prefix_.first_reads = block.first_reads;
+  prefix_.loaded_after = next.loaded_before;
+  prefix_.delay_slots = 0;
+  prefix_.taken_extra = 0;
+  return &prefix_;
+}
+
 namespace {
 
 // A general memory operation's address: the computed one (Rs1 + imm, or Rs1
@@ -89,8 +109,9 @@ memory_address(const BlockOp* op, const std::uint32_t* regs, std::uint8_t flags)
 
 // The cycle a register access of `op` is made at: the one its instruction
 // starts at, before its interlock, as the stepper makes it.
-std::uint64_t Cpu::access_cycle(const Block* block, const BlockOp* op, std::uint64_t cycles,
-                                std::uint32_t loaded) const {
+[[gnu::always_inline]] inline std::uint64_t Cpu::access_cycle(const Block* block, const BlockOp* op,
+                                                              std::uint64_t cycles,
+                                                              std::uint32_t loaded) const {
   std::uint64_t at = cycles + op->start;
   if (op == block->ops && (block->first_reads >> loaded) & 1u)
     at -= costs_.load_use_stall_cycles;
@@ -127,7 +148,9 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
   std::uint32_t next;               // the pc after the block: its end, or a taken branch's target
   std::uint32_t stored = 0;         // the word index of the last store
   std::uint32_t stable_address = 0; // a device register read in place
+  const DirectRegister* stable_direct = nullptr; // its direct read, if the bus has one
   std::uint32_t device_address = 0; // a device register accessed in place, side effects and all
+  std::uint32_t* staging_word = nullptr; // the device's word a staging register's store goes to
   bool device_store = false;
   // Accesses with side effects are made in place only on a bus that leaves
   // an unmapped register untouched, so that the stepper may make it again.
@@ -156,8 +179,25 @@ enter:
         (block->first_reads >> loaded) & 1u ? costs_.load_use_stall_cycles : 0;
     if (cycles + stall + block->max_start >= cycle_limit ||
         instruction_limit - instructions < block->count) {
-      exit = BlockExit::near_limit;
-      goto leave;
+      // Not all of it fits: the instructions that start below both limits,
+      // up to its jump (which needs its delay slots), run as a block of
+      // their own. The first starts at `cycles`, before its interlock.
+      std::uint32_t fit = 0;
+      if (cycles < cycle_limit && instructions < instruction_limit) {
+        const std::uint32_t before_jump =
+            block->delay_slots > 0 ? block->count - 1 - block->delay_slots : block->count;
+        const std::uint64_t most =
+            std::min<std::uint64_t>(before_jump, instruction_limit - instructions);
+        fit = most > 0 ? 1 : 0;
+        while (fit < most && cycles + stall + block->ops[fit].start < cycle_limit)
+          ++fit;
+      }
+      if (fit == 0) {
+        exit = BlockExit::near_limit;
+        goto leave;
+      }
+      if (fit < block->count) // all of it, if only the interlock seemed not to fit
+        block = prefix_of(*block, fit);
     }
     cycles += stall;
   }
@@ -281,8 +321,10 @@ op_load_word : {
   const std::uint32_t ea = regs[op->rs1] + op->imm;
   if (ea >= sram_bytes || (ea & 3u)) { // a device register or a fault
     if (ea >= LANAI_MMIO_BASE && !(ea & 3u) && bus_ != nullptr) {
-      if (registers_.stable(ea)) {
+      const RegisterKinds::Entry& reg = registers_.entry(ea);
+      if (reg.stable()) {
         stable_address = ea;
+        stable_direct = reg.direct.read != nullptr ? &reg.direct : nullptr;
         goto stable_read;
       }
       if (direct) {
@@ -330,6 +372,21 @@ device_access : {
     goto changed_by_access;
   goto accessed;
 }
+staging_store : {
+  // A store to a staging register, made as device_access makes it but
+  // straight into the device's word (MmioBus::direct_register): nothing
+  // else happens, so nothing can end the run or change the core.
+  const std::uint64_t at = access_cycle(block, op, cycles, loaded);
+  if (at >= access_limit_) {
+    exit = BlockExit::deferred;
+    goto stop_before;
+  }
+  *staging_word = regs[op->rd_read];
+  watch_.taint();
+  if (device_address < LANAI_TRACE_PORT_FIRST || device_address > LANAI_TRACE_PORT_LAST)
+    cycles += std::uint64_t{costs_.mmio_cycles} - costs_.store_cycles;
+  goto accessed;
+}
 accessed:
   // As step(): a halt or a yield ends the run after the access. The access
   // takes a device's time, not a load's or a store's: every later
@@ -362,7 +419,9 @@ stable_read : {
     goto stop_before;
   }
   std::uint32_t value = 0;
-  if (bus_->read(stable_address, at, value) != MmioStatus::ok)
+  if (stable_direct != nullptr)
+    value = stable_direct->read(stable_direct->owner);
+  else if (bus_->read(stable_address, at, value) != MmioStatus::ok)
     goto stop_before;
   if (watch_.clean())
     watch_.note_read(stable_address, value);
@@ -376,6 +435,9 @@ op_store_word : {
     if (direct && ea >= LANAI_MMIO_BASE && !(ea & 3u)) {
       device_address = ea;
       device_store = true;
+      staging_word = registers_.entry(ea).direct.word;
+      if (staging_word != nullptr)
+        goto staging_store;
       goto device_access;
     }
     goto stop_before;

@@ -319,14 +319,6 @@ void Cpu::skip_predicated(const Instruction& in) {
   return true;
 }
 
-namespace {
-
-// Runs shorter than this are stepped: a block would save nothing there (a
-// core in lockstep with others runs about one instruction per run).
-constexpr std::uint64_t min_block_run_cycles = 8;
-
-} // namespace
-
 StopReason Cpu::run_on(std::uint64_t cycle_limit) {
   watch_persists_ = fast_forward_ && outside_writes_after_run_ == outside_writes_;
   const StopReason reason = run(cycle_limit);
@@ -342,10 +334,11 @@ StopReason Cpu::run(std::uint64_t cycle_limit, std::uint64_t instruction_limit) 
   if (!watch_persists_)
     watch_.reset();
   // A profile counts every instruction on its own: it is filled by stepping;
-  // a yield requested before the run ends it after one instruction.
-  bool blocks = blocks_on_ && profile_ == nullptr && !yield_ &&
-                cycle_limit - cycles_ >= min_block_run_cycles &&
-                instruction_limit - instructions_ >= 2;
+  // a yield requested before the run ends it after one instruction. A run
+  // too short for a whole block runs the block's instructions that fit
+  // (run_blocks).
+  bool blocks =
+      blocks_on_ && profile_ == nullptr && !yield_ && instruction_limit - instructions_ >= 2;
   while (cycles_ < cycle_limit && instructions_ < instruction_limit) {
     if (blocks && npc_ == pc_ + 4 && nnpc_ == pc_ + 8) {
       const BlockExit exit = run_blocks(cycle_limit, instruction_limit);

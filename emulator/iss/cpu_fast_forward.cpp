@@ -107,12 +107,21 @@ void Cpu::add_laps(std::uint64_t laps, std::uint64_t lap_cycles, std::uint64_t l
   skipped_instructions_ += laps * lap_instructions;
 }
 
+bool Cpu::read_stable(std::uint32_t address, std::uint32_t& value) {
+  const DirectRegister& direct = registers_.entry(address).direct;
+  if (direct.read != nullptr) {
+    value = direct.read(direct.owner);
+    return true;
+  }
+  return bus_->read(address, cycles_, value) == MmioStatus::ok;
+}
+
 bool Cpu::idle_loop_repeats() {
   bool same = lap_.valid && fast_forward_ && !yield_ && lap_.outside_writes == outside_writes_;
   for (int i = 0; same && i < lap_.reads; ++i) {
     std::uint32_t value = 0;
-    same = bus_ != nullptr && bus_->read(lap_.read[i].address, cycles_, value) == MmioStatus::ok &&
-           value == lap_.read[i].value;
+    same =
+        bus_ != nullptr && read_stable(lap_.read[i].address, value) && value == lap_.read[i].value;
   }
   return same;
 }
@@ -130,7 +139,7 @@ bool Cpu::watch_holds() {
   for (int i = 0; i < watch_.reads(); ++i) {
     std::uint32_t value = 0;
     const IdleWatch::Read& read = watch_.read(i);
-    if (bus_->read(read.address, cycles_, value) != MmioStatus::ok || value != read.value)
+    if (!read_stable(read.address, value) || value != read.value)
       return false;
   }
   return true;

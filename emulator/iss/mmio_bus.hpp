@@ -13,6 +13,18 @@ enum class MmioStatus : std::uint8_t {
   halt,     // access done and the processor stops (e.g. the exit register)
 };
 
+// A register the core may access without going through MmioBus::read or
+// write (see MmioBus::direct_register). Either part may be missing.
+struct DirectRegister {
+  // A stable register (MmioBus::stable_read) whose read is this function
+  // of `owner`: what read() gives at any cycle, with status ok.
+  std::uint32_t (*read)(const void* owner) = nullptr;
+  const void* owner = nullptr;
+  // A staging register: a write stores its value in this word of the
+  // device and does nothing else (no time, no work started, never refused).
+  std::uint32_t* word = nullptr;
+};
+
 class MmioBus {
 public:
   virtual ~MmioBus() = default;
@@ -39,6 +51,13 @@ public:
   // that turns out unmapped to the reference path, which makes it again and
   // faults. False (the safe answer) unless a bus knows better.
   virtual bool unmapped_is_untouched() const { return false; }
+  // The direct forms of `address`, if the bus has them: what a core may do
+  // instead of calling read() or write(), with exactly the same effect
+  // (charging the access time stays the core's). Like stable_read, the
+  // answer depends on the address alone, and the function, owner and word
+  // stay valid as long as the bus: a core asks once per register
+  // (RegisterKinds). None (the safe answer) unless a bus knows better.
+  virtual DirectRegister direct_register(std::uint32_t /*address*/) { return {}; }
 };
 
 } // namespace lanai::iss

@@ -150,6 +150,50 @@ bool CardRegisters::stable_read(std::uint32_t address) const {
   }
 }
 
+namespace {
+
+template <class Device>
+std::uint32_t* staging_word(Device* device, std::uint32_t address) {
+  return device != nullptr ? device->staging_word(address) : nullptr;
+}
+
+} // namespace
+
+iss::DirectRegister CardRegisters::direct_register(std::uint32_t address) {
+  iss::DirectRegister direct;
+  if (address < LANAI_MMIO_BASE)
+    return direct;
+  switch (block_of(address)) {
+  case system_block:
+    if (address == LANAI_REG_EVENT_STATUS && devices_.doorbells != nullptr &&
+        devices_.hdma != nullptr && devices_.nsdma != nullptr && devices_.nrdma != nullptr &&
+        timer_ != nullptr) {
+      direct.read = [](const void* owner) {
+        return static_cast<const CardRegisters*>(owner)->event_status();
+      };
+      direct.owner = this;
+    } else if (address == LANAI_REG_TRACE_TAG && devices_.trace != nullptr) {
+      direct.word = devices_.trace->tag_word();
+    }
+    break;
+  case doorbell_block:
+    direct.word = staging_word(devices_.doorbells, address);
+    break;
+  case hdma_block:
+    direct.word = staging_word(devices_.hdma, address);
+    break;
+  case nsdma_block:
+    direct.word = staging_word(devices_.nsdma, address);
+    break;
+  case nrdma_block:
+    direct.word = staging_word(devices_.nrdma, address);
+    break;
+  default:
+    break;
+  }
+  return direct;
+}
+
 bool CardRegisters::clock_read(std::uint32_t address) const {
   // The clock is the core's: a register of the system block the card does
   // not answer itself.

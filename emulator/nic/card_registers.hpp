@@ -62,6 +62,9 @@ public:
   bool clock_read(std::uint32_t address) const override;
   // Every block answers an unknown register before touching anything.
   bool unmapped_is_untouched() const override { return true; }
+  // The event word read in place, and the staging registers of the DMA
+  // engines and the trace tag written in place. None before attach().
+  iss::DirectRegister direct_register(std::uint32_t address) override;
 
   // The LANAI_REG_EVENT_STATUS word as it stands now.
   std::uint32_t event_status() const;

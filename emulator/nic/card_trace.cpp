@@ -28,23 +28,16 @@ void CardTrace::set_waiting(kernel::SimTime when, bool waiting) {
   state_since_ = when;
 }
 
-void CardTrace::record(trace::Track track, std::string name, kernel::SimTime begin,
-                       kernel::SimTime end, std::uint32_t tag_word,
-                       const std::function<void(trace::Event&)>& fill) {
-  if (!recorder_)
-    return;
-  trace::Event e;
-  e.begin = begin;
-  e.end = end;
-  e.node = node_;
-  e.track = track;
-  e.name = std::move(name);
+trace::Event CardTrace::labelled(trace::Track track, std::string_view name, kernel::SimTime begin,
+                                 kernel::SimTime end, std::uint32_t tag_word) const {
   const trace::Tag tag = trace::decode_tag(tag_word);
-  e.vi = tag.vi;
-  e.msg = tag.msg;
-  if (fill)
-    fill(e);
-  recorder_->record(std::move(e));
+  return {.begin = begin,
+          .end = end,
+          .node = node_,
+          .track = track,
+          .name = std::string(name),
+          .vi = tag.vi,
+          .msg = tag.msg};
 }
 
 void CardTrace::label_packet(std::span<const std::uint8_t> payload, bool sending, trace::Event& e) {

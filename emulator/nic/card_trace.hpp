@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -26,6 +25,9 @@ public:
   // The tag the firmware wrote last: labels the device operations it starts.
   void set_tag(std::uint32_t word) { tag_ = word; }
   std::uint32_t tag() const { return tag_; }
+  // The word set_tag() stores to, for a core that writes the tag register
+  // in place.
+  std::uint32_t* tag_word() { return &tag_; }
   // The scheduler stamp the firmware wrote last, a word at a time: carried
   // by the device operations it starts.
   void set_stamp_word(bool high, std::uint32_t word);
@@ -38,9 +40,21 @@ public:
   // span closes while it waits and reopens, same name, when it resumes.
   void set_waiting(kernel::SimTime when, bool waiting);
 
-  // Records an event on this node with the given labels.
-  void record(trace::Track track, std::string name, kernel::SimTime begin, kernel::SimTime end,
-              std::uint32_t tag_word, const std::function<void(trace::Event&)>& fill = {});
+  // Records an event on this node with the given labels; `fill(event)`
+  // adds the rest of them.
+  void record(trace::Track track, std::string_view name, kernel::SimTime begin, kernel::SimTime end,
+              std::uint32_t tag_word) {
+    record(track, name, begin, end, tag_word, [](trace::Event&) {});
+  }
+  template <class Fill>
+  void record(trace::Track track, std::string_view name, kernel::SimTime begin, kernel::SimTime end,
+              std::uint32_t tag_word, Fill&& fill) {
+    if (!recorder_)
+      return;
+    trace::Event e = labelled(track, name, begin, end, tag_word);
+    fill(e);
+    recorder_->record(std::move(e));
+  }
 
   // Labels `e` from the VIA packet header at the start of `payload` (if it
   // is one): VI (the sender's when `sending`, else the receiver's), message
@@ -48,6 +62,9 @@ public:
   static void label_packet(std::span<const std::uint8_t> payload, bool sending, trace::Event& e);
 
 private:
+  trace::Event labelled(trace::Track track, std::string_view name, kernel::SimTime begin,
+                        kernel::SimTime end, std::uint32_t tag_word) const;
+
   trace::Recorder* recorder_ = nullptr;
   std::uint32_t node_;
   std::uint32_t tag_ = 0xFFFFFFFFu;

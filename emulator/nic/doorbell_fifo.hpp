@@ -31,6 +31,8 @@ public:
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
   // No write of this block uses its time (MmioDevice).
   static bool write_uses_time(std::uint32_t /*address*/) { return false; }
+  // No register of the block is a plain staging word.
+  std::uint32_t* staging_word(std::uint32_t /*address*/) { return nullptr; }
 
   // LANAI_EV_DOORBELL and LANAI_EV_DOORBELL_OVERFLOW as they stand now.
   std::uint32_t event_bits() const {

@@ -88,22 +88,12 @@ iss::MmioStatus HostDma::read(std::uint32_t address, std::uint32_t& value) {
 iss::MmioStatus HostDma::write(std::uint32_t address, kernel::SimTime when, std::uint32_t value) {
   switch (address) {
   case LANAI_REG_HDMA_HOST_LO:
-    staged_.host = (staged_.host & ~0xFFFFFFFFull) | value;
-    break;
   case LANAI_REG_HDMA_HOST_HI:
-    staged_.host = (staged_.host & 0xFFFFFFFFull) | std::uint64_t{value} << 32;
-    break;
   case LANAI_REG_HDMA_HANDLE:
-    staged_.handle = value;
-    break;
   case LANAI_REG_HDMA_PTAG:
-    staged_.ptag = value;
-    break;
   case LANAI_REG_HDMA_SRAM:
-    staged_.sram = value;
-    break;
   case LANAI_REG_HDMA_LENGTH:
-    staged_.length = value;
+    *staging_word(address) = value;
     break;
   case LANAI_REG_HDMA_APPEND:
     result_ = commit(value & 3u, static_cast<std::uint32_t>(done_.size() + queued()), when);
@@ -124,7 +114,8 @@ iss::MmioStatus HostDma::write(std::uint32_t address, kernel::SimTime when, std:
 std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
                               kernel::SimTime when) {
   const std::uint32_t sram_bytes = cpu_.sram_bytes();
-  if (staged_.sram > sram_bytes || staged_.length > sram_bytes - staged_.sram)
+  if (staged_[staged_sram] > sram_bytes ||
+      staged_[staged_length] > sram_bytes - staged_[staged_sram])
     return LANAI_HDMA_REFUSED_SRAM_RANGE;
   const std::size_t size = queued();
   if (size >= capacity_)
@@ -143,7 +134,12 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
       std::min<std::size_t>(std::max<std::size_t>(race_entries_, in_service_ ? 1 : 0), size);
   const std::size_t landed = std::min<std::size_t>(std::max<std::size_t>(aimed, taken), size);
 
-  HostDmaRequest request = staged_;
+  HostDmaRequest request;
+  request.host = std::uint64_t{staged_[staged_host_hi]} << 32 | staged_[staged_host_lo];
+  request.handle = staged_[staged_handle];
+  request.ptag = staged_[staged_ptag];
+  request.sram = staged_[staged_sram];
+  request.length = staged_[staged_length];
   request.direction = direction;
   request.id = next_id_;
   request.programmed = when;

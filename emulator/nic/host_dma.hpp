@@ -3,6 +3,7 @@
 // checked against the protection table before any byte moves.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -60,6 +61,13 @@ public:
   static bool write_uses_time(std::uint32_t address) {
     return address == LANAI_REG_HDMA_APPEND || address == LANAI_REG_HDMA_INSERT;
   }
+  // The word a staging register keeps (a write stores there and does
+  // nothing else), null for the other registers.
+  std::uint32_t* staging_word(std::uint32_t address) {
+    return address >= LANAI_REG_HDMA_HOST_LO && address <= LANAI_REG_HDMA_LENGTH
+               ? &staged_[(address - LANAI_REG_HDMA_HOST_LO) / 4]
+               : nullptr;
+  }
 
   // LANAI_EV_HDMA_DONE and LANAI_EV_HDMA_IDLE as they stand now (inline:
   // the core polls the event word more often than anything else).
@@ -97,7 +105,19 @@ private:
   kernel::SimTime setup_;
   kernel::Bandwidth pci_;
 
-  HostDmaRequest staged_;
+  // The staging registers, HOST_LO to LENGTH in register order.
+  enum Staged : std::uint32_t {
+    staged_host_lo,
+    staged_host_hi,
+    staged_handle,
+    staged_ptag,
+    staged_sram,
+    staged_length,
+    staged_count
+  };
+  static_assert(LANAI_REG_HDMA_LENGTH - LANAI_REG_HDMA_HOST_LO == 4 * (staged_count - 1),
+                "the staging registers are consecutive words");
+  std::array<std::uint32_t, staged_count> staged_{};
   std::uint32_t result_ = 0;
   std::uint16_t next_id_ = 1;
   std::deque<HostDmaRequest> waiting_;

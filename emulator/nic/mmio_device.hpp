@@ -24,6 +24,10 @@ concept MmioDevice = requires(Device& device, const Device& observed, std::uint3
   // work does; a staging register just keeps what was written): the card
   // works the access time out only for those.
   { Device::write_uses_time(address) } -> std::same_as<bool>;
+  // The word of the device a staging register's write stores to, if that
+  // is all the write does (null otherwise): the core may store there
+  // directly (iss::MmioBus::direct_register).
+  { device.staging_word(address) } -> std::same_as<std::uint32_t*>;
   // The LANAI_EV_* bits the device raises now.
   { observed.event_bits() } -> std::same_as<std::uint32_t>;
 };

@@ -43,6 +43,18 @@ public:
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
   // Only ARM uses its time (MmioDevice).
   static bool write_uses_time(std::uint32_t address) { return address == LANAI_REG_NRDMA_ARM; }
+  // The word a staging register keeps (a write stores there and does
+  // nothing else), null for the other registers.
+  std::uint32_t* staging_word(std::uint32_t address) {
+    switch (address) {
+    case LANAI_REG_NRDMA_SRAM:
+      return &sram_;
+    case LANAI_REG_NRDMA_CAPACITY:
+      return &capacity_;
+    default:
+      return nullptr;
+    }
+  }
 
   // LANAI_EV_NRDMA_DONE as it stands now.
   std::uint32_t event_bits() const {

@@ -35,6 +35,20 @@ public:
   iss::MmioStatus write(std::uint32_t address, kernel::SimTime when, std::uint32_t value);
   // Only START uses its time (MmioDevice).
   static bool write_uses_time(std::uint32_t address) { return address == LANAI_REG_NSDMA_START; }
+  // The word a staging register keeps (a write stores there and does
+  // nothing else), null for the other registers.
+  std::uint32_t* staging_word(std::uint32_t address) {
+    switch (address) {
+    case LANAI_REG_NSDMA_SRAM:
+      return &sram_;
+    case LANAI_REG_NSDMA_LENGTH:
+      return &length_;
+    case LANAI_REG_NSDMA_ROUTE_LEN:
+      return &route_len_;
+    default:
+      return nullptr;
+    }
+  }
 
   // LANAI_EV_NSDMA_IDLE as it stands now.
   std::uint32_t event_bits() const { return busy_ ? 0u : std::uint32_t{LANAI_EV_NSDMA_IDLE}; }

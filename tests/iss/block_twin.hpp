@@ -38,21 +38,44 @@ public:
   static constexpr std::uint32_t yield = LANAI_MMIO_BASE + 0x10; // ends the run
   static constexpr std::uint32_t poke_address = LANAI_MMIO_BASE + 0x14;
   static constexpr std::uint32_t poke_data = LANAI_MMIO_BASE + 0x18; // SRAM word <- value
+  // A staging register (written in place by a core that runs blocks) and a
+  // stable register read in place, whose value follows it. Neither is
+  // logged: `staged` is compared instead.
+  static constexpr std::uint32_t staging = LANAI_MMIO_BASE + 0x1C;
+  static constexpr std::uint32_t direct = LANAI_MMIO_BASE + 0x20;
   static constexpr std::uint32_t unmapped = LANAI_MMIO_BASE + 0x40;
 
   iss::Cpu* cpu = nullptr;
   std::vector<DeviceAccess> log;
+  std::uint32_t staged = 0;
+  int bus_staging_writes = 0, bus_direct_reads = 0; // made through write() and read()
+
+  static std::uint32_t direct_value(const void* bus) {
+    return static_cast<const TwinBus*>(bus)->staged * 2654435761u + 1u;
+  }
 
   iss::MmioStatus read(std::uint32_t address, std::uint64_t at, std::uint32_t& value) override {
     if (address >= unmapped)
       return iss::MmioStatus::unmapped;
-    value = address == cycle ? static_cast<std::uint32_t>(at) : address * 2654435761u;
+    if (address == direct) {
+      ++bus_direct_reads;
+      value = direct_value(this);
+      return iss::MmioStatus::ok;
+    }
+    value = address == cycle     ? static_cast<std::uint32_t>(at)
+            : address == staging ? staged
+                                 : address * 2654435761u;
     log.push_back({address, at, value, false});
     return iss::MmioStatus::ok;
   }
   iss::MmioStatus write(std::uint32_t address, std::uint64_t at, std::uint32_t value) override {
     if (address >= unmapped)
       return iss::MmioStatus::unmapped;
+    if (address == staging) {
+      ++bus_staging_writes;
+      staged = value;
+      return iss::MmioStatus::ok;
+    }
     log.push_back({address, at, value, true});
     switch (address) {
     case exit:
@@ -75,6 +98,16 @@ public:
     return iss::MmioStatus::ok;
   }
   bool stable_read(std::uint32_t address) const override { return address != cycle; }
+  iss::DirectRegister direct_register(std::uint32_t address) override {
+    iss::DirectRegister d;
+    if (address == direct) {
+      d.read = &direct_value;
+      d.owner = this;
+    } else if (address == staging) {
+      d.word = &staged;
+    }
+    return d;
+  }
   // Unmapped registers are refused before anything is logged or done.
   bool unmapped_is_untouched() const override { return true; }
 
@@ -104,6 +137,7 @@ public:
   iss::Cpu& blocks() { return *blocks_.cpu; }
   iss::Cpu& reference() { return *reference_.cpu; }
   const TwinBus& blocks_bus() const { return blocks_.bus; }
+  const TwinBus& reference_bus() const { return reference_.bus; }
 
   // Empty if the two agree, else the first difference found.
   std::string difference() const {
@@ -134,6 +168,8 @@ public:
     }
     if (blocks_.bus.log != reference_.bus.log)
       out << "device accesses; ";
+    if (blocks_.bus.staged != reference_.bus.staged)
+      out << "staging register; ";
     std::vector<std::uint8_t> ma(sram), mb(sram);
     a.read_sram(0, ma);
     b.read_sram(0, mb);

@@ -168,6 +168,31 @@ TEST_CASE("a device read inside a block sees the cycle of its own instruction") 
   CHECK(exit_value(twin) == 5u);
 }
 
+TEST_CASE("staging registers are written and direct registers read in place, as stepped") {
+  lanai::iss::CycleCosts costs;
+  costs.mmio_cycles = 3;
+  costs.store_cycles = 1;
+  BlockTwin twin(
+      {ri(add, r6, r0, 0x1234),   // 0x00
+       sls(true, r6, 0x1F001Cu),  // 0x04 staging <- r6 (in place)
+       sls(false, r3, 0x1F0020u), // 0x08 the direct register (in place)
+       sls(false, r7, 0x1F001Cu), // 0x0c the staging register, through the bus
+       sls(false, r9, 0x1F0008u), // 0x10 the cycle: the accesses cost what they do stepped
+       ri(add, r3, r3, 0),        // 0x14
+       exit_with(r3)},
+      costs);
+  run_both(twin);
+  CHECK(exit_value(twin) == 0x1234u * 2654435761u + 1u);
+  CHECK(twin.blocks_bus().staged == 0x1234u);
+  CHECK(twin.blocks().reg(r7) == 0x1234u);
+  CHECK(twin.blocks().reg(r9) == twin.reference().reg(r9));
+  // The core running blocks never called the bus for them; the stepped one did.
+  CHECK(twin.blocks_bus().bus_staging_writes == 0);
+  CHECK(twin.blocks_bus().bus_direct_reads == 0);
+  CHECK(twin.reference_bus().bus_staging_writes == 1);
+  CHECK(twin.reference_bus().bus_direct_reads == 1);
+}
+
 TEST_CASE("wait states and a yield requested by a device mid-block land where they do stepped") {
   BlockTwin twin({ri(add, r6, r0, 5),       // 0x00
                   sls(true, r6, 0x1F000Cu), // 0x04 stall 5 cycles

@@ -162,7 +162,7 @@ void check_program(std::uint64_t seed, Tally& tally, Schedule next_limits) {
     const auto [cycles, instructions] = next_limits(g.rng, twin.reference());
     const bool going = twin.run(cycles, instructions);
     const std::string difference = twin.difference();
-    INFO("seed " << seed << " slice " << slice);
+    INFO("seed " << seed << " slice " << slice << ": " << difference);
     REQUIRE(difference.empty());
     if (!going || twin.reference().cycles() > 20000)
       break;
@@ -192,8 +192,8 @@ TEST_CASE("random programs agree with and without blocks in long runs") {
 }
 
 TEST_CASE("random programs agree with and without blocks in one-cycle and short slices") {
-  // Runs this short are stepped (none is in a block) or just long enough for
-  // blocks (most end inside one).
+  // Runs this short end inside a block: the instructions of it that fit run
+  // as a block of their own, the rest in the next runs.
   Tally tally;
   for (std::uint64_t seed = 1000; seed < 1100; ++seed)
     check_program(seed, tally, [&](lanai::kernel::RandomStream& rng, const lanai::iss::Cpu& cpu) {

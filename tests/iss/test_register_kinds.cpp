@@ -27,6 +27,20 @@ struct CountingBus : lanai::iss::MmioBus {
   bool clock_read(std::uint32_t address) const override {
     return address == LANAI_MMIO_BASE + 0x1C;
   }
+  // A direct read offered for every register (only stable ones may use it)
+  // and a staging word for the first block's non-stable register.
+  std::map<std::uint32_t, int> asked_direct;
+  std::uint32_t word = 0;
+  static std::uint32_t read_seven(const void*) { return 7; }
+  lanai::iss::DirectRegister direct_register(std::uint32_t address) override {
+    ++asked_direct[address];
+    lanai::iss::DirectRegister d;
+    d.read = &read_seven;
+    d.owner = this;
+    if (address == LANAI_MMIO_BASE + 0xC)
+      d.word = &word;
+    return d;
+  }
 };
 
 } // namespace
@@ -59,4 +73,25 @@ TEST_CASE("without a bus no register is stable or a clock") {
   lanai::iss::RegisterKinds kinds(nullptr);
   CHECK_FALSE(kinds.stable(LANAI_MMIO_BASE));
   CHECK_FALSE(kinds.clock(LANAI_MMIO_BASE + 0x1C));
+}
+
+TEST_CASE("direct forms are the bus's, asked once, and a direct read only for a stable register") {
+  CountingBus bus;
+  lanai::iss::RegisterKinds kinds(&bus);
+  for (int round = 0; round < 3; ++round) {
+    const auto& stable = kinds.entry(LANAI_MMIO_BASE + 0x4);
+    REQUIRE((stable.direct.read != nullptr));
+    CHECK(stable.direct.read(stable.direct.owner) == 7u);
+    CHECK(stable.direct.word == nullptr);
+    const auto& staging = kinds.entry(LANAI_MMIO_BASE + 0xC); // not stable
+    CHECK((staging.direct.read == nullptr));
+    CHECK(staging.direct.word == &bus.word);
+    // Beyond the window's first words nothing direct is kept or asked for.
+    const auto& far = kinds.entry(LANAI_MMIO_BASE + 0x1000);
+    CHECK((far.direct.read == nullptr));
+    CHECK(far.direct.word == nullptr);
+  }
+  CHECK(bus.asked_direct[LANAI_MMIO_BASE + 0x4] == 1);
+  CHECK(bus.asked_direct[LANAI_MMIO_BASE + 0xC] == 1);
+  CHECK(bus.asked_direct.count(LANAI_MMIO_BASE + 0x1000) == 0);
 }

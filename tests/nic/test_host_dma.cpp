@@ -273,3 +273,34 @@ TEST_CASE("request ids wrap from 0xFFFF to 1, never 0") {
   }
   CHECK(last == 2u);
 }
+
+TEST_CASE("a request staged through the staging words the core writes in place is the same") {
+  // What a core running blocks does (iss::MmioBus::direct_register): it
+  // stores into the device's words instead of calling write().
+  Fixture f;
+  auto host = registered(f, 0, 256, 0x40);
+  auto& bus = f.card(0).bus();
+  const std::uint64_t address = host_address(host.bytes.data() + 16);
+  const std::pair<std::uint32_t, std::uint32_t> staged[] = {
+      {LANAI_REG_HDMA_HOST_LO, static_cast<std::uint32_t>(address)},
+      {LANAI_REG_HDMA_HOST_HI, static_cast<std::uint32_t>(address >> 32)},
+      {LANAI_REG_HDMA_HANDLE, host.handle},
+      {LANAI_REG_HDMA_PTAG, ptag},
+      {LANAI_REG_HDMA_SRAM, 0x9000},
+      {LANAI_REG_HDMA_LENGTH, 64}};
+  for (const auto& [reg, value] : staged) {
+    CAPTURE(reg);
+    std::uint32_t* word = bus.direct_register(reg).word;
+    REQUIRE(word != nullptr);
+    *word = value;
+  }
+  CHECK(append(f, LANAI_HDMA_TO_SRAM) == (LANAI_HDMA_ACCEPTED | 0u << 16 | 1u));
+  f.kernel.run_until(f.kernel.now() + microseconds(10));
+  CHECK(f.read(0, LANAI_REG_HDMA_DONE_POP) == done(1));
+  CHECK(sram_bytes(f, 0, 0x9000, 64) ==
+        std::vector<std::uint8_t>(host.bytes.begin() + 16, host.bytes.begin() + 80));
+  // A refused request leaves the words as they were, as it leaves the registers.
+  *bus.direct_register(LANAI_REG_HDMA_LENGTH).word = 1u << 30;
+  CHECK(append(f, LANAI_HDMA_TO_SRAM) == LANAI_HDMA_REFUSED_SRAM_RANGE);
+  CHECK(*bus.direct_register(LANAI_REG_HDMA_SRAM).word == 0x9000u);
+}

@@ -1,6 +1,7 @@
 // The system registers the NIC adds: event status composed from the
 // devices, the countdown timer in core cycles, host interrupts delivered by
 // an event, the node number, and faults for addresses with no register.
+#include <set>
 #include <string>
 
 #include "tests/nic/nic_fixture.hpp"
@@ -217,4 +218,43 @@ TEST_CASE("the card's one clock register is the core's cycle counter, read at th
   CHECK(v == 0x34567890u);
   CHECK(bus.read(LANAI_REG_CYCLE_HI, 0, v) == MmioStatus::ok);
   CHECK(v == 0x12u);
+}
+
+TEST_CASE("the card's direct registers are its reads and writes, made in place") {
+  // A core running blocks reads the event word through a function and
+  // writes the staging registers into their words (iss::MmioBus::
+  // direct_register); each must do exactly what read() and write() do.
+  Fixture f;
+  auto& bus = f.card(0).bus();
+  const std::set<std::uint32_t> staging = {
+      LANAI_REG_HDMA_HOST_LO, LANAI_REG_HDMA_HOST_HI,   LANAI_REG_HDMA_HANDLE,
+      LANAI_REG_HDMA_PTAG,    LANAI_REG_HDMA_SRAM,      LANAI_REG_HDMA_LENGTH,
+      LANAI_REG_NSDMA_SRAM,   LANAI_REG_NSDMA_LENGTH,   LANAI_REG_NSDMA_ROUTE_LEN,
+      LANAI_REG_NRDMA_SRAM,   LANAI_REG_NRDMA_CAPACITY, LANAI_REG_TRACE_TAG};
+  std::set<std::uint32_t> with_word, with_read;
+  for (std::uint32_t a = LANAI_MMIO_BASE; a < LANAI_MMIO_BASE + 0x1000; a += 4) {
+    const lanai::iss::DirectRegister d = bus.direct_register(a);
+    if (d.word != nullptr) {
+      with_word.insert(a);
+      CAPTURE(a);
+      f.write(0, a, 0x5A5A0000u | (a & 0xFFFFu));
+      CHECK(*d.word == (0x5A5A0000u | (a & 0xFFFFu)));
+    }
+    if (d.read != nullptr) {
+      with_read.insert(a);
+      CHECK(bus.stable_read(a));
+    }
+  }
+  CHECK(with_word == staging);
+  CHECK(with_read == std::set<std::uint32_t>{LANAI_REG_EVENT_STATUS});
+  // The event word read in place follows the devices as read() does.
+  const lanai::iss::DirectRegister event = bus.direct_register(LANAI_REG_EVENT_STATUS);
+  CHECK(event.read(event.owner) == f.read(0, LANAI_REG_EVENT_STATUS));
+  f.write(0, LANAI_REG_TIMER, 10);
+  f.kernel.run_until(f.kernel.now() + lanai::kernel::microseconds(1));
+  CHECK((f.read(0, LANAI_REG_EVENT_STATUS) & LANAI_EV_TIMER) != 0u);
+  CHECK(event.read(event.owner) == f.read(0, LANAI_REG_EVENT_STATUS));
+  // The trace tag written in place is the tag read back.
+  *bus.direct_register(LANAI_REG_TRACE_TAG).word = 0x00070009u;
+  CHECK(f.read(0, LANAI_REG_TRACE_TAG) == 0x00070009u);
 }
