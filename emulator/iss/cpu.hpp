@@ -73,6 +73,17 @@ public:
   // that just scheduled an event is seen by the scheduler before the core
   // runs past it.
   void request_yield() { yield_ = true; }
+  // Asked, when an access inside a block requested a yield, whether the run
+  // may go on instead: true if what the access started leaves the run's
+  // limits (its cycle limit and the access limit) where whoever drives the
+  // core would set them now. None (the default): a yield always ends the
+  // run.
+  using YieldCheck = bool (*)(void* driver);
+  void set_yield_check(YieldCheck check, void* driver) {
+    yield_check_ = check;
+    yield_driver_ = driver;
+  }
+  std::uint64_t access_limit() const { return access_limit_; }
   // Exact fast-forward of idle polling loops (see idle_watch.hpp), on by
   // default; results are the same either way, only the host time differs.
   void set_fast_forward(bool on) { fast_forward_ = on; }
@@ -239,6 +250,8 @@ private:
   std::uint64_t instructions_ = 0;
   StopReason state_ = StopReason::cycle_limit;
   bool yield_ = false;
+  YieldCheck yield_check_ = nullptr;
+  void* yield_driver_ = nullptr;
   std::uint64_t access_limit_ = ~std::uint64_t{0};
   bool deferred_ = false; // the stepped instruction's access lies past the access limit
   Fault fault_;

@@ -388,13 +388,17 @@ staging_store : {
   goto accessed;
 }
 accessed:
-  // As step(): a halt or a yield ends the run after the access. The access
-  // takes a device's time, not a load's or a store's: every later
-  // instruction starts that much later, and one may now start past the limit.
-  if (yield_ || state_ != StopReason::cycle_limit) {
+  // As step(): a halt or a yield ends the run after the access, unless the
+  // driver finds the run's limits unchanged by what the access started (a
+  // yield it would answer with the same limits). The access takes a
+  // device's time, not a load's or a store's: every later instruction
+  // starts that much later, and one may now start past the limit.
+  if (state_ != StopReason::cycle_limit ||
+      (yield_ && (yield_check_ == nullptr || !yield_check_(yield_driver_)))) {
     exit = BlockExit::stop;
     goto after_access;
   }
+  yield_ = false;
   if (cycles + block->max_start >= cycle_limit)
     goto after_access;
   LANAI_NEXT();

@@ -124,7 +124,7 @@ void Kernel::execute(Entry entry) {
   ++events_executed_;
   ++scheduled_executed_;
   // The slot is reused only after the callback: its label stays put
-  // meanwhile, and slots never move (a deque), so the callback may
+  // meanwhile, and slots never move (StableChunks), so the callback may
   // schedule as much as it likes.
   try {
     s.callback();

@@ -6,12 +6,12 @@
 
 #include "emulator/kernel/callback.hpp"
 #include "emulator/kernel/sim_time.hpp"
+#include "emulator/kernel/stable_chunks.hpp"
 #include "emulator/kernel/task_queue.hpp"
 
 #include <compare>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -116,6 +116,9 @@ public:
   // The task never runs again; a pending wake is withdrawn.
   void remove_task(TaskId task) { tasks_.remove(task); }
   bool task_pending(TaskId task) const { return tasks_.pending(task); }
+  // Task wakes pending (a run's work cannot take any back: only the kernel
+  // pops them).
+  std::size_t wakes_pending() const { return tasks_.pending_count(); }
 
   // Events scheduled and neither run nor cancelled, and pending task wakes.
   std::size_t pending() const { return live_ + tasks_.pending_count(); }
@@ -229,7 +232,7 @@ private:
 
   std::vector<Entry> heap_;
   // Slots stay where they are while callbacks schedule more events.
-  std::deque<Slot> slots_;
+  StableChunks<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   std::size_t live_ = 0; // events due to run
   // The sequence at the heap's root when it was last found live (0: not

@@ -9,9 +9,12 @@ ClockedCore::ClockedCore(kernel::Kernel& kernel, iss::Cpu& cpu, kernel::Frequenc
                          std::uint64_t quantum_cycles)
     : kernel_(kernel), cpu_(cpu), clock_(clock),
       quantum_(std::max<std::uint64_t>(quantum_cycles, 1)),
-      task_(kernel_.add_task([this] { slice(); }, "lanai.slice")) {}
+      task_(kernel_.add_task([this] { slice(); }, "lanai.slice")) {
+  cpu_.set_yield_check(&ClockedCore::limits_hold, this);
+}
 
 ClockedCore::~ClockedCore() {
+  cpu_.set_yield_check(nullptr, nullptr);
   if (asleep_)
     kernel_.remove_sleeper(*this);
   kernel_.remove_task(task_);
@@ -51,12 +54,13 @@ std::uint64_t ClockedCore::first_cycle_from(kernel::SimTime time) const {
 
 kernel::SimTime ClockedCore::resume_time() const { return time_at(cpu_.cycles()); }
 
-std::uint64_t ClockedCore::event_horizon() const {
+std::uint64_t ClockedCore::event_horizon() {
   // Instructions before the next event's time (at it, too, if a core's
   // access scheduled it), within the quantum and the cycle limit.
   std::uint64_t horizon = std::min(cycle_limit_, cpu_.cycles() + quantum_);
   bool late = false;
   const kernel::SimTime event = kernel_.next_scheduled_time(late);
+  horizon_event_ = {event, late, kernel_.wakes_pending()};
   if (event != kernel::SimTime::max())
     horizon = std::min(horizon, first_cycle_from(late ? event + kernel::picoseconds(1) : event));
   return horizon;
@@ -82,6 +86,22 @@ std::uint64_t ClockedCore::private_horizon(std::uint64_t events) const {
   if (reach != kernel::SimTime::max())
     events = std::min(events, first_cycle_from(reach));
   return events;
+}
+
+bool ClockedCore::limits_hold(void* core) {
+  // No event has run since the run's limits were set, so they hold unless
+  // the access scheduled an event before the one they were set by, or woke
+  // a task.
+  // (Only in a slice's run: one that brings a sleeping core up to an event
+  // has limits of its own.)
+  auto& self = *static_cast<ClockedCore*>(core);
+  if (!self.in_run_)
+    return false;
+  bool late = false;
+  const kernel::SimTime event = self.kernel_.next_scheduled_time(late);
+  const NextEvent& was = self.horizon_event_;
+  return self.kernel_.wakes_pending() == was.wakes &&
+         (event > was.time || (event == was.time && (late || !was.late)));
 }
 
 void ClockedCore::set_lookahead(kernel::SimTime lookahead) {
@@ -111,6 +131,11 @@ void ClockedCore::slice() {
     const bool unchanged =
         kernel_.scheduled_events_executed() == events_seen_ || cpu_.watch_holds();
     if (!observer_) {
+      struct InRun {
+        bool& flag;
+        explicit InRun(bool& f) : flag(f) { flag = true; }
+        ~InRun() { flag = false; } // also when a device's error ends the run
+      } in_run(in_run_);
       reason = unchanged ? cpu_.run_on(limit) : cpu_.run(limit);
     } else {
       do {

@@ -69,9 +69,12 @@ private:
   // pending (see slice()): before the next event; for a register access,
   // before the next other task's wake too; for other work, before another
   // task's run may reach the core.
-  std::uint64_t event_horizon() const;
+  std::uint64_t event_horizon();
   std::uint64_t horizon(std::uint64_t events) const;
   std::uint64_t private_horizon(std::uint64_t events) const;
+  // Cpu::YieldCheck: whether what an access started leaves the run's
+  // limits as they are.
+  static bool limits_hold(void* core);
   // First cycle whose time is at or after `time` (after it: `time` + 1 ps).
   std::uint64_t first_cycle_from(kernel::SimTime time) const;
   kernel::SimTime resume_time() const;
@@ -93,6 +96,14 @@ private:
   kernel::TaskId task_; // the slices, a recurring task of the kernel
   bool asleep_ = false;
   kernel::SimTime lookahead_{};
+  // The next event when the run's limits were last set (event_horizon).
+  struct NextEvent {
+    kernel::SimTime time = kernel::SimTime::max();
+    bool late = false;
+    std::size_t wakes = 0; // task wakes pending then
+  };
+  NextEvent horizon_event_;
+  bool in_run_ = false; // a slice's run is under way (not an observer's)
   // Scheduled events the kernel had run when the last slice ended.
   std::uint64_t events_seen_ = ~std::uint64_t{0};
   // The last conversion each way (the devices convert the same time or

@@ -209,6 +209,48 @@ TEST_CASE("wait states and a yield requested by a device mid-block land where th
   CHECK(exit_value(twin) == 7u);
 }
 
+TEST_CASE("a yield the driver finds harmless lets the block and the run go on") {
+  // A driver whose limits an access cannot move (Cpu::set_yield_check)
+  // has the run go on after the yield, to the same state the reference
+  // path reaches in the runs that follow; one that refuses ends it there.
+  for (const bool harmless : {true, false}) {
+    CAPTURE(harmless);
+    BlockTwin twin({ri(add, r3, r0, 1),       // 0x00
+                    sls(true, r3, 0x1F0010u), // 0x04 yield
+                    ri(add, r3, r3, 2),       // 0x08
+                    ri(add, r3, r3, 4),       // 0x0c
+                    exit_with(r3)});
+    int asked = 0;
+    struct Driver {
+      int* asked;
+      bool answer;
+    } driver{&asked, harmless};
+    twin.blocks().set_yield_check(
+        [](void* d) {
+          auto& self = *static_cast<Driver*>(d);
+          ++*self.asked;
+          return self.answer;
+        },
+        &driver);
+    twin.blocks().run(1'000);
+    CHECK(asked == 1);
+    if (harmless) {
+      CHECK(twin.blocks().state() == lanai::iss::StopReason::halted); // ran to the exit
+    } else {
+      CHECK(twin.blocks().state() == lanai::iss::StopReason::cycle_limit);
+      CHECK(twin.blocks().pc() == 0x08u); // the run ended after the access
+    }
+    while (twin.reference().run(1'000) == lanai::iss::StopReason::cycle_limit &&
+           twin.reference().cycles() < 1'000) {
+    }
+    while (twin.blocks().run(1'000) == lanai::iss::StopReason::cycle_limit &&
+           twin.blocks().cycles() < 1'000) {
+    }
+    CHECK(twin.difference().empty());
+    CHECK(exit_value(twin) == 7u);
+  }
+}
+
 TEST_CASE("a load-use interlock across a taken branch and into a block's first instruction") {
   lanai::iss::CycleCosts costs;
   costs.load_use_stall_cycles = 3;

@@ -128,21 +128,40 @@ private:
 // console, which sets the flag `delay` later (at that very time by
 // default). Both cores have `lookahead`. The waiting core's cycles when it
 // exited.
+// With `yield_checked` false the writer's run always ends at its write
+// (no Cpu::set_yield_check). With `writer_waits` the writer, after the
+// write, waits for the same change to its own memory, counts 100 down and
+// exits at the cycle it leaves in `*writer_end`.
 std::uint64_t reached_at_once(std::uint32_t pad, bool writer_first, bool fast_forward,
                               lanai::kernel::SimTime delay = lanai::kernel::SimTime::zero(),
-                              lanai::kernel::SimTime lookahead = lanai::kernel::SimTime::zero()) {
+                              lanai::kernel::SimTime lookahead = lanai::kernel::SimTime::zero(),
+                              bool yield_checked = true, bool writer_waits = false,
+                              std::uint64_t* writer_end = nullptr) {
   lanai::kernel::Kernel kernel;
   const auto clock = lanai::kernel::Frequency::megahertz(66.0);
   ProgramRun waiter(wait_then_count(1));
+  lanai::iss::Cpu* writer_cpu = nullptr;
   ReachingBus bus(
-      kernel, [&] { waiter.cpu->write_word(flag, 1); }, delay);
+      kernel,
+      [&] {
+        waiter.cpu->write_word(flag, 1);
+        writer_cpu->write_word(flag, 1);
+      },
+      delay);
   std::vector<std::uint32_t> words(pad, nop);
   const std::uint32_t loop = 4 * pad + 4;
-  for (const std::uint32_t w :
-       {sli(r6, 300), ri(sub, r6, r6, 1, true), br(6, loop), nop,
-        sls(true, r6, 0x1F0000u | (LANAI_REG_CONSOLE & 0xFFFFu)), exit_with(r0)})
+  for (const std::uint32_t w : {sli(r6, 300), ri(sub, r6, r6, 1, true), br(6, loop), nop,
+                                sls(true, r6, 0x1F0000u | (LANAI_REG_CONSOLE & 0xFFFFu))})
     words.push_back(w);
+  if (writer_waits) {
+    const std::uint32_t wait = 4 * static_cast<std::uint32_t>(words.size());
+    for (const std::uint32_t w : {sls(false, r7, flag), ri(sub, r0, r7, 0, true), br(7, wait), nop,
+                                  sli(r7, 100), ri(sub, r7, r7, 1, true), br(6, wait + 20), nop})
+      words.push_back(w);
+  }
+  words.push_back(exit_with(r0));
   lanai::iss::Cpu writer(ProgramRun::sram, {}, &bus);
+  writer_cpu = &writer;
   for (std::size_t i = 0; i < words.size(); ++i)
     writer.write_word(static_cast<std::uint32_t>(4 * i), words[i]);
   writer.reset(0);
@@ -155,6 +174,8 @@ std::uint64_t reached_at_once(std::uint32_t pad, bool writer_first, bool fast_fo
   if (!writer_first)
     writing = std::make_unique<lanai::machine::ClockedCore>(kernel, writer, clock);
   bus.attach(*writing, writer);
+  if (!yield_checked)
+    writer.set_yield_check(nullptr, nullptr);
   waiting->set_lookahead(lookahead);
   writing->set_lookahead(lookahead);
   // Something pending all along, so that the waiting core may sleep.
@@ -162,6 +183,8 @@ std::uint64_t reached_at_once(std::uint32_t pad, bool writer_first, bool fast_fo
   waiting->start(1'000'000'000, [](lanai::iss::StopReason) {});
   writing->start(1'000'000'000, [](lanai::iss::StopReason) {});
   kernel.run();
+  if (writer_end != nullptr)
+    *writer_end = writer.cycles();
   return waiter.cpu->cycles();
 }
 
@@ -333,6 +356,33 @@ TEST_CASE(
         CHECK(reached_at_once(pad, writer_first, false, ns(delay), ns(delay)) == lockstep);
         CHECK(reached_at_once(pad, writer_first, true, ns(delay), ns(delay)) == lockstep);
       }
+}
+
+TEST_CASE("a write that starts work past the run's limits lets the run go on, with the same end") {
+  // The writer's run goes on after its write when what the write scheduled
+  // comes after the limits the run has (ClockedCore answers the core's
+  // yield check); the waiting core exits at the same cycle as when every
+  // such write ends the run, whatever the delay, phase and lookahead (none,
+  // or as long as the delay: no more than the write takes to reach).
+  const auto ns = [](std::int64_t n) { return lanai::kernel::nanoseconds(n); };
+  for (const bool writer_first : {false, true})
+    for (std::uint32_t pad = 0; pad < 4; ++pad)
+      for (const std::int64_t delay : {0, 15, 650, 20000})
+        for (const std::int64_t lookahead : {std::int64_t{0}, delay}) {
+          CAPTURE(writer_first);
+          CAPTURE(pad);
+          CAPTURE(delay);
+          CAPTURE(lookahead);
+          std::uint64_t writer_ends_run = 0, writer_goes_on = 0, writer_stepped = 0;
+          const std::uint64_t ends_run = reached_at_once(
+              pad, writer_first, true, ns(delay), ns(lookahead), false, true, &writer_ends_run);
+          CHECK(reached_at_once(pad, writer_first, true, ns(delay), ns(lookahead), true, true,
+                                &writer_goes_on) == ends_run);
+          CHECK(writer_goes_on == writer_ends_run);
+          CHECK(reached_at_once(pad, writer_first, false, ns(delay), ns(lookahead), true, true,
+                                &writer_stepped) == ends_run);
+          CHECK(writer_stepped == writer_ends_run);
+        }
 }
 
 TEST_CASE("two busy cores with a lookahead take far fewer slices and end at the same times") {
