@@ -288,11 +288,12 @@ TEST_CASE("a request staged through the staging words the core writes in place i
       {LANAI_REG_HDMA_PTAG, ptag},
       {LANAI_REG_HDMA_SRAM, 0x9000},
       {LANAI_REG_HDMA_LENGTH, 64}};
-  for (const auto& [reg, value] : staged) {
+  for (const auto& write : staged) {
+    const std::uint32_t reg = write.first;
     CAPTURE(reg);
     std::uint32_t* word = bus.direct_register(reg).word;
     REQUIRE(word != nullptr);
-    *word = value;
+    *word = write.second;
   }
   CHECK(append(f, LANAI_HDMA_TO_SRAM) == (LANAI_HDMA_ACCEPTED | 0u << 16 | 1u));
   f.kernel.run_until(f.kernel.now() + microseconds(10));
