@@ -63,7 +63,9 @@ public:
   // Every block answers an unknown register before touching anything.
   bool unmapped_is_untouched() const override { return true; }
   // The event word read in place, and the staging registers of the DMA
-  // engines and the trace tag written in place. None before attach().
+  // engines and the trace tag written in place. None before attach(), which
+  // comes once, before the core's first access: the core keeps the forms it
+  // was given.
   iss::DirectRegister direct_register(std::uint32_t address) override;
 
   // The LANAI_REG_EVENT_STATUS word as it stands now.
