@@ -300,4 +300,21 @@ Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram
   return block;
 }
 
+Block prefix_block(const Block& block, std::uint32_t count, std::vector<BlockOp>& ops) {
+  ops.assign(block.ops, block.ops + count);
+  ops.push_back(BlockOp{});
+  const BlockOp& next = block.ops[count];
+  Block prefix;
+  prefix.ops = ops.data();
+  prefix.pc = block.pc;
+  prefix.count = count;
+  prefix.end_pc = block.pc + 4 * count;
+  prefix.last_pc = prefix.end_pc - 4;
+  prefix.cycles = next.start;
+  prefix.max_start = block.ops[count - 1].start;
+  prefix.first_reads = block.first_reads;
+  prefix.loaded_after = next.loaded_before;
+  return prefix;
+}
+
 } // namespace lanai::iss

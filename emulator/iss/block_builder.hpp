@@ -27,4 +27,12 @@ bool block_costs_supported(const CycleCosts& costs);
 Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
                   const CycleCosts& costs, std::vector<BlockOp>& ops);
 
+// The first `count` instructions of `block` (0 < count < block.count, all
+// before its jump, whose delay slots they cannot leave out) as a block of
+// their own, its operations copied into `ops` (replacing what was there,
+// followed by an `end`): what runs of a block that does not fit before a
+// run's limits. It ends as the stepper finds the core before the next
+// instruction: that one's start, and the register loaded just before it.
+Block prefix_block(const Block& block, std::uint32_t count, std::vector<BlockOp>& ops);
+
 } // namespace lanai::iss

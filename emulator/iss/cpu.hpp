@@ -160,10 +160,6 @@ private:
   BlockExit run_blocks(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
   // Builds the block entered at `pc` and marks the words it covers.
   const Block* build_block_at(std::uint32_t pc);
-  // The first `count` instructions of `block`, all before its jump, as a
-  // block of their own (kept in prefix_): what of a block that does not
-  // fit before a run's limits does.
-  const Block* prefix_of(const Block& block, std::uint32_t count);
   // The SRAM word at `index` was written: forget what was decoded from it.
   void code_written(std::uint32_t index);
   // Words [first, last] now hold something predecoded.
@@ -233,7 +229,7 @@ private:
   std::uint32_t code_first_ = ~std::uint32_t{0};
   std::uint32_t code_last_ = 0;
   BlockCache blocks_;
-  Block prefix_;                    // prefix_of's block
+  Block prefix_;                    // a block's instructions that fit (prefix_block)
   std::vector<BlockOp> prefix_ops_; // and its operations
   CycleCosts costs_;
   bool blocks_on_;

@@ -65,26 +65,6 @@ std::uint32_t read_before(const std::uint8_t* p, std::uint32_t width) {
   return &block;
 }
 
-const Block* Cpu::prefix_of(const Block& block, std::uint32_t count) {
-  // Everything after the last operation kept is as the stepper finds it
-  // before the next one: its start, and the register loaded just before.
-  prefix_ops_.assign(block.ops, block.ops + count);
-  prefix_ops_.push_back(BlockOp{});
-  const BlockOp& next = block.ops[count];
-  prefix_.ops = prefix_ops_.data();
-  prefix_.pc = block.pc;
-  prefix_.count = count;
-  prefix_.end_pc = block.pc + 4 * count;
-  prefix_.last_pc = prefix_.end_pc - 4;
-  prefix_.cycles = next.start;
-  prefix_.max_start = block.ops[count - 1].start;
-  prefix_.first_reads = block.first_reads;
-  prefix_.loaded_after = next.loaded_before;
-  prefix_.delay_slots = 0;
-  prefix_.taken_extra = 0;
-  return &prefix_;
-}
-
 namespace {
 
 // A general memory operation's address: the computed one (Rs1 + imm, or Rs1
@@ -197,7 +177,7 @@ enter:
         goto leave;
       }
       if (fit < block->count) // all of it, if only the interlock seemed not to fit
-        block = prefix_of(*block, fit);
+        block = &(prefix_ = prefix_block(*block, fit, prefix_ops_));
     }
     cycles += stall;
   }

@@ -7,6 +7,7 @@
 // identical results, and gives the result worked out by hand.
 #include <doctest/doctest.h>
 
+#include "emulator/iss/block_builder.hpp"
 #include "tests/iss/block_twin.hpp"
 #include "tests/iss/lanai_encoding.hpp"
 
@@ -166,6 +167,39 @@ TEST_CASE("a device read inside a block sees the cycle of its own instruction") 
                  costs);
   run_both(twin);
   CHECK(exit_value(twin) == 5u);
+}
+
+TEST_CASE("a block's first instructions as a block of their own end where the next one starts") {
+  lanai::iss::CycleCosts costs;
+  costs.alu_cycles = 1;
+  costs.load_cycles = 2;
+  costs.load_use_stall_cycles = 3;
+  const std::uint32_t words[] = {ri(add, r6, r0, 0x800),  // 0x00 at 0
+                                 rm(false, r7, r6, 2, 0), // 0x04 at 1: a load into r7
+                                 ri(add, r7, r7, 1),      // 0x08 at 3, then an interlock
+                                 ri(add, r3, r7, 2),      // 0x0c at 7
+                                 br(0, 0x40),             // 0x10 at 8: a branch
+                                 nop};                    // 0x14 its delay slot
+  std::vector<std::uint8_t> sram(0x100);
+  for (std::size_t i = 0; i < std::size(words); ++i)
+    for (int b = 0; b < 4; ++b)
+      sram[4 * i + b] = static_cast<std::uint8_t>(words[i] >> (24 - 8 * b));
+  std::vector<lanai::iss::BlockOp> ops, prefix_ops;
+  lanai::iss::Block block = lanai::iss::build_block(0, sram.data(), 0x100, costs, ops);
+  block.ops = ops.data();
+  REQUIRE(block.count == 6);
+  const lanai::iss::Block prefix = lanai::iss::prefix_block(block, 2, prefix_ops);
+  CHECK(prefix.ops == prefix_ops.data());
+  CHECK(prefix_ops.size() == 3);
+  CHECK(prefix_ops.back().kind == lanai::iss::OpKind::end);
+  CHECK(prefix.count == 2);
+  CHECK(prefix.end_pc == 0x08u);
+  CHECK(prefix.last_pc == 0x04u);
+  CHECK(prefix.cycles == 3u);       // the third instruction's start, before its interlock
+  CHECK(prefix.loaded_after == r7); // which the stepper then charges
+  CHECK(prefix.max_start == 1u);
+  CHECK(prefix.delay_slots == 0u);
+  CHECK(prefix.first_reads == block.first_reads);
 }
 
 TEST_CASE("staging registers are written and direct registers read in place, as stepped") {
