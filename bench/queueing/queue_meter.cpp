@@ -24,7 +24,14 @@ void QueueMeter::add(Series series, kernel::SimTime from, kernel::SimTime to) {
   const std::int64_t c = cell_.ps();
   const std::int64_t a = (from - start_).ps();
   const std::int64_t b = (to - start_).ps();
+  // Most spans lie within the cell the last one ended in: no division.
+  const std::int64_t hint_from = static_cast<std::int64_t>(hint_cell_) * c;
+  if (a >= hint_from && b <= hint_from + c && hint_cell_ < cells_.size()) {
+    cells_[hint_cell_][series] += static_cast<double>(b - a);
+    return;
+  }
   const auto last = static_cast<std::size_t>((b - 1) / c);
+  hint_cell_ = last;
   if (cells_.size() <= last)
     cells_.resize(last + 1, std::array<double, series_count>{});
   for (auto k = static_cast<std::size_t>(a / c); k <= last; ++k) {

@@ -100,6 +100,7 @@ private:
   bool lanai_only_;
   // Per cell, per series: the integral in picoseconds.
   std::vector<std::array<double, series_count>> cells_;
+  std::size_t hint_cell_ = 0; // the cell the last span that crossed cells ended in
   // Arrival times at the LANai's three queues not yet matched to a start.
   std::array<std::deque<kernel::SimTime>, 3> arrivals_;
   std::array<ServiceTally, 6> services_{};

@@ -34,21 +34,55 @@ BlockOp* BlockCache::room_for(std::size_t ops) {
   return room;
 }
 
-const Block& BlockCache::build(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
-                               const CycleCosts& costs) {
+void BlockCache::reclaim_if_worth_it() {
   if (forgotten_ops_ >= min_reclaim_ops && forgotten_ops_ > live_ops_)
     forget_all();
-  scratch_.clear();
-  Block block = build_block(pc, sram, sram_bytes, costs, scratch_);
+}
+
+// Stores `block`, whose operations are in scratch_ (if any).
+const Block& BlockCache::keep(const Block& block) {
+  Block kept = block;
   if (!scratch_.empty()) {
     BlockOp* ops = room_for(scratch_.size());
     std::copy(scratch_.begin(), scratch_.end(), ops);
-    block.ops = ops;
+    kept.ops = ops;
   }
-  live_ops_ += weight(block);
-  blocks_.push_back(block);
-  entry_[pc >> 2] = &blocks_.back();
+  live_ops_ += weight(kept);
+  blocks_.push_back(kept);
   return blocks_.back();
+}
+
+const Block& BlockCache::build(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
+                               const CycleCosts& costs) {
+  reclaim_if_worth_it();
+  scratch_.clear();
+  const Block& block = keep(build_block(pc, sram, sram_bytes, costs, scratch_));
+  entry_[pc >> 2] = &block;
+  return block;
+}
+
+const Block& BlockCache::prefix(const Block& block, std::uint32_t count) {
+  // No reclaiming here, which would free `block` itself: a replaced prefix's
+  // space is reclaimed by a later build().
+  Prefix* const slot = &prefixes_[prefix_slot(block.pc, count)];
+  if (slot->count == count && slot->pc == block.pc)
+    return *slot->block;
+  if (slot->count != 0) { // replaced
+    forgotten_ops_ += weight(*slot->block);
+    live_ops_ -= weight(*slot->block);
+  }
+  const Block& kept = keep(prefix_block(block, count, scratch_));
+  *slot = Prefix{block.pc, count, &kept};
+  return kept;
+}
+
+void BlockCache::forget_prefixes() {
+  for (Prefix& slot : prefixes_)
+    if (slot.count != 0) {
+      forgotten_ops_ += weight(*slot.block);
+      live_ops_ -= weight(*slot.block);
+      slot = Prefix{};
+    }
 }
 
 void BlockCache::forget_covering(std::uint32_t word) {
@@ -61,6 +95,8 @@ void BlockCache::forget_covering(std::uint32_t word) {
     entry_[entry] = nullptr;
     forgotten_ops_ += weight(*block);
     live_ops_ -= weight(*block);
+    // A prefix's block may be gone: the prefixes are found again on use.
+    forget_prefixes();
   }
 }
 
@@ -68,6 +104,7 @@ void BlockCache::forget_all() {
   for (const Block& block : blocks_)
     if (entry_[block.pc >> 2] == &block)
       entry_[block.pc >> 2] = nullptr;
+  std::fill(prefixes_.begin(), prefixes_.end(), Prefix{});
   blocks_.clear();
   chunks_.clear();
   chunk_used_ = 0;

@@ -2,6 +2,8 @@
 // stays valid while the words it covers keep their contents: the core
 // reports every write to a covered word (forget_covering), and the blocks
 // over it are dropped and rebuilt from the new words when next entered.
+// The prefixes of blocks that runs cut short are kept too, so that the
+// same cut is made once.
 #pragma once
 
 #include <cstdint>
@@ -32,20 +34,41 @@ public:
   // still stands for the word at its entry).
   static std::uint32_t words_covered(const Block& block) { return block.count ? block.count : 1; }
 
+  // The first `count` instructions of the cached `block` as a block of
+  // their own (prefix_block), built on first use and kept while the block
+  // is.
+  const Block& prefix(const Block& block, std::uint32_t count);
+
   // The word at index `word` changed: forgets every block covering it.
   // A block being executed stays readable until the next build().
   void forget_covering(std::uint32_t word);
 
 private:
+  // A kept prefix, found by its block's entry and length in a small table
+  // (a prefix that collides replaces the one there).
+  struct Prefix {
+    std::uint32_t pc = 0;
+    std::uint32_t count = 0; // 0: empty
+    const Block* block = nullptr;
+  };
+  static constexpr std::size_t prefix_slots = 256;
+  static std::size_t prefix_slot(std::uint32_t pc, std::uint32_t count) {
+    return (((pc >> 2) ^ count << 16) * 0x9E3779B1u) >> 24 & (prefix_slots - 1);
+  }
+
+  void reclaim_if_worth_it();
   void forget_all();
+  void forget_prefixes();
   BlockOp* room_for(std::size_t ops);
+  const Block& keep(const Block& block);
 
   ZeroedArray<const Block*> entry_;
   std::deque<Block> blocks_;
   std::vector<std::unique_ptr<BlockOp[]>> chunks_; // operations, in fixed chunks
   std::size_t chunk_used_ = 0;                     // of the last chunk
   std::vector<BlockOp> scratch_;                   // a block's operations while it is built
-  std::size_t forgotten_ops_ = 0;                  // of blocks no longer reachable
+  std::vector<Prefix> prefixes_ = std::vector<Prefix>(prefix_slots);
+  std::size_t forgotten_ops_ = 0; // of blocks no longer reachable
   std::size_t live_ops_ = 0;
 };
 

@@ -75,7 +75,6 @@ Cpu::Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus* bus)
       decoded_(zeroed_array<Instruction>(sram_bytes / 4)),
       code_(zeroed_array<std::uint8_t>(sram_bytes / 4)), blocks_(sram_bytes), costs_(costs),
       blocks_on_(default_blocks() && block_costs_supported(costs)), bus_(bus) {
-  prefix_ops_.reserve(max_block_instructions + 1);
   class_cost_[static_cast<int>(CostClass::alu)] = costs.alu_cycles;
   class_cost_[static_cast<int>(CostClass::load)] = costs.load_cycles;
   class_cost_[static_cast<int>(CostClass::store)] = costs.store_cycles;

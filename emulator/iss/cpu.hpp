@@ -229,8 +229,6 @@ private:
   std::uint32_t code_first_ = ~std::uint32_t{0};
   std::uint32_t code_last_ = 0;
   BlockCache blocks_;
-  Block prefix_;                    // a block's instructions that fit (prefix_block)
-  std::vector<BlockOp> prefix_ops_; // and its operations
   CycleCosts costs_;
   bool blocks_on_;
   std::uint32_t class_cost_[static_cast<int>(CostClass::count)];

@@ -177,7 +177,7 @@ enter:
         goto leave;
       }
       if (fit < block->count) // all of it, if only the interlock seemed not to fit
-        block = &(prefix_ = prefix_block(*block, fit, prefix_ops_));
+        block = &blocks_.prefix(*block, fit);
     }
     cycles += stall;
   }

@@ -15,7 +15,7 @@ namespace lanai::trace {
 
 class Recorder {
 public:
-  void record(Event event) {
+  void record(Event&& event) {
     if (consumer_)
       consumer_(event);
     else

@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include "emulator/iss/block_builder.hpp"
+#include "emulator/iss/block_cache.hpp"
 #include "tests/iss/block_twin.hpp"
 #include "tests/iss/lanai_encoding.hpp"
 
@@ -200,6 +201,38 @@ TEST_CASE("a block's first instructions as a block of their own end where the ne
   CHECK(prefix.max_start == 1u);
   CHECK(prefix.delay_slots == 0u);
   CHECK(prefix.first_reads == block.first_reads);
+}
+
+TEST_CASE("a block's prefix is built once, and built again once its code changed") {
+  lanai::iss::CycleCosts costs;
+  std::vector<std::uint8_t> sram(0x100);
+  auto put = [&](std::uint32_t at, std::uint32_t word) {
+    for (int b = 0; b < 4; ++b)
+      sram[at + b] = static_cast<std::uint8_t>(word >> (24 - 8 * b));
+  };
+  const std::uint32_t words[] = {ri(add, r3, r3, 1), ri(add, r6, r6, 2), ri(add, r7, r7, 3),
+                                 br(0, 0x40), nop};
+  for (std::uint32_t i = 0; i < std::size(words); ++i)
+    put(4 * i, words[i]);
+  lanai::iss::BlockCache cache(0x100);
+  const lanai::iss::Block& block = cache.build(0, sram.data(), 0x100, costs);
+  REQUIRE(block.count == 5);
+  const lanai::iss::Block& two = cache.prefix(block, 2);
+  CHECK(&cache.prefix(block, 2) == &two); // kept, not built again
+  const lanai::iss::Block& one = cache.prefix(block, 1);
+  CHECK(&one != &two);
+  CHECK(one.count == 1);
+  CHECK(two.count == 2);
+  CHECK(two.ops[1].imm == 2u);
+  CHECK(two.ops[2].kind == lanai::iss::OpKind::end);
+  // The second instruction changes: the block and its prefixes are dropped.
+  put(4, ri(add, r6, r6, 7));
+  cache.forget_covering(1);
+  CHECK(cache.entries()[0] == nullptr);
+  const lanai::iss::Block& rebuilt = cache.build(0, sram.data(), 0x100, costs);
+  const lanai::iss::Block& two_again = cache.prefix(rebuilt, 2);
+  CHECK(two_again.ops[1].imm == 7u);
+  CHECK(two_again.count == 2);
 }
 
 TEST_CASE("staging registers are written and direct registers read in place, as stepped") {
