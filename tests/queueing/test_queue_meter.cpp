@@ -50,7 +50,8 @@ TEST_CASE("waits and services are integrated cell by cell, across cells and with
   lanai::bench::QueueMeter whole(us(0), us(20), false);
   for (const auto& e : {hdma(0, 5, 15), hdma(12, 15, 18), hdma(16, 18, 35), hdma(36, 37, 39)})
     whole.consume(e);
-  const auto& w = station(whole.estimate(2, 2), "hdma");
+  const auto whole_estimate = whole.estimate(2, 2);
+  const auto& w = station(whole_estimate, "hdma");
   CHECK(w.mean_queue == doctest::Approx(h.mean_queue));
   CHECK(w.utilization == doctest::Approx(h.utilization));
 }
@@ -60,7 +61,8 @@ TEST_CASE("spans before the start of measurement count only from it") {
   meter.consume(hdma(90, 95, 105));   // wait before the start; service half in cell 0
   meter.consume(hdma(104, 105, 125)); // wait in cell 0, service in cells 0 to 2
   meter.consume(hdma(130, 131, 139)); // cell 3
-  const auto& h = station(meter.estimate(4, 2), "hdma");
+  const auto estimate = meter.estimate(4, 2);
+  const auto& h = station(estimate, "hdma");
   CHECK(h.mean_queue == doctest::Approx((1.0 / 20 + 1.0 / 20) / 2));
   CHECK(h.utilization == doctest::Approx((20.0 / 20 + 13.0 / 20) / 2));
 }
