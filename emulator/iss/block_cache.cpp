@@ -34,11 +34,6 @@ BlockOp* BlockCache::room_for(std::size_t ops) {
   return room;
 }
 
-void BlockCache::reclaim_if_worth_it() {
-  if (forgotten_ops_ >= min_reclaim_ops && forgotten_ops_ > live_ops_)
-    forget_all();
-}
-
 // Stores `block`, whose operations are in scratch_ (if any).
 const Block& BlockCache::keep(const Block& block) {
   Block kept = block;
@@ -54,7 +49,8 @@ const Block& BlockCache::keep(const Block& block) {
 
 const Block& BlockCache::build(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
                                const CycleCosts& costs) {
-  reclaim_if_worth_it();
+  if (forgotten_ops_ >= min_reclaim_ops && forgotten_ops_ > live_ops_)
+    forget_all();
   scratch_.clear();
   const Block& block = keep(build_block(pc, sram, sram_bytes, costs, scratch_));
   entry_[pc >> 2] = &block;
@@ -88,6 +84,7 @@ void BlockCache::forget_prefixes() {
 void BlockCache::forget_covering(std::uint32_t word) {
   const std::uint32_t first =
       word >= max_block_instructions - 1 ? word - (max_block_instructions - 1) : 0;
+  bool forgot = false;
   for (std::uint32_t entry = first; entry <= word; ++entry) {
     const Block* block = entry_[entry];
     if (block == nullptr || entry + words_covered(*block) <= word)
@@ -95,9 +92,11 @@ void BlockCache::forget_covering(std::uint32_t word) {
     entry_[entry] = nullptr;
     forgotten_ops_ += weight(*block);
     live_ops_ -= weight(*block);
-    // A prefix's block may be gone: the prefixes are found again on use.
-    forget_prefixes();
+    forgot = true;
   }
+  // A prefix's block may be gone: the prefixes are cut again on use.
+  if (forgot)
+    forget_prefixes();
 }
 
 void BlockCache::forget_all() {

@@ -56,7 +56,6 @@ private:
     return (((pc >> 2) ^ count << 16) * 0x9E3779B1u) >> 24 & (prefix_slots - 1);
   }
 
-  void reclaim_if_worth_it();
   void forget_all();
   void forget_prefixes();
   BlockOp* room_for(std::size_t ops);
