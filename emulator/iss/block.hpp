@@ -41,13 +41,15 @@ enum class OpKind : std::uint8_t {
   leadz,
   trailz,
   load_imm,
-  load_word,  // Rd <- mem32[Rs1 + imm] (RM offset and base modes, SLS)
-  store_word, // mem32[Rs1 + imm] <- Rd
-  load,       // any other load: widths, extensions, RRM operators, base update
-  store,      // any other store
-  branch,     // if condition: next pc <- imm (absolute, relative ones resolved)
-  load_pc,    // next pc <- a load (as `load`), two delay slots
-  jump_imm,   // next pc <- imm (SLI into the pc), two delay slots
+  load_word,    // Rd <- mem32[Rs1 + imm] (RM offset and base modes, SLS)
+  store_word,   // mem32[Rs1 + imm] <- Rd
+  load_device,  // Rd <- the device register at imm (an absolute word address past SRAM)
+  store_device, // the device register at imm <- Rd
+  load,         // any other load: widths, extensions, RRM operators, base update
+  store,        // any other store
+  branch,       // if condition: next pc <- imm (absolute, relative ones resolved)
+  load_pc,      // next pc <- a load (as `load`), two delay slots
+  jump_imm,     // next pc <- imm (SLI into the pc), two delay slots
   count
 };
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "emulator/iss/decoder.hpp"
+#include "lanai/register_map.h"
 
 namespace lanai::iss {
 
@@ -126,16 +127,21 @@ void translate_alu_rr(const Instruction& in, BlockOp& op) {
   }
 }
 
-void translate_memory(const Instruction& in, BlockOp& op, bool store) {
-  const bool word_access = in.op == OpClass::load_sls || in.op == OpClass::store_sls ||
-                           ((in.op == OpClass::load_rm || in.op == OpClass::store_rm) &&
-                            (in.mode == addr_offset || in.mode == addr_base));
+void translate_memory(const Instruction& in, BlockOp& op, bool store, std::uint32_t sram_bytes) {
+  const bool absolute = in.op == OpClass::load_sls || in.op == OpClass::store_sls;
+  const bool word_access = absolute || ((in.op == OpClass::load_rm || in.op == OpClass::store_rm) &&
+                                        (in.mode == addr_offset || in.mode == addr_base));
   if (word_access) {
     op.kind = store ? OpKind::store_word : OpKind::load_word;
-    if (in.op == OpClass::load_sls || in.op == OpClass::store_sls)
+    if (absolute) {
       op.rs1 = 0; // ea = imm
-    else if (in.mode == addr_base)
+      // A register of the device window, known here: the executor skips
+      // the address checks a computed address needs.
+      if (in.imm >= sram_bytes && in.imm >= LANAI_MMIO_BASE && (in.imm & 3u) == 0)
+        op.kind = store ? OpKind::store_device : OpKind::load_device;
+    } else if (in.mode == addr_base) {
       op.imm = 0; // ea = Rs1
+    }
     return;
   }
   op.kind = store ? OpKind::store : OpKind::load;
@@ -146,7 +152,7 @@ void translate_memory(const Instruction& in, BlockOp& op, bool store) {
   op.cond = written(in.rs1);
 }
 
-BlockOp translate(const Instruction& in, std::uint32_t pc) {
+BlockOp translate(const Instruction& in, std::uint32_t pc, std::uint32_t sram_bytes) {
   BlockOp op;
   op.rd = written(in.rd);
   op.rd_read = in.rd;
@@ -203,10 +209,10 @@ BlockOp translate(const Instruction& in, std::uint32_t pc) {
   case OpClass::store_rrm:
   case OpClass::store_spls:
   case OpClass::store_sls:
-    translate_memory(in, op, true);
+    translate_memory(in, op, true, sram_bytes);
     break;
   default:
-    translate_memory(in, op, false);
+    translate_memory(in, op, false, sram_bytes);
     break;
   }
   if (loads_pc(in)) {
@@ -244,7 +250,7 @@ Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram
   block.pc = pc;
   std::uint32_t start = 0, last_start = 0, loaded = 0;
   auto append = [&](const Instruction& in, std::uint32_t at) {
-    BlockOp op = translate(in, at);
+    BlockOp op = translate(in, at, sram_bytes);
     // A load into the pc always jumps, at a taken branch's cost and no interlock.
     const bool jump = loads_pc(in);
     std::uint32_t cost = jump ? costs.branch_taken_cycles : class_cost[static_cast<int>(in.cost)];

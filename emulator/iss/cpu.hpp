@@ -233,6 +233,9 @@ private:
   bool blocks_on_;
   std::uint32_t class_cost_[static_cast<int>(CostClass::count)];
   MmioBus* bus_;
+  // The bus leaves an unmapped register untouched (asked once: a promise of
+  // the bus, not of an address).
+  bool bus_untouched_ = bus_ != nullptr && bus_->unmapped_is_untouched();
   RegisterKinds registers_{bus_};
 
   std::uint32_t regs_[reg_discard + 1] = {}; // the 32 registers and the discarded one

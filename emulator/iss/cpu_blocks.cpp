@@ -101,14 +101,14 @@ memory_address(const BlockOp* op, const std::uint32_t* regs, std::uint8_t flags)
 Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
   // In OpKind order.
   static const void* const dispatch[] = {
-      &&op_end,        &&op_read_pc, &&op_add_ri,   &&op_add_ri_f,   &&op_addc_ri,
-      &&op_addc_ri_f,  &&op_and_ri,  &&op_or_ri,    &&op_xor_ri,     &&op_logic_ri_f,
-      &&op_shl_ri,     &&op_shr_ri,  &&op_sar_ri,   &&op_shift_ri_f, &&op_add_rr,
-      &&op_sub_rr,     &&op_and_rr,  &&op_or_rr,    &&op_xor_rr,     &&op_add_rr_f,
-      &&op_sub_rr_f,   &&op_alu_rr,  &&op_shift_rr, &&op_select,     &&op_set_cond,
-      &&op_popc,       &&op_leadz,   &&op_trailz,   &&op_load_imm,   &&op_load_word,
-      &&op_store_word, &&op_load,    &&op_store,    &&op_branch,     &&op_load_pc,
-      &&op_jump_imm};
+      &&op_end,        &&op_read_pc,     &&op_add_ri,       &&op_add_ri_f,   &&op_addc_ri,
+      &&op_addc_ri_f,  &&op_and_ri,      &&op_or_ri,        &&op_xor_ri,     &&op_logic_ri_f,
+      &&op_shl_ri,     &&op_shr_ri,      &&op_sar_ri,       &&op_shift_ri_f, &&op_add_rr,
+      &&op_sub_rr,     &&op_and_rr,      &&op_or_rr,        &&op_xor_rr,     &&op_add_rr_f,
+      &&op_sub_rr_f,   &&op_alu_rr,      &&op_shift_rr,     &&op_select,     &&op_set_cond,
+      &&op_popc,       &&op_leadz,       &&op_trailz,       &&op_load_imm,   &&op_load_word,
+      &&op_store_word, &&op_load_device, &&op_store_device, &&op_load,       &&op_store,
+      &&op_branch,     &&op_load_pc,     &&op_jump_imm};
   static_assert(std::size(dispatch) == static_cast<std::size_t>(OpKind::count));
 
   std::uint32_t* const regs = regs_;
@@ -127,14 +127,13 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
   const BlockOp* op;
   std::uint32_t next;               // the pc after the block: its end, or a taken branch's target
   std::uint32_t stored = 0;         // the word index of the last store
-  std::uint32_t stable_address = 0; // a device register read in place
-  const DirectRegister* stable_direct = nullptr; // its direct read, if the bus has one
-  std::uint32_t device_address = 0; // a device register accessed in place, side effects and all
+  std::uint32_t device_address = 0; // a device register accessed in place
+  const DirectRegister* stable_direct = nullptr; // a stable one's direct read, if the bus has one
   std::uint32_t* staging_word = nullptr; // the device's word a staging register's store goes to
   bool device_store = false;
   // Accesses with side effects are made in place only on a bus that leaves
   // an unmapped register untouched, so that the stepper may make it again.
-  const bool direct = bus_ != nullptr && bus_->unmapped_is_untouched();
+  const bool direct = bus_untouched_;
 
 #define LANAI_DISPATCH() goto* dispatch[static_cast<unsigned>(op->kind)]
 #define LANAI_NEXT()                                                                               \
@@ -300,23 +299,30 @@ op_load_imm:
 op_load_word : {
   const std::uint32_t ea = regs[op->rs1] + op->imm;
   if (ea >= sram_bytes || (ea & 3u)) { // a device register or a fault
-    if (ea >= LANAI_MMIO_BASE && !(ea & 3u) && bus_ != nullptr) {
-      const RegisterKinds::Entry& reg = registers_.entry(ea);
-      if (reg.stable()) {
-        stable_address = ea;
-        stable_direct = reg.direct.read != nullptr ? &reg.direct : nullptr;
-        goto stable_read;
-      }
-      if (direct) {
-        device_address = ea;
-        device_store = false;
-        goto device_access;
-      }
+    if (ea >= LANAI_MMIO_BASE && !(ea & 3u)) {
+      device_address = ea;
+      goto device_load;
     }
     goto stop_before;
   }
   regs[op->rd] = load_be32(sram + ea);
   LANAI_NEXT();
+}
+op_load_device:
+  device_address = op->imm;
+device_load : {
+  if (bus_ == nullptr)
+    goto stop_before;
+  const RegisterKinds::Entry& reg = registers_.entry(device_address);
+  if (reg.stable()) {
+    stable_direct = reg.direct.read != nullptr ? &reg.direct : nullptr;
+    goto stable_read;
+  }
+  if (direct) {
+    device_store = false;
+    goto device_access;
+  }
+  goto stop_before;
 }
 device_access : {
   // A register access with a side effect (a pop, a latch, a DMA engine's
@@ -405,10 +411,10 @@ stable_read : {
   std::uint32_t value = 0;
   if (stable_direct != nullptr)
     value = stable_direct->read(stable_direct->owner);
-  else if (bus_->read(stable_address, at, value) != MmioStatus::ok)
+  else if (bus_->read(device_address, at, value) != MmioStatus::ok)
     goto stop_before;
   if (watch_.clean())
-    watch_.note_read(stable_address, value);
+    watch_.note_read(device_address, value);
   regs[op->rd] = value;
   cycles += std::uint64_t{costs_.mmio_cycles} - costs_.load_cycles;
   goto accessed;
@@ -416,13 +422,9 @@ stable_read : {
 op_store_word : {
   const std::uint32_t ea = regs[op->rs1] + op->imm;
   if (ea >= sram_bytes || (ea & 3u)) {
-    if (direct && ea >= LANAI_MMIO_BASE && !(ea & 3u)) {
+    if (ea >= LANAI_MMIO_BASE && !(ea & 3u)) {
       device_address = ea;
-      device_store = true;
-      staging_word = registers_.entry(ea).direct.word;
-      if (staging_word != nullptr)
-        goto staging_store;
-      goto device_access;
+      goto device_store_at;
     }
     goto stop_before;
   }
@@ -434,6 +436,16 @@ op_store_word : {
     goto code_changed;
   LANAI_NEXT();
 }
+op_store_device:
+  device_address = op->imm;
+device_store_at:
+  if (!direct)
+    goto stop_before;
+  device_store = true;
+  staging_word = registers_.entry(device_address).direct.word;
+  if (staging_word != nullptr)
+    goto staging_store;
+  goto device_access;
 op_load : {
   const auto [computed, ea] = memory_address(op, regs, flags);
   if (ea >= sram_bytes || (ea & (op->width - 1u)))

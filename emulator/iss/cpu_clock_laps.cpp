@@ -194,7 +194,8 @@ Cpu::ClockSkip Cpu::skip_clock_laps(std::uint32_t branch_pc, std::uint64_t cycle
     case OpKind::load_imm:
       lap.write(op.rd, LapValue::known(op.imm));
       break;
-    case OpKind::load_word: {
+    case OpKind::load_word:
+    case OpKind::load_device: { // Rs1 is r0 in the latter
       const std::uint32_t ea = lap.known(lap.read(op.rs1)) + op.imm;
       if (lap.failed() || (ea & 3u)) {
         lap.fail();

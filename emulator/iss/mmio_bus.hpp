@@ -49,7 +49,8 @@ public:
   // True if an access this bus answers `unmapped` did nothing at all: the
   // block executor may then make any register access in place, and leave one
   // that turns out unmapped to the reference path, which makes it again and
-  // faults. False (the safe answer) unless a bus knows better.
+  // faults. False (the safe answer) unless a bus knows better. A core asks
+  // once, when it is built on the bus.
   virtual bool unmapped_is_untouched() const { return false; }
   // The direct forms of `address`, if the bus has them: what a core may do
   // instead of calling read() or write(), with exactly the same effect
