@@ -4,6 +4,7 @@
 #include "emulator/nic/card_registers.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 #include "lanai/register_map.h"
 #include "emulator/nic/busy_meter.hpp"
@@ -81,6 +82,15 @@ CardRegisters::~CardRegisters() {
 void CardRegisters::attach(const CardDevices& devices) {
   devices_ = devices;
   timer_ = std::make_unique<CountdownTimer>(kernel_, *devices_.core);
+  timer_->set_event_word(&event_word_);
+  if (devices_.doorbells != nullptr)
+    devices_.doorbells->set_event_word(&event_word_);
+  if (devices_.hdma != nullptr)
+    devices_.hdma->set_event_word(&event_word_);
+  if (devices_.nsdma != nullptr)
+    devices_.nsdma->set_event_word(&event_word_);
+  if (devices_.nrdma != nullptr)
+    devices_.nrdma->set_event_word(&event_word_);
 }
 
 std::uint64_t CardRegisters::effective_cycle(std::uint64_t cycle) const {
@@ -351,11 +361,10 @@ void CardRegisters::raise_interrupt(kernel::SimTime when, std::uint32_t word) {
 }
 
 std::uint32_t CardRegisters::event_status() const {
-  std::uint32_t bits = devices_.doorbells->event_bits() | devices_.hdma->event_bits() |
-                       devices_.nsdma->event_bits() | devices_.nrdma->event_bits();
-  if (timer_->expired())
-    bits |= LANAI_EV_TIMER;
-  return bits;
+  assert(event_word_.bits() ==
+         (devices_.doorbells->event_bits() | devices_.hdma->event_bits() |
+          devices_.nsdma->event_bits() | devices_.nrdma->event_bits() | timer_->event_bits()));
+  return event_word_.bits();
 }
 
 std::uint64_t CardRegisters::activity() const { return timer_->activity() + interrupts_raised_; }

@@ -15,6 +15,7 @@
 #include "emulator/kernel/event_queue.hpp"
 #include "emulator/machine/clocked_core.hpp"
 #include "emulator/machine/system_registers.hpp"
+#include "emulator/nic/event_word.hpp"
 
 namespace lanai::nic {
 
@@ -68,7 +69,8 @@ public:
   // was given.
   iss::DirectRegister direct_register(std::uint32_t address) override;
 
-  // The LANAI_REG_EVENT_STATUS word as it stands now.
+  // The LANAI_REG_EVENT_STATUS word as it stands now: as the devices
+  // published it (EventWord).
   std::uint32_t event_status() const;
   const CountdownTimer& timer() const { return *timer_; }
   // Timer runs and expiries and host interrupts raised.
@@ -96,6 +98,7 @@ private:
   std::uint32_t node_;
   CardDevices devices_;
   std::unique_ptr<CountdownTimer> timer_;
+  EventWord event_word_;
   std::function<void(std::uint32_t)> on_interrupt_;
   std::deque<kernel::EventId> interrupts_; // raised, not yet delivered
   std::uint64_t interrupts_raised_ = 0;

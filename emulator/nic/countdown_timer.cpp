@@ -10,6 +10,7 @@ void CountdownTimer::write(std::uint64_t cycle, std::uint32_t cycles) {
   kernel_.cancel(event_);
   event_ = {};
   expired_ = false;
+  events_.publish(event_bits());
   if (cycles == 0)
     return;
   expiry_cycle_ = cycle + cycles;
@@ -26,6 +27,7 @@ void CountdownTimer::write(std::uint64_t cycle, std::uint32_t cycles) {
       [this] {
         event_ = {};
         expired_ = true;
+        events_.publish(event_bits());
         ++activity_;
       },
       "nic.timer");

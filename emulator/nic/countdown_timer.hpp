@@ -7,6 +7,8 @@
 
 #include "emulator/kernel/event_queue.hpp"
 #include "emulator/machine/clocked_core.hpp"
+#include "emulator/nic/event_word.hpp"
+#include "lanai/register_map.h"
 
 namespace lanai::nic {
 
@@ -25,11 +27,16 @@ public:
   std::uint32_t read(std::uint64_t cycle) const;
 
   bool expired() const { return expired_; }
+  // LANAI_EV_TIMER as it stands now.
+  std::uint32_t event_bits() const { return expired_ ? std::uint32_t{LANAI_EV_TIMER} : 0u; }
+  // Where event_bits() is published from now on (the card's event word).
+  void set_event_word(EventWord* word) { events_.attach(word, event_bits()); }
   bool running() const { return event_.valid(); }
   // Countdowns started and expired.
   std::uint64_t activity() const { return activity_; }
 
 private:
+  EventBits events_{LANAI_EV_TIMER};
   kernel::Kernel& kernel_;
   const machine::ClockedCore& core_;
   kernel::EventId event_;

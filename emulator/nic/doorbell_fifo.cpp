@@ -30,12 +30,14 @@ bool DoorbellFifo::ring(const via_doorbell& doorbell, std::uint64_t cycle) {
   if (!has_room(static_cast<std::uint32_t>(queue))) {
     ++overflows_;
     overflow_flag_ = true;
+    events_.publish(event_bits());
     overflow_count_.add();
     ++activity_;
     return false;
   }
   q.push_back({doorbell, cycle});
   ++waiting_;
+  events_.publish(event_bits());
   rung_.add();
   ++activity_;
   return true;
@@ -55,6 +57,7 @@ std::uint32_t DoorbellFifo::pop() {
   latched_cycle_ = q->front().cycle;
   q->pop_front();
   --waiting_;
+  events_.publish(event_bits());
   ++activity_;
   return 1;
 }
@@ -113,8 +116,10 @@ iss::MmioStatus DoorbellFifo::write(std::uint32_t address, kernel::SimTime /*whe
                                     std::uint32_t value) {
   switch (address) {
   case LANAI_REG_DB_STATUS:
-    if (value & LANAI_DB_STATUS_OVERFLOW)
+    if (value & LANAI_DB_STATUS_OVERFLOW) {
       overflow_flag_ = false;
+      events_.publish(event_bits());
+    }
     break;
   case LANAI_REG_DB_SELECT:
     select_ = value;

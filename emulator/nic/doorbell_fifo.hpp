@@ -10,6 +10,7 @@
 #include "emulator/iss/mmio_bus.hpp"
 #include "emulator/kernel/sim_time.hpp"
 #include "emulator/kernel/statistics.hpp"
+#include "emulator/nic/event_word.hpp"
 #include "lanai/via_abi.h"
 #include "emulator/profile/hardware_profile.hpp"
 #include "lanai/register_map.h"
@@ -39,6 +40,8 @@ public:
     return (waiting_ > 0 ? std::uint32_t{LANAI_EV_DOORBELL} : 0u) |
            (overflow_flag_ ? std::uint32_t{LANAI_EV_DOORBELL_OVERFLOW} : 0u);
   }
+  // Where event_bits() is published from now on (the card's event word).
+  void set_event_word(EventWord* word) { events_.attach(word, event_bits()); }
 
   bool per_vi() const { return queues_.size() > 1; }
   std::uint32_t capacity() const { return capacity_; }
@@ -55,6 +58,7 @@ public:
   std::uint64_t activity() const { return activity_; }
 
 private:
+  EventBits events_{LANAI_EV_DOORBELL | LANAI_EV_DOORBELL_OVERFLOW};
   struct Entry {
     via_doorbell doorbell;
     std::uint64_t cycle; // when it reached the queue

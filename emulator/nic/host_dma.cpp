@@ -157,6 +157,7 @@ std::uint32_t HostDma::commit(std::uint32_t direction, std::uint32_t position,
   ++activity_;
   if (!in_service_)
     start_service(when);
+  events_.publish(event_bits());
   return LANAI_HDMA_ACCEPTED | static_cast<std::uint32_t>((finished + landed) & 0x0FFFu) << 16 |
          request.id;
 }
@@ -210,6 +211,7 @@ void HostDma::finish_service() {
     start_service(kernel_.now());
   else
     busy_.end(kernel_.now());
+  events_.publish(event_bits());
 }
 
 void HostDma::move_bytes(const HostDmaRequest& r) {
@@ -232,6 +234,7 @@ std::uint32_t HostDma::pop_completion() {
     return 0;
   const std::uint32_t word = done_.front();
   done_.pop_front();
+  events_.publish(event_bits());
   ++activity_;
   return word;
 }

@@ -14,6 +14,7 @@
 #include "emulator/kernel/event_queue.hpp"
 #include "emulator/kernel/statistics.hpp"
 #include "emulator/nic/busy_meter.hpp"
+#include "emulator/nic/event_word.hpp"
 #include "emulator/nic/protection_table.hpp"
 #include "emulator/profile/hardware_profile.hpp"
 #include "lanai/register_map.h"
@@ -69,12 +70,13 @@ public:
                : nullptr;
   }
 
-  // LANAI_EV_HDMA_DONE and LANAI_EV_HDMA_IDLE as they stand now (inline:
-  // the core polls the event word more often than anything else).
+  // LANAI_EV_HDMA_DONE and LANAI_EV_HDMA_IDLE as they stand now.
   std::uint32_t event_bits() const {
     return (done_.empty() ? 0u : std::uint32_t{LANAI_EV_HDMA_DONE}) |
            (waiting_.empty() && !in_service_ ? std::uint32_t{LANAI_EV_HDMA_IDLE} : 0u);
   }
+  // Where event_bits() is published from now on (the card's event word).
+  void set_event_word(EventWord* word) { events_.attach(word, event_bits()); }
 
   // Requests queued, including the one in service.
   std::size_t queued() const { return waiting_.size() + (in_service_ ? 1 : 0); }
@@ -91,6 +93,7 @@ public:
   std::uint64_t activity() const { return activity_; }
 
 private:
+  EventBits events_{LANAI_EV_HDMA_DONE | LANAI_EV_HDMA_IDLE};
   std::uint32_t commit(std::uint32_t direction, std::uint32_t position, kernel::SimTime when);
   void start_service(kernel::SimTime when);
   void finish_service();

@@ -10,13 +10,14 @@
 
 #include "emulator/iss/mmio_bus.hpp"
 #include "emulator/kernel/sim_time.hpp"
+#include "emulator/nic/event_word.hpp"
 
 namespace lanai::nic {
 
 template <class Device>
 concept MmioDevice = requires(Device& device, const Device& observed, std::uint32_t address,
-                              kernel::SimTime when, std::uint32_t value,
-                              std::uint32_t& read_value) {
+                              kernel::SimTime when, std::uint32_t value, std::uint32_t& read_value,
+                              EventWord* word) {
   // A register of the device's block: ok, or unmapped for an address it lacks.
   { device.read(address, read_value) } -> std::same_as<iss::MmioStatus>;
   { device.write(address, when, value) } -> std::same_as<iss::MmioStatus>;
@@ -30,6 +31,9 @@ concept MmioDevice = requires(Device& device, const Device& observed, std::uint3
   { device.staging_word(address) } -> std::same_as<std::uint32_t*>;
   // The LANAI_EV_* bits the device raises now.
   { observed.event_bits() } -> std::same_as<std::uint32_t>;
+  // The card's event word, which the device keeps equal to its
+  // event_bits() in the bits that are its own from now on.
+  { device.set_event_word(word) } -> std::same_as<void>;
 };
 
 } // namespace lanai::nic

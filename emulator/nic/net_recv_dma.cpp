@@ -74,6 +74,7 @@ iss::MmioStatus NetRecvDma::write(std::uint32_t address, kernel::SimTime when,
   case LANAI_REG_NRDMA_STATUS:
     if ((value & LANAI_NRDMA_STATUS_DONE) && state_ == State::done) {
       state_ = State::idle;
+      events_.publish(event_bits());
       flags_ = 0;
       ++activity_;
     }
@@ -99,6 +100,7 @@ std::uint32_t NetRecvDma::arm(kernel::SimTime when) {
   buffer_ = sram_;
   buffer_capacity_ = capacity_;
   state_ = State::armed;
+  events_.publish(event_bits());
   ++activity_;
   // GO takes effect at the access time, not at the kernel's (earlier) now,
   // so a waiting packet is not taken before the firmware armed; after every
@@ -120,6 +122,7 @@ void NetRecvDma::on_packet(wire::Packet packet, bool checksum_ok) {
     throw std::logic_error(
         fmt::format("lanai::nic: node {} received a packet while not armed", node_));
   state_ = State::receiving;
+  events_.publish(event_bits());
   packet_ = std::move(packet);
   checksum_ok_ = checksum_ok;
   ++activity_;
@@ -153,6 +156,7 @@ void NetRecvDma::finish() {
   }
   packet_.reset();
   state_ = State::done;
+  events_.publish(event_bits());
   packets_.add();
   bytes_.add(copied);
   meter_.end(kernel_.now());

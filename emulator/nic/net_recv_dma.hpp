@@ -13,6 +13,7 @@
 #include "emulator/kernel/event_queue.hpp"
 #include "emulator/kernel/statistics.hpp"
 #include "emulator/nic/busy_meter.hpp"
+#include "emulator/nic/event_word.hpp"
 #include "emulator/nic/network_dma.hpp"
 #include "emulator/profile/hardware_profile.hpp"
 #include "emulator/wire/network_port.hpp"
@@ -60,6 +61,8 @@ public:
   std::uint32_t event_bits() const {
     return state_ == State::done ? std::uint32_t{LANAI_EV_NRDMA_DONE} : 0u;
   }
+  // Where event_bits() is published from now on (the card's event word).
+  void set_event_word(EventWord* word) { events_.attach(word, event_bits()); }
 
   // The LANai cycle at a virtual time, for NRDMA_TIME (the card's core).
   void set_clock(std::function<std::uint64_t(kernel::SimTime)> cycle_at) {
@@ -76,6 +79,7 @@ public:
   std::uint64_t activity() const { return activity_; }
 
 private:
+  EventBits events_{LANAI_EV_NRDMA_DONE};
   std::uint32_t arm(kernel::SimTime when);
   void on_packet(wire::Packet packet, bool checksum_ok);
   void finish();

@@ -92,6 +92,7 @@ std::uint32_t NetSendDma::start(kernel::SimTime when) {
   pending_.emplace(packet_id_, std::vector<std::uint8_t>(route.begin(), route.end()),
                    std::vector<std::uint8_t>(payload.begin(), payload.end()));
   busy_ = true;
+  events_.publish(event_bits());
   ++activity_;
   meter_.begin(when);
   started_ = when;
@@ -133,6 +134,7 @@ void NetSendDma::on_sent(std::uint64_t packet_id) {
   bytes_.add(payload_bytes_);
   packets_.add();
   busy_ = false;
+  events_.publish(event_bits());
   ++completed_;
   ++activity_;
   meter_.end(kernel_.now());

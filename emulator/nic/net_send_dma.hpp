@@ -12,6 +12,7 @@
 #include "emulator/kernel/event_queue.hpp"
 #include "emulator/kernel/statistics.hpp"
 #include "emulator/nic/busy_meter.hpp"
+#include "emulator/nic/event_word.hpp"
 #include "emulator/nic/network_dma.hpp"
 #include "emulator/profile/hardware_profile.hpp"
 #include "emulator/wire/network_port.hpp"
@@ -52,6 +53,8 @@ public:
 
   // LANAI_EV_NSDMA_IDLE as it stands now.
   std::uint32_t event_bits() const { return busy_ ? 0u : std::uint32_t{LANAI_EV_NSDMA_IDLE}; }
+  // Where event_bits() is published from now on (the card's event word).
+  void set_event_word(EventWord* word) { events_.attach(word, event_bits()); }
 
   bool busy() const { return busy_; }
   std::uint32_t completed() const { return completed_; }
@@ -60,6 +63,7 @@ public:
   std::uint64_t activity() const { return activity_; }
 
 private:
+  EventBits events_{LANAI_EV_NSDMA_IDLE};
   std::uint32_t start(kernel::SimTime when);
   void hand_off();
   void on_sent(std::uint64_t packet_id);
