@@ -34,6 +34,12 @@ BlockOp* BlockCache::room_for(std::size_t ops) {
   return room;
 }
 
+// A kept block no longer reachable: its space counts towards a reclaim.
+void BlockCache::forgotten(const Block& block) {
+  forgotten_ops_ += weight(block);
+  live_ops_ -= weight(block);
+}
+
 // Stores `block`, whose operations are in scratch_ (if any).
 const Block& BlockCache::keep(const Block& block) {
   Block kept = block;
@@ -64,8 +70,7 @@ const Block& BlockCache::prefix(const Block& block, std::uint32_t count) {
   if (slot->count == count && slot->pc == block.pc)
     return *slot->block;
   if (slot->count != 0) { // replaced
-    forgotten_ops_ += weight(*slot->block);
-    live_ops_ -= weight(*slot->block);
+    forgotten(*slot->block);
   }
   const Block& kept = keep(prefix_block(block, count, scratch_));
   *slot = Prefix{block.pc, count, &kept};
@@ -75,8 +80,7 @@ const Block& BlockCache::prefix(const Block& block, std::uint32_t count) {
 void BlockCache::forget_prefixes() {
   for (Prefix& slot : prefixes_)
     if (slot.count != 0) {
-      forgotten_ops_ += weight(*slot.block);
-      live_ops_ -= weight(*slot.block);
+      forgotten(*slot.block);
       slot = Prefix{};
     }
 }
@@ -90,8 +94,7 @@ void BlockCache::forget_covering(std::uint32_t word) {
     if (block == nullptr || entry + words_covered(*block) <= word)
       continue;
     entry_[entry] = nullptr;
-    forgotten_ops_ += weight(*block);
-    live_ops_ -= weight(*block);
+    forgotten(*block);
     forgot = true;
   }
   // A prefix's block may be gone: the prefixes are cut again on use.

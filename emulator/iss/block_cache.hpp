@@ -58,6 +58,7 @@ private:
 
   void forget_all();
   void forget_prefixes();
+  void forgotten(const Block& block);
   BlockOp* room_for(std::size_t ops);
   const Block& keep(const Block& block);
 

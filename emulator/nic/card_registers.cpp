@@ -82,15 +82,15 @@ CardRegisters::~CardRegisters() {
 void CardRegisters::attach(const CardDevices& devices) {
   devices_ = devices;
   timer_ = std::make_unique<CountdownTimer>(kernel_, *devices_.core);
-  timer_->set_event_word(&event_word_);
-  if (devices_.doorbells != nullptr)
-    devices_.doorbells->set_event_word(&event_word_);
-  if (devices_.hdma != nullptr)
-    devices_.hdma->set_event_word(&event_word_);
-  if (devices_.nsdma != nullptr)
-    devices_.nsdma->set_event_word(&event_word_);
-  if (devices_.nrdma != nullptr)
-    devices_.nrdma->set_event_word(&event_word_);
+  auto publish_to_word = [this](auto* device) {
+    if (device != nullptr)
+      device->set_event_word(&event_word_);
+  };
+  publish_to_word(timer_.get());
+  publish_to_word(devices_.doorbells);
+  publish_to_word(devices_.hdma);
+  publish_to_word(devices_.nsdma);
+  publish_to_word(devices_.nrdma);
 }
 
 std::uint64_t CardRegisters::effective_cycle(std::uint64_t cycle) const {

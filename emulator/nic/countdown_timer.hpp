@@ -26,8 +26,7 @@ public:
   // Cycles left at core cycle `cycle` (0 once expired or when stopped).
   std::uint32_t read(std::uint64_t cycle) const;
 
-  bool expired() const { return expired_; }
-  // LANAI_EV_TIMER as it stands now.
+  // LANAI_EV_TIMER as it stands now (set once a countdown has expired).
   std::uint32_t event_bits() const { return expired_ ? std::uint32_t{LANAI_EV_TIMER} : 0u; }
   // Where event_bits() is published from now on (the card's event word).
   void set_event_word(EventWord* word) { events_.attach(word, event_bits()); }
