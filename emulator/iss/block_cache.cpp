@@ -98,8 +98,10 @@ void BlockCache::forget_covering(std::uint32_t word) {
     forgot = true;
   }
   // A prefix's block may be gone: the prefixes are cut again on use.
-  if (forgot)
+  if (forgot) {
     forget_prefixes();
+    ++generation_;
+  }
 }
 
 void BlockCache::forget_all() {
@@ -112,6 +114,7 @@ void BlockCache::forget_all() {
   chunk_used_ = 0;
   forgotten_ops_ = 0;
   live_ops_ = 0;
+  ++generation_;
 }
 
 } // namespace lanai::iss

@@ -43,6 +43,10 @@ public:
   // A block being executed stays readable until the next build().
   void forget_covering(std::uint32_t word);
 
+  // Changes whenever a block is forgotten: while it stays the same, the
+  // block at an entry is the one that was there.
+  std::uint64_t generation() const { return generation_; }
+
 private:
   // A kept prefix, found by its block's entry and length in a small table
   // (a prefix that collides replaces the one there).
@@ -70,6 +74,7 @@ private:
   std::vector<Prefix> prefixes_ = std::vector<Prefix>(prefix_slots);
   std::size_t forgotten_ops_ = 0; // of blocks no longer reachable
   std::size_t live_ops_ = 0;
+  std::uint64_t generation_ = 0;
 };
 
 } // namespace lanai::iss

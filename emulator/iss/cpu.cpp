@@ -102,6 +102,7 @@ void Cpu::reset(std::uint32_t entry) {
   state_ = StopReason::cycle_limit;
   fault_ = {};
   ++outside_writes_;
+  ++outside_state_writes_;
 }
 
 void Cpu::set_profile(PcProfile* profile) {
@@ -113,6 +114,7 @@ void Cpu::set_profile(PcProfile* profile) {
 
 void Cpu::set_reg(unsigned r, std::uint32_t v) {
   ++outside_writes_;
+  ++outside_state_writes_;
   r &= 31u;
   if (r == reg_pc) {
     pc_ = v;
@@ -139,9 +141,14 @@ void Cpu::write_sram(std::uint32_t addr, std::span<const std::uint8_t> data) {
   const std::uint32_t first = std::max(addr / 4, code_first_);
   const std::uint32_t last =
       std::min((addr + static_cast<std::uint32_t>(data.size()) - 1) / 4, code_last_);
+  bool code = false;
   for (std::uint32_t index = first; index <= last; ++index)
-    if (code_[index])
+    if (code_[index]) {
       code_written(index);
+      code = true;
+    }
+  if (code)
+    ++outside_state_writes_;
 }
 
 void Cpu::code_written(std::uint32_t index) {

@@ -216,6 +216,10 @@ private:
   // the laps that fit if nothing the lap depends on changed since, else
   // forgets the lap.
   void resume_lap(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
+  // What the lap that just repeated, ending at the backward branch at
+  // `branch_pc`, does with the one register it read (unknown unless the lap
+  // is one whole cached block).
+  PolledRegister polled_register(std::uint32_t branch_pc, std::uint64_t lap_instructions);
   // Reads a stable register again, as the idle watch does (directly if the
   // bus has a direct read for it): false if the bus refused.
   bool read_stable(std::uint32_t address, std::uint32_t& value);
@@ -255,11 +259,24 @@ private:
   bool fast_forward_ = default_fast_forward();
   IdleWatch watch_;
   LapRecord lap_;
+  // The last analyses of polled laps (polled_register()), by the lap's
+  // block and register, while the block cache keeps its blocks.
+  struct PolledLapAnalysis {
+    std::uint32_t first_pc = 0;
+    std::uint32_t address = 0;
+    std::uint64_t generation = ~std::uint64_t{0};
+    PolledRegister result;
+  };
+  std::array<PolledLapAnalysis, 4> polled_analyses_{};
+  std::uint32_t polled_next_ = 0;
   std::vector<BlockOp> clock_lap_ops_; // the lap skip_clock_laps() looks at
   // Writes to memory or registers from outside the core (loaders, DMA,
   // debuggers): a kept lap is no longer known to repeat after one.
   std::uint64_t outside_writes_ = 0;
   std::uint64_t outside_writes_after_run_ = 0;
+  // Those of them that reached the registers or predecoded code (all but
+  // writes to data): a lap that loads no data does not see the others.
+  std::uint64_t outside_state_writes_ = 0;
   // This run carries on the last one's idle watch (run_on()).
   bool watch_persists_ = false;
   PcProfile* profile_ = nullptr;

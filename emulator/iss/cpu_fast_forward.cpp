@@ -70,9 +70,11 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
     lap_.cycles = lap_cycles;
     lap_.instructions = lap_instructions;
     lap_.outside_writes = outside_writes_;
+    lap_.outside_state_writes = outside_state_writes_;
     lap_.reads = watch_.reads();
     for (int i = 0; i < lap_.reads; ++i)
       lap_.read[i] = watch_.read(i);
+    lap_.polled = lap_.reads == 1 ? polled_register(pc, lap_instructions) : PolledRegister{};
   }
   skip_laps(lap_cycles, lap_instructions, cycle_limit, instruction_limit);
   watch_.succeeded();
@@ -116,12 +118,47 @@ bool Cpu::read_stable(std::uint32_t address, std::uint32_t& value) {
   return bus_->read(address, cycles_, value) == MmioStatus::ok;
 }
 
+PolledRegister Cpu::polled_register(std::uint32_t branch_pc, std::uint64_t lap_instructions) {
+  // The lap must be the block at the branch's target, whole: the delay
+  // slot (where the core stands) and the block up to the branch.
+  const std::uint32_t target = npc_;
+  if (target >= sram_bytes_ || (target & 3u) || branch_pc < target || pc_ != branch_pc + 4)
+    return {};
+  const Block* block = blocks_.entries()[target >> 2];
+  if (block == nullptr || block->count != (branch_pc - target) / 4 + 2 ||
+      block->count != lap_instructions)
+    return {};
+  const std::uint32_t address = lap_.read[0].address;
+  for (const PolledLapAnalysis& kept : polled_analyses_)
+    if (kept.first_pc == target && kept.address == address &&
+        kept.generation == blocks_.generation())
+      return kept.result.with_masks(regs_);
+  const PolledRegister result =
+      analyse_polled_register(block->ops, block->count, target, address, sram_bytes_, regs_);
+  if (!result.used_values) {
+    polled_analyses_[polled_next_] = {target, address, blocks_.generation(), result};
+    polled_next_ = (polled_next_ + 1) % polled_analyses_.size();
+  }
+  return result.with_masks(regs_);
+}
+
 bool Cpu::idle_loop_repeats() {
-  bool same = lap_.valid && fast_forward_ && !yield_ && lap_.outside_writes == outside_writes_;
+  // A write from outside to data the lap does not load changes nothing it
+  // does.
+  const bool unwritten =
+      lap_.outside_writes == outside_writes_ ||
+      (!lap_.polled.reads_memory && lap_.outside_state_writes == outside_state_writes_);
+  bool same = lap_.valid && fast_forward_ && !yield_ && unwritten;
   for (int i = 0; same && i < lap_.reads; ++i) {
     std::uint32_t value = 0;
-    same =
-        bus_ != nullptr && read_stable(lap_.read[i].address, value) && value == lap_.read[i].value;
+    same = bus_ != nullptr && read_stable(lap_.read[i].address, value);
+    if (same && value != lap_.read[i].value) {
+      // Only bits the lap does not decide on may have changed.
+      std::uint32_t holding = 0;
+      same = lap_.polled.holding_at(pc_, holding) &&
+             ((value ^ lap_.read[i].value) & lap_.polled.relevant) == 0;
+    }
+    lap_.polled_now = value;
   }
   return same;
 }
@@ -149,8 +186,17 @@ void Cpu::resume_lap(std::uint64_t cycle_limit, std::uint64_t instruction_limit)
   // From any point of a lap that repeats, the next lap_.cycles bring the
   // core back to the same point in the same state, so skipping from here is
   // as exact as skipping at the branch.
-  if (idle_loop_holds())
-    skip_laps(lap_.cycles, lap_.instructions, cycle_limit, instruction_limit);
+  if (!idle_loop_holds())
+    return;
+  const std::uint64_t laps =
+      laps_that_fit(lap_.cycles, lap_.instructions, cycle_limit, instruction_limit);
+  add_laps(laps, lap_.cycles, lap_.instructions);
+  // A whole lap reads the polled register again: the registers that keep
+  // the value read hold its value now.
+  std::uint32_t holding = 0;
+  if (laps > 0 && lap_.polled.holding_at(pc_, holding))
+    for (; holding != 0; holding &= holding - 1)
+      regs_[__builtin_ctz(holding)] = lap_.polled_now;
 }
 
 } // namespace lanai::iss

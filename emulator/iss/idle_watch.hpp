@@ -12,6 +12,8 @@
 #include <array>
 #include <cstdint>
 
+#include "emulator/iss/polled_register.hpp"
+
 namespace lanai::iss {
 
 struct IdleState {
@@ -216,13 +218,18 @@ private:
 // core wrote its memory or registers and every device register the lap
 // read still reads the same (the bus promises those reads have no side
 // effects): the lap then repeats from any point of it, as it did before.
+// A lap that reads one register and decides on some of its bits only
+// (polled_register.hpp) also repeats if only the other bits changed.
 struct LapRecord {
   bool valid = false;
-  std::uint64_t cycles = 0;         // one lap's
-  std::uint64_t instructions = 0;   // one lap's
-  std::uint64_t outside_writes = 0; // the core's count of them when recorded
+  std::uint64_t cycles = 0;               // one lap's
+  std::uint64_t instructions = 0;         // one lap's
+  std::uint64_t outside_writes = 0;       // the core's count of them when recorded
+  std::uint64_t outside_state_writes = 0; // and of those that reached registers or code
   int reads = 0;
   std::array<IdleWatch::Read, IdleWatch::max_reads> read{};
+  PolledRegister polled;        // what the lap does with its one read, if known
+  std::uint32_t polled_now = 0; // that register's value at the last check
 };
 
 } // namespace lanai::iss

@@ -1,0 +1,174 @@
+// A core sleeping in a loop that waits on some bits of a status word stays
+// asleep while other bits change, and every event still sees it exactly
+// where it would be, the register that keeps the word as read included;
+// a loop that uses the whole word, or memory that a device writes, wakes
+// as before. Every case runs with and without fast-forward and compares
+// what events saw, the end time and the registers.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "emulator/iss/cpu.hpp"
+#include "emulator/machine/clocked_core.hpp"
+#include "emulator/machine/system_registers.hpp"
+#include "lanai/register_map.h"
+#include "tests/iss/lanai_encoding.hpp"
+
+using namespace lanai::test;
+
+namespace {
+
+constexpr std::uint32_t polled_sram_bytes = 64 * 1024;
+constexpr std::uint32_t status_address = 0x1F0000u | (LANAI_REG_EVENT_STATUS & 0xFFFFu);
+constexpr std::uint32_t polled_buffer = 0x8000; // data a device writes
+
+// The system registers plus a stable status word that events set.
+class StatusBus final : public lanai::machine::SystemRegisters {
+public:
+  StatusBus() : SystemRegisters(polled_sram_bytes) {}
+  std::uint32_t status = 0;
+
+  lanai::iss::MmioStatus read(std::uint32_t address, std::uint64_t cycle,
+                              std::uint32_t& value) override {
+    if (address != LANAI_REG_EVENT_STATUS)
+      return SystemRegisters::read(address, cycle, value);
+    value = status;
+    return lanai::iss::MmioStatus::ok;
+  }
+  bool stable_read(std::uint32_t address) const override {
+    return address == LANAI_REG_EVENT_STATUS || SystemRegisters::stable_read(address);
+  }
+};
+
+// r9 <- 1; while ((status & r9) == 0) {} (the word kept in r3); then
+// exit with the word.
+std::vector<std::uint32_t> wait_for_bit() {
+  return {sli(r9, 1),                     // 0x00
+          sls(false, r3, status_address), // 0x04
+          rr(and_, r6, r3, r9),           // 0x08
+          ri(sub, r0, r6, 0, true),       // 0x0c
+          br(7, 0x04),                    // 0x10 beq
+          nop,                            // 0x14
+          exit_with(r3)};                 // 0x18
+}
+
+// The same wait on the whole word: while (status == 2 or 0)... as
+// while ((status | 2) == 2) {}, an addition of the word first.
+std::vector<std::uint32_t> wait_whole_word() {
+  return {sls(false, r3, status_address), // 0x00
+          ri(or_, r6, r3, 2),             // 0x04
+          ri(sub, r0, r6, 2, true),       // 0x08
+          br(7, 0x00),                    // 0x0c beq
+          nop,                            // 0x10
+          exit_with(r3)};                 // 0x14
+}
+
+struct Seen {
+  std::uint64_t cycles;
+  std::uint32_t r3;
+  friend bool operator==(const Seen&, const Seen&) = default;
+};
+
+struct PollRun {
+  std::vector<Seen> seen; // what each sampling event saw
+  std::int64_t stopped_ps = -1;
+  std::array<std::uint32_t, 32> regs{};
+  std::uint64_t cycles = 0, slices = 0, skipped = 0;
+};
+
+// What changes every period: bit 1 of the status word, a word of data, or
+// a word of the loop's code (rewritten with the same instruction).
+enum class Change { status_bit, data, code };
+
+// Runs `words` while, every 1.3 us, an event makes the change and another
+// samples the core a little later; bit 0 is set at 300 us.
+PollRun run_polling(const std::vector<std::uint32_t>& words, bool fast_forward,
+                    Change change = Change::status_bit) {
+  constexpr int period_ns = 1300;
+  StatusBus bus;
+  lanai::iss::Cpu cpu(polled_sram_bytes, {}, &bus);
+  for (std::size_t i = 0; i < words.size(); ++i)
+    cpu.write_word(static_cast<std::uint32_t>(4 * i), words[i]);
+  cpu.reset(0);
+  cpu.set_fast_forward(fast_forward);
+  lanai::kernel::Kernel kernel;
+  lanai::machine::ClockedCore core(kernel, cpu, lanai::kernel::Frequency::megahertz(66.0));
+  PollRun run;
+  core.start(1'000'000'000, [&](lanai::iss::StopReason) { run.stopped_ps = kernel.now().ps(); });
+  for (int i = 1; i * period_ns < 300'000; ++i) {
+    const auto at = lanai::kernel::nanoseconds(i * period_ns);
+    if (change == Change::data)
+      kernel.schedule_at(
+          at, [&cpu, i] { cpu.write_word(polled_buffer, static_cast<std::uint32_t>(i)); });
+    else if (change == Change::code)
+      kernel.schedule_at(at, [&cpu, &words] { cpu.write_word(0x08, words[2]); });
+    else
+      kernel.schedule_at(at, [&bus] { bus.status ^= 2u; });
+    // Sampled 7 + i % 97 ns on: at every point of the lap in turn.
+    kernel.schedule_at(at + lanai::kernel::nanoseconds(7 + i % 97), [&] {
+      run.seen.push_back({cpu.cycles(), cpu.reg(r3)});
+    });
+  }
+  kernel.schedule_at(lanai::kernel::microseconds(300), [&bus] { bus.status |= 1u; });
+  kernel.run();
+  for (unsigned r = 0; r < 32; ++r)
+    run.regs[r] = cpu.reg(r);
+  run.cycles = cpu.cycles();
+  run.slices = core.slices();
+  run.skipped = cpu.skipped_cycles();
+  return run;
+}
+
+void check_same(const PollRun& fast, const PollRun& plain) {
+  CHECK(plain.stopped_ps > lanai::kernel::microseconds(300).ps());
+  CHECK(fast.stopped_ps == plain.stopped_ps);
+  CHECK(fast.cycles == plain.cycles);
+  CHECK(fast.regs == plain.regs);
+  REQUIRE(fast.seen.size() == plain.seen.size());
+  for (std::size_t i = 0; i < plain.seen.size(); ++i) {
+    INFO("sample " << i);
+    CHECK(fast.seen[i] == plain.seen[i]);
+  }
+  CHECK(plain.skipped == 0);
+  CHECK(fast.skipped > plain.cycles / 2);
+}
+
+} // namespace
+
+TEST_CASE("a core waiting on one bit sleeps while other bits change, and events see it exactly") {
+  const PollRun plain = run_polling(wait_for_bit(), false);
+  const PollRun fast = run_polling(wait_for_bit(), true);
+  check_same(fast, plain);
+  // The samples saw the word's other bit change in r3, as the lap read it.
+  int changes = 0;
+  for (std::size_t i = 1; i < plain.seen.size(); ++i)
+    changes += plain.seen[i].r3 != plain.seen[i - 1].r3;
+  CHECK(changes > 50);
+  // About 230 changes of the other bit, yet a few slices: the core slept
+  // through them.
+  CHECK(fast.slices < 20);
+  CHECK(plain.slices > 400);
+}
+
+TEST_CASE("a core waiting on the whole word wakes at every change, with the same results") {
+  const PollRun plain = run_polling(wait_whole_word(), false);
+  const PollRun fast = run_polling(wait_whole_word(), true);
+  check_same(fast, plain);
+  CHECK(fast.slices > 100);
+}
+
+TEST_CASE("writes to data a polling lap does not load leave the core asleep") {
+  const PollRun plain = run_polling(wait_for_bit(), false, Change::data);
+  const PollRun fast = run_polling(wait_for_bit(), true, Change::data);
+  check_same(fast, plain);
+  CHECK(fast.slices < 20);
+}
+
+TEST_CASE("a write into the polling loop's code wakes the core, with the same results") {
+  const PollRun plain = run_polling(wait_for_bit(), false, Change::code);
+  const PollRun fast = run_polling(wait_for_bit(), true, Change::code);
+  check_same(fast, plain);
+  CHECK(fast.slices > 100);
+}
