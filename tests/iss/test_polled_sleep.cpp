@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "emulator/iss/cpu.hpp"
+#include "emulator/kernel/random_stream.hpp"
 #include "emulator/machine/clocked_core.hpp"
 #include "emulator/machine/system_registers.hpp"
 #include "lanai/register_map.h"
@@ -71,8 +72,15 @@ struct Seen {
   friend bool operator==(const Seen&, const Seen&) = default;
 };
 
+struct Sample {
+  std::uint64_t cycles;
+  std::array<std::uint32_t, 32> regs;
+  friend bool operator==(const Sample&, const Sample&) = default;
+};
+
 struct PollRun {
   std::vector<Seen> seen; // what each sampling event saw
+  std::vector<Sample> samples;
   std::int64_t stopped_ps = -1;
   std::array<std::uint32_t, 32> regs{};
   std::uint64_t cycles = 0, slices = 0, skipped = 0;
@@ -135,7 +143,113 @@ void check_same(const PollRun& fast, const PollRun& plain) {
   CHECK(fast.skipped > plain.cycles / 2);
 }
 
+// A random polling loop on the status word: the word loaded into rA,
+// masked (by a register, an immediate, either operand order, or after an
+// addition that makes every bit decide) into rB, which the branch tests;
+// a filler that keeps or drifts a register, and a delay slot that may
+// copy the word or its masked bits elsewhere. Exits with the word.
+std::vector<std::uint32_t> random_poll(lanai::kernel::RandomStream& rng, std::uint32_t mask) {
+  const std::uint32_t a = rng.bernoulli(0.5) ? r3 : r7;
+  const std::uint32_t b = rng.bernoulli(0.3) ? a : r6;
+  std::vector<std::uint32_t> words = {sli(r9, mask), nop};
+  const std::uint32_t lap = 4 * static_cast<std::uint32_t>(words.size());
+  words.push_back(sls(false, a, status_address));
+  if (rng.bernoulli(0.3))
+    words.push_back(ri(add, r10, r10, rng.bernoulli(0.8) ? 0 : 1)); // kept, or drifting
+  switch (rng.uniform_u32(0, 3)) {
+  case 0:
+    words.push_back(rr(and_, b, a, r9));
+    break;
+  case 1:
+    words.push_back(rr(and_, b, r9, a));
+    break;
+  case 2: // the high half of the immediate is all ones: those bits decide too
+    words.push_back(ri(and_, b, a, mask));
+    break;
+  default: // every bit decides
+    words.push_back(ri(add, b, a, 0));
+    words.push_back(rr(and_, b, b, r9));
+    break;
+  }
+  words.push_back(ri(sub, r0, b, 0, true));
+  words.push_back(br(7, lap)); // beq
+  const std::uint32_t slots[] = {nop, ri(or_, r11, a, 0), rr(and_, r12, a, r9),
+                                 ri(add, r13, r13, 0)};
+  words.push_back(slots[rng.uniform_u32(0, 3)]);
+  words.push_back(exit_with(a));
+  return words;
+}
+
+// Runs `words` while events at random times flip bits of the status word
+// outside `mask` (now and then one inside it, which ends the wait), each
+// followed by a sample of the whole register file.
+PollRun run_random_polling(const std::vector<std::uint32_t>& words, std::uint32_t mask,
+                           bool fast_forward, std::uint64_t seed) {
+  StatusBus bus;
+  lanai::iss::Cpu cpu(polled_sram_bytes, {}, &bus);
+  for (std::size_t i = 0; i < words.size(); ++i)
+    cpu.write_word(static_cast<std::uint32_t>(4 * i), words[i]);
+  cpu.reset(0);
+  cpu.set_fast_forward(fast_forward);
+  lanai::kernel::Kernel kernel;
+  lanai::machine::ClockedCore core(kernel, cpu, lanai::kernel::Frequency::megahertz(66.0));
+  PollRun run;
+  core.start(1'000'000'000, [&](lanai::iss::StopReason) { run.stopped_ps = kernel.now().ps(); });
+  lanai::kernel::RandomStream rng(seed, "polled-events");
+  std::int64_t at_ps = 0;
+  for (int i = 0; i < 120; ++i) {
+    at_ps += 1 + static_cast<std::int64_t>(rng.exponential(1'500'000.0));
+    std::uint32_t flip = 1u << rng.uniform_u32(0, 15);
+    if ((flip & mask) != 0 && !rng.bernoulli(0.02)) // mostly a bit outside the mask
+      flip = mask == 0xFFFF ? 1u << 20 : (~mask & 0xFFFF) & (~(~mask & 0xFFFF) + 1);
+    if (i == 119)
+      flip = mask & (~mask + 1); // the lowest bit of the mask: the wait ends
+    kernel.schedule_at(lanai::kernel::SimTime::from_ps(at_ps),
+                       [&bus, flip] { bus.status ^= flip; });
+    const std::int64_t sample = at_ps + 1 + rng.uniform_u32(0, 120'000);
+    kernel.schedule_at(lanai::kernel::SimTime::from_ps(sample), [&] {
+      Sample s{cpu.cycles(), {}};
+      for (unsigned r = 0; r < 32; ++r)
+        s.regs[r] = cpu.reg(r);
+      run.samples.push_back(s);
+    });
+  }
+  kernel.run();
+  for (unsigned r = 0; r < 32; ++r)
+    run.regs[r] = cpu.reg(r);
+  run.cycles = cpu.cycles();
+  run.slices = core.slices();
+  run.skipped = cpu.skipped_cycles();
+  return run;
+}
+
 } // namespace
+
+TEST_CASE("random polling loops under random changes of the word run exactly as without "
+          "fast-forward") {
+  std::uint64_t slept = 0, sliced = 0;
+  for (std::uint64_t seed = 1; seed <= 150; ++seed) {
+    lanai::kernel::RandomStream rng(seed, "polled-loop");
+    const std::uint32_t mask = rng.uniform_u32(1, 0xFFFF);
+    const std::vector<std::uint32_t> words = random_poll(rng, mask);
+    const PollRun plain = run_random_polling(words, mask, false, seed);
+    const PollRun fast = run_random_polling(words, mask, true, seed);
+    INFO("seed " << seed);
+    REQUIRE(plain.stopped_ps > 0);
+    CHECK(fast.stopped_ps == plain.stopped_ps);
+    CHECK(fast.cycles == plain.cycles);
+    CHECK(fast.regs == plain.regs);
+    REQUIRE(fast.samples.size() == plain.samples.size());
+    for (std::size_t i = 0; i < plain.samples.size(); ++i) {
+      INFO("sample " << i);
+      CHECK(fast.samples[i] == plain.samples[i]);
+    }
+    slept += fast.slices;
+    sliced += plain.slices;
+  }
+  // The loops that decide on some bits slept through most changes.
+  CHECK(slept * 2 < sliced);
+}
 
 TEST_CASE("a core waiting on one bit sleeps while other bits change, and events see it exactly") {
   const PollRun plain = run_polling(wait_for_bit(), false);
