@@ -66,12 +66,6 @@ std::vector<std::uint32_t> wait_whole_word() {
           exit_with(r3)};                 // 0x14
 }
 
-struct Seen {
-  std::uint64_t cycles;
-  std::uint32_t r3;
-  friend bool operator==(const Seen&, const Seen&) = default;
-};
-
 struct Sample {
   std::uint64_t cycles;
   std::array<std::uint32_t, 32> regs;
@@ -79,11 +73,49 @@ struct Sample {
 };
 
 struct PollRun {
-  std::vector<Seen> seen; // what each sampling event saw
-  std::vector<Sample> samples;
+  std::vector<Sample> samples; // what each sampling event saw
   std::int64_t stopped_ps = -1;
   std::array<std::uint32_t, 32> regs{};
   std::uint64_t cycles = 0, slices = 0, skipped = 0;
+};
+
+// A core with `words` loaded from address 0, on a kernel of its own.
+struct PollingCore {
+  StatusBus bus;
+  lanai::iss::Cpu cpu{polled_sram_bytes, {}, &bus};
+  lanai::kernel::Kernel kernel;
+  lanai::machine::ClockedCore core{kernel, cpu, lanai::kernel::Frequency::megahertz(66.0)};
+  PollRun run;
+
+  PollingCore(const std::vector<std::uint32_t>& words, bool fast_forward) {
+    for (std::size_t i = 0; i < words.size(); ++i)
+      cpu.write_word(static_cast<std::uint32_t>(4 * i), words[i]);
+    cpu.reset(0);
+    cpu.set_fast_forward(fast_forward);
+    core.start(1'000'000'000,
+               [this](lanai::iss::StopReason) { run.stopped_ps = kernel.now().ps(); });
+  }
+  // An event at `at` samples the core's cycles and registers.
+  void sample_at(lanai::kernel::SimTime at) {
+    kernel.schedule_at(at, [this] { run.samples.push_back(sampled()); });
+  }
+  // Runs every event; what the run left.
+  PollRun finish() {
+    kernel.run();
+    run.regs = sampled().regs;
+    run.cycles = cpu.cycles();
+    run.slices = core.slices();
+    run.skipped = cpu.skipped_cycles();
+    return run;
+  }
+
+private:
+  Sample sampled() const {
+    Sample s{cpu.cycles(), {}};
+    for (unsigned r = 0; r < 32; ++r)
+      s.regs[r] = cpu.reg(r);
+    return s;
+  }
 };
 
 // What changes every period: bit 1 of the status word, a word of data, or
@@ -95,50 +127,40 @@ enum class Change { status_bit, data, code };
 PollRun run_polling(const std::vector<std::uint32_t>& words, bool fast_forward,
                     Change change = Change::status_bit) {
   constexpr int period_ns = 1300;
-  StatusBus bus;
-  lanai::iss::Cpu cpu(polled_sram_bytes, {}, &bus);
-  for (std::size_t i = 0; i < words.size(); ++i)
-    cpu.write_word(static_cast<std::uint32_t>(4 * i), words[i]);
-  cpu.reset(0);
-  cpu.set_fast_forward(fast_forward);
-  lanai::kernel::Kernel kernel;
-  lanai::machine::ClockedCore core(kernel, cpu, lanai::kernel::Frequency::megahertz(66.0));
-  PollRun run;
-  core.start(1'000'000'000, [&](lanai::iss::StopReason) { run.stopped_ps = kernel.now().ps(); });
+  PollingCore p(words, fast_forward);
   for (int i = 1; i * period_ns < 300'000; ++i) {
     const auto at = lanai::kernel::nanoseconds(i * period_ns);
     if (change == Change::data)
-      kernel.schedule_at(
-          at, [&cpu, i] { cpu.write_word(polled_buffer, static_cast<std::uint32_t>(i)); });
+      p.kernel.schedule_at(
+          at, [&p, i] { p.cpu.write_word(polled_buffer, static_cast<std::uint32_t>(i)); });
     else if (change == Change::code)
-      kernel.schedule_at(at, [&cpu, &words] { cpu.write_word(0x08, words[2]); });
+      p.kernel.schedule_at(at, [&p, &words] { p.cpu.write_word(0x08, words[2]); });
     else
-      kernel.schedule_at(at, [&bus] { bus.status ^= 2u; });
+      p.kernel.schedule_at(at, [&p] { p.bus.status ^= 2u; });
     // Sampled 7 + i % 97 ns on: at every point of the lap in turn.
-    kernel.schedule_at(at + lanai::kernel::nanoseconds(7 + i % 97), [&] {
-      run.seen.push_back({cpu.cycles(), cpu.reg(r3)});
-    });
+    p.sample_at(at + lanai::kernel::nanoseconds(7 + i % 97));
   }
-  kernel.schedule_at(lanai::kernel::microseconds(300), [&bus] { bus.status |= 1u; });
-  kernel.run();
-  for (unsigned r = 0; r < 32; ++r)
-    run.regs[r] = cpu.reg(r);
-  run.cycles = cpu.cycles();
-  run.slices = core.slices();
-  run.skipped = cpu.skipped_cycles();
-  return run;
+  p.kernel.schedule_at(lanai::kernel::microseconds(300), [&p] { p.bus.status |= 1u; });
+  return p.finish();
 }
 
-void check_same(const PollRun& fast, const PollRun& plain) {
-  CHECK(plain.stopped_ps > lanai::kernel::microseconds(300).ps());
+// The two runs ended alike, and every sample saw the same.
+void check_identical(const PollRun& fast, const PollRun& plain) {
+  REQUIRE(plain.stopped_ps > 0);
   CHECK(fast.stopped_ps == plain.stopped_ps);
   CHECK(fast.cycles == plain.cycles);
   CHECK(fast.regs == plain.regs);
-  REQUIRE(fast.seen.size() == plain.seen.size());
-  for (std::size_t i = 0; i < plain.seen.size(); ++i) {
+  REQUIRE(fast.samples.size() == plain.samples.size());
+  for (std::size_t i = 0; i < plain.samples.size(); ++i) {
     INFO("sample " << i);
-    CHECK(fast.seen[i] == plain.seen[i]);
+    CHECK(fast.samples[i] == plain.samples[i]);
   }
+}
+
+// run_polling's runs: identical, the wait over at 300 us, mostly skipped.
+void check_same(const PollRun& fast, const PollRun& plain) {
+  check_identical(fast, plain);
+  CHECK(plain.stopped_ps > lanai::kernel::microseconds(300).ps());
   CHECK(plain.skipped == 0);
   CHECK(fast.skipped > plain.cycles / 2);
 }
@@ -185,16 +207,7 @@ std::vector<std::uint32_t> random_poll(lanai::kernel::RandomStream& rng, std::ui
 // followed by a sample of the whole register file.
 PollRun run_random_polling(const std::vector<std::uint32_t>& words, std::uint32_t mask,
                            bool fast_forward, std::uint64_t seed) {
-  StatusBus bus;
-  lanai::iss::Cpu cpu(polled_sram_bytes, {}, &bus);
-  for (std::size_t i = 0; i < words.size(); ++i)
-    cpu.write_word(static_cast<std::uint32_t>(4 * i), words[i]);
-  cpu.reset(0);
-  cpu.set_fast_forward(fast_forward);
-  lanai::kernel::Kernel kernel;
-  lanai::machine::ClockedCore core(kernel, cpu, lanai::kernel::Frequency::megahertz(66.0));
-  PollRun run;
-  core.start(1'000'000'000, [&](lanai::iss::StopReason) { run.stopped_ps = kernel.now().ps(); });
+  PollingCore p(words, fast_forward);
   lanai::kernel::RandomStream rng(seed, "polled-events");
   std::int64_t at_ps = 0;
   for (int i = 0; i < 120; ++i) {
@@ -204,23 +217,11 @@ PollRun run_random_polling(const std::vector<std::uint32_t>& words, std::uint32_
       flip = mask == 0xFFFF ? 1u << 20 : (~mask & 0xFFFF) & (~(~mask & 0xFFFF) + 1);
     if (i == 119)
       flip = mask & (~mask + 1); // the lowest bit of the mask: the wait ends
-    kernel.schedule_at(lanai::kernel::SimTime::from_ps(at_ps),
-                       [&bus, flip] { bus.status ^= flip; });
-    const std::int64_t sample = at_ps + 1 + rng.uniform_u32(0, 120'000);
-    kernel.schedule_at(lanai::kernel::SimTime::from_ps(sample), [&] {
-      Sample s{cpu.cycles(), {}};
-      for (unsigned r = 0; r < 32; ++r)
-        s.regs[r] = cpu.reg(r);
-      run.samples.push_back(s);
-    });
+    p.kernel.schedule_at(lanai::kernel::SimTime::from_ps(at_ps),
+                         [&p, flip] { p.bus.status ^= flip; });
+    p.sample_at(lanai::kernel::SimTime::from_ps(at_ps + 1 + rng.uniform_u32(0, 120'000)));
   }
-  kernel.run();
-  for (unsigned r = 0; r < 32; ++r)
-    run.regs[r] = cpu.reg(r);
-  run.cycles = cpu.cycles();
-  run.slices = core.slices();
-  run.skipped = cpu.skipped_cycles();
-  return run;
+  return p.finish();
 }
 
 } // namespace
@@ -235,15 +236,7 @@ TEST_CASE("random polling loops under random changes of the word run exactly as 
     const PollRun plain = run_random_polling(words, mask, false, seed);
     const PollRun fast = run_random_polling(words, mask, true, seed);
     INFO("seed " << seed);
-    REQUIRE(plain.stopped_ps > 0);
-    CHECK(fast.stopped_ps == plain.stopped_ps);
-    CHECK(fast.cycles == plain.cycles);
-    CHECK(fast.regs == plain.regs);
-    REQUIRE(fast.samples.size() == plain.samples.size());
-    for (std::size_t i = 0; i < plain.samples.size(); ++i) {
-      INFO("sample " << i);
-      CHECK(fast.samples[i] == plain.samples[i]);
-    }
+    check_identical(fast, plain);
     slept += fast.slices;
     sliced += plain.slices;
   }
@@ -257,8 +250,8 @@ TEST_CASE("a core waiting on one bit sleeps while other bits change, and events 
   check_same(fast, plain);
   // The samples saw the word's other bit change in r3, as the lap read it.
   int changes = 0;
-  for (std::size_t i = 1; i < plain.seen.size(); ++i)
-    changes += plain.seen[i].r3 != plain.seen[i - 1].r3;
+  for (std::size_t i = 1; i < plain.samples.size(); ++i)
+    changes += plain.samples[i].regs[r3] != plain.samples[i - 1].regs[r3];
   CHECK(changes > 50);
   // About 230 changes of the other bit, yet a few slices: the core slept
   // through them.
