@@ -204,9 +204,10 @@ private:
   };
   ClockSkip skip_clock_laps(std::uint32_t pc, std::uint64_t cycle_limit,
                             std::uint64_t instruction_limit);
-  // Adds the whole laps that fit before both limits to the counts.
-  void skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
-                 std::uint64_t cycle_limit, std::uint64_t instruction_limit);
+  // Adds the whole laps that fit before both limits to the counts; how
+  // many they were.
+  std::uint64_t skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
+                          std::uint64_t cycle_limit, std::uint64_t instruction_limit);
   // How many whole laps fit before both limits (and the access limit).
   std::uint64_t laps_that_fit(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
                               std::uint64_t cycle_limit, std::uint64_t instruction_limit) const;

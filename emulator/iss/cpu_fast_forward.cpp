@@ -96,10 +96,12 @@ std::uint64_t Cpu::laps_that_fit(std::uint64_t lap_cycles, std::uint64_t lap_ins
   return std::min(laps, (instruction_limit - instructions_) / lap_instructions);
 }
 
-void Cpu::skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
-                    std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
-  add_laps(laps_that_fit(lap_cycles, lap_instructions, cycle_limit, instruction_limit), lap_cycles,
-           lap_instructions);
+std::uint64_t Cpu::skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
+                             std::uint64_t cycle_limit, std::uint64_t instruction_limit) {
+  const std::uint64_t laps =
+      laps_that_fit(lap_cycles, lap_instructions, cycle_limit, instruction_limit);
+  add_laps(laps, lap_cycles, lap_instructions);
+  return laps;
 }
 
 void Cpu::add_laps(std::uint64_t laps, std::uint64_t lap_cycles, std::uint64_t lap_instructions) {
@@ -154,9 +156,7 @@ bool Cpu::idle_loop_repeats() {
     same = bus_ != nullptr && read_stable(lap_.read[i].address, value);
     if (same && value != lap_.read[i].value) {
       // Only bits the lap does not decide on may have changed.
-      std::uint32_t holding = 0;
-      same = lap_.polled.holding_at(pc_, holding) &&
-             ((value ^ lap_.read[i].value) & lap_.polled.relevant) == 0;
+      same = lap_.polled.covers(pc_) && ((value ^ lap_.read[i].value) & lap_.polled.relevant) == 0;
     }
     lap_.polled_now = value;
   }
@@ -189,8 +189,7 @@ void Cpu::resume_lap(std::uint64_t cycle_limit, std::uint64_t instruction_limit)
   if (!idle_loop_holds())
     return;
   const std::uint64_t laps =
-      laps_that_fit(lap_.cycles, lap_.instructions, cycle_limit, instruction_limit);
-  add_laps(laps, lap_.cycles, lap_.instructions);
+      skip_laps(lap_.cycles, lap_.instructions, cycle_limit, instruction_limit);
   // A whole lap reads the polled register again: the registers that keep
   // the value read hold its value now.
   std::uint32_t holding = 0;

@@ -49,13 +49,16 @@ struct PolledRegister {
     return folded;
   }
 
+  // The analysis is known and `pc` is an instruction of the lap.
+  bool covers(std::uint32_t pc) const {
+    return known && pc >= first_pc && (pc & 3u) == 0 && (pc - first_pc) / 4 < positions;
+  }
   // The registers holding the word when the core stands at `pc`, or false
-  // if `pc` is no instruction of the lap.
+  // if the lap does not cover `pc`.
   bool holding_at(std::uint32_t pc, std::uint32_t& registers) const {
-    const std::uint32_t position = (pc - first_pc) / 4;
-    if (!known || pc < first_pc || (pc & 3u) || position >= positions)
+    if (!covers(pc))
       return false;
-    registers = holding[position];
+    registers = holding[(pc - first_pc) / 4];
     return true;
   }
 };
