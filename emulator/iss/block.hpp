@@ -94,4 +94,13 @@ struct Block {
   std::uint64_t taken_extra = 0;  // a taken branch's cycles over an untaken one's (mod 2^64)
 };
 
+// A lap of a loop that is one block, ended by its backward branch and the
+// branch's delay slot, begins where the core stands after the branch: its
+// first instruction is the delay slot, the block's last, and the block
+// follows from its start. The position in the block of the lap's `step`th
+// instruction (from 0), for a block of `count` instructions.
+constexpr std::uint32_t lap_position(std::uint32_t step, std::uint32_t count) {
+  return step == 0 ? count - 1 : step - 1;
+}
+
 } // namespace lanai::iss

@@ -160,7 +160,7 @@ Cpu::ClockSkip Cpu::skip_clock_laps(std::uint32_t branch_pc, std::uint64_t cycle
   // In the order the lap executes them: the delay slot, then the block's
   // first instructions up to the branch.
   for (std::uint32_t i = 0; i <= index + 1 && !lap.failed(); ++i) {
-    const std::uint32_t at = i == 0 ? index + 1 : i - 1;
+    const std::uint32_t at = lap_position(i, index + 2);
     const BlockOp& op = clock_lap_ops_[at];
     switch (op.kind) {
     case OpKind::add_ri:

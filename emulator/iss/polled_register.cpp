@@ -213,7 +213,7 @@ PolledRegister analyse_polled_register(const BlockOp* ops, std::uint32_t count,
   for (int pass = 0; pass < 2; ++pass) {
     PolledLap lap(regs, written, at_start);
     for (std::uint32_t step = 0; step < count && !lap.failed(); ++step) {
-      const std::uint32_t position = step == 0 ? count - 1 : step - 1;
+      const std::uint32_t position = lap_position(step, count);
       if (pass == 1)
         result.holding[position] = lap.word_registers();
       lap.execute(ops[position], position == branch, address, sram_bytes);
