@@ -84,15 +84,22 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "queue_twin_speed: the model has no host DMA station\n");
       return 1;
     }
+    // The emulator's work per doorbell, the same on every host.
+    const auto per_doorbell = [&](std::uint64_t count) {
+      return static_cast<double>(count) / static_cast<double>(r.messages);
+    };
     if (json) {
       fmt::print("{{\"wall_s\": {:.3f}, \"doorbells\": {}, \"virtual_s\": {:.6f}, "
                  "\"doorbells_per_wall_s\": {:.0f}, \"rate_per_us\": {}, \"pooled\": {}, "
                  "\"hdma_mean_queue\": {:.4f}, \"hdma_mean_queue_ci95\": {:.4f}, "
                  "\"qna_hdma_mean_queue\": {:.4f}, \"fast_forward\": {}, "
-                 "\"skipped_cycles\": {}}}\n",
+                 "\"skipped_cycles\": {}, \"lanai_instructions_per_doorbell\": {:.1f}, "
+                 "\"events_per_doorbell\": {:.2f}, \"slices_per_doorbell\": {:.2f}}}\n",
                  r.wall_seconds, r.messages, r.virtual_seconds,
                  static_cast<double>(r.messages) / r.wall_seconds, rate, pooled, hdma->mean_queue,
-                 hdma->mean_queue_ci95, qna_hdma, r.fast_forward, r.skipped_cycles);
+                 hdma->mean_queue_ci95, qna_hdma, r.fast_forward, r.skipped_cycles,
+                 per_doorbell(r.executed_instructions), per_doorbell(r.kernel_events),
+                 per_doorbell(r.core_slices));
       return 0;
     }
     fmt::print("queueing twin at {} per us ({}), profile '{}'\n", rate,
@@ -113,6 +120,10 @@ int main(int argc, char** argv) {
                static_cast<double>(r.messages) / r.wall_seconds);
     fmt::print("fast-forward: {}, {} idle LANai cycles skipped\n", r.fast_forward ? "on" : "off",
                r.skipped_cycles);
+    fmt::print("work per doorbell: {:.1f} LANai instructions executed, {:.2f} kernel events and "
+               "task runs, {:.2f} core slices\n",
+               per_doorbell(r.executed_instructions), per_doorbell(r.kernel_events),
+               per_doorbell(r.core_slices));
   } catch (const std::exception& e) {
     fmt::print(stderr, "queue_twin_speed: {}\n", e.what());
     return 1;

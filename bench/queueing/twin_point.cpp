@@ -235,6 +235,9 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
   result.virtual_seconds = cluster.kernel().now().as_ms() / 1e3;
   result.fast_forward = card.cpu().fast_forward();
   result.skipped_cycles = cluster.skipped_cycles();
+  result.executed_instructions = card.cpu().instructions() - card.cpu().skipped_instructions();
+  result.kernel_events = cluster.kernel().events_executed();
+  result.core_slices = card.core().slices();
   if (source.interrupted) {
     result.status = TwinStatus::stopped;
     return result;

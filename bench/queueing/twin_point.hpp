@@ -48,6 +48,12 @@ struct TwinPointResult {
   double wall_seconds = 0;
   bool fast_forward = true;         // idle loops were fast-forwarded
   std::uint64_t skipped_cycles = 0; // LANai cycles fast-forward did not execute
+  // What the run cost the emulator on any host: the LANai instructions it
+  // executed (not those fast-forward skipped), the kernel's events and
+  // task runs, and the slices the core ran in.
+  std::uint64_t executed_instructions = 0;
+  std::uint64_t kernel_events = 0;
+  std::uint64_t core_slices = 0;
   // Member by member: the record codec's round trip is checked with it.
   bool operator==(const TwinPointResult&) const = default;
 };

@@ -146,7 +146,8 @@ std::string encode_record(const QueueingPoint& q) {
     w.u64(s.count), w.f64(s.total_us), w.f64(s.min_us), w.f64(s.max_us);
   w.f64(t.measured_ms), w.f64(t.precision), w.boolean(t.precision_met), w.u64(t.messages);
   w.f64(t.virtual_seconds), w.f64(t.wall_seconds), w.boolean(t.fast_forward);
-  w.u64(t.skipped_cycles);
+  w.u64(t.skipped_cycles), w.u64(t.executed_instructions), w.u64(t.kernel_events);
+  w.u64(t.core_slices);
   return w.take();
 }
 
@@ -167,6 +168,7 @@ void decode_record(std::string_view bytes, QueueingPoint& q) {
   t.measured_ms = r.f64(), t.precision = r.f64(), t.precision_met = r.boolean();
   t.messages = r.u64(), t.virtual_seconds = r.f64(), t.wall_seconds = r.f64();
   t.fast_forward = r.boolean(), t.skipped_cycles = r.u64();
+  t.executed_instructions = r.u64(), t.kernel_events = r.u64(), t.core_slices = r.u64();
   r.finish();
 }
 

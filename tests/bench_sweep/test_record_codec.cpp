@@ -96,7 +96,8 @@ TEST_CASE("a queueing point comes back equal") {
   q.twin.measured_ms = next_value(), q.twin.precision = next_value(), q.twin.precision_met = true;
   q.twin.messages = next_count(), q.twin.virtual_seconds = next_value();
   q.twin.wall_seconds = next_value(), q.twin.fast_forward = false,
-  q.twin.skipped_cycles = next_count();
+  q.twin.skipped_cycles = next_count(), q.twin.executed_instructions = next_count();
+  q.twin.kernel_events = next_count(), q.twin.core_slices = next_count();
   CHECK(round_trip(q) == q);
 }
 

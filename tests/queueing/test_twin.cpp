@@ -1,7 +1,8 @@
 // The queueing twin: the devices take the model's service times, the
 // single-station twin converges to the M/D/1 queue, the cyclic and pooled
-// disciplines conserve work, runs repeat bit for bit, and models the twin
-// cannot execute are refused with the reason.
+// disciplines conserve work, runs repeat bit for bit, fast-forward changes
+// only the work the emulator does, and models the twin cannot execute are
+// refused with the reason.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "tools/analytic/qna_solver.hpp"
 #include "emulator/profile/hardware_profile.hpp"
 #include "bench/queueing/twin_point.hpp"
+#include "emulator/iss/cpu.hpp"
 #include "emulator/kernel/random_stream.hpp"
 
 using namespace lanai;
@@ -146,4 +148,41 @@ TEST_CASE("a firmware that is not the twin's is refused") {
   const TwinPointResult r = run_twin_point(spec);
   CHECK(r.status == TwinStatus::failed);
   CHECK(r.detail == "firmware 'pvia' has no 'twin_config': it is not a queueing twin firmware");
+}
+
+TEST_CASE("the twin's work figures count what the emulator executed, the same results either way") {
+  const auto model = models::load_qna_model(TWIN_NIC_SEND_MODEL);
+  const TwinPointSpec spec = spec_for(model, 0.00786, 20, 20);
+  struct Restore {
+    bool was = iss::default_fast_forward();
+    ~Restore() { iss::set_default_fast_forward(was); }
+  } restore;
+  TwinPointResult run[2];
+  for (bool fast_forward : {false, true}) {
+    iss::set_default_fast_forward(fast_forward);
+    run[fast_forward] = run_twin_point(spec);
+    REQUIRE_MESSAGE(run[fast_forward].status == TwinStatus::ok, run[fast_forward].detail);
+    CHECK(run[fast_forward].fast_forward == fast_forward);
+  }
+  const TwinPointResult &off = run[0], &on = run[1];
+  // The same doorbells, queues and services both ways.
+  CHECK(on.messages == off.messages);
+  REQUIRE(on.stations.size() == off.stations.size());
+  for (std::size_t i = 0; i < on.stations.size(); ++i) {
+    CAPTURE(on.stations[i].station);
+    CHECK(on.stations[i].mean_queue == off.stations[i].mean_queue);
+    CHECK(on.stations[i].utilization == off.stations[i].utilization);
+  }
+  for (std::size_t v = 0; v < on.services.size(); ++v)
+    CHECK(on.services[v].total_us == off.services[v].total_us);
+  // Without fast-forward every cycle is executed, in more slices; with it,
+  // most of the polling is not.
+  CHECK(off.skipped_cycles == 0);
+  CHECK(on.skipped_cycles > 0);
+  CHECK(on.executed_instructions > 0);
+  CHECK(on.executed_instructions * 4 < off.executed_instructions);
+  CHECK(on.core_slices < off.core_slices);
+  // The core's slices are among the kernel's task runs.
+  CHECK(on.kernel_events > on.core_slices);
+  CHECK(off.kernel_events > off.core_slices);
 }
