@@ -23,7 +23,8 @@ std::optional<LaunchedRank> launched_rank();
 std::string no_mpi_message(int size);
 
 // LANAI_EMU_TEST_RANK_FAILURE=RANK:MODE, read by tests only: the rank fails
-// as it takes its first point. `error`: its work throws, as a bug would; the
+// as it takes its first point (rank 0 keeps one for it, however fast the
+// other ranks take the rest). `error`: its work throws, as a bug would; the
 // rank reports the failure itself. `exit`: the process ends at once with
 // status 3, as a crash would, and mpirun ends the job. `hold`: the point
 // says so on stderr and runs on until 5 s after the stop, as a point slow

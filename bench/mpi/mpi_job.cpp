@@ -37,6 +37,8 @@ public:
     sweep_mpi::open_channel();
     if (hook && hook->rank == rank_)
       hook_ = hook->mode;
+    if (hook)
+      failing_rank_ = hook->rank;
   }
 
   ~OpenMpiJob() override {
@@ -63,7 +65,7 @@ public:
         serve_sweep(rank_, work, options, hook_);
         return {};
       }
-      SpreadSweep out = lead_sweep(size_, count, work, options, hook_);
+      SpreadSweep out = lead_sweep(size_, count, work, options, hook_, failing_rank_);
       losses_ = out.losses;
       for (const RankLoss& loss : losses_)
         intact_ = intact_ && loss.answered;
@@ -110,6 +112,7 @@ public:
 private:
   int rank_ = 0, size_ = 1, local_ = 1;
   std::optional<RankFailureMode> hook_;
+  std::optional<int> failing_rank_; // the rank the test hook names
   std::vector<RankLoss> losses_;
   bool intact_ = true;
   bool spread_called_ = false;

@@ -36,7 +36,8 @@ std::string rank_failure(int rank, const std::string& why) {
 }
 
 SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
-                       const SweepOptions& options, std::optional<RankFailureMode> hook) {
+                       const SweepOptions& options, std::optional<RankFailureMode> hook,
+                       std::optional<int> failing_rank) {
   SpreadSweep out;
   out.records.resize(count);
   const auto stopped = [&] { return options.stop && options.stop->load(); };
@@ -48,10 +49,24 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
   for (std::size_t i = 0; i < count; ++i)
     if (!(options.leader_point && *options.leader_point == i))
       order.push_back(i);
+  // With the test hook on another rank, the last point is kept for that
+  // rank until it asks: it then fails as the test expects, however fast
+  // the others (on a loaded machine) take the rest.
+  std::optional<std::size_t> kept;
+  const std::size_t leader_first = options.leader_point && *options.leader_point < count ? 1 : 0;
+  if (failing_rank && *failing_rank > 0 && *failing_rank < size && order.size() > leader_first) {
+    kept = order.back();
+    order.pop_back();
+  }
   std::size_t next = 0;
   std::vector<RankState> ranks(static_cast<std::size_t>(size));
   const auto take = [&](int rank, std::size_t most) {
     std::vector<std::size_t> given;
+    if (kept && rank == *failing_rank && !stopped() && most > 0) {
+      given.push_back(*kept);
+      ranks[static_cast<std::size_t>(rank)].held.insert(*kept);
+      kept.reset();
+    }
     while (!stopped() && given.size() < most && next < order.size()) {
       given.push_back(order[next++]);
       ranks[static_cast<std::size_t>(rank)].held.insert(given.back());
@@ -135,7 +150,7 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
     const bool others_done =
         std::all_of(ranks.begin() + 1, ranks.end(), [](const RankState& r) { return r.done; });
     const bool idle = local.in_flight() == 0;
-    const bool nothing_to_give = stopped() || next == order.size() || self.failure;
+    const bool nothing_to_give = stopped() || (next == order.size() && !kept) || self.failure;
     if (idle && others_done && nothing_to_give)
       break;
     if (idle && stop_sent && now - *stop_sent > kStopGrace)
@@ -161,11 +176,13 @@ SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
     out.losses.push_back(std::move(loss));
   }
   // Every rank failed before the points ran out: nobody was left to run them.
-  if (!stopped() && next < order.size()) {
+  if (!stopped() && (next < order.size() || kept)) {
     RankLoss loss;
     loss.rank = -1;
     loss.reason = "not run: every rank had failed";
     loss.points.assign(order.begin() + static_cast<std::ptrdiff_t>(next), order.end());
+    if (kept)
+      loss.points.push_back(*kept);
     std::sort(loss.points.begin(), loss.points.end());
     out.losses.push_back(std::move(loss));
   }

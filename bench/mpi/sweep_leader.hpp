@@ -21,8 +21,11 @@ inline constexpr std::chrono::milliseconds kStopGrace{300};
 
 using PointWork = std::function<std::optional<std::string>(std::size_t)>;
 
+// `hook`: rank 0's own test hook (LANAI_EMU_TEST_RANK_FAILURE);
+// `failing_rank`: the rank the hook names, whichever it is.
 SpreadSweep lead_sweep(int size, std::size_t count, const PointWork& work,
-                       const SweepOptions& options, std::optional<RankFailureMode> hook);
+                       const SweepOptions& options, std::optional<RankFailureMode> hook,
+                       std::optional<int> failing_rank = std::nullopt);
 
 void serve_sweep(int rank, const PointWork& work, const SweepOptions& options,
                  std::optional<RankFailureMode> hook);
