@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -217,6 +218,12 @@ private:
   // the laps that fit if nothing the lap depends on changed since, else
   // forgets the lap.
   void resume_lap(std::uint64_t cycle_limit, std::uint64_t instruction_limit);
+  // The entry of the lap of `lap_instructions` that just repeated, ending
+  // at the backward branch at `branch_pc`, if the lap is one block: the
+  // core stands in the branch's delay slot, and the lap is the block from
+  // the branch's target through that slot. Nothing otherwise.
+  std::optional<std::uint32_t> one_block_lap(std::uint32_t branch_pc,
+                                             std::uint64_t lap_instructions) const;
   // What the lap that just repeated, ending at the backward branch at
   // `branch_pc`, does with the one register it read (unknown unless the lap
   // is one whole cached block).

@@ -142,14 +142,14 @@ Cpu::ClockSkip Cpu::skip_clock_laps(std::uint32_t branch_pc, std::uint64_t cycle
   // The lap: the branch's delay slot, then the block at the branch's
   // target up to the branch. Built apart from the block cache: a block may
   // be executing.
-  const std::uint32_t target = npc_;
-  if (target >= sram_bytes_ || (target & 3u) || branch_pc < target || pc_ != branch_pc + 4 ||
-      nnpc_ != target + 4)
+  const std::optional<std::uint32_t> entry = one_block_lap(branch_pc, lap_instructions);
+  if (!entry)
     return ClockSkip::unsupported;
+  const std::uint32_t target = *entry;
   clock_lap_ops_.clear();
   const Block block = build_block(target, sram_.get(), sram_bytes_, costs_, clock_lap_ops_);
   const std::uint32_t index = (branch_pc - target) / 4;
-  if (block.count != index + 2 || lap_instructions != index + 2)
+  if (block.count != lap_instructions)
     return ClockSkip::unsupported;
   const BlockOp& branch = clock_lap_ops_[index];
   if (branch.kind != OpKind::branch || branch.imm != target)

@@ -120,15 +120,23 @@ bool Cpu::read_stable(std::uint32_t address, std::uint32_t& value) {
   return bus_->read(address, cycles_, value) == MmioStatus::ok;
 }
 
-PolledRegister Cpu::polled_register(std::uint32_t branch_pc, std::uint64_t lap_instructions) {
-  // The lap must be the block at the branch's target, whole: the delay
-  // slot (where the core stands) and the block up to the branch.
+std::optional<std::uint32_t> Cpu::one_block_lap(std::uint32_t branch_pc,
+                                                std::uint64_t lap_instructions) const {
   const std::uint32_t target = npc_;
-  if (target >= sram_bytes_ || (target & 3u) || branch_pc < target || pc_ != branch_pc + 4)
+  if (target >= sram_bytes_ || (target & 3u) || branch_pc < target || pc_ != branch_pc + 4 ||
+      nnpc_ != target + 4 || lap_instructions != (branch_pc - target) / 4 + 2)
+    return std::nullopt;
+  return target;
+}
+
+PolledRegister Cpu::polled_register(std::uint32_t branch_pc, std::uint64_t lap_instructions) {
+  // The lap must be the cached block at the branch's target, whole.
+  const std::optional<std::uint32_t> entry = one_block_lap(branch_pc, lap_instructions);
+  if (!entry)
     return {};
+  const std::uint32_t target = *entry;
   const Block* block = blocks_.entries()[target >> 2];
-  if (block == nullptr || block->count != (branch_pc - target) / 4 + 2 ||
-      block->count != lap_instructions)
+  if (block == nullptr || block->count != lap_instructions)
     return {};
   const std::uint32_t address = lap_.read[0].address;
   for (const PolledLapAnalysis& kept : polled_analyses_)
