@@ -55,10 +55,8 @@ EventId Kernel::schedule(SimTime when, Callback&& callback, std::string_view lab
     slot = free_slots_.back();
     free_slots_.pop_back();
   } else {
-    if (slots_.size() >= (std::size_t{1} << slot_bits) ||
-        sequence >= (std::uint64_t{1} << (64 - slot_bits))) {
+    if (slots_.size() >= no_slot)
       throw std::length_error("lanai::kernel: too many events pending");
-    }
     slot = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
   }
@@ -68,7 +66,7 @@ EventId Kernel::schedule(SimTime when, Callback&& callback, std::string_view lab
   s.sequence = sequence;
   push_entry(Entry{when, sequence, slot, late, reach == EventReach::anything});
   ++live_;
-  return EventId{sequence << slot_bits | slot};
+  return EventId{sequence, slot};
 }
 
 EventId Kernel::schedule_in(SimTime delay, Callback callback, std::string_view label,

@@ -28,12 +28,12 @@ enum class EventReach : std::uint8_t {
 };
 
 // Names one scheduled event so it can be cancelled. A default-constructed id
-// names nothing; ids are never reused within one Kernel. (The value holds
-// the event's sequence number and the slot that keeps its callback.)
+// names nothing; ids are never reused within one Kernel.
 struct EventId {
-  std::uint64_t value = 0;
+  std::uint64_t sequence = 0; // the event's place in scheduling order, from 1
+  std::uint32_t slot = 0;     // where the kernel keeps its callback
 
-  constexpr bool valid() const { return value != 0; }
+  constexpr bool valid() const { return sequence != 0; }
   friend constexpr auto operator<=>(EventId, EventId) = default;
 };
 
@@ -206,13 +206,11 @@ private:
 
   // In heap_ (timed_heap.hpp): the root is the smallest (time, sequence).
 
-  static constexpr unsigned slot_bits = 24;
   static constexpr std::uint32_t no_slot = ~std::uint32_t{0};
   // The slot of a pending event, or no_slot.
   std::uint32_t slot_of(EventId id) const {
-    const auto slot = static_cast<std::uint32_t>(id.value & ((1u << slot_bits) - 1));
-    return id.valid() && slot < slots_.size() && slots_[slot].sequence == id.value >> slot_bits
-               ? slot
+    return id.valid() && id.slot < slots_.size() && slots_[id.slot].sequence == id.sequence
+               ? id.slot
                : no_slot;
   }
   bool entry_live(const Entry& e) const { return slots_[e.slot].sequence == e.sequence; }

@@ -13,8 +13,8 @@ namespace lanai::vipl {
 ConnectionManager::ConnectionManager(Session& session) : session_(session) {}
 
 ConnectionManager::~ConnectionManager() {
-  for (const std::uint64_t id : in_flight_)
-    session_.cluster().kernel().cancel(kernel::EventId{id});
+  for (const kernel::EventId id : in_flight_)
+    session_.cluster().kernel().cancel(id);
 }
 
 kernel::SimTime ConnectionManager::message_time() const {
@@ -26,7 +26,7 @@ void ConnectionManager::notify(std::uint32_t node) { session_.cluster().host(nod
 template <class Fn>
 void ConnectionManager::send(Fn&& deliver) {
   auto& kernel = session_.cluster().kernel();
-  auto id = std::make_shared<std::uint64_t>(0);
+  auto id = std::make_shared<kernel::EventId>();
   const kernel::EventId event = kernel.schedule_in(
       message_time(),
       [this, id, deliver = std::forward<Fn>(deliver)]() mutable {
@@ -34,8 +34,8 @@ void ConnectionManager::send(Fn&& deliver) {
         deliver();
       },
       "vipl.connection_manager");
-  *id = event.value;
-  in_flight_.insert(event.value);
+  *id = event;
+  in_flight_.insert(event);
 }
 
 std::shared_ptr<ConnectRequest> ConnectionManager::make_request(NetAddress from, NetAddress to,

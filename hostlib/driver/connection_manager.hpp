@@ -132,7 +132,7 @@ private:
   // the other end to ask), in the order they were made.
   std::vector<std::shared_ptr<ConnectRequest>> peers_;
   // Messages under way, cancelled if the session ends first.
-  std::set<std::uint64_t> in_flight_;
+  std::set<kernel::EventId> in_flight_;
   std::uint64_t next_id_ = 1;
 };
 

@@ -97,6 +97,23 @@ TEST_CASE("cancel withdraws pending events only") {
   CHECK_FALSE(k.step());
 }
 
+TEST_CASE("an id whose slot went to a later event names nothing") {
+  Kernel k;
+  bool later_ran = false;
+  const EventId first = k.schedule_at(nanoseconds(1), [] {});
+  REQUIRE(k.cancel(first));
+  const EventId later = k.schedule_at(nanoseconds(2), [&] { later_ran = true; });
+  CHECK(later.slot == first.slot); // the freed slot is taken again
+  CHECK(later != first);
+  CHECK_FALSE(k.is_pending(first));
+  CHECK_FALSE(k.cancel(first)); // does not withdraw the later event
+  CHECK(k.is_pending(later));
+  // An id a kernel never handed out: a slot it does not have.
+  CHECK_FALSE(k.cancel(EventId{later.sequence, later.slot + 1}));
+  k.run();
+  CHECK(later_ran);
+}
+
 TEST_CASE("a callback can cancel a later event at the same time") {
   Kernel k;
   bool victim_ran = false;
