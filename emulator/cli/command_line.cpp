@@ -79,7 +79,8 @@ Option* Option::type_name(const std::string& name) {
   return this;
 }
 Option* Option::repeatable() {
-  option_->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  option_->expected(1)->allow_extra_args(false)->multi_option_policy(
+      CLI::MultiOptionPolicy::TakeAll);
   return this;
 }
 Option* Option::trigger_on_parse() {

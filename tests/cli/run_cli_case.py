@@ -428,6 +428,21 @@ def disasm_object(ctx):
 
 
 @case
+def disasm_word_and_object(ctx):
+    """A word and an object in one command: the word is decoded, then the
+    object listed (an object after --word is not taken for a word); an
+    object that cannot be read gives its error and nothing else."""
+    obj = ctx.object("store_outside_sram")
+    r = ctx.run("disasm", "--word", "02900008", obj)
+    ctx.expect(r, 0)
+    check(r.out.startswith("02900008\tadd\t%sp, 0x8, %fp\n"), "the word is not decoded first")
+    check(r.out[r.out.index("\n") + 1:] == ctx.run("disasm", obj).out,
+          "the object's listing differs from `disasm` of the object alone")
+    # An object that cannot be read: its error alone, not the word's line.
+    one_line_error(ctx.run("disasm", "--word", "02900008", "8116fffc"), "8116fffc")
+
+
+@case
 def exec_trace(ctx):
     """--trace writes one line per instruction, from _start, up to the limit,
     identically on every run, without changing the program's results."""
