@@ -3,13 +3,19 @@
 // run until the host DMA's mean queue is known to +-5% (95% batch-means
 // interval), or for a fixed number of doorbells (--doorbells, to compare
 // with a hand-written simulation of the same network), with the wall time
-// it took and the model's answer beside it. A benchmark that prints
+// it took and the model's answer beside it. Given another program after
+// "--" (that simulation), it runs rounds of both in alternating order and
+// prints the ratio of their processor times. A benchmark that prints
 // figures, not a test.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "emulator/cli/command_line.hpp"
 #include "emulator/iss/cpu.hpp"
@@ -17,10 +23,35 @@
 #include "tools/analytic/qna_solver.hpp"
 #include "emulator/profile/hardware_profile.hpp"
 #include "bench/queueing/twin_point.hpp"
+#include "bench/timed_process.hpp"
+#include "emulator/text/json_text.hpp"
+
+namespace {
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::string seconds_list(const std::vector<double>& values) {
+  std::vector<std::string> items;
+  for (const double v : values)
+    items.push_back(fmt::format("{:.3f}", v));
+  return fmt::format("[{}]", fmt::join(items, ", "));
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
   using namespace lanai;
-  cli::Command app{"Queueing-twin speed: wall time to a +-5% interval on the host DMA queue"};
+  // Everything after "--" is the program to measure against.
+  int split = 1;
+  while (split < argc && std::strcmp(argv[split], "--") != 0)
+    ++split;
+  const std::vector<std::string> baseline(argv + std::min(split + 1, argc), argv + argc);
+  cli::Command app{"Queueing-twin speed: wall time to a +-5% interval on the host DMA queue; "
+                   "with -- PROGRAM [ARGS...], processor time against that program's"};
   std::string model_file = BENCH_NIC_SEND_MODEL;
   std::string profile_file = BENCH_PROFILE;
   double rate = 0.011;
@@ -44,9 +75,27 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json, "print the figures as one JSON object");
   app.add_flag("--no-fast-forward", no_fast_forward,
                "execute every polling cycle instead of skipping idle loops (same results)");
-  if (const std::optional<int> status = app.parse(argc, argv, "queue_twin_speed"))
+  unsigned rounds = 5;
+  auto* rounds_option =
+      app.add_option("--rounds", rounds,
+                     "with a program after --: rounds of it and of the twin, in alternating "
+                     "order (medians compared)")
+          ->check_range(1u, 1000u)
+          ->capture_default_str();
+  if (const std::optional<int> status = app.parse(split, argv, "queue_twin_speed"))
     return *status;
   iss::set_default_fast_forward(!no_fast_forward);
+  if (split < argc && baseline.empty()) {
+    fmt::print(stderr, "queue_twin_speed: expected a program to measure against after --\n");
+    return 1;
+  }
+  if (baseline.empty() && rounds_option->count() > 0) {
+    fmt::print(stderr, "queue_twin_speed: --rounds needs a program to measure against (-- "
+                       "PROGRAM [ARGS...])\n");
+    return 1;
+  }
+  if (baseline.empty())
+    rounds = 1;
 
   try {
     models::QnaNetwork model = models::load_qna_model(model_file);
@@ -65,9 +114,43 @@ int main(int argc, char** argv) {
       spec.target_precision = 0;
       spec.max_duration = kernel::SimTime::from_ps(std::numeric_limits<std::int64_t>::max() / 2);
     }
-    const bench::TwinPointResult r = bench::run_twin_point(spec);
-    if (r.status != bench::TwinStatus::ok) {
-      fmt::print(stderr, "queue_twin_speed: {}\n", r.detail);
+    // Each round runs the twin afresh, and must give the same figures.
+    std::optional<bench::TwinPointResult> first;
+    std::vector<double> twin_cpu, baseline_cpu;
+    std::string baseline_output;
+    const auto run_baseline = [&] {
+      bench::TimedProcess p = bench::run_timed_process(baseline);
+      baseline_cpu.push_back(p.cpu_s);
+      baseline_output = std::move(p.output);
+    };
+    for (unsigned round = 0; round < rounds; ++round) {
+      const bool baseline_first = round % 2 == 0;
+      if (!baseline.empty() && baseline_first)
+        run_baseline();
+      const double before = bench::own_cpu_seconds();
+      bench::TwinPointResult twin = bench::run_twin_point(spec);
+      twin_cpu.push_back(bench::own_cpu_seconds() - before);
+      if (twin.status != bench::TwinStatus::ok) {
+        fmt::print(stderr, "queue_twin_speed: {}\n", twin.detail);
+        return 1;
+      }
+      if (!first) {
+        first = std::move(twin);
+      } else {
+        twin.wall_seconds = first->wall_seconds;
+        if (!(twin == *first)) {
+          fmt::print(stderr, "queue_twin_speed: round {} gave other figures than round 1\n",
+                     round + 1);
+          return 1;
+        }
+      }
+      if (!baseline.empty() && !baseline_first)
+        run_baseline();
+    }
+    const bench::TwinPointResult& r = *first;
+    if (!baseline.empty() && !(median(baseline_cpu) > 0)) {
+      fmt::print(stderr, "queue_twin_speed: {} took no measurable processor time\n",
+                 baseline.front());
       return 1;
     }
     model.rate_per_us = rate;
@@ -94,12 +177,23 @@ int main(int argc, char** argv) {
                  "\"hdma_mean_queue\": {:.4f}, \"hdma_mean_queue_ci95\": {:.4f}, "
                  "\"qna_hdma_mean_queue\": {:.4f}, \"fast_forward\": {}, "
                  "\"skipped_cycles\": {}, \"lanai_instructions_per_doorbell\": {:.1f}, "
-                 "\"events_per_doorbell\": {:.2f}, \"slices_per_doorbell\": {:.2f}}}\n",
+                 "\"events_per_doorbell\": {:.2f}, \"slices_per_doorbell\": {:.2f}",
                  r.wall_seconds, r.messages, r.virtual_seconds,
                  static_cast<double>(r.messages) / r.wall_seconds, rate, pooled, hdma->mean_queue,
                  hdma->mean_queue_ci95, qna_hdma, r.fast_forward, r.skipped_cycles,
                  per_doorbell(r.executed_instructions), per_doorbell(r.kernel_events),
                  per_doorbell(r.core_slices));
+      if (!baseline.empty()) {
+        fmt::print(", \"rounds\": {}, \"baseline_command\": {}, \"twin_cpu_s\": {}, "
+                   "\"baseline_cpu_s\": {}, \"twin_cpu_s_median\": {:.3f}, "
+                   "\"baseline_cpu_s_median\": {:.3f}, \"cpu_ratio_median\": {:.2f}, "
+                   "\"baseline_output\": {}",
+                   rounds, text::json_string(fmt::format("{}", fmt::join(baseline, " "))),
+                   seconds_list(twin_cpu), seconds_list(baseline_cpu), median(twin_cpu),
+                   median(baseline_cpu), median(twin_cpu) / median(baseline_cpu),
+                   text::json_string(baseline_output));
+      }
+      fmt::print("}}\n");
       return 0;
     }
     fmt::print("queueing twin at {} per us ({}), profile '{}'\n", rate,
@@ -124,6 +218,20 @@ int main(int argc, char** argv) {
                "task runs, {:.2f} core slices\n",
                per_doorbell(r.executed_instructions), per_doorbell(r.kernel_events),
                per_doorbell(r.core_slices));
+    if (!baseline.empty()) {
+      fmt::print("\nagainst `{}`, processor time, {} rounds in alternating order:\n",
+                 fmt::join(baseline, " "), rounds);
+      for (unsigned round = 0; round < rounds; ++round)
+        fmt::print("  round {}: {} {:.3f} s, then {} {:.3f} s\n", round + 1,
+                   round % 2 == 0 ? "baseline" : "twin",
+                   round % 2 == 0 ? baseline_cpu[round] : twin_cpu[round],
+                   round % 2 == 0 ? "twin" : "baseline",
+                   round % 2 == 0 ? twin_cpu[round] : baseline_cpu[round]);
+      fmt::print("  medians: twin {:.3f} s, baseline {:.3f} s: the twin takes {:.2f} times the "
+                 "baseline's time (every round's twin gave the same figures)\n",
+                 median(twin_cpu), median(baseline_cpu), median(twin_cpu) / median(baseline_cpu));
+      fmt::print("the baseline's output (last round):\n{}", baseline_output);
+    }
   } catch (const std::exception& e) {
     fmt::print(stderr, "queue_twin_speed: {}\n", e.what());
     return 1;
