@@ -66,7 +66,7 @@ std::string describe(const std::vector<FitParameter>& keys, const std::vector<do
 
 int run_calibrate(const CalibrateOptions& o) {
   const std::vector<TargetCell> cells = read_target_table(o.table);
-  profile::HardwareProfile base = find_profile(o.profile);
+  profile::HardwareProfile base = profile::find_profile(o.profile);
   const std::vector<FitParameter> keys = parse_fit_keys(o.fit, base);
   check_firmwares(cells, base, o.table);
 

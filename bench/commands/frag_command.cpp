@@ -225,7 +225,7 @@ int run_frag(const FragOptions& options) {
   const std::vector<std::uint32_t> given =
       o.frag_sizes == "auto" ? std::vector<std::uint32_t>{} : parse_sizes(o.frag_sizes);
   ClusterSetup setup;
-  setup.profile = find_profile(o.profile);
+  setup.profile = profile::find_profile(o.profile);
   setup.firmware = firmware.value();
   setup.seed = o.seed;
   const std::uint32_t largest = *std::max_element(sizes.begin(), sizes.end());

@@ -104,7 +104,7 @@ int run_pingbulk(const PingbulkOptions& given) {
   const auto sizes = parse_sizes(o.sizes);
   const auto windows = parse_counts(o.windows, "window");
   PingBulkSpec spec;
-  spec.setup.profile = find_profile(o.profile);
+  spec.setup.profile = profile::find_profile(o.profile);
   spec.setup.firmware = firmware.value();
   spec.setup.seed = o.seed;
   spec.rounds = o.rounds;

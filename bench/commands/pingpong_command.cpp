@@ -174,7 +174,7 @@ int run_pingpong(const PingpongOptions& given) {
   const OutputFormat format = parse_format(o.format);
   const std::vector<std::uint32_t> sizes = parse_sizes(o.sizes);
   PingPongSpec spec;
-  spec.setup.profile = find_profile(o.profile);
+  spec.setup.profile = profile::find_profile(o.profile);
   spec.setup.firmware = firmware.value();
   spec.setup.seed = o.seed;
   spec.iters = o.iters;

@@ -435,7 +435,7 @@ Experiment parse_experiment(std::string_view text, const std::filesystem::path& 
     const bool is_path =
         e.profile_source.find('/') != std::string::npos || e.profile_source.ends_with(".toml");
     e.profile = is_path ? profile::load_profile(relative_to(base_dir, e.profile_source))
-                        : find_profile(e.profile_source);
+                        : profile::find_profile(e.profile_source);
   } catch (const std::exception& err) {
     top.fail("profile", err.what());
   }

@@ -1,6 +1,6 @@
-// The clusters bench workloads run on: a hardware profile found by name or
-// path, firmware linked once per name, and the cluster configuration built
-// from them.
+// The clusters bench workloads run on: a hardware profile
+// (profile::find_profile), firmware linked once per name, and the cluster
+// configuration built from them.
 #pragma once
 
 #include <cstdint>
@@ -10,18 +10,10 @@
 
 #include "emulator/host/cluster.hpp"
 #include "emulator/profile/hardware_profile.hpp"
+#include "emulator/profile/profile_search.hpp"
 #include "emulator/trace/trace_recorder.hpp"
 
 namespace lanai::bench {
-
-// `name_or_path`: a TOML file, or the name of a shipped profile (e.g.
-// "myrinet-lanai7") looked up in $LANAI_EMU_PROFILE_DIR, then the installed
-// share/lanai-emu/profiles beside the executable, then the source tree's
-// bench/profiles. Empty: the built-in default. Throws std::runtime_error
-// naming what was tried, or the profile loader's error.
-profile::HardwareProfile find_profile(std::string_view name_or_path);
-// The names of the shipped profiles found, sorted.
-std::vector<std::string> shipped_profiles();
 
 struct ClusterSetup {
   profile::HardwareProfile profile;

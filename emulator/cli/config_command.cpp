@@ -14,7 +14,7 @@ void add_config_command(Command& app, int& exit_status) {
   auto* cmd = app.add_subcommand(
       "config", "Print the resolved hardware profile (defaults overlaid with --profile)");
   cmd->alias("dump-config");
-  cmd->add_option("--profile", *path, "hardware profile (TOML)");
+  cmd->add_option("--profile", *path, "hardware profile: shipped name or TOML file");
   cmd->callback([path, &exit_status] {
     fmt::print("{}", profile::dump_profile(resolve_profile(*path)));
     exit_status = 0;

@@ -70,7 +70,7 @@ void add_disasm_command(Command& app, int& exit_status) {
                   "repeat for more")
       ->repeatable();
   cmd->add_option("objects", opts->objects, "Lanai objects to link (with the runtime) and list");
-  cmd->add_option("--profile", opts->profile, "hardware profile (TOML)");
+  cmd->add_option("--profile", opts->profile, "hardware profile: shipped name or TOML file");
   cmd->callback([opts, &exit_status] { exit_status = run_disasm(*opts); });
 }
 

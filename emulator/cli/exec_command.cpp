@@ -129,7 +129,7 @@ void add_exec_command(Command& app, int& exit_status) {
       "exec", "Link Lanai objects with the firmware runtime and run main() on a bare LANai");
   cmd->add_option("objects", opts->objects,
                   "relocatable Lanai ELF objects (clang --target=lanai -c)");
-  cmd->add_option("--profile", opts->profile, "hardware profile (TOML)");
+  cmd->add_option("--profile", opts->profile, "hardware profile: shipped name or TOML file");
   cmd->add_option("--max-cycles", opts->max_cycles,
                   "stop with an error after this many LANai cycles");
   cmd->add_flag("--json", opts->json,

@@ -124,7 +124,8 @@ void add_firmware_command(Command& app, int& exit_status) {
       "check", "Link a firmware with the runtime, as every run does at its start, and say so");
   check->add_option("firmware", o->firmware, "a shipped name or a firmware folder's path")
       ->required();
-  check->add_option("--profile", o->profile, "hardware profile (TOML); default: the built-in one");
+  check->add_option("--profile", o->profile,
+                    "hardware profile: shipped name or TOML file; default: the built-in one");
   check->callback([o, &exit_status] { exit_status = run_check(*o); });
 }
 

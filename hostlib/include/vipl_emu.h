@@ -2,7 +2,7 @@
  * charged computation, which node it runs on, and the launcher's seed.
  * A program defines via_main(); the launcher (lanai_vipl's main) runs it
  * on every node:
- *   ./prog --nodes N [--switches K] [--profile FILE]
+ *   ./prog --nodes N [--switches K] [--profile NAME|FILE]
  *          [--firmware NAME | --firmware-image A.o,B.o...]
  *          [--firmware-node I=NAME | --firmware-node I=@A.o,B.o...]...
  *          [--admission FRACTION] [--seed S] [--stats FILE] [-- ARGS...]

@@ -22,7 +22,7 @@
 #include "emulator/host/fiber.hpp"
 #include "hostlib/launch/launch_options.hpp"
 #include "emulator/machine/standalone_machine.hpp"
-#include "emulator/profile/hardware_profile.hpp"
+#include "emulator/profile/profile_search.hpp"
 
 #include "hostlib/launch/node_output.hpp"
 #include "hostlib/driver/session.hpp"
@@ -36,8 +36,7 @@ constexpr std::size_t kLoadedStackKib = 8192;
 
 host::ClusterConfig cluster_config(const LaunchOptions& options) {
   host::ClusterConfig config;
-  config.profile = options.profile_file.empty() ? profile::default_profile()
-                                                : profile::load_profile(options.profile_file);
+  config.profile = profile::find_profile(options.profile_file);
   if (options.admission)
     config.profile.host.admission_fraction = *options.admission;
   config.nodes = options.nodes;

@@ -76,7 +76,8 @@ ParsedLaunch parse_launch_options(int argc, char** argv, const LaunchText& text)
           : text.description;
   cli::Command app{description, me};
   app.add_option("--nodes", options.nodes, "Nodes in the cluster")->capture_default_str();
-  app.add_option("--profile", options.profile_file, "Hardware profile (TOML)");
+  app.add_option("--profile", options.profile_file,
+                 "Hardware profile: a shipped name (e.g. myrinet-lanai7) or a TOML file");
   auto* named = app.add_option("--firmware", firmware,
                                "Firmware of every node: a shipped name, or a firmware folder's "
                                "path (containing '/')")

@@ -443,6 +443,18 @@ def disasm_word_and_object(ctx):
 
 
 @case
+def profile_by_name(ctx):
+    """--profile takes a shipped profile's name as well as its file, and an
+    unknown name is one line naming it."""
+    by_file = ctx.run("config", "--profile", ctx.bench_profile)
+    by_name = ctx.run("config", "--profile", ctx.bench_profile.stem)
+    ctx.expect(by_name, 0)
+    check(by_name.out == by_file.out, "a profile by name differs from the same profile by file")
+    one_line_error(ctx.run("config", "--profile", "no-such-card"), "no-such-card",
+                   "no shipped profile of that name")
+
+
+@case
 def exec_trace(ctx):
     """--trace writes one line per instruction, from _start, up to the limit,
     identically on every run, without changing the program's results."""
