@@ -41,7 +41,17 @@ int main(int argc, char** argv) {
   // Listed for --help; its line is read by the launcher itself (below), as
   // everything after "--" belongs to the program it runs.
   app.add_subcommand("launch", lanai::vipl::kLaunchSummary);
+  app.add_flag_callback(
+      "--version", [] {}, "print lanai-emu's version and exit (answered before anything else)");
   app.subcommands_take_parent_options();
+  // --version anywhere before "--" (after it, the words are a launched
+  // program's): it answers alone, whatever else the line asks.
+  for (int i = 1; i < argc && std::string(argv[i]) != "--"; ++i) {
+    if (std::string(argv[i]) == "--version") {
+      fmt::print("lanai-emu {}\n", LANAI_EMU_VERSION);
+      return 0;
+    }
+  }
   // CLI11 takes an unknown first word for a stray argument: it would only
   // say that a subcommand is required, or print the top-level help and
   // succeed when --help follows. Name the word instead, and fail.

@@ -175,10 +175,11 @@ std::string summary_json(const JitterSweep& sweep) {
 }
 
 std::string resolved_experiment(const Experiment& e) {
-  std::string out = fmt::format(
-      "# The experiment \"{}\" as run: every default filled in, the profile resolved\n"
-      "# into profile.toml beside this file. Run it again with `lanai-emu run` on it.\n\n",
-      e.name);
+  std::string out =
+      fmt::format("# The experiment \"{}\" as run by lanai-emu {}: every default filled in, the\n"
+                  "# profile resolved into profile.toml beside this file. Run it again with\n"
+                  "# `lanai-emu run` on it.\n\n",
+                  e.name, LANAI_EMU_VERSION);
   out += fmt::format("name = {}\n", toml_string(e.name));
   out += fmt::format("description = {}\n", toml_string(e.description));
   out += fmt::format("kind = {}\n", toml_string(e.kind));

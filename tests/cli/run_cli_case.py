@@ -380,7 +380,7 @@ def check_help(ctx, args, *mentions):
 
 @case
 def help_top(ctx):
-    check_help(ctx, ["--help"], "exec", "disasm", "config", "dump-config", "--help")
+    check_help(ctx, ["--help"], "exec", "disasm", "config", "dump-config", "--help", "--version")
 
 
 @case
@@ -452,6 +452,17 @@ def profile_by_name(ctx):
     check(by_name.out == by_file.out, "a profile by name differs from the same profile by file")
     one_line_error(ctx.run("config", "--profile", "no-such-card"), "no-such-card",
                    "no shipped profile of that name")
+
+
+@case
+def version(ctx):
+    """--version prints the version alone and succeeds, before or after a
+    subcommand's name."""
+    for words in (["--version"], ["pingpong", "--version"]):
+        r = ctx.run(*words)
+        ctx.expect(r, 0)
+        check(re.fullmatch(r"lanai-emu [0-9]+\.[0-9]+\.[0-9]+\n", r.out),
+              f"{' '.join(words)}: unexpected output {r.out!r}")
 
 
 @case
