@@ -23,16 +23,13 @@
 #include "tools/analytic/qna_solver.hpp"
 #include "emulator/profile/hardware_profile.hpp"
 #include "bench/queueing/twin_point.hpp"
+#include "bench/metrics/latency_summary.hpp"
 #include "bench/timed_process.hpp"
 #include "emulator/text/json_text.hpp"
 
 namespace {
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
+double median(const std::vector<double>& values) { return lanai::bench::summarize(values).median; }
 
 std::string seconds_list(const std::vector<double>& values) {
   std::vector<std::string> items;

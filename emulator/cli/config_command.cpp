@@ -5,7 +5,7 @@
 #include <string>
 
 #include "emulator/cli/commands.hpp"
-#include "emulator/cli/profile_option.hpp"
+#include "emulator/profile/profile_search.hpp"
 
 namespace lanai::cli {
 
@@ -16,7 +16,7 @@ void add_config_command(Command& app, int& exit_status) {
   cmd->alias("dump-config");
   cmd->add_option("--profile", *path, "hardware profile: shipped name or TOML file");
   cmd->callback([path, &exit_status] {
-    fmt::print("{}", profile::dump_profile(resolve_profile(*path)));
+    fmt::print("{}", profile::dump_profile(profile::find_profile(*path)));
     exit_status = 0;
   });
 }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "emulator/cli/commands.hpp"
-#include "emulator/cli/profile_option.hpp"
+#include "emulator/profile/profile_search.hpp"
 #include "emulator/iss/disassembler.hpp"
 #include "emulator/machine/standalone_machine.hpp"
 
@@ -40,7 +40,7 @@ int run_disasm(const DisasmOptions& o) {
   std::optional<loader::LinkedImage> image;
   if (!o.objects.empty()) {
     std::vector<std::filesystem::path> paths(o.objects.begin(), o.objects.end());
-    image = machine::link_program(paths, resolve_profile(o.profile));
+    image = machine::link_program(paths, profile::find_profile(o.profile));
   }
   for (const std::uint32_t w : words)
     fmt::print("{:08x}\t{}\n", w, iss::disassemble(w));

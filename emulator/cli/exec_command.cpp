@@ -10,7 +10,7 @@
 
 #include "emulator/cli/commands.hpp"
 #include "emulator/text/json_text.hpp"
-#include "emulator/cli/profile_option.hpp"
+#include "emulator/profile/profile_search.hpp"
 #include "emulator/iss/disassembler.hpp"
 #include "emulator/machine/standalone_machine.hpp"
 
@@ -69,7 +69,7 @@ private:
 };
 
 int run_exec(const ExecOptions& o) {
-  const auto profile = resolve_profile(o.profile);
+  const auto profile = profile::find_profile(o.profile);
   if (o.dump_config) {
     fmt::print("{}", profile::dump_profile(profile));
     return 0;

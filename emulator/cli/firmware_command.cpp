@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "emulator/cli/commands.hpp"
-#include "emulator/cli/profile_option.hpp"
+#include "emulator/profile/profile_search.hpp"
 #include "emulator/loader/firmware_lookup.hpp"
 #include "emulator/loader/firmware_parts.hpp"
 #include "emulator/loader/firmware_variant.hpp"
@@ -83,7 +83,7 @@ int run_variant(const FirmwareOptions& o) {
 
 int run_check(const FirmwareOptions& o) {
   const loader::FirmwareSource f = loader::find_firmware(o.firmware);
-  const auto profile = resolve_profile(o.profile);
+  const auto profile = profile::find_profile(o.profile);
   const loader::LinkedImage image = machine::link_firmware(f, profile);
   fmt::print("{}: links, {} bytes of code and data in {} bytes of SRAM\n", f.label,
              image.image_end - image.base, profile.lanai.sram_bytes);
