@@ -6,16 +6,12 @@
 # Run: check_readme_figures.py LANAI_EMU README.md PUBLISHED_TABLE.csv
 import csv
 import io
+import pathlib
 import re
-import subprocess
 import sys
 
-
-def run(command):
-    done = subprocess.run([str(c) for c in command], capture_output=True, text=True, timeout=600)
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(map(str, command))}: status {done.returncode}\n{done.stderr}")
-    return done.stdout
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
+from command_check import output_of, report  # noqa: E402
 
 
 def main():
@@ -29,15 +25,15 @@ def main():
                  f"{len(rows)}")
     for firmware, cells in rows:
         quoted = [c.strip() for c in cells.split("|")]
-        out = run([emu, "pingpong", "--firmware", firmware, "--iters", "50", "--format", "csv"])
+        out = output_of([emu, "pingpong", "--firmware", firmware, "--iters", "50", "--format", "csv"])
         medians = [f"{float(r['t_median']):.1f}" for r in csv.DictReader(io.StringIO(out))]
         if quoted != medians:
             problems.append(f"{firmware}: README quotes {' / '.join(quoted)} us, "
                             f"the emulator gives {' / '.join(medians)}")
 
     quoted_error = re.search(r"the median absolute error is ([\d.]+)%", readme)
-    report = run([emu, "calibrate", table, "--check"])
-    measured_error = re.search(r"median absolute error over \d+ cells: ([\d.]+)%", report)
+    calibration = output_of([emu, "calibrate", table, "--check"])
+    measured_error = re.search(r"median absolute error over \d+ cells: ([\d.]+)%", calibration)
     if not quoted_error or not measured_error:
         problems.append("the calibration's median error is missing from README.md or from "
                         "`calibrate --check`")
@@ -45,11 +41,7 @@ def main():
         problems.append(f"README quotes a median calibration error of {quoted_error.group(1)}%, "
                         f"`calibrate --check` gives {measured_error.group(1)}%")
 
-    for p in problems:
-        print(f"FAIL: {p}")
-    if problems:
-        sys.exit(1)
-    print("README's latency table and calibration error are what the emulator gives")
+    report(problems, "README's latency table and calibration error are what the emulator gives")
 
 
 if __name__ == "__main__":

@@ -38,6 +38,15 @@ def run(command, written=None, timeout=900):
     return proc, text
 
 
+def output_of(command, timeout=600):
+    """The command's stdout; a failure ends the script with its status and stderr."""
+    proc = subprocess.run([str(c) for c in command], capture_output=True, text=True,
+                          timeout=timeout)
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(map(str, command))}: status {proc.returncode}\n{proc.stderr}")
+    return proc.stdout
+
+
 def output_problems(args, proc):
     problems = []
     if proc.returncode != args.status:
@@ -69,6 +78,15 @@ def finish(command, proc, problems):
         print("\n".join(problems))
         sys.exit(1)
     print(proc.stdout, end="")
+
+
+def report(problems, holds):
+    """Prints every problem and exits 1 if there is one; otherwise prints what holds."""
+    for p in problems:
+        print(f"FAIL: {p}")
+    if problems:
+        sys.exit(1)
+    print(holds)
 
 
 def run_experiment_per_jobs(lanai_emu, experiment, work, jobs_list=("1", "2")):

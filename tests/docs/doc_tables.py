@@ -1,0 +1,31 @@
+# Reading a Markdown table out of a doc: its header's cells and its rows'
+# cells, the table found by how its header line starts. stdlib only.
+import sys
+
+
+def cells(line):
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def table(doc_path, header_start):
+    """(header cells, [row cells]) of the first table whose header line starts so."""
+    lines = open(doc_path, encoding="utf-8").read().splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(header_start)), None)
+    if start is None:
+        sys.exit(f"{doc_path}: no table starting '{header_start}'")
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(cells(line))
+    if not rows:
+        sys.exit(f"{doc_path}: the table starting '{header_start}' has no rows")
+    return cells(lines[start]), rows
+
+
+def size_bytes(text):
+    """'4 KB' or '7288 B' as bytes, or None."""
+    number, _, unit = text.partition(" ")
+    if not number.isdigit() or unit not in ("KB", "B"):
+        return None
+    return int(number) * (1024 if unit == "KB" else 1)
