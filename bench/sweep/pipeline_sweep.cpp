@@ -63,10 +63,9 @@ std::string model_cell(const PipelineSweep& sweep, double us, std::string_view u
 
 std::string summary_json(const PipelineSweep& sweep) {
   const Experiment& e = sweep.experiment;
-  std::string out =
-      fmt::format("{{\n  \"experiment\": {},\n  \"kind\": \"pipeline\",\n  \"profile\": {},\n"
-                  "  \"interrupted\": {},\n  \"reference_stages\": [",
-                  json_string(e.name), json_string(e.profile.name), sweep.interrupted);
+  std::string out = summary_json_head(e, "pipeline");
+  out += fmt::format("  \"profile\": {},\n  \"interrupted\": {},\n  \"reference_stages\": [",
+                     json_string(e.profile.name), sweep.interrupted);
   for (std::size_t i = 0; i < e.pipeline.reference.size(); ++i) {
     const ReferenceStage& r = e.pipeline.reference[i];
     out += fmt::format("{}{{\"name\":{},\"g_us\":{},\"G_us_per_kb\":{}}}", i ? "," : "",

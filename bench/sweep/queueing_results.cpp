@@ -66,8 +66,7 @@ constexpr const char* kVisitNames[] = {"lanai.doorbell",  "hdma.doorbell", "lana
 std::string summary_json(const QueueingSweep& s) {
   const Experiment& e = s.experiment;
   const QueueingSetup& q = e.queueing;
-  std::string out = "{\n";
-  out += fmt::format("  \"experiment\": {},\n  \"kind\": \"queueing\",\n", json_string(e.name));
+  std::string out = summary_json_head(e, "queueing");
   out += fmt::format("  \"model\": {},\n", json_string(q.model.name));
   out += fmt::format("  \"firmware\": {},\n  \"profile\": {},\n  \"seed\": {},\n",
                      json_string(e.firmwares.front().label), json_string(e.profile.name), e.seed);

@@ -78,11 +78,14 @@ std::string results_csv(const JitterSweep& sweep) {
   return out;
 }
 
+std::string summary_json_head(const Experiment& e, std::string_view kind) {
+  return fmt::format("{{\n  \"experiment\": {},\n  \"kind\": {},\n  \"lanai_emu\": {},\n",
+                     json_string(e.name), json_string(kind), json_string(LANAI_EMU_VERSION));
+}
+
 std::string summary_json(const JitterSweep& sweep) {
   const Experiment& e = sweep.experiment;
-  std::string out = "{\n";
-  out += fmt::format("  \"experiment\": {},\n", json_string(e.name));
-  out += fmt::format("  \"kind\": {},\n", json_string(e.kind));
+  std::string out = summary_json_head(e, e.kind);
   out += fmt::format("  \"description\": {},\n", json_string(e.description));
   std::string firmwares;
   for (const auto& f : e.firmwares)

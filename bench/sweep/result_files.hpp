@@ -7,10 +7,15 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "bench/sweep/jitter_results.hpp"
 
 namespace lanai::bench {
+
+// The lines every kind's summary.json begins with: the experiment's name,
+// its kind and the version of lanai-emu that ran it.
+std::string summary_json_head(const Experiment& experiment, std::string_view kind);
 
 std::string results_csv(const JitterSweep& sweep);
 std::string summary_json(const JitterSweep& sweep);

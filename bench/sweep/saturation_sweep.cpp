@@ -70,13 +70,14 @@ std::string card_json(const CardUtilisation& u) {
 
 std::string summary_json(const SaturationSweep& sweep) {
   const Experiment& e = sweep.experiment;
-  std::string out = fmt::format(
-      "{{\n  \"experiment\": {},\n  \"kind\": \"saturation\",\n  \"description\": {},\n"
+  std::string out = summary_json_head(e, "saturation");
+  out += fmt::format(
+      "  \"description\": {},\n"
       "  \"profile\": {},\n  \"reliability\": {},\n  \"seed\": {},\n  \"warmup_ms\": {:.6f},\n"
       "  \"duration_ms\": {:.6f},\n"
       "  \"points_total\": {},\n  \"points_kept\": {},\n  \"points_failed\": {},\n"
       "  \"interrupted\": {},\n  \"points\": [",
-      json_string(e.name), json_string(e.description), json_string(e.profile.name),
+      json_string(e.description), json_string(e.profile.name),
       json_string(reliability_name(e.saturation.reliability)), e.seed, e.warmup_ms, e.duration_ms,
       sweep.records.size(), sweep.kept(), sweep.failed(), sweep.interrupted);
   bool first = true;
