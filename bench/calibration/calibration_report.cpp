@@ -11,14 +11,28 @@
 
 namespace lanai::bench {
 
+namespace {
+
+double median(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+} // namespace
+
 CalibrationSummary summarize_fit(const std::vector<TargetCell>& cells,
                                  const std::vector<double>& model) {
   CalibrationSummary s;
-  std::vector<double> abs_errors;
+  std::vector<double> abs_errors, targeted_errors;
   std::map<std::uint32_t, std::map<std::string, double>> one_way; // size -> firmware -> us
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const double e = relative_error(model[i], cells[i].target_us);
     abs_errors.push_back(std::abs(e));
+    if (cells[i].target_us != 0)
+      targeted_errors.push_back(std::abs(e));
     if (!is_one_way(cells[i].quantity))
       continue;
     one_way[cells[i].size][cells[i].firmware] = model[i];
@@ -28,12 +42,9 @@ CalibrationSummary summarize_fit(const std::vector<TargetCell>& cells,
     }
     s.has_one_way = true;
   }
-  if (!abs_errors.empty()) {
-    std::sort(abs_errors.begin(), abs_errors.end());
-    const std::size_t n = abs_errors.size();
-    s.median_abs_error =
-        n % 2 ? abs_errors[n / 2] : (abs_errors[n / 2 - 1] + abs_errors[n / 2]) / 2;
-  }
+  s.median_abs_error = median(abs_errors);
+  s.targeted_cells = targeted_errors.size();
+  s.median_abs_error_targeted = median(targeted_errors);
   for (const auto& [size_key, by_fw_value] : one_way) {
     const auto size = size_key;
     const auto& by_fw = by_fw_value;
@@ -75,6 +86,9 @@ std::string render_summary(const std::vector<TargetCell>& cells, const Calibrati
   std::string out = fmt::format(
       "median absolute error over {} cells: {:.1f}% (limit {:.0f}%: {})\n", cells.size(),
       100 * s.median_abs_error, 100 * median_limit, verdict(s.median_abs_error <= median_limit));
+  if (s.targeted_cells != cells.size())
+    out += fmt::format("median absolute error over the {} cells whose target is not 0: {:.1f}%\n",
+                       s.targeted_cells, 100 * s.median_abs_error_targeted);
   if (s.has_one_way) {
     const TargetCell& w = cells[s.worst_one_way_cell];
     out += fmt::format("worst 1-way error: {:+.1f}% ({} {} B) (limit {:.0f}%: {})\n",

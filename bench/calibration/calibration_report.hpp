@@ -1,5 +1,7 @@
 // How well a profile matches the target table: the per-cell errors, the
-// median absolute error over all cells, the worst 1-way error and whether
+// median absolute error over all cells and over those whose target is not 0
+// (a target of 0 is a step the published breakdown counts as taking no
+// time), the worst 1-way error and whether
 // the 1-way latencies keep the published order SVIA < PVIA <= QoS-VIA.
 #pragma once
 
@@ -18,7 +20,9 @@ struct OrderViolation {
 };
 
 struct CalibrationSummary {
-  double median_abs_error = 0;    // fraction, over all cells
+  double median_abs_error = 0;          // fraction, over all cells
+  double median_abs_error_targeted = 0; // fraction, over the cells whose target is not 0
+  std::size_t targeted_cells = 0;
   double worst_one_way_error = 0; // fraction, signed, largest in magnitude
   std::size_t worst_one_way_cell = 0;
   bool has_one_way = false;

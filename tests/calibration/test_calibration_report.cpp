@@ -37,6 +37,21 @@ TEST_CASE("summary of a good fit") {
   CHECK(render_summary(cells(), s, 0.15, 0.2).find("yes, at all 1 sizes") != std::string::npos);
 }
 
+TEST_CASE("the median over the cells whose target is not 0 leaves the zeros out") {
+  // Absolute errors 0.1, 0, 0, 2 (a zero target counts against 1 us), 0.5.
+  const auto s = summarize_fit(cells(), {33, 69, 73, 2, 3});
+  CHECK(s.median_abs_error == doctest::Approx(0.1));
+  CHECK(s.targeted_cells == 4);
+  CHECK(s.median_abs_error_targeted == doctest::Approx(0.05));
+  const std::string text = render_summary(cells(), s, 0.15, 0.2);
+  CHECK(text.find("over the 4 cells whose target is not 0: 5.0%") != std::string::npos);
+  // A table with no zero target prints the one median only.
+  const std::vector<TargetCell> all = cells();
+  const std::vector<TargetCell> targeted(all.begin(), all.begin() + 3);
+  CHECK(render_summary(targeted, summarize_fit(targeted, {33, 69, 73}), 0.15, 0.2)
+            .find("whose target is not 0") == std::string::npos);
+}
+
 TEST_CASE("order violations name the cells and the amount") {
   auto s = summarize_fit(cells(), {76, 75, 74.5, 0, 6});
   REQUIRE(s.order_violations.size() == 2);
