@@ -1,0 +1,86 @@
+# What README.md says of the main job, run again: `lanai-emu run
+# bench/experiments/cbr-highload.toml` in full, then the knees, the 32 MB/s
+# class's theta at the first load that carries it, the range of that theta
+# up to the load where QoS-VIA stops keeping it below PVIA's (and that it
+# does keep it below up to there), best effort's latency and the host DMA's
+# busy share at the loads README names, each to README's precision. stdlib
+# only.
+# Run: check_readme_main_job.py LANAI_EMU SOURCE_DIR WORK_DIR
+import csv
+import json
+import pathlib
+import re
+import shutil
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
+from command_check import output_of, report  # noqa: E402
+
+CLASS = "32MBps"
+
+
+def main():
+    emu, source, work = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+    shutil.rmtree(work, ignore_errors=True)
+    output_of([emu, "run", source / "bench/experiments/cbr-highload.toml", "--out", work])
+    rows = list(csv.DictReader(open(work / "results.csv")))
+    knees = json.loads((work / "summary.json").read_text())["knee_MBps"]
+    readme = " ".join(open(source / "README.md", encoding="utf-8").read().split())
+    problems = []
+
+    def cell(firmware, load, cls, column):
+        for r in rows:
+            if r["firmware"] == firmware and float(r["total_load_MBps"]) == load and \
+                    r["class"] == cls:
+                return float(r[column])
+        sys.exit(f"results.csv has no {firmware} {cls} row at {load} MB/s")
+
+    def quoted(pattern, what):
+        m = re.search(pattern, readme)
+        if not m:
+            sys.exit(f"README.md no longer says {what} (pattern {pattern!r})")
+        return m.groups()
+
+    said = quoted(r"the knees are SVIA (\d+), PVIA (\d+) and QoS-VIA (\d+) MB/s", "the knees")
+    got = tuple(str(round(knees[f])) if knees[f] is not None else "none"
+                for f in ("svia", "pvia", "qosvia"))
+    if said != got:
+        problems.append(f"knees: README says {said}, the run gives {got}")
+
+    first = min(float(r["total_load_MBps"]) for r in rows
+                if r["class"] == CLASS and int(r["channels"]) > 0)
+    said = quoted(r"\(QoS-VIA ([\d.]+), PVIA ([\d.]+)\)", "the 32 MB/s class's first theta")
+    got = tuple(f"{cell(f, first, CLASS, 'theta'):.3f}" for f in ("qosvia", "pvia"))
+    if said != got:
+        problems.append(f"theta at {first:g} MB/s: README says {said}, the run gives {got}")
+
+    up_to, *said = quoted(r"Up to (\d+) MB/s QoS-VIA keeps it below PVIA's \(([\d.]+)-([\d.]+) "
+                          r"against ([\d.]+)-([\d.]+)\)", "the range QoS-VIA stays below PVIA")
+    loads = sorted({float(r["total_load_MBps"]) for r in rows
+                    if first <= float(r["total_load_MBps"]) <= float(up_to)})
+    theta = {f: [cell(f, load, CLASS, "theta") for load in loads] for f in ("qosvia", "pvia")}
+    got = [f"{v:.2f}" for f in ("qosvia", "pvia") for v in (min(theta[f]), max(theta[f]))]
+    if said != got:
+        problems.append(f"theta {first:g}-{up_to} MB/s: README says {said}, the run gives {got}")
+    above = [f"{load:g}" for load, q, p in zip(loads, theta["qosvia"], theta["pvia"]) if q >= p]
+    if above:
+        problems.append(f"QoS-VIA's theta is not below PVIA's at {', '.join(above)} MB/s")
+
+    *said, load = quoted(r"best effort pays \(([\d.]+) ms against ([\d.]+) ms at (\d+)\)",
+                         "best effort's latency")
+    got = [f"{cell(f, float(load), 'BE', 'be_latency_mean_us') / 1000:.1f}"
+           for f in ("qosvia", "pvia")]
+    if said != got:
+        problems.append(f"best effort at {load} MB/s: README says {said} ms, the run gives {got}")
+
+    *said, load = quoted(r"host DMA ([\d.]+) busy against PVIA's ([\d.]+) at (\d+) MB/s",
+                         "the host DMA's busy share")
+    got = [f"{cell(f, float(load), 'BE', 'sender_hdma_busy'):.2f}" for f in ("qosvia", "pvia")]
+    if said != got:
+        problems.append(f"host DMA at {load} MB/s: README says {said}, the run gives {got}")
+
+    report(problems, "README's figures of the main job are what it gives")
+
+
+if __name__ == "__main__":
+    main()
