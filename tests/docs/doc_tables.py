@@ -7,12 +7,20 @@ def cells(line):
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def table(doc_path, header_start):
-    """(header cells, [row cells]) of the first table whose header line starts so."""
+def table(doc_path, header_start, after=None):
+    """(header cells, [row cells]) of the first table whose header line starts
+    so (after the first line that contains `after`, if given)."""
     lines = open(doc_path, encoding="utf-8").read().splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(header_start)), None)
+    first = 0
+    if after is not None:
+        first = next((i for i, line in enumerate(lines) if after in line), None)
+        if first is None:
+            sys.exit(f"{doc_path}: no line containing '{after}'")
+    start = next((i for i in range(first, len(lines)) if lines[i].startswith(header_start)),
+                 None)
     if start is None:
-        sys.exit(f"{doc_path}: no table starting '{header_start}'")
+        sys.exit(f"{doc_path}: no table starting '{header_start}'" +
+                 (f" after '{after}'" if after is not None else ""))
     rows = []
     for line in lines[start + 2:]:
         if not line.startswith("|"):
