@@ -34,8 +34,6 @@ STAGES = (
 )
 TOTAL = ("doorbell to tail on the wire", "doorbell", "tail_sent")
 
-TRACKS = ("LANai", "doorbells", "HDMA", "NSDMA", "NRDMA", "link")
-
 
 def fail(message):
     sys.exit(f"trace_stages: {message}")
@@ -116,7 +114,7 @@ def messages_of(events, node):
     whole = {k: m for k, m in moments.items()
              if k not in several and set(order) <= m.keys()
              and all(m[a] <= m[b] for a, b in zip(order, order[1:]))}
-    return whole, doorbells, len(several)
+    return whole, doorbells, several
 
 
 def main():
@@ -158,8 +156,9 @@ def main():
         print()
     which = "VI " + ", ".join(map(str, sorted(set(args.vi)))) if args.vi else "all VIs"
     print(f"node {args.node}, {which}: {len(kept)} messages whole in the trace (us)")
-    if several:
-        print(f"(left out: {several} messages of several data reads or packets, whose stages "
+    pieces = sum(1 for k in several if not args.vi or k[0] in args.vi)
+    if pieces:
+        print(f"(left out: {pieces} messages of several data reads or packets, whose stages "
               "overlap)")
     print(f"{'stage':<50} {'mean':>8} {'sd':>8} {'max':>8}")
     for name, a, b in STAGES + (TOTAL,):

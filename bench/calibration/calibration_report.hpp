@@ -1,8 +1,8 @@
 // How well a profile matches the target table: the per-cell errors, the
 // median absolute error over all cells and over those whose target is not 0
 // (a target of 0 is a step the published breakdown counts as taking no
-// time), the worst 1-way error and whether
-// the 1-way latencies keep the published order SVIA < PVIA <= QoS-VIA.
+// time), the worst 1-way error and whether the 1-way latencies keep the
+// published order SVIA < PVIA <= QoS-VIA.
 #pragma once
 
 #include <string>
