@@ -30,9 +30,6 @@ namespace {
     const uint32_t events = via::event_status();
     if ((events & (LANAI_EV_DOORBELL | LANAI_EV_DOORBELL_OVERFLOW)) != 0u)
       drain_doorbells(events);
-    // A packet to resend or acknowledgements to send.
-    if ((events & LANAI_EV_TIMER) != 0u)
-      deadline_reached();
     if (receive_dma_armed == kNoBuffer || (events & LANAI_EV_NRDMA_DONE) != 0u)
       poll_arrivals();
     // Arrivals first: the network holds back whatever follows a packet
@@ -45,6 +42,11 @@ namespace {
       via::trace_state(nullptr);
       continue;
     }
+    // A packet to resend or acknowledgements to send, judged once every
+    // packet that has come in is taken: an acknowledgement waiting in the
+    // receive DMA settles packets a timeout would otherwise send again.
+    if ((events & LANAI_EV_TIMER) != 0u)
+      deadline_reached();
     // A VI going back resends before anything new is sent on it or others
     // (its receiver would drop what follows a gap anyway).
     if (resending()) {
