@@ -52,6 +52,7 @@ struct PipelineOptions {
   std::vector<std::string> stages;
   std::string bytes;
   std::int64_t max_k = PipelineParams{}.max_k;
+  std::optional<unsigned long> ramp_split;
   bool json = false;
 };
 
@@ -107,6 +108,11 @@ void add_pipeline(cli::Command& model, int& exit_status) {
       ->required();
   pipeline->add_option("--max-k", opts->max_k, "largest fragment count searched (at most B)")
       ->capture_default_str();
+  pipeline
+      ->add_option("--ramp-split", opts->ramp_split,
+                   "where the ramp-up plan cuts the path in two: stages before S make its "
+                   "first compound stage (1..stages-1; default: at the bottleneck)")
+      ->type_name("S");
   pipeline->add_flag("--json", opts->json, "print JSON instead of tables");
   pipeline->callback([opts, &exit_status] {
     PipelineParams params;
@@ -116,6 +122,11 @@ void add_pipeline(cli::Command& model, int& exit_status) {
     if (opts->max_k < 1)
       throw std::invalid_argument(fmt::format("--max-k must be >= 1 (got {})", opts->max_k));
     params.max_k = opts->max_k;
+    if (opts->ramp_split) {
+      if (*opts->ramp_split == 0)
+        throw std::invalid_argument("--ramp-split must be >= 1 (got 0)");
+      params.ramp_split = *opts->ramp_split;
+    }
     const PipelineAnalysis analysis = analyse_pipeline(params);
     fmt::print("{}", opts->json ? pipeline_json(analysis) : pipeline_table(analysis));
     exit_status = 0;

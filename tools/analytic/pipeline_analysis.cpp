@@ -49,7 +49,7 @@ PipelineAnalysis analyse_pipeline(const PipelineParams& params) {
   std::sort(a.bottlenecks.begin(), a.bottlenecks.end());
 
   a.theorem = fixed_size_theorem(stages, bytes);
-  a.ramp_up = ramp_up_plan(stages, bytes, a.max_k);
+  a.ramp_up = ramp_up_plan(stages, bytes, a.max_k, params.ramp_split);
   a.hierarchical = hierarchical_plan(stages, bytes, a.max_k);
   return a;
 }

@@ -18,6 +18,7 @@ struct PipelineParams {
   std::vector<PipelineStage> stages; // the path's stages, sender first
   double bytes = 4096.0;             // packet size B, bytes
   std::int64_t max_k = 64;           // largest fragment count searched (at most B)
+  std::size_t ramp_split = 0;        // the ramp-up plan's cut (0: by the bottleneck)
 };
 
 struct PipelineRow {

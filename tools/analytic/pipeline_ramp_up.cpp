@@ -2,6 +2,11 @@
 // the fragment count on the two-stage reduction of a longer pipeline.
 #include "tools/analytic/pipeline_ramp_up.hpp"
 
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <string>
+
 namespace lanai::models {
 
 std::optional<std::vector<double>> ramp_up_fragments(const PipelineStage& first,
@@ -37,11 +42,19 @@ std::optional<std::vector<double>> ramp_up_fragments(const PipelineStage& first,
   return sizes;
 }
 
-RampUpPlan ramp_up_plan(std::span<const PipelineStage> stages, double bytes, std::int64_t max_k) {
+RampUpPlan ramp_up_plan(std::span<const PipelineStage> stages, double bytes, std::int64_t max_k,
+                        std::size_t split) {
   check_pipeline(stages, bytes);
+  if (split != 0 && (stages.size() < 2 || split >= stages.size()))
+    throw std::invalid_argument(
+        stages.size() < 2
+            ? std::string("a ramp-up cut needs at least two stages")
+            : fmt::format("the ramp-up cut must be in 1..{} (the stages before it make the first "
+                          "compound stage; got {})",
+                          stages.size() - 1, split));
   RampUpPlan plan;
   const std::size_t b = bottleneck_stage(stages, bytes);
-  plan.split = b > 0 ? b : 1;
+  plan.split = split != 0 ? split : b > 0 ? b : 1;
   plan.first = compound_stage(stages.first(plan.split));
   plan.second = compound_stage(stages.subspan(plan.split));
   const std::int64_t limit = fragment_count_limit(bytes, max_k);

@@ -24,8 +24,8 @@ std::optional<std::vector<double>> ramp_up_fragments(const PipelineStage& first,
 
 struct RampUpPlan {
   // The two-stage reduction the sizes come from: stages [0, split) make the
-  // first compound stage and [split, n) the second. split is the bottleneck
-  // for the unfragmented packet, or 1 when that is stage 0.
+  // first compound stage and [split, n) the second. Unless chosen, split is
+  // the bottleneck for the unfragmented packet, or 1 when that is stage 0.
   std::size_t split = 1;
   PipelineStage first;
   PipelineStage second;
@@ -35,7 +35,9 @@ struct RampUpPlan {
 
 // Tries k = 1..fragment_count_limit(bytes, max_k), keeps the plan whose
 // latency on the full pipeline is least (the smaller k on a tie). k = 1 is
-// always a plan.
-RampUpPlan ramp_up_plan(std::span<const PipelineStage> stages, double bytes, std::int64_t max_k);
+// always a plan. `split` 0 cuts the path by the rule above; otherwise it
+// must be in 1..n-1 (std::invalid_argument).
+RampUpPlan ramp_up_plan(std::span<const PipelineStage> stages, double bytes, std::int64_t max_k,
+                        std::size_t split = 0);
 
 } // namespace lanai::models
