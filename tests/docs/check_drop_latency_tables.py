@@ -7,15 +7,13 @@
 import csv
 import io
 import pathlib
-import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
 from command_check import output_of, report  # noqa: E402
-from doc_tables import size_bytes, table  # noqa: E402
+from doc_tables import firmware_size_columns, table  # noqa: E402
 
 HEADER = "| drop probability | SVIA 4 KB |"
-FIRMWARES = {"SVIA": "svia", "PVIA": "pvia", "QoS-VIA": "qosvia"}
 # Each table follows the line that names its reliability level.
 TABLES = {"delivery": "1-way latency with drops", "reception": "(`--reliability reception`)"}
 
@@ -25,12 +23,7 @@ def main():
     problems, checked = [], 0
     for level, after in TABLES.items():
         header, rows = table(doc_path, HEADER, after=after)
-        columns = []
-        for cell in header[1:]:
-            m = re.fullmatch(r"(\S+) (\d+ KB)", cell)
-            if not m or m.group(1) not in FIRMWARES:
-                sys.exit(f"{doc_path}: unknown column '{cell}'")
-            columns.append((FIRMWARES[m.group(1)], size_bytes(m.group(2))))
+        columns = firmware_size_columns(doc_path, header[1:])
         drops = ",".join(row[0] for row in rows)
         sizes = ",".join(str(s) for s in sorted({s for _, s in columns}))
         measured = {}

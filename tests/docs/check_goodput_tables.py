@@ -6,16 +6,14 @@
 # Run: check_goodput_tables.py LANAI_EMU SOURCE_DIR docs/reliability.md WORK_DIR
 import json
 import pathlib
-import re
 import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
 from command_check import output_of, report  # noqa: E402
-from doc_tables import size_bytes, table  # noqa: E402
+from doc_tables import firmware_size_columns, table  # noqa: E402
 
 HEADER = "| drop probability | SVIA 4 KB |"
-FIRMWARES = {"SVIA": "svia", "PVIA": "pvia", "QoS-VIA": "qosvia"}
 
 
 def resent(per_message):
@@ -37,12 +35,7 @@ def main():
             cells[point["firmware"], point["message_bytes"], point["drop_probability"]] = \
                 f"{point['throughput_MBps']:.1f} ({'; '.join(figures)})"
         header, rows = table(doc_path, HEADER, after=f"bench/experiments/{experiment}.toml")
-        columns = []
-        for cell in header[1:]:
-            m = re.fullmatch(r"(\S+) (\d+ KB)", cell)
-            if not m or m.group(1) not in FIRMWARES:
-                sys.exit(f"{doc_path}: unknown column '{cell}'")
-            columns.append((FIRMWARES[m.group(1)], size_bytes(m.group(2))))
+        columns = firmware_size_columns(doc_path, header[1:])
         for row in rows:
             drop = float(row[0])
             for (firmware, size), quoted in zip(columns, row[1:]):

@@ -1,6 +1,10 @@
 # Reading a Markdown table out of a doc: its header's cells and its rows'
-# cells, the table found by how its header line starts. stdlib only.
+# cells, the table found by how its header line starts; sizes and columns
+# named by firmware and size. stdlib only.
+import re
 import sys
+
+FIRMWARES = {"SVIA": "svia", "PVIA": "pvia", "QoS-VIA": "qosvia"}
 
 
 def cells(line):
@@ -37,3 +41,14 @@ def size_bytes(text):
     if not number.isdigit() or unit not in ("KB", "B"):
         return None
     return int(number) * (1024 if unit == "KB" else 1)
+
+
+def firmware_size_columns(doc_path, header):
+    """(firmware, bytes) of each header cell such as 'QoS-VIA 16 KB'."""
+    columns = []
+    for cell in header:
+        m = re.fullmatch(r"(\S+) (\d+ K?B)", cell)
+        if not m or m.group(1) not in FIRMWARES:
+            sys.exit(f"{doc_path}: unknown column '{cell}'")
+        columns.append((FIRMWARES[m.group(1)], size_bytes(m.group(2))))
+    return columns
