@@ -12,6 +12,8 @@
 #include <sstream>
 #include <tuple>
 
+#include "emulator/text/text_file.hpp"
+
 namespace lanai::bench {
 
 namespace {
@@ -161,14 +163,8 @@ std::vector<TargetCell> parse_target_table(std::string_view text, std::string_vi
 }
 
 std::vector<TargetCell> read_target_table(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw CalibrationError(fmt::format("{}: cannot read the target table", file.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad())
-    throw CalibrationError(fmt::format("{}: cannot read the target table", file.string()));
-  return parse_target_table(text.str(), file.string());
+  return parse_target_table(
+      text::text_of_file<CalibrationError>(file, "cannot read the target table"), file.string());
 }
 
 } // namespace lanai::bench

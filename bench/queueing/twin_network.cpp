@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <optional>
+#include <string_view>
 
 #include "emulator/kernel/sim_time.hpp"
 #include "emulator/wire/packet.hpp"
@@ -29,6 +32,17 @@ std::optional<std::size_t> next_visit(const QnaNetwork& n, std::size_t from) {
     next = r.to;
   }
   return next;
+}
+
+// A setup time as the profile holds it: whole nanoseconds in 32 bits.
+std::uint32_t setup_ns_of(double ns, std::string_view device) {
+  const double rounded = std::round(ns);
+  if (!(rounded <= static_cast<double>(std::numeric_limits<std::uint32_t>::max())))
+    throw TwinModelError(fmt::format(
+        "{}: the services need a setup of {:.0f} ns, more than the profile's 32-bit setting "
+        "holds ({} ns); choose shorter services",
+        device, rounded, std::numeric_limits<std::uint32_t>::max()));
+  return static_cast<std::uint32_t>(rounded);
 }
 
 } // namespace
@@ -125,7 +139,7 @@ profile::HardwareProfile twin_profile(const profile::HardwareProfile& base, cons
         "choose other transfer sizes",
         s.hdma_descriptor_us, t.descriptor_bytes, s.hdma_data_us, t.data_bytes));
   p.nic.pci_mbytes_per_s = bytes_per_us; // bytes per us is MB/s
-  p.nic.hdma_setup_ns = static_cast<std::uint32_t>(std::lround(setup_ns));
+  p.nic.hdma_setup_ns = setup_ns_of(setup_ns, "host DMA");
 
   const auto link = kernel::Bandwidth::megabytes_per_second(p.wire.link_mbytes_per_s);
   // The port is busy until the packet's tail has left: route byte, data
@@ -138,13 +152,23 @@ profile::HardwareProfile twin_profile(const profile::HardwareProfile& base, cons
         "send DMA: {} bytes take {:.3f} us on a {} MB/s link, longer than nsdma.data ({} us); "
         "choose a smaller data_bytes",
         t.data_bytes + 1u, wire_ns / 1e3, p.wire.link_mbytes_per_s, s.nsdma_us));
-  p.nic.nsdma_setup_ns = static_cast<std::uint32_t>(std::lround(nsdma_setup_ns));
+  p.nic.nsdma_setup_ns = setup_ns_of(nsdma_setup_ns, "send DMA");
   p.wire.max_payload_bytes = std::max(p.wire.max_payload_bytes, t.data_bytes + 64u);
+  // The LANai's services must fit the firmware's waits.
+  for (const double us : {s.lanai_doorbell_us, s.lanai_descriptor_us, s.lanai_data_us})
+    (void)twin_cycles(p, us);
   return p;
 }
 
 std::uint32_t twin_cycles(const profile::HardwareProfile& profile, double us) {
-  return static_cast<std::uint32_t>(std::lround(us * profile.lanai.clock_mhz));
+  const double cycles = std::round(us * profile.lanai.clock_mhz);
+  // The firmware waits out a service on signed 32-bit cycle differences.
+  if (!(cycles >= 0 && cycles <= static_cast<double>(std::numeric_limits<std::int32_t>::max())))
+    throw TwinModelError(fmt::format(
+        "a LANai service of {} us is {:.0f} cycles at {} MHz, more than the firmware's waits "
+        "hold ({} cycles); choose shorter services",
+        us, cycles, profile.lanai.clock_mhz, std::numeric_limits<std::int32_t>::max()));
+  return static_cast<std::uint32_t>(cycles);
 }
 
 } // namespace lanai::bench

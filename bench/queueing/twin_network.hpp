@@ -44,11 +44,13 @@ struct TwinTransfers {
 // descriptor_bytes takes hdma_descriptor_us and data_bytes hdma_data_us,
 // the send DMA start-up so that sending data_bytes (plus the route byte)
 // takes nsdma_us, and queues deep enough never to refuse work. Throws
-// TwinModelError when no such setting exists.
+// TwinModelError when no such setting exists, or the settings or the
+// LANai's services do not fit their 32-bit registers.
 profile::HardwareProfile twin_profile(const profile::HardwareProfile& base,
                                       const TwinServices& services, const TwinTransfers& transfers);
 
-// Core cycles of `us` at the profile's LANai clock, rounded to nearest.
+// Core cycles of `us` at the profile's LANai clock, rounded to nearest;
+// TwinModelError past the 2^31 - 1 the firmware's waits hold.
 std::uint32_t twin_cycles(const profile::HardwareProfile& profile, double us);
 
 } // namespace lanai::bench

@@ -15,6 +15,7 @@
 #include "bench/workloads/card_stages.hpp"
 #include "bench/workloads/message_pattern.hpp"
 #include "bench/workloads/mpeg_source.hpp"
+#include "emulator/text/text_file.hpp"
 
 namespace lanai::bench {
 
@@ -460,13 +461,9 @@ Experiment parse_experiment(std::string_view text, const std::filesystem::path& 
 }
 
 Experiment load_experiment(const std::filesystem::path& file, const ParseOptions& options) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw ExperimentError(fmt::format("{}: cannot open experiment file", file.string()));
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text = text::text_of_file<ExperimentError>(file, "cannot open experiment file");
   const auto base = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
-  return parse_experiment(text.str(), file, base, options);
+  return parse_experiment(text, file, base, options);
 }
 
 } // namespace lanai::bench

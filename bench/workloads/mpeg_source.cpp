@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "emulator/kernel/random_stream.hpp"
+#include "emulator/text/text_file.hpp"
 
 namespace lanai::bench {
 namespace {
@@ -93,14 +94,8 @@ void check_params(const MpegParams& p) {
 } // namespace
 
 std::vector<std::uint32_t> read_frame_trace(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in)
-    throw std::runtime_error(file.string() + ": cannot open frame-size trace");
-  std::stringstream text;
-  text << in.rdbuf();
-  if (in.bad())
-    throw std::runtime_error(file.string() + ": read error");
-  return parse_frame_trace(text.str(), file.string());
+  return parse_frame_trace(
+      text::text_of_file<std::runtime_error>(file, "cannot open frame-size trace"), file.string());
 }
 
 std::vector<std::uint32_t> parse_frame_trace(std::string_view trace, std::string_view source) {

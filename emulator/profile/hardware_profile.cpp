@@ -10,6 +10,8 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "emulator/text/text_file.hpp"
+
 namespace lanai::profile {
 
 namespace {
@@ -238,12 +240,8 @@ HardwareProfile parse_profile(std::string_view text, std::string_view source) {
 }
 
 HardwareProfile load_profile(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw ProfileError(fmt::format("{}: cannot open profile", file.string()));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_profile(ss.str(), file.string());
+  return parse_profile(text::text_of_file<ProfileError>(file, "cannot open profile"),
+                       file.string());
 }
 
 // A TOML basic string, escaped so any name survives a dump and reload.

@@ -106,16 +106,25 @@ std::string TableReader::required_string(std::string_view key) const {
   return *v;
 }
 
+double TableReader::number_of(std::string_view key, const toml::node& n) const {
+  if (!n.is_number())
+    fail(key, fmt::format("must be a number (got {})", type_name(n)));
+  // An integer a double cannot hold exactly has no value<double>().
+  const std::optional<double> v = n.value<double>();
+  if (!v)
+    fail(key, fmt::format("must be a number a double holds exactly, within +-2^53 when written "
+                          "as an integer (got {})",
+                          *n.value<std::int64_t>()));
+  if (!std::isfinite(*v))
+    fail(key, "must be a finite number");
+  return *v;
+}
+
 std::optional<double> TableReader::number(std::string_view key) const {
   const toml::node* n = node(key);
   if (!n)
     return std::nullopt;
-  if (!n->is_number())
-    fail(key, fmt::format("must be a number (got {})", type_name(*n)));
-  const double v = *n->value<double>();
-  if (!std::isfinite(v))
-    fail(key, "must be a finite number");
-  return v;
+  return number_of(key, *n);
 }
 
 double TableReader::required_number(std::string_view key) const {
@@ -185,13 +194,8 @@ std::optional<std::vector<double>> TableReader::number_array(std::string_view ke
   if (!a)
     fail(key, fmt::format("must be an array of numbers (got {})", type_name(*n)));
   std::vector<double> out;
-  for (std::size_t i = 0; i < a->size(); ++i) {
-    const toml::node& e = *a->get(i);
-    if (!e.is_number())
-      fail(fmt::format("{}[{}]", key, i + 1),
-           fmt::format("must be a number (got {})", type_name(e)));
-    out.push_back(*e.value<double>());
-  }
+  for (std::size_t i = 0; i < a->size(); ++i)
+    out.push_back(number_of(fmt::format("{}[{}]", key, i + 1), *a->get(i)));
   return out;
 }
 

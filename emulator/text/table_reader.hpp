@@ -60,6 +60,8 @@ public:
 
 private:
   const toml::node* node(std::string_view key) const;
+  // A number node's value as a double, exactly, or the failure naming `key`.
+  double number_of(std::string_view key, const toml::node& n) const;
 
   const toml::table& table_;
   std::string source_;

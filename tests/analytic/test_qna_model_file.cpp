@@ -1,6 +1,7 @@
 // The model file reader: what it builds, and a clear error for each mistake.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "emulator/text/table_reader.hpp"
@@ -89,6 +90,10 @@ name = "a"
   refused(kStations + "[[station]]\nname = \"a\"\n",
           "m.toml: station[3].name: duplicate station \"a\"");
   refused("name = \"m\"\nrate_per_us = 0.1\n", "m.toml: station: missing");
+  // An integer a double cannot hold exactly is refused, not rounded.
+  refused(kStations + "[[service]]\nstation = \"a\"\nclass = \"x\"\nmean_us = 9007199254740993\n",
+          "m.toml: service[1].mean_us: must be a number a double holds exactly, within +-2^53 "
+          "when written as an integer (got 9007199254740993)");
   refused("name = \"m\"\nrate_per_us = [\n", "m.toml:");
 }
 
@@ -116,4 +121,12 @@ TEST_CASE("a missing model file is reported by name") {
   CHECK_THROWS_WITH_AS(load_qna_model("no-such-model.toml"),
                        doctest::Contains("no-such-model.toml: cannot open model file"),
                        lanai::text::InputError);
+}
+
+TEST_CASE("a model path that is not a regular file is refused before a byte is read") {
+  // A device would be read until memory ran out, a pipe might block.
+  CHECK_THROWS_WITH_AS(load_qna_model("/dev/zero"),
+                       doctest::Contains("/dev/zero: not a regular file"), lanai::text::InputError);
+  CHECK_THROWS_WITH_AS(load_qna_model(std::filesystem::temp_directory_path()),
+                       doctest::Contains("not a regular file"), lanai::text::InputError);
 }

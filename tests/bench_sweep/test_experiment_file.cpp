@@ -480,6 +480,31 @@ TEST_CASE("a missing experiment file is reported with its name") {
   }
 }
 
+TEST_CASE("paths in an experiment that name no regular file are refused unread") {
+  // A device would be read until memory ran out: the experiment file, its
+  // profile, a class's frame-size trace and a queueing model alike.
+  CHECK_THROWS_WITH_AS(load_experiment("/dev/zero", firmwares),
+                       "/dev/zero: not a regular file (a directory, device or pipe cannot be read "
+                       "as input)",
+                       ExperimentError);
+  const std::string head =
+      "name = \"x\"\nkind = \"jitter\"\nfirmwares = [\"svia\"]\nreceivers = 1\n";
+  for (const std::string& body :
+       {head + "profile = \"/dev/zero\"\n",
+        head + "[[class]]\nname = \"v\"\ntraffic = \"vbr\"\nrate_MBps = 1.0\n"
+               "frame_rate = 30.0\ntrace = \"/dev/zero\"\nreceiver = 1\n[load]\nchannels = [1]\n",
+        std::string("name = \"q\"\nkind = \"queueing\"\nfirmwares = [\"nic-send-twin\"]\n"
+                    "model = \"/dev/zero\"\n")}) {
+    CAPTURE(body);
+    try {
+      (void)parse_experiment(body, "t.toml", scratch(), firmwares);
+      FAIL("accepted");
+    } catch (const std::exception& e) {
+      CHECK(std::string(e.what()).find("/dev/zero: not a regular file") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("the shipped experiment files parse") {
   ParseOptions all{
       {"svia", "pvia", "qosvia", "qosvia-sfq", "qosvia-fcfs", "qosvia-regulated", "nic-send-twin"}};

@@ -75,4 +75,9 @@ TEST_CASE("bad rows name the file and line") {
 TEST_CASE("an unreadable file is named") {
   CHECK_THROWS_WITH_AS(read_target_table("/no/such/dir/table.csv"),
                        "/no/such/dir/table.csv: cannot read the target table", CalibrationError);
+  // A device is refused before a byte is read.
+  CHECK_THROWS_WITH_AS(read_target_table("/dev/zero"),
+                       "/dev/zero: not a regular file (a directory, device or pipe cannot be read "
+                       "as input)",
+                       CalibrationError);
 }

@@ -2,6 +2,7 @@
 // dump_profile: defaults, overrides, dump/parse round trips of every
 // parameter, each error path's message, and the shipped benchmark profiles.
 #include "emulator/profile/hardware_profile.hpp"
+#include "emulator/text/text_file.hpp"
 
 #include <doctest/doctest.h>
 
@@ -294,6 +295,23 @@ TEST_CASE("load_profile reads files and names them in errors") {
   } catch (const ProfileError& e) {
     CHECK(std::string(e.what()) == missing.string() + ": cannot open profile");
   }
+
+  // Bounded reads: a device or a directory is refused before a byte is read,
+  // and so is a file past the size any input may have.
+  CHECK_THROWS_WITH_AS(load_profile("/dev/zero"),
+                       "/dev/zero: not a regular file (a directory, device or pipe cannot be read "
+                       "as input)",
+                       ProfileError);
+  CHECK_THROWS_WITH_AS(load_profile(good.parent_path()), doctest::Contains("not a regular file"),
+                       ProfileError);
+  const auto huge = scratch_file("huge.toml", "");
+  std::filesystem::resize_file(huge, lanai::text::max_text_file_bytes + 1);
+  CHECK_THROWS_WITH_AS(load_profile(huge),
+                       (huge.string() + ": 16777217 bytes, more than the 16 MiB an input file "
+                                        "may have")
+                           .c_str(),
+                       ProfileError);
+  std::filesystem::remove(huge);
 }
 
 TEST_CASE("shipped benchmark profiles") {

@@ -139,6 +139,21 @@ TEST_CASE("models the twin cannot execute are refused with the reason") {
   t.data_bytes = 64 * 1024;
   CHECK_THROWS_WITH_AS(twin_profile(profile::default_profile(), s, t),
                        doctest::Contains("choose a smaller data_bytes"), TwinModelError);
+
+  // Services too long for the card's 32-bit settings or the firmware's
+  // waits are refused, not wrapped round.
+  TwinServices slow_dma = s;
+  slow_dma.hdma_descriptor_us = 5e6;
+  slow_dma.hdma_data_us = 6e6;
+  CHECK_THROWS_WITH_AS(twin_profile(profile::default_profile(), slow_dma, TwinTransfers{}),
+                       doctest::Contains("host DMA: the services need a setup of"), TwinModelError);
+  TwinServices slow_lanai = s;
+  slow_lanai.lanai_data_us = 1e8;
+  CHECK_THROWS_WITH_AS(twin_profile(profile::default_profile(), slow_lanai, TwinTransfers{}),
+                       doctest::Contains("a LANai service of 100000000 us is 6600000000 cycles"),
+                       TwinModelError);
+  CHECK(twin_cycles(profile::default_profile(), 1.0) ==
+        static_cast<std::uint32_t>(profile::default_profile().lanai.clock_mhz));
 }
 
 TEST_CASE("a firmware that is not the twin's is refused") {

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "emulator/text/table_reader.hpp"
+#include "emulator/text/text_file.hpp"
 
 namespace lanai::models {
 
@@ -173,12 +174,8 @@ QnaNetwork parse_qna_model(std::string_view text, std::string_view source) {
 }
 
 QnaNetwork load_qna_model(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw text::InputError(fmt::format("{}: cannot open model file", file.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_qna_model(text.str(), file.string());
+  return parse_qna_model(text::text_of_file<text::InputError>(file, "cannot open model file"),
+                         file.string());
 }
 
 } // namespace lanai::models
