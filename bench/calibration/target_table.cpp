@@ -7,9 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 #include "emulator/text/text_file.hpp"

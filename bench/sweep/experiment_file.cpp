@@ -5,8 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "bench/sweep/load_points.hpp"
 #include "emulator/loader/firmware_lookup.hpp"

@@ -4,10 +4,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 #include <toml++/toml.h>
 
 #include "emulator/text/text_file.hpp"

@@ -7,9 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "emulator/text/table_reader.hpp"
 #include "emulator/text/text_file.hpp"
