@@ -1,11 +1,14 @@
-# What README.md says of the main job, run again: `lanai-emu run
-# bench/experiments/cbr-highload.toml` in full, then the knees, the 32 MB/s
-# class's theta at the first load that carries it, the range of that theta
-# up to the load where QoS-VIA stops keeping it below PVIA's (and that it
-# does keep it below up to there), best effort's latency and the host DMA's
-# busy share at the loads README names, each to README's precision. stdlib
-# only.
-# Run: check_readme_main_job.py LANAI_EMU SOURCE_DIR WORK_DIR
+# What the docs say of the main job, run again: `lanai-emu run
+# bench/experiments/cbr-highload.toml` in full. From README.md: the knees,
+# the 32 MB/s class's theta at the first load that carries it, the range of
+# that theta up to the load where QoS-VIA stops keeping it below PVIA's (and
+# that it does keep it below up to there), best effort's latency and the
+# host DMA's busy share at the loads README names. From docs/experiments.md
+# ("Why the knees are where they are"): every cell of its table, theta per
+# class, best effort's mean latency and the sender's host DMA busy share of
+# each firmware at each load it lists, with each knee's cell in bold, and
+# the knees under it. Each to the doc's precision. stdlib only.
+# Run: check_main_job_figures.py LANAI_EMU SOURCE_DIR WORK_DIR
 import csv
 import json
 import pathlib
@@ -14,9 +17,59 @@ import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from command_check import output_of, report  # noqa: E402
+from doc_tables import table  # noqa: E402
 
 CLASS = "32MBps"
+ORDER = ("svia", "pvia", "qosvia")
+EXPERIMENTS_TABLE = "| load (MB/s) | 2 MB/s | 8 MB/s | 32 MB/s | BE mean (us) | sender HDMA |"
+
+
+def short(value, places):
+    """A share or theta as the doc writes it: .018, 1.116."""
+    text = f"{value:.{places}f}"
+    return text[1:] if text.startswith("0.") else text
+
+
+def experiments_table(source, rows, knees, cell):
+    """Problems with docs/experiments.md's table of the main job and its knees."""
+    doc = source / "docs/experiments.md"
+    header, lines = table(doc, EXPERIMENTS_TABLE)
+    problems = []
+    for line in lines:
+        load = float(line[0])
+        got = []
+        for cls in ("2MBps", "8MBps", "32MBps"):
+            carried = [r for r in rows
+                       if float(r["total_load_MBps"]) == load and r["class"] == cls]
+            if not carried:
+                sys.exit(f"results.csv has no {cls} rows at {load:g} MB/s")
+            if all(int(r["channels"]) == 0 for r in carried):
+                got.append("")
+                continue
+            parts = []
+            for f in ORDER:
+                theta = cell(f, load, cls, "theta")
+                text = short(theta, 3)
+                if knees[f] == load and theta >= 0.05:
+                    text = f"**{text}**"
+                parts.append(text)
+            got.append(" / ".join(parts))
+        got.append(" / ".join(f"{cell(f, load, 'BE', 'be_latency_mean_us'):.0f}" for f in ORDER))
+        got.append(" / ".join(short(cell(f, load, "BE", "sender_hdma_busy"), 2) for f in ORDER))
+        for name, said, value in zip(header[1:], line[1:], got):
+            if said != value:
+                problems.append(f"docs/experiments.md at {load:g} MB/s, {name}: the doc says "
+                                f"'{said}', the run gives '{value}'")
+    text = " ".join(open(doc, encoding="utf-8").read().split())
+    m = re.search(r"Knees \(theta >= 0\.05\): SVIA (\d+), PVIA (\d+), QoS-VIA (\d+) MB/s", text)
+    if not m:
+        sys.exit("docs/experiments.md no longer names the knees under its table")
+    got = tuple(str(round(knees[f])) if knees[f] is not None else "none" for f in ORDER)
+    if m.groups() != got:
+        problems.append(f"docs/experiments.md: knees {m.groups()}, the run gives {got}")
+    return problems
 
 
 def main():
@@ -42,8 +95,7 @@ def main():
         return m.groups()
 
     said = quoted(r"the knees are SVIA (\d+), PVIA (\d+) and QoS-VIA (\d+) MB/s", "the knees")
-    got = tuple(str(round(knees[f])) if knees[f] is not None else "none"
-                for f in ("svia", "pvia", "qosvia"))
+    got = tuple(str(round(knees[f])) if knees[f] is not None else "none" for f in ORDER)
     if said != got:
         problems.append(f"knees: README says {said}, the run gives {got}")
 
@@ -79,7 +131,8 @@ def main():
     if said != got:
         problems.append(f"host DMA at {load} MB/s: README says {said}, the run gives {got}")
 
-    report(problems, "README's figures of the main job are what it gives")
+    problems += experiments_table(source, rows, knees, cell)
+    report(problems, "the docs' figures of the main job are what it gives")
 
 
 if __name__ == "__main__":
