@@ -7,13 +7,18 @@
 # ("Why the knees are where they are"): every cell of its table, theta per
 # class, best effort's mean latency and the sender's host DMA busy share of
 # each firmware at each load it lists, with each knee's cell in bold, and
-# the knees under it. Each to the doc's precision. stdlib only.
+# the knees under it; and its table of where the 32 MB/s class's messages
+# spend their time at 75 MB/s, from the traces of the points it names (the
+# main run traces QoS-VIA's, a second run PVIA's) cut by
+# tools/trace_stages.py, with the stages it says do not vary. Each to the
+# doc's precision. stdlib only.
 # Run: check_main_job_figures.py LANAI_EMU SOURCE_DIR WORK_DIR
 import csv
 import json
 import pathlib
 import re
 import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
@@ -30,6 +35,80 @@ def short(value, places):
     """A share or theta as the doc writes it: .018, 1.116."""
     text = f"{value:.{places}f}"
     return text[1:] if text.startswith("0.") else text
+
+
+STAGES_TABLE = "| stage | pvia | qosvia |"
+# The doc's name of each stage, and trace_stages.py's.
+STAGE_NAMES = {
+    "doorbell to descriptor read queued (LANai noticing)":
+        "doorbell to descriptor read queued (LANai)",
+    "descriptor read waiting in the host DMA queue":
+        "descriptor read waiting in the host DMA queue",
+    "descriptor in SRAM to data read queued (LANai)":
+        "descriptor in SRAM to data read queued (LANai)",
+    "data read waiting in the host DMA queue": "data read waiting in the host DMA queue",
+    "data in SRAM to network send started": "data in SRAM to packet started (LANai, send DMA)",
+    "doorbell to tail on the wire": "doorbell to tail on the wire",
+}
+STEADY = ("descriptor read in service", "data read in service",
+          "packet started to its tail on the wire")
+
+
+def traced_points(source):
+    """(PVIA's point, QoS-VIA's point, messages of each trace) the doc names."""
+    text = " ".join(open(source / "docs/experiments.md", encoding="utf-8").read().split())
+    m = re.search(r"\(points (\d+) and (\d+); the (\d+) messages of each trace", text)
+    if not m:
+        sys.exit("docs/experiments.md no longer names the traced points of its stage table")
+    return int(m.group(1)), int(m.group(2)), int(m.group(3))
+
+
+def stages_of(source, trace):
+    """trace_stages.py's table for VI 2 of `trace`: messages, {stage: (mean, sd)}."""
+    run = subprocess.run([sys.executable, source / "tools/trace_stages.py", trace, "--vi", "2"],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"trace_stages.py {trace}: {run.stderr.strip()}")
+    lines = run.stdout.splitlines()
+    m = re.match(r"node 0, VI 2: (\d+) messages whole in the trace", lines[0])
+    if not m:
+        sys.exit(f"trace_stages.py printed '{lines[0]}'")
+    stages = {}
+    for line in lines[2:]:
+        name, mean, sd, _ = line.rsplit(None, 3)
+        stages[name.strip()] = (mean, sd)
+    return int(m.group(1)), stages
+
+
+def stage_table(source, traces, messages):
+    """Problems with docs/experiments.md's stage table, against each
+    firmware's trace."""
+    doc = source / "docs/experiments.md"
+    header, lines = table(doc, STAGES_TABLE)
+    problems = []
+    for column, firmware in enumerate(header[1:], start=1):
+        count, stages = stages_of(source, traces[firmware])
+        if count != messages:
+            problems.append(f"stage table, {firmware}: the doc says {messages} messages, "
+                            f"the trace holds {count}")
+        for line in lines:
+            mean, sd = stages[STAGE_NAMES[line[0]]]
+            if line[column] != f"{mean} (sd {sd})":
+                problems.append(f"stage table, {firmware}, {line[0]}: the doc says "
+                                f"'{line[column]}', the trace gives '{mean} (sd {sd})'")
+        for name in STEADY:
+            if stages[name][1] != "0.0":
+                problems.append(f"stage table, {firmware}: '{name}' varies (sd {stages[name][1]})")
+    text = " ".join(open(doc, encoding="utf-8").read().split())
+    m = re.search(r"The reads' service, ([\d.]+) and ([\d.]+) us, and the packet's ([\d.]+) us",
+                  text)
+    if not m:
+        sys.exit("docs/experiments.md no longer gives the stages that do not vary")
+    got = tuple(stages_of(source, traces["qosvia"])[1][name][0] for name in STEADY)
+    if m.groups() != got:
+        problems.append(f"the stages that do not vary: the doc says {m.groups()}, the trace "
+                        f"gives {got}")
+    return problems
 
 
 def experiments_table(source, rows, knees, cell):
@@ -75,7 +154,14 @@ def experiments_table(source, rows, knees, cell):
 def main():
     emu, source, work = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
     shutil.rmtree(work, ignore_errors=True)
-    output_of([emu, "run", source / "bench/experiments/cbr-highload.toml", "--out", work])
+    experiment = source / "bench/experiments/cbr-highload.toml"
+    pvia_point, qosvia_point, messages = traced_points(source)
+    traces = {"pvia": work / f"point-{pvia_point}.json",
+              "qosvia": work / f"point-{qosvia_point}.json"}
+    output_of([emu, "run", experiment, "--out", work, "--trace", traces["qosvia"],
+               "--trace-point", str(qosvia_point)])
+    output_of([emu, "run", experiment, "--out", work / "second", "--trace", traces["pvia"],
+               "--trace-point", str(pvia_point)])
     rows = list(csv.DictReader(open(work / "results.csv")))
     knees = json.loads((work / "summary.json").read_text())["knee_MBps"]
     readme = " ".join(open(source / "README.md", encoding="utf-8").read().split())
@@ -132,6 +218,9 @@ def main():
         problems.append(f"host DMA at {load} MB/s: README says {said}, the run gives {got}")
 
     problems += experiments_table(source, rows, knees, cell)
+    problems += stage_table(source, traces, messages)
+    if (work / "results.csv").read_bytes() != (work / "second/results.csv").read_bytes():
+        problems.append("tracing another point changed results.csv")
     report(problems, "the docs' figures of the main job are what it gives")
 
 
