@@ -66,6 +66,7 @@ public:
     failed_branch_ = none;
     switches_left_ = max_switches;
     clean_ = false;
+    others_ = 0;
   }
   // The loop repeated: the next give_up() skips the least.
   void succeeded() { backoff_ = 1; }
@@ -89,6 +90,7 @@ public:
     clock_ = ClockRead{};
     clean_ = true;
     rewatched_ = false;
+    others_ = 0;
     return state_;
   }
   // The lap was clean but did not end in the state it began in: the first
@@ -115,6 +117,7 @@ public:
       backoff_ *= 2;
     branch_ = none;
     clean_ = false;
+    others_ = 0;
   }
   // Whether to start watching the backward branch at `branch` now.
   bool wants(std::uint32_t branch) {
@@ -122,9 +125,17 @@ public:
     // the watched loop for good (a path taken once, then a polling loop
     // elsewhere), so the new one is watched instead, unless it already
     // failed in this run (an inner loop, whose outer loop is then watched
-    // in peace) or the run has switched often enough (busy code).
+    // in peace) or the run has switched often enough (busy code). A branch
+    // reached twice since the watched one was last reached closes a loop
+    // the watched branch is not in: it is watched instead however often the
+    // run switched, or a watch kept across runs (Cpu::run_on) would stay on
+    // a branch left behind while the core circles a loop that repeats.
     if (branch_ != none) {
-      if (branch == failed_branch_ || switches_left_ == 0)
+      if (branch == failed_branch_)
+        return false;
+      if (came_round(branch))
+        return true;
+      if (switches_left_ == 0)
         return false;
       --switches_left_;
       return true;
@@ -193,6 +204,16 @@ public:
   std::uint64_t instructions() const { return instructions_; }
 
 private:
+  // Notes `branch`, reached while another is watched; true if it was
+  // reached before since the watched branch last was.
+  bool came_round(std::uint32_t branch) {
+    for (int i = 0; i < others_; ++i)
+      if (others_at_[i] == branch)
+        return true;
+    others_at_[others_ < max_others ? others_++ : max_others - 1] = branch;
+    return false;
+  }
+
   std::uint32_t branch_ = none;
   static constexpr std::uint32_t max_backoff = 1024;
   std::uint32_t skip_branch_ = none;
@@ -209,6 +230,10 @@ private:
   int stores_ = 0;
   std::array<Read, max_reads> reads_at_{};
   int reads_ = 0;
+  // Other backward branches reached since the watched one last was.
+  static constexpr int max_others = 4;
+  std::array<std::uint32_t, max_others> others_at_{};
+  int others_ = 0;
   ClockRead clock_;
 };
 

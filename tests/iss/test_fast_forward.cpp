@@ -495,6 +495,32 @@ TEST_CASE("a polling loop reached after a branch taken once is still skipped") {
   CHECK(both_ways(words, 200'000, 200'000).skipped > 190'000);
 }
 
+TEST_CASE(
+    "a polling lap through two backward branches is skipped after the watch used up its switches") {
+  // Six loops taken once each use up the run's switches of the watch, which
+  // stays on the last; then a polling lap that passes two backward
+  // branches. The watch must move to a branch the lap comes round to, not
+  // stay on one left behind.
+  std::vector<std::uint32_t> words;
+  for (std::uint32_t loop = 0; loop < 6; ++loop) {
+    const auto at = static_cast<std::uint32_t>(4 * words.size());
+    words.insert(words.end(), {ri(add, r7, r0, 2), ri(sub, r7, r7, 1, true), br(6, at + 4), nop});
+  }
+  const auto lap = static_cast<std::uint32_t>(4 * words.size()); // 0x60
+  words.insert(words.end(), {sls(false, r6, data),               // lap:      ld [data], r6
+                             br(0, lap + 0x20),                  // lap+0x04: bt lap+0x20
+                             nop,                                //
+                             ri(sub, r0, r6, 0, true),           // lap+0x0c: sub.f r6, 0, r0
+                             br(7, lap),                         // lap+0x10: beq lap (backward)
+                             nop,                                //
+                             exit_with(r6),                      // lap+0x18
+                             nop,                                //
+                             br(0, lap + 0x0c),                  // lap+0x20: bt lap+0x0c (backward)
+                             nop});
+  // One run, so that no new run gives the watch its switches back.
+  CHECK(both_ways(words, 200'000, 200'000).skipped > 190'000);
+}
+
 TEST_CASE("random instruction streams give the same state with and without fast-forward") {
   std::size_t skipping = 0;
   for (std::uint64_t seed = 0; seed < 1500; ++seed) {
