@@ -14,7 +14,8 @@ def cells(line):
 def table(doc_path, header_start, after=None):
     """(header cells, [row cells]) of the first table whose header line starts
     so (after the first line that contains `after`, if given)."""
-    lines = open(doc_path, encoding="utf-8").read().splitlines()
+    # A table inside a list item is indented: its lines are read without.
+    lines = [line.lstrip() for line in open(doc_path, encoding="utf-8").read().splitlines()]
     first = 0
     if after is not None:
         first = next((i for i, line in enumerate(lines) if after in line), None)
