@@ -17,16 +17,12 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from command_check import output_of, report  # noqa: E402
-from doc_tables import table  # noqa: E402
+from doc_tables import short, table  # noqa: E402
 
 CLASS = "32MBps"
 CLOCK_TABLE = "| load (MB/s) | 66 MHz |"
 FLOOR_TABLE = "| load (MB/s) | 75 | 85 |"
 
-
-def short(value, places):
-    text = f"{value:.{places}f}"
-    return text[1:] if text.startswith("0.") else text
 
 
 def results(directory):

@@ -24,17 +24,12 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from command_check import output_of, report  # noqa: E402
-from doc_tables import table  # noqa: E402
+from doc_tables import short, table  # noqa: E402
 
 CLASS = "32MBps"
 ORDER = ("svia", "pvia", "qosvia")
 EXPERIMENTS_TABLE = "| load (MB/s) | 2 MB/s | 8 MB/s | 32 MB/s | BE mean (us) | sender HDMA |"
 
-
-def short(value, places):
-    """A share or theta as the doc writes it: .018, 1.116."""
-    text = f"{value:.{places}f}"
-    return text[1:] if text.startswith("0.") else text
 
 
 STAGES_TABLE = "| stage | pvia | qosvia |"

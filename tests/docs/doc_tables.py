@@ -53,3 +53,10 @@ def firmware_size_columns(doc_path, header):
             sys.exit(f"{doc_path}: unknown column '{cell}'")
         columns.append((FIRMWARES[m.group(1)], size_bytes(m.group(2))))
     return columns
+
+
+def short(value, places):
+    """A share or theta as the docs write it, without the leading zero:
+    .018, 1.116."""
+    text = f"{value:.{places}f}"
+    return text[1:] if text.startswith("0.") else text
