@@ -66,7 +66,6 @@ public:
     failed_branch_ = none;
     switches_left_ = max_switches;
     clean_ = false;
-    others_ = 0;
   }
   // The loop repeated: the next give_up() skips the least.
   void succeeded() { backoff_ = 1; }
@@ -117,7 +116,6 @@ public:
       backoff_ *= 2;
     branch_ = none;
     clean_ = false;
-    others_ = 0;
   }
   // Whether to start watching the backward branch at `branch` now.
   bool wants(std::uint32_t branch) {
@@ -230,7 +228,8 @@ private:
   int stores_ = 0;
   std::array<Read, max_reads> reads_at_{};
   int reads_ = 0;
-  // Other backward branches reached since the watched one last was.
+  // Other backward branches reached since the watched one last was (the
+  // count is cleared wherever a branch begins to be watched).
   static constexpr int max_others = 4;
   std::array<std::uint32_t, max_others> others_at_{};
   int others_ = 0;

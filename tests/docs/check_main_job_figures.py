@@ -81,8 +81,9 @@ def stage_table(source, traces, messages):
     doc = source / "docs/experiments.md"
     header, lines = table(doc, STAGES_TABLE)
     problems = []
+    cut = {firmware: stages_of(source, traces[firmware]) for firmware in header[1:]}
     for column, firmware in enumerate(header[1:], start=1):
-        count, stages = stages_of(source, traces[firmware])
+        count, stages = cut[firmware]
         if count != messages:
             problems.append(f"stage table, {firmware}: the doc says {messages} messages, "
                             f"the trace holds {count}")
@@ -99,7 +100,7 @@ def stage_table(source, traces, messages):
                   text)
     if not m:
         sys.exit("docs/experiments.md no longer gives the stages that do not vary")
-    got = tuple(stages_of(source, traces["qosvia"])[1][name][0] for name in STEADY)
+    got = tuple(cut["qosvia"][1][name][0] for name in STEADY)
     if m.groups() != got:
         problems.append(f"the stages that do not vary: the doc says {m.groups()}, the trace "
                         f"gives {got}")
