@@ -8,6 +8,7 @@
 
 #include "emulator/cli/command_line.hpp"
 #include "emulator/cli/commands.hpp"
+#include "emulator/iss/block_library.hpp"
 #include "emulator/iss/cpu.hpp"
 #include "bench/commands/bench_commands.hpp"
 #include "hostlib/program/launch_command.hpp"
@@ -30,6 +31,12 @@ int main(int argc, char** argv) {
          "--no-blocks", [] { lanai::iss::set_default_blocks(false); },
          "step every LANai instruction through the reference path instead of running predecoded "
          "blocks (results are the same; for comparison and debugging; not with launch)")
+      ->trigger_on_parse();
+  app.add_flag_callback(
+         "--no-shared-blocks", [] { lanai::iss::BlockLibrary::set_default_sharing(false); },
+         "make every LANai core decode its own predecoded blocks instead of taking those another "
+         "core of the run built from the same code (results are the same; for comparison and "
+         "debugging; not with launch)")
       ->trigger_on_parse();
   int exit_status = 0;
   lanai::cli::add_exec_command(app, exit_status);
@@ -66,9 +73,10 @@ int main(int argc, char** argv) {
       for (int i = 1; i < first; ++i)
         no_fast_forward |= std::string(argv[i]) == "--no-fast-forward";
       for (int i = 1; i < first; ++i) {
-        if (std::string(argv[i]) != "--no-blocks")
+        const std::string flag = argv[i];
+        if (flag != "--no-blocks" && flag != "--no-shared-blocks")
           continue;
-        fmt::print(stderr, "lanai-emu: --no-blocks does not apply to launch (see --help)\n");
+        fmt::print(stderr, "lanai-emu: {} does not apply to launch (see --help)\n", flag);
         return 1;
       }
       return lanai::vipl::launch_command(argc - first, argv + first, no_fast_forward);

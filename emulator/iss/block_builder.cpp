@@ -243,12 +243,17 @@ bool block_costs_supported(const CycleCosts& c) {
 }
 
 Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
-                  const CycleCosts& costs, std::vector<BlockOp>& ops) {
+                  const CycleCosts& costs, std::vector<BlockOp>& ops, std::uint32_t* examined) {
   const std::uint32_t class_cost[] = {costs.alu_cycles, costs.load_cycles, costs.store_cycles,
                                       costs.branch_untaken_cycles};
   Block block;
   block.pc = pc;
   std::uint32_t start = 0, last_start = 0, loaded = 0;
+  std::uint32_t read_to = pc; // the last word read
+  auto word = [&](std::uint32_t at) {
+    read_to = std::max(read_to, at);
+    return decode(word_at(sram + at));
+  };
   auto append = [&](const Instruction& in, std::uint32_t at) {
     BlockOp op = translate(in, at, sram_bytes);
     // A load into the pc always jumps, at a taken branch's cost and no interlock.
@@ -267,7 +272,7 @@ Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram
     ++block.count;
   };
   for (std::uint32_t at = pc; at < sram_bytes && block.count < max_block_instructions; at += 4) {
-    const Instruction in = decode(word_at(sram + at));
+    const Instruction in = word(at);
     if (!fits_block(in))
       break;
     const std::uint32_t slots = delay_slots(in);
@@ -278,7 +283,7 @@ Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram
       Instruction slot[2];
       bool plain = true;
       for (std::uint32_t i = 0; i < slots; ++i) {
-        slot[i] = decode(word_at(sram + at + 4 + 4 * i));
+        slot[i] = word(at + 4 + 4 * i);
         plain = plain && fits_block(slot[i]) && delay_slots(slot[i]) == 0;
       }
       if (!plain)
@@ -291,6 +296,8 @@ Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram
     }
     append(in, at);
   }
+  if (examined != nullptr)
+    *examined = pc < sram_bytes ? (read_to - pc) / 4 + 1 : 0;
   if (block.count == 0)
     return block;
   block.end_pc = pc + 4 * block.count;

@@ -24,8 +24,11 @@ bool block_costs_supported(const CycleCosts& costs);
 // the SRAM of `sram_bytes` bytes at `sram`) to `ops`, followed by an `end`,
 // and describes it (all but where its operations will be kept). A block of
 // no instructions (the one at `pc` must be stepped) appends nothing.
+// `examined`, if given, receives how many words from `pc` on were read: the
+// block's own and the one that ended it, which together decide the block.
 Block build_block(std::uint32_t pc, const std::uint8_t* sram, std::uint32_t sram_bytes,
-                  const CycleCosts& costs, std::vector<BlockOp>& ops);
+                  const CycleCosts& costs, std::vector<BlockOp>& ops,
+                  std::uint32_t* examined = nullptr);
 
 // The first `count` instructions of `block` (0 < count < block.count, all
 // before its jump, whose delay slots they cannot leave out) as a block of

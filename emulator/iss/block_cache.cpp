@@ -12,7 +12,6 @@ namespace lanai::iss {
 
 namespace {
 
-constexpr std::size_t ops_per_chunk = 4096;
 // Below this many forgotten operations, reclaiming is not worth a rebuild.
 constexpr std::size_t min_reclaim_ops = 4096;
 
@@ -21,18 +20,8 @@ std::size_t weight(const Block& block) { return block.count + 1; }
 
 } // namespace
 
-BlockCache::BlockCache(std::uint32_t sram_bytes)
-    : entry_(zeroed_array<const Block*>(sram_bytes / 4)) {}
-
-BlockOp* BlockCache::room_for(std::size_t ops) {
-  if (chunks_.empty() || chunk_used_ + ops > ops_per_chunk) {
-    chunks_.push_back(std::make_unique<BlockOp[]>(ops_per_chunk));
-    chunk_used_ = 0;
-  }
-  BlockOp* room = chunks_.back().get() + chunk_used_;
-  chunk_used_ += ops;
-  return room;
-}
+BlockCache::BlockCache(std::uint32_t sram_bytes, BlockLibrary* library)
+    : library_(library), entry_(zeroed_array<const Block*>(sram_bytes / 4)) {}
 
 // A kept block no longer reachable: its space counts towards a reclaim.
 void BlockCache::forgotten(const Block& block) {
@@ -40,11 +29,12 @@ void BlockCache::forgotten(const Block& block) {
   live_ops_ -= weight(block);
 }
 
-// Stores `block`, whose operations are in scratch_ (if any).
+// Stores `block`, whose operations are in scratch_ (if any; if not, they
+// stay where block.ops points).
 const Block& BlockCache::keep(const Block& block) {
   Block kept = block;
   if (!scratch_.empty()) {
-    BlockOp* ops = room_for(scratch_.size());
+    BlockOp* ops = ops_.place(scratch_.size());
     std::copy(scratch_.begin(), scratch_.end(), ops);
     kept.ops = ops;
   }
@@ -58,31 +48,38 @@ const Block& BlockCache::build(std::uint32_t pc, const std::uint8_t* sram, std::
   if (forgotten_ops_ >= min_reclaim_ops && forgotten_ops_ > live_ops_)
     forget_all();
   scratch_.clear();
-  const Block& block = keep(build_block(pc, sram, sram_bytes, costs, scratch_));
+  const Block* shared = library_ != nullptr ? library_->find(pc, sram) : nullptr;
+  if (shared == nullptr) {
+    std::uint32_t examined = 0;
+    const Block built = build_block(pc, sram, sram_bytes, costs, scratch_, &examined);
+    if (library_ != nullptr && examined > 0)
+      shared = library_->keep(built, scratch_, examined, sram);
+    if (shared == nullptr) {
+      const Block& block = keep(built);
+      entry_[pc >> 2] = &block;
+      return block;
+    }
+  }
+  // The record is this cache's; the operations stay in the library.
+  scratch_.clear();
+  const Block& block = keep(*shared);
   entry_[pc >> 2] = &block;
   return block;
 }
 
 const Block& BlockCache::prefix(const Block& block, std::uint32_t count) {
-  // No reclaiming here, which would free `block` itself: a replaced prefix's
-  // space is reclaimed by a later build().
-  Prefix* const slot = &prefixes_[prefix_slot(block.pc, count)];
-  if (slot->count == count && slot->pc == block.pc)
-    return *slot->block;
-  if (slot->count != 0) { // replaced
-    forgotten(*slot->block);
+  Prefix& slot = prefixes_[prefix_slot(block.pc, count)];
+  if (slot.count != count || slot.pc != block.pc) {
+    slot.block = prefix_block(block, count, slot.ops);
+    slot.pc = block.pc;
+    slot.count = count;
   }
-  const Block& kept = keep(prefix_block(block, count, scratch_));
-  *slot = Prefix{block.pc, count, &kept};
-  return kept;
+  return slot.block;
 }
 
 void BlockCache::forget_prefixes() {
   for (Prefix& slot : prefixes_)
-    if (slot.count != 0) {
-      forgotten(*slot.block);
-      slot = Prefix{};
-    }
+    slot.count = 0;
 }
 
 void BlockCache::forget_covering(std::uint32_t word) {
@@ -108,10 +105,9 @@ void BlockCache::forget_all() {
   for (const Block& block : blocks_)
     if (entry_[block.pc >> 2] == &block)
       entry_[block.pc >> 2] = nullptr;
-  std::fill(prefixes_.begin(), prefixes_.end(), Prefix{});
+  forget_prefixes();
   blocks_.clear();
-  chunks_.clear();
-  chunk_used_ = 0;
+  ops_.clear();
   forgotten_ops_ = 0;
   live_ops_ = 0;
   ++generation_;

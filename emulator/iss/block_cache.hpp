@@ -3,7 +3,8 @@
 // reports every write to a covered word (forget_covering), and the blocks
 // over it are dropped and rebuilt from the new words when next entered.
 // The prefixes of blocks that runs cut short are kept too, so that the
-// same cut is made once.
+// same cut is made once. With a library (block_library.hpp), a block another
+// core built from the same words is taken from there instead of built.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "emulator/iss/block.hpp"
+#include "emulator/iss/block_library.hpp"
+#include "emulator/iss/op_chunks.hpp"
 #include "emulator/iss/cycle_costs.hpp"
 #include "emulator/iss/zeroed_array.hpp"
 
@@ -19,7 +22,7 @@ namespace lanai::iss {
 
 class BlockCache {
 public:
-  explicit BlockCache(std::uint32_t sram_bytes);
+  explicit BlockCache(std::uint32_t sram_bytes, BlockLibrary* library = nullptr);
 
   // Per SRAM word, the block entered there (nullptr: none cached). Blocks
   // and their operations stay where they are until build() reclaims space.
@@ -36,7 +39,8 @@ public:
 
   // The first `count` instructions of the cached `block` as a block of
   // their own (prefix_block), built on first use and kept while the block
-  // is.
+  // is, or until a prefix that shares its place in the table replaces it
+  // (after the run of the block in progress).
   const Block& prefix(const Block& block, std::uint32_t count);
 
   // The word at index `word` changed: forgets every block covering it.
@@ -49,11 +53,13 @@ public:
 
 private:
   // A kept prefix, found by its block's entry and length in a small table
-  // (a prefix that collides replaces the one there).
+  // (a prefix that collides replaces the one there, in the same space:
+  // prefixes are cut often, and never make the blocks be reclaimed).
   struct Prefix {
     std::uint32_t pc = 0;
     std::uint32_t count = 0; // 0: empty
-    const Block* block = nullptr;
+    Block block;
+    std::vector<BlockOp> ops;
   };
   static constexpr std::size_t prefix_slots = 256;
   static std::size_t prefix_slot(std::uint32_t pc, std::uint32_t count) {
@@ -63,14 +69,13 @@ private:
   void forget_all();
   void forget_prefixes();
   void forgotten(const Block& block);
-  BlockOp* room_for(std::size_t ops);
   const Block& keep(const Block& block);
 
+  BlockLibrary* library_;
   ZeroedArray<const Block*> entry_;
   std::deque<Block> blocks_;
-  std::vector<std::unique_ptr<BlockOp[]>> chunks_; // operations, in fixed chunks
-  std::size_t chunk_used_ = 0;                     // of the last chunk
-  std::vector<BlockOp> scratch_;                   // a block's operations while it is built
+  OpChunks ops_;
+  std::vector<BlockOp> scratch_; // a block's operations while it is built
   std::vector<Prefix> prefixes_ = std::vector<Prefix>(prefix_slots);
   std::size_t forgotten_ops_ = 0; // of blocks no longer reachable
   std::size_t live_ops_ = 0;

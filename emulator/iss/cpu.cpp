@@ -73,8 +73,10 @@ bool default_blocks() { return blocks_default; }
 Cpu::Cpu(std::uint32_t sram_bytes, CycleCosts costs, MmioBus* bus)
     : sram_bytes_(valid_sram_bytes(sram_bytes)), sram_(zeroed_array<std::uint8_t>(sram_bytes)),
       decoded_(zeroed_array<Instruction>(sram_bytes / 4)),
-      code_(zeroed_array<std::uint8_t>(sram_bytes / 4)), blocks_(sram_bytes), costs_(costs),
-      blocks_on_(default_blocks() && block_costs_supported(costs)), bus_(bus) {
+      code_(zeroed_array<std::uint8_t>(sram_bytes / 4)),
+      blocks_(sram_bytes_,
+              BlockLibrary::default_sharing() ? &BlockLibrary::of(sram_bytes_, costs) : nullptr),
+      costs_(costs), blocks_on_(default_blocks() && block_costs_supported(costs)), bus_(bus) {
   class_cost_[static_cast<int>(CostClass::alu)] = costs.alu_cycles;
   class_cost_[static_cast<int>(CostClass::load)] = costs.load_cycles;
   class_cost_[static_cast<int>(CostClass::store)] = costs.store_cycles;

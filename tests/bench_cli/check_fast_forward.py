@@ -16,8 +16,8 @@ import sys
 import tempfile
 
 
-def run(emu, experiment, out, extra, trace):
-    cmd = [emu] + extra + ["run", experiment, "--jobs", "1", "--out", str(out)]
+def run(emu, experiment, out, extra, trace, jobs=1):
+    cmd = [emu] + extra + ["run", experiment, "--jobs", str(jobs), "--out", str(out)]
     if trace:
         cmd += ["--trace", str(out / "trace.json")]
     done = subprocess.run(cmd, capture_output=True, text=True)
@@ -36,6 +36,8 @@ def main():
     parser.add_argument("--plain", action="append",
                         help="a flag of the second run (repeatable; default --no-fast-forward), "
                              "given as --plain=--no-blocks")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="points the first run runs at once (the second runs one at a time)")
     args = parser.parse_args()
     flags = args.plain or ["--no-fast-forward"]
     if args.command:
@@ -56,7 +58,7 @@ def main():
         sys.exit("an experiment file or --command is needed")
     with tempfile.TemporaryDirectory() as tmp:
         fast, plain = pathlib.Path(tmp) / "fast", pathlib.Path(tmp) / "plain"
-        run(args.emu, args.experiment, fast, [], args.trace)
+        run(args.emu, args.experiment, fast, [], args.trace, args.jobs)
         run(args.emu, args.experiment, plain, flags, args.trace)
         names = ["results.csv", "summary.json"] + (["trace.json"] if args.trace else [])
         for name in names:
