@@ -64,7 +64,9 @@ EventId Kernel::schedule(SimTime when, Callback&& callback, std::string_view lab
   s.callback = std::move(callback);
   s.label = label;
   s.sequence = sequence;
-  push_entry(Entry{when, sequence, slot, late, reach == EventReach::anything});
+  if (reach.code >= 1u << 31)
+    throw std::length_error("lanai::kernel: too many processors named");
+  push_entry(Entry{when, sequence, slot, late ? 1u : 0u, reach.code});
   ++live_;
   return EventId{sequence, slot};
 }
@@ -113,9 +115,11 @@ void Kernel::execute(Entry entry) {
   Slot& s = slots_[entry.slot];
   s.sequence = 0; // no longer pending, also for the callback itself
   --live_;
-  if (entry.reaches_sleepers && !sleepers_.empty()) {
-    for (Sleeper* sleeper : sleepers_)
-      sleeper->advance_to(entry.time, entry.late);
+  const std::uint32_t reach = entry.reach;
+  if (reach != EventReach::not_processors.code) {
+    for (const SleeperEntry& s : sleepers_)
+      if (reaches(reach, s))
+        s.sleeper->advance_to(entry.time, entry.late != 0);
   }
   now_ = entry.time;
   current_label_ = s.label;
@@ -135,22 +139,26 @@ void Kernel::execute(Entry entry) {
   current_label_ = {};
   s.callback = nullptr;
   free_slots_.push_back(entry.slot);
-  if (entry.reaches_sleepers && !sleepers_.empty())
-    std::erase_if(sleepers_, [](Sleeper* sleeper) { return !sleeper->sleeps_on(); });
+  if (reach != EventReach::not_processors.code && !sleepers_.empty())
+    std::erase_if(sleepers_, [reach](const SleeperEntry& s) {
+      return reaches(reach, s) && !s.sleeper->sleeps_on();
+    });
 }
 
-void Kernel::remove_sleeper(Sleeper& sleeper) { std::erase(sleepers_, &sleeper); }
+void Kernel::remove_sleeper(Sleeper& sleeper) {
+  std::erase_if(sleepers_, [&sleeper](const SleeperEntry& s) { return s.sleeper == &sleeper; });
+}
 
 bool Kernel::sleepers_would_sleep_on() const {
   return std::all_of(sleepers_.begin(), sleepers_.end(),
-                     [](Sleeper* sleeper) { return sleeper->would_sleep_on(); });
+                     [](const SleeperEntry& s) { return s.sleeper->would_sleep_on(); });
 }
 
 void Kernel::wake_sleepers() {
-  std::vector<Sleeper*> woken;
+  std::vector<SleeperEntry> woken;
   woken.swap(sleepers_);
-  for (Sleeper* sleeper : woken)
-    sleeper->wake(now_);
+  for (const SleeperEntry& s : woken)
+    s.sleeper->wake(now_);
 }
 
 void Kernel::execute_task(TaskId task, SimTime time) {

@@ -19,13 +19,22 @@
 
 namespace lanai::kernel {
 
-// Whether an event may change or read what a processor depends on. Events
-// that cannot (a switch routing a packet, a link handed back to a switch)
-// leave sleeping processors where they are (see Kernel::Sleeper).
-enum class EventReach : std::uint8_t {
-  anything,
-  not_processors,
+// Which processors an event may change or read what they depend on: any
+// (the default), none (a switch routing a packet, a link handed back to a
+// switch), or only one (a device of one card, whose events touch that card
+// and nothing another card's processor reads), named by a value
+// Kernel::new_processor_reach() gave. Sleeping processors an event cannot
+// reach stay where they are (see Kernel::Sleeper).
+struct EventReach {
+  std::uint32_t code = 0; // 0: anything; 1: no processor; 2 + n: processor n
+
+  static const EventReach anything;
+  static const EventReach not_processors;
+  static constexpr EventReach processor(std::uint32_t n) { return {n + 2}; }
+  friend constexpr bool operator==(EventReach, EventReach) = default;
 };
+inline constexpr EventReach EventReach::anything{0};
+inline constexpr EventReach EventReach::not_processors{1};
 
 // Names one scheduled event so it can be cancelled. A default-constructed id
 // names nothing; ids are never reused within one Kernel.
@@ -65,9 +74,9 @@ public:
   // What an access at time `access` starts `delay` later: schedule_at, or
   // schedule_after_tasks if there is no delay.
   EventId schedule_from_access(SimTime access, SimTime delay, Callback callback,
-                               std::string_view label = {}) {
-    return schedule(access + delay, std::move(callback), label, delay == SimTime::zero(),
-                    EventReach::anything);
+                               std::string_view label = {},
+                               EventReach reach = EventReach::anything) {
+    return schedule(access + delay, std::move(callback), label, delay == SimTime::zero(), reach);
   }
 
   // Withdraws a pending event. Returns false, and does nothing, if the event
@@ -150,9 +159,10 @@ public:
   // changes (a processor polling in a loop that repeats): before each event
   // it is brought up to the event's time, and after the event it is asked
   // whether it may sleep on; if not, it wakes its task and leaves the list.
-  // Events scheduled with EventReach::not_processors skip both: it stays
-  // behind and is brought up to a later event's time in one go, which is
-  // the same, since nothing it depends on changed in between.
+  // Events that cannot reach it skip both (EventReach::not_processors, and
+  // those of another processor if it was added with a reach of its own):
+  // it stays behind and is brought up to a later event's time in one go,
+  // which is the same, since nothing it depends on changed in between.
   // Events then see it exactly where it would stand had it run all along.
   // Tasks cannot change what a sleeper depends on, so they do not wake it.
   // Should nothing else be pending, the sleepers are woken (they run on, as
@@ -172,7 +182,14 @@ public:
   protected:
     ~Sleeper() = default;
   };
-  void add_sleeper(Sleeper& sleeper) { sleepers_.push_back(&sleeper); }
+  // `own`: the reach of the events that concern it alone (from
+  // new_processor_reach()); with the default, every event that may reach a
+  // processor reaches it.
+  void add_sleeper(Sleeper& sleeper, EventReach own = EventReach::anything) {
+    sleepers_.push_back({&sleeper, own.code});
+  }
+  // A reach of its own for one more processor.
+  EventReach new_processor_reach() { return EventReach::processor(processors_named_++); }
   void remove_sleeper(Sleeper& sleeper);
   bool has_scheduled_events() const { return live_ > 0; }
   // Whether every sleeper would sleep on now (see Sleeper::would_sleep_on):
@@ -200,9 +217,19 @@ private:
     SimTime time;
     std::uint64_t sequence;
     std::uint32_t slot;
-    bool late;             // after the task wakes of its time
-    bool reaches_sleepers; // not EventReach::not_processors
+    std::uint32_t late : 1;   // after the task wakes of its time
+    std::uint32_t reach : 31; // EventReach::code
   };
+  struct SleeperEntry {
+    Sleeper* sleeper;
+    std::uint32_t own; // EventReach::code
+  };
+  // Whether an event of reach `reach` may reach a sleeper.
+  static bool reaches(std::uint32_t reach, const SleeperEntry& s) {
+    return reach == EventReach::anything.code ||
+           (reach != EventReach::not_processors.code &&
+            (s.own == EventReach::anything.code || s.own == reach));
+  }
 
   // In heap_ (timed_heap.hpp): the root is the smallest (time, sequence).
 
@@ -240,7 +267,8 @@ private:
   std::uint64_t next_sequence_ = 1;
   std::uint64_t events_executed_ = 0;
   std::uint64_t scheduled_executed_ = 0;
-  std::vector<Sleeper*> sleepers_;
+  std::vector<SleeperEntry> sleepers_;
+  std::uint32_t processors_named_ = 0;
   bool stop_requested_ = false;
   bool running_ = false;
   SimTime run_limit_ = SimTime::max();

@@ -171,7 +171,7 @@ void ClockedCore::slice() {
   // loop reads (there must be one to come).
   if (!observer_ && cpu_.in_idle_loop() && kernel_.has_scheduled_events()) {
     asleep_ = true;
-    kernel_.add_sleeper(*this);
+    kernel_.add_sleeper(*this, reach_);
     return;
   }
   kernel_.wake_task(task_, resume);

@@ -62,6 +62,12 @@ public:
   // lockstep. Results are the same either way: a core's register accesses
   // still run in time order with everything else.
   void set_lookahead(kernel::SimTime lookahead);
+  // The reach of the events that concern this core alone (those of its
+  // card's devices, kernel::EventReach): while it sleeps, other cores'
+  // events leave it where it is. By default every event that may reach a
+  // processor reaches it.
+  void set_reach(kernel::EventReach reach) { reach_ = reach; }
+  kernel::EventReach reach() const { return reach_; }
 
 private:
   void slice();
@@ -96,6 +102,7 @@ private:
   kernel::TaskId task_; // the slices, a recurring task of the kernel
   bool asleep_ = false;
   kernel::SimTime lookahead_{};
+  kernel::EventReach reach_ = kernel::EventReach::anything;
   // The next event when the run's limits were last set (event_horizon).
   struct NextEvent {
     kernel::SimTime time = kernel::SimTime::max();

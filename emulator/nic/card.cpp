@@ -38,6 +38,14 @@ Card::Card(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
         tpt.node(), port.node()));
   registers_->attach({&cpu_, &core_, doorbells_.get(), hdma_.get(), nsdma_.get(), nrdma_.get(),
                       &trace_, &lanai_work_});
+  // The devices' events concern this card alone: other cards' sleeping
+  // cores stay where they are while they run (the host's may reach anything).
+  const kernel::EventReach reach = kernel.new_processor_reach();
+  core_.set_reach(reach);
+  hdma_->set_reach(reach);
+  nsdma_->set_reach(reach);
+  nrdma_->set_reach(reach);
+  port.set_reach(reach);
   hdma_->set_trace(&trace_);
   nsdma_->set_trace(&trace_);
   nrdma_->set_trace(&trace_);

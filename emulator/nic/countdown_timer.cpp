@@ -30,7 +30,7 @@ void CountdownTimer::write(std::uint64_t cycle, std::uint32_t cycles) {
         events_.publish(event_bits());
         ++activity_;
       },
-      "nic.timer");
+      "nic.timer", core_.reach());
 }
 
 std::uint32_t CountdownTimer::read(std::uint64_t cycle) const {

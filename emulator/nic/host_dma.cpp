@@ -181,7 +181,7 @@ void HostDma::start_service(kernel::SimTime when) {
   busy_.begin(when);
   service_began_ = when;
   completion_event_ = kernel_.schedule_from_access(
-      when, duration, [this] { finish_service(); }, "nic.hdma_done");
+      when, duration, [this] { finish_service(); }, "nic.hdma_done", reach_);
 }
 
 void HostDma::finish_service() {

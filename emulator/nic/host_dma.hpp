@@ -49,6 +49,9 @@ public:
 
   // Where started and finished requests are recorded (the card's).
   void set_trace(CardTrace* trace) { trace_ = trace; }
+  // What the engine's events may reach (its card's processor; see
+  // kernel::EventReach). By default anything.
+  void set_reach(kernel::EventReach reach) { reach_ = reach; }
 
   void set_on_host_write(std::function<void(std::uint64_t, std::uint32_t)> fn) {
     on_host_write_ = std::move(fn);
@@ -101,6 +104,7 @@ private:
   std::uint32_t pop_completion();
 
   kernel::Kernel& kernel_;
+  kernel::EventReach reach_ = kernel::EventReach::anything;
   iss::Cpu& cpu_;
   const ProtectionTable& tpt_;
   std::uint32_t capacity_;

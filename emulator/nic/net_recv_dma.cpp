@@ -111,7 +111,7 @@ std::uint32_t NetRecvDma::arm(kernel::SimTime when) {
         event_ = {};
         port_.set_receive_ready(true);
       },
-      "nic.nrdma_arm");
+      "nic.nrdma_arm", reach_);
   return LANAI_NRDMA_ACCEPTED;
 }
 
@@ -129,7 +129,7 @@ void NetRecvDma::on_packet(wire::Packet packet, bool checksum_ok) {
   meter_.begin(kernel_.now());
   arrived_ = kernel_.now();
   event_ = kernel_.schedule_in(
-      setup_, [this] { finish(); }, "nic.nrdma_done");
+      setup_, [this] { finish(); }, "nic.nrdma_done", reach_);
 }
 
 void NetRecvDma::finish() {

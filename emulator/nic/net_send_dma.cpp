@@ -104,7 +104,7 @@ std::uint32_t NetSendDma::start(kernel::SimTime when) {
                      std::min<std::size_t>(payload_bytes, VIA_PACKET_HEADER_BYTES));
   }
   hand_off_event_ = kernel_.schedule_from_access(
-      when, setup_, [this] { hand_off(); }, "nic.nsdma_start");
+      when, setup_, [this] { hand_off(); }, "nic.nsdma_start", reach_);
   return LANAI_NSDMA_ACCEPTED;
 }
 

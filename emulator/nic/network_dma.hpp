@@ -25,6 +25,9 @@ public:
 
   // Where packets are recorded (the card's).
   void set_trace(CardTrace* trace) { trace_ = trace; }
+  // What the engine's events may reach (its card's processor; see
+  // kernel::EventReach). By default anything.
+  void set_reach(kernel::EventReach reach) { reach_ = reach; }
   kernel::SimTime busy_time() const { return meter_.total(); }
 
 protected:
@@ -40,6 +43,7 @@ protected:
   std::uint32_t result_ = 0;
   std::uint64_t activity_ = 0;
   CardTrace* trace_ = nullptr;
+  kernel::EventReach reach_ = kernel::EventReach::anything;
   BusyMeter meter_;
   kernel::Counter& packets_;
   kernel::Counter& bytes_;

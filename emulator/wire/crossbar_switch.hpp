@@ -48,7 +48,7 @@ private:
     kernel::SimTime waiting_since;
     void on_head_arrived(Link& link, std::shared_ptr<Worm> worm) override;
     kernel::SimTime routing_slack() const override { return owner->routing_latency_; }
-    bool reaches_processors() const override { return false; }
+    kernel::EventReach reach() const override { return kernel::EventReach::not_processors; }
   };
 
   struct Output final : LinkSender {
@@ -59,7 +59,7 @@ private:
     std::size_t last_granted = 0;
     bool arbitration_pending = false;
     void on_link_released(Link& link, const Worm& worm) override;
-    bool reaches_processors() const override { return false; }
+    kernel::EventReach reach() const override { return kernel::EventReach::not_processors; }
   };
 
   void start_routing(Input& in);

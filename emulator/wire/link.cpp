@@ -7,14 +7,6 @@ namespace lanai::wire {
 
 using kernel::SimTime;
 
-namespace {
-
-kernel::EventReach reach(bool processors) {
-  return processors ? kernel::EventReach::anything : kernel::EventReach::not_processors;
-}
-
-} // namespace
-
 LinkTiming LinkTiming::from_profile(const profile::WireParams& wire) {
   return LinkTiming{kernel::Bandwidth::megabytes_per_second(wire.link_mbytes_per_s),
                     kernel::nanoseconds(wire.link_latency_ns)};
@@ -61,7 +53,7 @@ void Link::transmit(std::shared_ptr<Worm> worm) {
         else
           receiver_->on_head_arrived(*this, worm);
       },
-      "wire.head_arrival", reach(receiver_->reaches_processors()));
+      "wire.head_arrival", receiver_->reach());
 }
 
 void Link::release_at(SimTime when, std::shared_ptr<Worm> worm) {
@@ -77,7 +69,7 @@ void Link::release_at(SimTime when, std::shared_ptr<Worm> worm) {
         packets_.add();
         sender_->on_link_released(*this, *worm);
       },
-      "wire.tail_departure", reach(sender_->reaches_processors()));
+      "wire.tail_departure", sender_->reach());
 }
 
 } // namespace lanai::wire

@@ -35,9 +35,9 @@ public:
   // switch buffers what arrives during its routing delay, an interface
   // takes the whole packet.
   virtual kernel::SimTime routing_slack() const { return kernel::SimTime::zero(); }
-  // Whether taking a head may change what a processor reads (an interface
-  // may; a switch only routes): see kernel::EventReach.
-  virtual bool reaches_processors() const { return true; }
+  // Which processors taking a head may change what they read (an
+  // interface, its card's; a switch only routes): see kernel::EventReach.
+  virtual kernel::EventReach reach() const { return kernel::EventReach::anything; }
 
 protected:
   ~LinkReceiver() = default;
@@ -47,8 +47,8 @@ protected:
 class LinkSender {
 public:
   virtual void on_link_released(Link& link, const Worm& worm) = 0;
-  // Whether hearing of a release may change what a processor reads.
-  virtual bool reaches_processors() const { return true; }
+  // Which processors hearing of a release may change what they read.
+  virtual kernel::EventReach reach() const { return kernel::EventReach::anything; }
 
 protected:
   ~LinkSender() = default;

@@ -83,7 +83,7 @@ void NetworkPort::accept_waiting() {
   waiting_.reset();
   const kernel::SimTime tail = finish_worm(worm, kernel_.now());
   kernel_.schedule_at(
-      tail, [this, worm] { deliver(worm); }, "wire.port_deliver");
+      tail, [this, worm] { deliver(worm); }, "wire.port_deliver", reach_);
 }
 
 void NetworkPort::deliver(const std::shared_ptr<Worm>& worm) {

@@ -60,10 +60,15 @@ public:
   void set_on_packet(std::function<void(Packet packet, bool checksum_ok)> callback) {
     on_packet_ = std::move(callback);
   }
+  // What the port's events (a head arriving, a packet delivered, a link
+  // released) may reach: by default anything; the card that owns the port
+  // narrows it to its own processor, the only one they concern.
+  void set_reach(kernel::EventReach reach) { reach_ = reach; }
 
 private:
   void on_link_released(Link& link, const Worm& worm) override;
   void on_head_arrived(Link& link, std::shared_ptr<Worm> worm) override;
+  kernel::EventReach reach() const override { return reach_; }
   void accept_waiting();
   void deliver(const std::shared_ptr<Worm>& worm);
 
@@ -78,6 +83,7 @@ private:
   std::shared_ptr<Worm> waiting_;
   std::function<void(std::uint64_t)> on_send_complete_;
   std::function<void(Packet, bool)> on_packet_;
+  kernel::EventReach reach_ = kernel::EventReach::anything;
   kernel::Counter& sent_;
   kernel::Counter& received_;
   kernel::Counter& checksum_errors_;

@@ -162,6 +162,40 @@ TEST_CASE("events that reach no processor leave a sleeper where it is") {
   CHECK(sleeper.woken_at == nanoseconds(12));
 }
 
+TEST_CASE("one processor's events reach its own sleeper and those without a reach of their own") {
+  // Two cards' cores, each with its own reach, and a core with none (which
+  // every event that may reach a processor reaches).
+  Kernel k;
+  LoggingSleeper a(k, k.add_task([] {}, "a"), 100), b(k, k.add_task([] {}, "b"), 100),
+      any(k, k.add_task([] {}, "any"), 100);
+  const EventReach reach_a = k.new_processor_reach(), reach_b = k.new_processor_reach();
+  CHECK(reach_a != reach_b);
+  CHECK(reach_a != EventReach::anything);
+  CHECK(reach_a != EventReach::not_processors);
+  k.add_sleeper(a, reach_a);
+  k.add_sleeper(b, reach_b);
+  k.add_sleeper(any);
+  k.schedule_at(
+      nanoseconds(2), [] {}, "a's device", reach_a);
+  k.schedule_at(
+      nanoseconds(4), [] {}, "b's device", reach_b);
+  k.schedule_at(
+      nanoseconds(5), [] {}, "switch", EventReach::not_processors);
+  k.schedule_from_access(
+      nanoseconds(6), SimTime::zero(), [] {}, "a's access", reach_a);
+  k.schedule_at(
+      nanoseconds(8), [] {}, "host");
+  k.schedule_at(
+      nanoseconds(9), [] {}, "b's device", reach_b);
+  k.run_until(nanoseconds(10));
+  CHECK(a.advanced == std::vector<std::int64_t>{2, 6, 8});
+  CHECK(a.checks == 3);
+  CHECK(b.advanced == std::vector<std::int64_t>{4, 8, 9});
+  CHECK(b.checks == 3);
+  CHECK(any.advanced == std::vector<std::int64_t>{2, 4, 6, 8, 9});
+  CHECK(any.checks == 5);
+}
+
 TEST_CASE("sleepers are woken once nothing else is pending") {
   Kernel k;
   int runs = 0;
