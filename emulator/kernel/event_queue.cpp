@@ -64,8 +64,6 @@ EventId Kernel::schedule(SimTime when, Callback&& callback, std::string_view lab
   s.callback = std::move(callback);
   s.label = label;
   s.sequence = sequence;
-  if (reach.code >= 1u << 31)
-    throw std::length_error("lanai::kernel: too many processors named");
   push_entry(Entry{when, sequence, slot, late ? 1u : 0u, reach.code});
   ++live_;
   return EventId{sequence, slot};
@@ -115,11 +113,20 @@ void Kernel::execute(Entry entry) {
   Slot& s = slots_[entry.slot];
   s.sequence = 0; // no longer pending, also for the callback itself
   --live_;
+  // An event of a time whose late events have begun to run comes after
+  // every processor's instructions of that time, as they do (it was
+  // scheduled since): the sleepers it reaches are brought up through that
+  // time, which those late events did not all do if their reach was narrower.
+  const bool late = entry.late != 0 || (late_ran_ && entry.time == late_time_);
+  if (entry.late != 0) {
+    late_ran_ = true;
+    late_time_ = entry.time;
+  }
   const std::uint32_t reach = entry.reach;
   if (reach != EventReach::not_processors.code) {
-    for (const SleeperEntry& s : sleepers_)
-      if (reaches(reach, s))
-        s.sleeper->advance_to(entry.time, entry.late != 0);
+    for (const SleeperEntry& sleeper : sleepers_)
+      if (reaches(reach, sleeper))
+        sleeper.sleeper->advance_to(entry.time, late);
   }
   now_ = entry.time;
   current_label_ = s.label;
@@ -140,9 +147,15 @@ void Kernel::execute(Entry entry) {
   s.callback = nullptr;
   free_slots_.push_back(entry.slot);
   if (reach != EventReach::not_processors.code && !sleepers_.empty())
-    std::erase_if(sleepers_, [reach](const SleeperEntry& s) {
-      return reaches(reach, s) && !s.sleeper->sleeps_on();
+    std::erase_if(sleepers_, [reach](const SleeperEntry& sleeper) {
+      return reaches(reach, sleeper) && !sleeper.sleeper->sleeps_on();
     });
+}
+
+EventReach Kernel::new_processor_reach() {
+  if (processors_named_ >= (1u << 31) - 2)
+    throw std::length_error("lanai::kernel: too many processors named");
+  return EventReach::processor(processors_named_++);
 }
 
 void Kernel::remove_sleeper(Sleeper& sleeper) {

@@ -189,7 +189,7 @@ public:
     sleepers_.push_back({&sleeper, own.code});
   }
   // A reach of its own for one more processor.
-  EventReach new_processor_reach() { return EventReach::processor(processors_named_++); }
+  EventReach new_processor_reach();
   void remove_sleeper(Sleeper& sleeper);
   bool has_scheduled_events() const { return live_ > 0; }
   // Whether every sleeper would sleep on now (see Sleeper::would_sleep_on):
@@ -268,6 +268,9 @@ private:
   std::uint64_t events_executed_ = 0;
   std::uint64_t scheduled_executed_ = 0;
   std::vector<SleeperEntry> sleepers_;
+  // The time of the last late event run (if any).
+  bool late_ran_ = false;
+  SimTime late_time_{};
   std::uint32_t processors_named_ = 0;
   bool stop_requested_ = false;
   bool running_ = false;

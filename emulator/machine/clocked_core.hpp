@@ -14,9 +14,10 @@
 // core reaches another only through events, a core with a lookahead (see
 // set_lookahead()) may run ahead of the others between its register
 // accesses, and a core whose polling loop
-// repeats may sleep instead of slicing: the kernel brings it up to each
-// event's time before the event runs, and it wakes once the event changed
-// what its loop reads. Results are the same as if it had run all along.
+// repeats may sleep instead of slicing: the kernel brings it up to the time
+// of each event that may reach it (see set_reach()) before the event runs,
+// and it wakes once the event changed what its loop reads. Results are the
+// same as if it had run all along.
 #pragma once
 
 #include <cstdint>

@@ -103,11 +103,15 @@ struct LoggingSleeper final : Kernel::Sleeper {
   TaskId task;
   int wake_after;
   std::vector<std::int64_t> advanced; // ns
+  std::vector<bool> through;          // brought up through that time (late)
   int checks = 0;
   SimTime woken_at = SimTime::max();
 
   LoggingSleeper(Kernel& k, TaskId t, int after) : kernel(k), task(t), wake_after(after) {}
-  void advance_to(SimTime time, bool) override { advanced.push_back(time.ps() / 1000); }
+  void advance_to(SimTime time, bool late) override {
+    advanced.push_back(time.ps() / 1000);
+    through.push_back(late);
+  }
   bool sleeps_on() override {
     if (++checks < wake_after)
       return true;
@@ -194,6 +198,35 @@ TEST_CASE("one processor's events reach its own sleeper and those without a reac
   CHECK(b.checks == 3);
   CHECK(any.advanced == std::vector<std::int64_t>{2, 4, 6, 8, 9});
   CHECK(any.checks == 5);
+}
+
+TEST_CASE("an event scheduled by a late event of its time brings sleepers up through that time") {
+  // A card's register access at 10 ns starts something after every
+  // processor's instruction of 10 ns (a late event) that at once hands
+  // another card an event of the same time: that card's processor has run
+  // its instruction of 10 ns by then, though the late event did not reach
+  // it.
+  Kernel k;
+  LoggingSleeper a(k, k.add_task([] {}, "a"), 100), b(k, k.add_task([] {}, "b"), 100);
+  const EventReach reach_a = k.new_processor_reach(), reach_b = k.new_processor_reach();
+  k.add_sleeper(a, reach_a);
+  k.add_sleeper(b, reach_b);
+  k.schedule_at(
+      nanoseconds(4), [] {}, "a's device", reach_a);
+  k.schedule_from_access(
+      nanoseconds(10), SimTime::zero(),
+      [&] {
+        k.schedule_at(
+            nanoseconds(10), [] {}, "a's port", reach_a);
+      },
+      "b's access", reach_b);
+  k.schedule_at(
+      nanoseconds(12), [] {}, "a's device", reach_a);
+  k.run_until(nanoseconds(12));
+  CHECK(b.advanced == std::vector<std::int64_t>{10});
+  CHECK(b.through == std::vector<bool>{true});
+  CHECK(a.advanced == std::vector<std::int64_t>{4, 10, 12});
+  CHECK(a.through == std::vector<bool>{false, true, false});
 }
 
 TEST_CASE("sleepers are woken once nothing else is pending") {
