@@ -97,6 +97,9 @@ struct Fixture {
   std::uint64_t counter(const char* name) { return stats.counter(name).value(); }
 };
 
+// Register addresses as the 21-bit absolute form of SLS sees them.
+constexpr std::uint32_t sls_reg(std::uint32_t reg) { return reg & 0x1FFFFFu; }
+
 // Host address of a buffer of this process, as registrations carry it.
 inline std::uint64_t host_address(const void* p) {
   return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));

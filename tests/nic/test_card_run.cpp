@@ -9,13 +9,6 @@ using namespace nic_test;
 namespace t = lanai::test;
 using lanai::kernel::microseconds;
 
-namespace {
-
-// Register addresses as the 21-bit absolute form of SLS sees them.
-constexpr std::uint32_t sls_reg(std::uint32_t reg) { return reg & 0x1FFFFFu; }
-
-} // namespace
-
 TEST_CASE("firmware writes the console and exits; the card reports how it stopped") {
   Fixture f(lanai::profile::default_profile(),
             {t::sli(t::r3, 'o'), t::sls(true, t::r3, sls_reg(LANAI_REG_CONSOLE)),

@@ -1,6 +1,7 @@
 // Network send and receive DMA between two cards: exact bytes and source
 // node, the start-up and receive set-up times, refusals, truncation, bad
-// checksums, and stop/go backpressure while the receiver is not armed.
+// checksums, stop/go backpressure while the receiver is not armed, and a
+// sleeping sender held by it that wakes at the cycle it would have polled.
 #include "tests/nic/nic_fixture.hpp"
 #include "emulator/nic/net_recv_dma.hpp"
 #include "emulator/nic/net_send_dma.hpp"
@@ -225,4 +226,129 @@ TEST_CASE("an unarmed receiver holds packets in the fabric; re-armed, it gets th
   CHECK(f.counter("wire.node1.misrouted") == 0);
   CHECK(f.card(0).devices_idle());
   CHECK(f.card(1).devices_idle());
+}
+
+namespace {
+
+namespace t = lanai::test;
+
+// Both cards run it: node 1 waits `wait` cycles on its timer, then arms its
+// receive DMA and polls until the packet is in; node 0, after `pad` no-ops
+// (which set the phase of its poll against node 1's arming), sends the
+// packet the test put at send_buffer and polls its send DMA until the
+// packet has left. Each keeps the cycle it saw its end at, at 0x1000.
+std::vector<std::uint32_t> late_arm_program(std::uint32_t length, std::uint32_t route_len,
+                                            std::uint32_t wait, std::uint32_t pad) {
+  std::vector<std::uint32_t> p;
+  auto here = [&p] { return static_cast<std::uint32_t>(4 * p.size()); };
+  auto finish = [&p] {
+    p.push_back(t::sls(false, t::r3, sls_reg(LANAI_REG_CYCLE_LO)));
+    p.push_back(t::sls(true, t::r3, 0x1000));
+    p.push_back(t::sli(t::r3, 0));
+    p.push_back(t::exit_with(t::r3));
+  };
+  constexpr std::uint32_t sender = 0x100;
+  p.push_back(t::sls(false, t::r3, sls_reg(LANAI_REG_NODE_ID)));
+  p.push_back(t::ri(t::and_, t::r3, t::r3, 0xFFFF, true));
+  p.push_back(t::br(7, sender)); // beq: node 0
+  p.push_back(t::nop);
+  // The receiver.
+  p.push_back(t::sli(t::r3, wait));
+  p.push_back(t::sls(true, t::r3, sls_reg(LANAI_REG_TIMER)));
+  const std::uint32_t timer_poll = here();
+  p.push_back(t::sls(false, t::r6, sls_reg(LANAI_REG_EVENT_STATUS)));
+  p.push_back(t::ri(t::and_, t::r6, t::r6, LANAI_EV_TIMER, true));
+  p.push_back(t::br(7, timer_poll)); // beq: not yet
+  p.push_back(t::nop);
+  p.push_back(t::sli(t::r6, recv_buffer));
+  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NRDMA_SRAM)));
+  p.push_back(t::sli(t::r6, 1024));
+  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NRDMA_CAPACITY)));
+  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NRDMA_ARM)));
+  const std::uint32_t receive_poll = here();
+  p.push_back(t::sls(false, t::r7, sls_reg(LANAI_REG_NRDMA_STATUS)));
+  p.push_back(t::ri(t::and_, t::r7, t::r7, LANAI_NRDMA_STATUS_DONE, true));
+  p.push_back(t::br(7, receive_poll)); // beq: not yet
+  p.push_back(t::nop);
+  finish();
+  // The sender.
+  REQUIRE(here() <= sender);
+  p.resize(sender / 4, t::nop);
+  p.insert(p.end(), pad, t::nop);
+  p.push_back(t::sli(t::r6, send_buffer));
+  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NSDMA_SRAM)));
+  p.push_back(t::sli(t::r6, length));
+  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NSDMA_LENGTH)));
+  p.push_back(t::sli(t::r6, route_len));
+  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NSDMA_ROUTE_LEN)));
+  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NSDMA_START)));
+  const std::uint32_t send_poll = here();
+  p.push_back(t::sls(false, t::r7, sls_reg(LANAI_REG_NSDMA_STATUS)));
+  p.push_back(t::ri(t::and_, t::r7, t::r7, LANAI_NSDMA_STATUS_BUSY, true));
+  p.push_back(t::br(6, send_poll)); // bne: still busy
+  p.push_back(t::nop);
+  finish();
+  return p;
+}
+
+struct LateArmRun {
+  std::uint32_t sender_saw = 0, receiver_saw = 0;
+  std::uint64_t sender_cycles = 0, receiver_cycles = 0, skipped = 0;
+};
+
+// `route`: the route from card 0 to card 1.
+LateArmRun run_late_arm(const std::vector<std::uint8_t>& route, std::uint32_t wait,
+                        std::uint32_t pad, bool fast_forward) {
+  const auto payload = payload_of(8, 3);
+  const auto route_len = static_cast<std::uint32_t>(route.size());
+  lanai::iss::set_default_fast_forward(fast_forward);
+  Fixture g(lanai::profile::default_profile(),
+            late_arm_program(route_len + static_cast<std::uint32_t>(payload.size()), route_len,
+                             wait, pad));
+  lanai::iss::set_default_fast_forward(true);
+  std::vector<std::uint8_t> packet = route;
+  packet.insert(packet.end(), payload.begin(), payload.end());
+  g.card(0).write_sram(send_buffer, packet);
+  g.card(0).start();
+  g.card(1).start();
+  g.kernel.run();
+  REQUIRE_FALSE(g.card(0).firmware_running());
+  REQUIRE_FALSE(g.card(1).firmware_running());
+  CHECK(received(g, 1, payload.size()) == payload);
+  LateArmRun r;
+  r.sender_saw = g.card(0).read_sram_word(0x1000);
+  r.receiver_saw = g.card(1).read_sram_word(0x1000);
+  r.sender_cycles = g.card(0).cpu().cycles();
+  r.receiver_cycles = g.card(1).cpu().cycles();
+  r.skipped = g.card(0).cpu().skipped_cycles() + g.card(1).cpu().skipped_cycles();
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("a sender asleep on a packet held by a receiver that arms late sees it leave at the "
+          "same cycle as when it polls all along") {
+  // The packet waits at card 1's port until the card arms. It is short
+  // enough to have left card 0 whole (the switch holds it), so card 1's
+  // arming, a late event of card 1, hands card 0's link back at that very
+  // time, while card 0's core sleeps in its poll. Over arming times and
+  // phases of card 0's poll against them, the cycles both cores see their
+  // ends at are those of cores that never sleep.
+  const std::vector<std::uint8_t> route = Fixture().net->route(0, 1);
+  std::uint64_t skipped = 0;
+  for (std::uint32_t wait = 6000; wait < 6016; ++wait)
+    for (std::uint32_t pad = 0; pad < 8; ++pad) {
+      CAPTURE(wait);
+      CAPTURE(pad);
+      const LateArmRun fast = run_late_arm(route, wait, pad, true),
+                       plain = run_late_arm(route, wait, pad, false);
+      CHECK(fast.sender_saw == plain.sender_saw);
+      CHECK(fast.receiver_saw == plain.receiver_saw);
+      CHECK(fast.sender_cycles == plain.sender_cycles);
+      CHECK(fast.receiver_cycles == plain.receiver_cycles);
+      CHECK(plain.skipped == 0);
+      CHECK(fast.sender_saw > wait); // the packet left once card 1 had armed
+      skipped += fast.skipped;
+    }
+  CHECK(skipped > 0); // the cores did sleep
 }
