@@ -241,6 +241,21 @@ std::vector<std::uint32_t> late_arm_program(std::uint32_t length, std::uint32_t 
                                             std::uint32_t wait, std::uint32_t pad) {
   std::vector<std::uint32_t> p;
   auto here = [&p] { return static_cast<std::uint32_t>(4 * p.size()); };
+  // Writes each value to its register.
+  auto set = [&p](std::initializer_list<std::pair<std::uint32_t, std::uint32_t>> writes) {
+    for (const auto& [reg, value] : writes) {
+      p.push_back(t::sli(t::r6, value));
+      p.push_back(t::sls(true, t::r6, sls_reg(reg)));
+    }
+  };
+  // Reads `reg` until `bits` of it are set (`while_set`: clear).
+  auto poll = [&p, &here](std::uint32_t reg, std::uint32_t bits, bool while_set) {
+    const std::uint32_t lap = here();
+    p.push_back(t::sls(false, t::r7, sls_reg(reg)));
+    p.push_back(t::ri(t::and_, t::r7, t::r7, bits, true));
+    p.push_back(t::br(while_set ? 6 : 7, lap)); // bne or beq
+    p.push_back(t::nop);
+  };
   auto finish = [&p] {
     p.push_back(t::sls(false, t::r3, sls_reg(LANAI_REG_CYCLE_LO)));
     p.push_back(t::sls(true, t::r3, 0x1000));
@@ -253,40 +268,22 @@ std::vector<std::uint32_t> late_arm_program(std::uint32_t length, std::uint32_t 
   p.push_back(t::br(7, sender)); // beq: node 0
   p.push_back(t::nop);
   // The receiver.
-  p.push_back(t::sli(t::r3, wait));
-  p.push_back(t::sls(true, t::r3, sls_reg(LANAI_REG_TIMER)));
-  const std::uint32_t timer_poll = here();
-  p.push_back(t::sls(false, t::r6, sls_reg(LANAI_REG_EVENT_STATUS)));
-  p.push_back(t::ri(t::and_, t::r6, t::r6, LANAI_EV_TIMER, true));
-  p.push_back(t::br(7, timer_poll)); // beq: not yet
-  p.push_back(t::nop);
-  p.push_back(t::sli(t::r6, recv_buffer));
-  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NRDMA_SRAM)));
-  p.push_back(t::sli(t::r6, 1024));
-  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NRDMA_CAPACITY)));
-  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NRDMA_ARM)));
-  const std::uint32_t receive_poll = here();
-  p.push_back(t::sls(false, t::r7, sls_reg(LANAI_REG_NRDMA_STATUS)));
-  p.push_back(t::ri(t::and_, t::r7, t::r7, LANAI_NRDMA_STATUS_DONE, true));
-  p.push_back(t::br(7, receive_poll)); // beq: not yet
-  p.push_back(t::nop);
+  set({{LANAI_REG_TIMER, wait}});
+  poll(LANAI_REG_EVENT_STATUS, LANAI_EV_TIMER, false);
+  set({{LANAI_REG_NRDMA_SRAM, recv_buffer},
+       {LANAI_REG_NRDMA_CAPACITY, 1024},
+       {LANAI_REG_NRDMA_ARM, 1}});
+  poll(LANAI_REG_NRDMA_STATUS, LANAI_NRDMA_STATUS_DONE, false);
   finish();
   // The sender.
   REQUIRE(here() <= sender);
   p.resize(sender / 4, t::nop);
   p.insert(p.end(), pad, t::nop);
-  p.push_back(t::sli(t::r6, send_buffer));
-  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NSDMA_SRAM)));
-  p.push_back(t::sli(t::r6, length));
-  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NSDMA_LENGTH)));
-  p.push_back(t::sli(t::r6, route_len));
-  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NSDMA_ROUTE_LEN)));
-  p.push_back(t::sls(true, t::r6, sls_reg(LANAI_REG_NSDMA_START)));
-  const std::uint32_t send_poll = here();
-  p.push_back(t::sls(false, t::r7, sls_reg(LANAI_REG_NSDMA_STATUS)));
-  p.push_back(t::ri(t::and_, t::r7, t::r7, LANAI_NSDMA_STATUS_BUSY, true));
-  p.push_back(t::br(6, send_poll)); // bne: still busy
-  p.push_back(t::nop);
+  set({{LANAI_REG_NSDMA_SRAM, send_buffer},
+       {LANAI_REG_NSDMA_LENGTH, length},
+       {LANAI_REG_NSDMA_ROUTE_LEN, route_len},
+       {LANAI_REG_NSDMA_START, 1}});
+  poll(LANAI_REG_NSDMA_STATUS, LANAI_NSDMA_STATUS_BUSY, true);
   finish();
   return p;
 }
