@@ -64,7 +64,7 @@ EventId Kernel::schedule(SimTime when, Callback&& callback, std::string_view lab
   s.callback = std::move(callback);
   s.label = label;
   s.sequence = sequence;
-  push_entry(Entry{when, sequence, slot, late ? 1u : 0u, reach.code});
+  push_entry(Entry{when, sequence, slot, Entry::mark(late, reach)});
   ++live_;
   return EventId{sequence, slot};
 }
@@ -117,12 +117,12 @@ void Kernel::execute(Entry entry) {
   // every processor's instructions of that time, as they do (it was
   // scheduled since): the sleepers it reaches are brought up through that
   // time, which those late events did not all do if their reach was narrower.
-  const bool late = entry.late != 0 || (late_ran_ && entry.time == late_time_);
-  if (entry.late != 0) {
+  const bool late = entry.late() || (late_ran_ && entry.time == late_time_);
+  if (entry.late()) {
     late_ran_ = true;
     late_time_ = entry.time;
   }
-  const std::uint32_t reach = entry.reach;
+  const std::uint32_t reach = entry.reach();
   if (reach != EventReach::not_processors.code) {
     for (const SleeperEntry& sleeper : sleepers_)
       if (reaches(reach, sleeper))
@@ -219,7 +219,7 @@ bool Kernel::run_next(SimTime limit) {
   const bool event = !heap_.empty() && heap_.front().time <= limit;
   if (wake != nullptr && wake->time <= limit &&
       (!event || wake->time < heap_.front().time ||
-       (wake->time == heap_.front().time && heap_.front().late))) {
+       (wake->time == heap_.front().time && heap_.front().late()))) {
     const SimTime time = wake->time;
     execute_task(tasks_.pop_front(), time);
     return true;
@@ -254,7 +254,7 @@ SimTime Kernel::next_scheduled_time() {
 
 SimTime Kernel::next_scheduled_time(bool& late) {
   drop_cancelled_front();
-  late = !heap_.empty() && heap_.front().late;
+  late = !heap_.empty() && heap_.front().late();
   return heap_.empty() ? SimTime::max() : heap_.front().time;
 }
 

@@ -217,8 +217,17 @@ private:
     SimTime time;
     std::uint64_t sequence;
     std::uint32_t slot;
-    std::uint32_t late : 1;   // after the task wakes of its time
-    std::uint32_t reach : 31; // EventReach::code
+    // Bit 0: late (after the task wakes of its time); the rest: the
+    // EventReach code. One word written whole: bit-fields here were
+    // written a byte at a time and read back as a word, which stalls the
+    // processor on every event scheduled.
+    std::uint32_t marks;
+
+    static std::uint32_t mark(bool late, EventReach reach) {
+      return reach.code << 1 | (late ? 1u : 0u);
+    }
+    bool late() const { return (marks & 1u) != 0; }
+    std::uint32_t reach() const { return marks >> 1; }
   };
   struct SleeperEntry {
     Sleeper* sleeper;

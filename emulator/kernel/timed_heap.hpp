@@ -1,6 +1,6 @@
 // The binary heap both kernel queues keep their work in, earliest first:
 // entries with a `time` and a `sequence` (the order they were made in,
-// which breaks ties), and perhaps a `late` mark. Sifted by hand: the moving entry stays in registers
+// which breaks ties), and perhaps a `late()` mark. Sifted by hand: the moving entry stays in registers
 // instead of being stored and read back at once, as push_heap and pop_heap
 // do.
 #pragma once
@@ -16,9 +16,9 @@ template <class Entry>
 bool later(const Entry& a, const Entry& b) {
   if (a.time != b.time)
     return a.time > b.time;
-  if constexpr (requires { a.late; }) {
-    if (a.late != b.late)
-      return a.late;
+  if constexpr (requires { a.late(); }) {
+    if (a.late() != b.late())
+      return a.late();
   }
   return a.sequence > b.sequence;
 }
