@@ -8,6 +8,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "emulator/kernel/invariant_divider.hpp"
+
 namespace lanai::kernel {
 
 // A point in (or span of) virtual time. Picoseconds in a signed 64-bit count
@@ -119,8 +121,8 @@ public:
   // Time taken by `cycles` cycles: floor(cycles * 1e12 / hz) picoseconds.
   constexpr SimTime cycles_to_time(std::uint64_t cycles) const {
     std::uint64_t num = 0;
-    if (!__builtin_mul_overflow(cycles, ps_num_, &num))
-      return SimTime::from_ps(detail::checked_ps(num / hz_den_));
+    if (!__builtin_mul_overflow(cycles, ps_num_.divisor(), &num))
+      return SimTime::from_ps(detail::checked_ps(hz_den_.divide(num)));
     const auto wide = static_cast<detail::Uint128>(cycles) * detail::ps_per_second;
     return SimTime::from_ps(detail::checked_ps(wide / hz_));
   }
@@ -131,8 +133,9 @@ public:
   // scheduled for a cycle and the handler then reads the cycle counter.
   constexpr SimTime cycles_to_time_ceil(std::uint64_t cycles) const {
     std::uint64_t num = 0;
-    if (!__builtin_mul_overflow(cycles, ps_num_, &num) && num <= ~std::uint64_t{0} - hz_den_)
-      return SimTime::from_ps(detail::checked_ps((num + hz_den_ - 1) / hz_den_));
+    if (!__builtin_mul_overflow(cycles, ps_num_.divisor(), &num) &&
+        num <= ~std::uint64_t{0} - hz_den_.divisor())
+      return SimTime::from_ps(detail::checked_ps(hz_den_.divide(num + hz_den_.divisor() - 1)));
     const auto wide = static_cast<detail::Uint128>(cycles) * detail::ps_per_second;
     return SimTime::from_ps(detail::checked_ps((wide + hz_ - 1) / hz_));
   }
@@ -142,8 +145,8 @@ public:
     if (t.ps() < 0)
       throw std::domain_error("lanai::kernel: negative time has no cycle count");
     std::uint64_t num = 0;
-    if (!__builtin_mul_overflow(static_cast<std::uint64_t>(t.ps()), hz_den_, &num))
-      return num / ps_num_;
+    if (!__builtin_mul_overflow(static_cast<std::uint64_t>(t.ps()), hz_den_.divisor(), &num))
+      return ps_num_.divide(num);
     const auto wide = static_cast<detail::Uint128>(t.ps()) * hz_;
     return static_cast<std::uint64_t>(wide / detail::ps_per_second);
   }
@@ -170,9 +173,10 @@ private:
 
   std::uint64_t hz_;
   // hz / 1e12 in lowest terms: the conversions stay in 64 bits (one
-  // division instead of a 128-bit one) whenever the product fits.
-  std::uint64_t ps_num_; // 1e12 / gcd
-  std::uint64_t hz_den_; // hz / gcd
+  // division, by multiplication, instead of a 128-bit one) whenever the
+  // product fits.
+  InvariantDivider ps_num_; // 1e12 / gcd
+  InvariantDivider hz_den_; // hz / gcd
 };
 
 // A transfer rate in bytes per second. Megabytes are decimal (10^6 bytes),
