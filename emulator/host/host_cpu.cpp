@@ -16,6 +16,11 @@ namespace lanai::host {
 namespace {
 
 thread_local HostCpu* running_host = nullptr;
+
+// A program reaches a card only through the card's host side, which brings
+// the card's sleeping core up before it changes anything the core reads:
+// the program's events leave the other sleeping cores where they are.
+constexpr kernel::EventReach program_reach = kernel::EventReach::brought_up;
 thread_local SwitchObserver* switch_observer = nullptr;
 
 // Makes `host` current while its fiber runs, restoring the outer one after.
@@ -86,7 +91,7 @@ void HostCpu::start(std::function<int()> program, std::size_t stack_bytes) {
       stack_bytes != 0 ? stack_bytes : Fiber::default_stack_bytes);
   state_ = HostState::computing;
   resume_event_ = kernel_.schedule_in(
-      kernel::SimTime::zero(), [this] { resume(); }, label_);
+      kernel::SimTime::zero(), [this] { resume(); }, label_, program_reach);
 }
 
 void HostCpu::require_current(const char* what) const {
@@ -145,7 +150,7 @@ void HostCpu::compute(kernel::SimTime duration) {
     return;
   state_ = HostState::computing;
   resume_event_ = kernel_.schedule_in(
-      spent, [this] { resume(); }, label_);
+      spent, [this] { resume(); }, label_, program_reach);
   suspend();
 }
 
@@ -209,7 +214,7 @@ bool HostCpu::wait(const std::function<bool()>& ready, std::optional<kernel::Sim
           deadline_event_ = {};
           wake();
         },
-        label_);
+        label_, program_reach);
   }
   // Leaves no timer or stale report behind, also when the fiber unwinds.
   struct Cleanup {
@@ -244,7 +249,7 @@ void HostCpu::wake() {
     if (!wake_pending_) {
       wake_pending_ = true;
       resume_event_ = kernel_.schedule_in(
-          kernel::SimTime::zero(), [this] { resume(); }, label_);
+          kernel::SimTime::zero(), [this] { resume(); }, label_, program_reach);
     }
     break;
   case HostState::running:

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -110,6 +111,11 @@ public:
   bool idle_loop_holds();
   // The same check without forgetting the loop.
   bool idle_loop_repeats();
+  // Whether the core stands in such a loop and nothing has changed since
+  // it was last found to hold: every register the loop reads reads the
+  // same, to the bit, and nothing outside the core wrote its memory or
+  // registers. Changes nothing.
+  bool idle_inputs_unchanged();
   // Whether the lap the idle watch follows may go on in the next run
   // (run_on()) although device events ran since this one ended: nothing
   // outside the core wrote its memory or registers, and every device
@@ -231,6 +237,8 @@ private:
   // Reads a stable register again, as the idle watch does (directly if the
   // bus has a direct read for it): false if the bus refused.
   bool read_stable(std::uint32_t address, std::uint32_t& value);
+  // idle_loop_repeats(), leaving what each read gave in `values` if given.
+  bool loop_repeats(std::array<std::uint32_t, IdleWatch::max_reads>* values);
 
   std::uint32_t sram_bytes_;
   ZeroedArray<std::uint8_t> sram_;

@@ -72,8 +72,11 @@ void Cpu::watch_backward_branch(WatchAction action, std::uint32_t pc, std::uint6
     lap_.outside_writes = outside_writes_;
     lap_.outside_state_writes = outside_state_writes_;
     lap_.reads = watch_.reads();
-    for (int i = 0; i < lap_.reads; ++i)
+    for (int i = 0; i < lap_.reads; ++i) {
       lap_.read[i] = watch_.read(i);
+      lap_.seen[i] = lap_.read[i].value;
+    }
+    lap_.seen_outside_writes = outside_writes_;
     lap_.polled = lap_.reads == 1 ? polled_register(pc, lap_instructions) : PolledRegister{};
   }
   skip_laps(lap_cycles, lap_instructions, cycle_limit, instruction_limit);
@@ -152,7 +155,9 @@ PolledRegister Cpu::polled_register(std::uint32_t branch_pc, std::uint64_t lap_i
   return result.with_masks(regs_);
 }
 
-bool Cpu::idle_loop_repeats() {
+bool Cpu::idle_loop_repeats() { return loop_repeats(nullptr); }
+
+bool Cpu::loop_repeats(std::array<std::uint32_t, IdleWatch::max_reads>* values) {
   // A write from outside to data the lap does not load changes nothing it
   // does.
   const bool unwritten =
@@ -167,13 +172,31 @@ bool Cpu::idle_loop_repeats() {
       same = lap_.polled.covers(pc_) && ((value ^ lap_.read[i].value) & lap_.polled.relevant) == 0;
     }
     lap_.polled_now = value;
+    if (values != nullptr)
+      (*values)[i] = value;
   }
   return same;
 }
 
 bool Cpu::idle_loop_holds() {
-  lap_.valid = idle_loop_repeats();
+  std::array<std::uint32_t, IdleWatch::max_reads> values;
+  lap_.valid = loop_repeats(&values);
+  if (lap_.valid) {
+    std::copy_n(values.begin(), lap_.reads, lap_.seen.begin());
+    lap_.seen_outside_writes = outside_writes_;
+  }
   return lap_.valid;
+}
+
+bool Cpu::idle_inputs_unchanged() {
+  if (!lap_.valid || bus_ == nullptr || outside_writes_ != lap_.seen_outside_writes)
+    return false;
+  for (int i = 0; i < lap_.reads; ++i) {
+    std::uint32_t value = 0;
+    if (!read_stable(lap_.read[i].address, value) || value != lap_.seen[i])
+      return false;
+  }
+  return true;
 }
 
 bool Cpu::watch_holds() {

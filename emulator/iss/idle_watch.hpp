@@ -254,6 +254,10 @@ struct LapRecord {
   std::array<IdleWatch::Read, IdleWatch::max_reads> read{};
   PolledRegister polled;        // what the lap does with its one read, if known
   std::uint32_t polled_now = 0; // that register's value at the last check
+  // What the lap's reads gave, and the count of outside writes, when it was
+  // recorded or last found to hold.
+  std::array<std::uint32_t, IdleWatch::max_reads> seen{};
+  std::uint64_t seen_outside_writes = 0;
 };
 
 } // namespace lanai::iss

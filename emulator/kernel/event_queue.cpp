@@ -123,6 +123,10 @@ void Kernel::execute(Entry entry) {
     late_time_ = entry.time;
   }
   const std::uint32_t reach = entry.reach();
+  if (reach == EventReach::brought_up.code && !sleepers_.empty()) {
+    execute_deferring(entry, late, s);
+    return;
+  }
   if (reach != EventReach::not_processors.code) {
     for (const SleeperEntry& sleeper : sleepers_)
       if (reaches(reach, sleeper))
@@ -152,8 +156,66 @@ void Kernel::execute(Entry entry) {
     });
 }
 
+void Kernel::execute_deferring(const Entry& entry, bool late, Slot& s) {
+  now_ = entry.time;
+  current_label_ = s.label;
+  ++events_executed_;
+  ++scheduled_executed_;
+  deferred_ = {entry.time, late};
+  deferring_ = true;
+  struct Done {
+    Kernel& k;
+    std::uint32_t slot;
+    ~Done() {
+      k.deferring_ = false;
+      k.current_label_ = {};
+      k.slots_[slot].callback = nullptr;
+      k.free_slots_.push_back(slot);
+    }
+  };
+  try {
+    const Done done{*this, entry.slot};
+    s.callback();
+  } catch (...) {
+    for (SleeperEntry& sleeper : sleepers_)
+      sleeper.brought_up = false;
+    throw;
+  }
+  // Settled in turn: one may throw, and those before it have left the list
+  // if they woke, those after it are still asleep and unsettled, with their
+  // marks cleared for the next event.
+  std::vector<SleeperEntry>::iterator kept = sleepers_.begin();
+  for (auto it = sleepers_.begin(); it != sleepers_.end(); ++it) {
+    const bool brought_up = std::exchange(it->brought_up, false);
+    bool asleep;
+    try {
+      asleep = it->sleeper->settle(brought_up);
+    } catch (...) {
+      for (auto rest = it + 1; rest != sleepers_.end(); ++rest)
+        rest->brought_up = false;
+      sleepers_.erase(kept, it);
+      throw;
+    }
+    if (asleep)
+      *kept++ = *it;
+  }
+  sleepers_.erase(kept, sleepers_.end());
+}
+
+void Kernel::bring_up(Sleeper& sleeper) {
+  if (!deferring_)
+    return;
+  for (SleeperEntry& s : sleepers_) {
+    if (s.sleeper != &sleeper || s.brought_up)
+      continue;
+    s.brought_up = true;
+    sleeper.advance_to(deferred_.time, deferred_.late);
+    return;
+  }
+}
+
 EventReach Kernel::new_processor_reach() {
-  if (processors_named_ >= (1u << 31) - 2)
+  if (processors_named_ >= (1u << 31) - 3)
     throw std::length_error("lanai::kernel: too many processors named");
   return EventReach::processor(processors_named_++);
 }

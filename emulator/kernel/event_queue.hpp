@@ -21,20 +21,26 @@ namespace lanai::kernel {
 
 // Which processors an event may change or read what they depend on: any
 // (the default), none (a switch routing a packet, a link handed back to a
-// switch), or only one (a device of one card, whose events touch that card
+// switch), only one (a device of one card, whose events touch that card
 // and nothing another card's processor reads), named by a value
-// Kernel::new_processor_reach() gave. Sleeping processors an event cannot
-// reach stay where they are (see Kernel::Sleeper).
+// Kernel::new_processor_reach() gave, or those its callback brings up
+// itself (a host program's, which reaches a card only through the card's
+// host interface, and that brings the card's processor up first: see
+// Kernel::deferred_advance()). Sleeping processors an event cannot reach
+// stay where they are (see Kernel::Sleeper).
 struct EventReach {
-  std::uint32_t code = 0; // 0: anything; 1: no processor; 2 + n: processor n
+  // 0: anything; 1: no processor; 2: those brought up; 3 + n: processor n
+  std::uint32_t code = 0;
 
   static const EventReach anything;
   static const EventReach not_processors;
-  static constexpr EventReach processor(std::uint32_t n) { return {n + 2}; }
+  static const EventReach brought_up;
+  static constexpr EventReach processor(std::uint32_t n) { return {n + 3}; }
   friend constexpr bool operator==(EventReach, EventReach) = default;
 };
 inline constexpr EventReach EventReach::anything{0};
 inline constexpr EventReach EventReach::not_processors{1};
+inline constexpr EventReach EventReach::brought_up{2};
 
 // Names one scheduled event so it can be cancelled. A default-constructed id
 // names nothing; ids are never reused within one Kernel.
@@ -164,6 +170,11 @@ public:
   // it stays behind and is brought up to a later event's time in one go,
   // which is the same, since nothing it depends on changed in between.
   // Events then see it exactly where it would stand had it run all along.
+  // An event whose reach is EventReach::brought_up leaves every sleeper
+  // where it is: its callback brings up those it may change before it
+  // changes them (bring_up), and afterwards each is asked to settle: one
+  // brought up is asked whether it may sleep on, as after any event; one
+  // not brought up must find nothing it depends on changed, or throws.
   // Tasks cannot change what a sleeper depends on, so they do not wake it.
   // Should nothing else be pending, the sleepers are woken (they run on, as
   // they would have).
@@ -178,6 +189,12 @@ public:
     virtual bool would_sleep_on() = 0;
     // Leaves the sleep: wakes its task no earlier than `now`.
     virtual void wake(SimTime now) = 0;
+    // After an event of reach EventReach::brought_up, whose callback brought
+    // it up if `brought_up`: whether it sleeps on (sleeps_on()); if it was
+    // not brought up, it must find nothing it depends on changed, or it
+    // throws std::logic_error (something changed it without bringing it up
+    // first, and it can no longer stand where it would have).
+    virtual bool settle(bool brought_up) = 0;
 
   protected:
     ~Sleeper() = default;
@@ -197,6 +214,19 @@ public:
   bool sleepers_would_sleep_on() const;
   // Events (not task wakes) run so far.
   std::uint64_t scheduled_events_executed() const { return scheduled_executed_; }
+  // While the callback of an event of reach EventReach::brought_up runs:
+  // its time and lateness, the advance it leaves to the sleepers it may
+  // change. Null otherwise.
+  struct DeferredAdvance {
+    SimTime time;
+    bool late = false;
+  };
+  const DeferredAdvance* deferred_advance() const { return deferring_ ? &deferred_ : nullptr; }
+  // Brings `sleeper` up to the event whose callback runs, if it is one of
+  // reach EventReach::brought_up and has not brought it up yet: what the
+  // host side of a card calls before it changes anything the card's
+  // processor may read. Does nothing otherwise.
+  void bring_up(Sleeper& sleeper);
 
   // Label of the event or task whose callback is running; empty outside
   // callbacks.
@@ -231,14 +261,16 @@ private:
   };
   struct SleeperEntry {
     Sleeper* sleeper;
-    std::uint32_t own; // EventReach::code
+    std::uint32_t own;       // EventReach::code
+    bool brought_up = false; // by the event of reach brought_up under way
   };
-  // Whether an event of reach `reach` may reach a sleeper.
+  // Whether an event of reach `reach` reaches a sleeper of its own accord.
   static bool reaches(std::uint32_t reach, const SleeperEntry& s) {
     return reach == EventReach::anything.code ||
-           (reach != EventReach::not_processors.code &&
+           (reach > EventReach::brought_up.code &&
             (s.own == EventReach::anything.code || s.own == reach));
   }
+  void execute_deferring(const Entry& entry, bool late, Slot& s);
 
   // In heap_ (timed_heap.hpp): the root is the smallest (time, sequence).
 
@@ -280,6 +312,8 @@ private:
   // The time of the last late event run (if any).
   bool late_ran_ = false;
   SimTime late_time_{};
+  bool deferring_ = false; // an event of reach brought_up runs
+  DeferredAdvance deferred_;
   std::uint32_t processors_named_ = 0;
   bool stop_requested_ = false;
   bool running_ = false;

@@ -2,6 +2,7 @@
 #include "emulator/machine/clocked_core.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace lanai::machine {
 
@@ -189,6 +190,17 @@ bool ClockedCore::sleeps_on() {
     return true;
   wake(kernel_.now());
   return false;
+}
+
+bool ClockedCore::settle(bool brought_up) {
+  if (brought_up)
+    return sleeps_on();
+  if (!cpu_.idle_inputs_unchanged())
+    throw std::logic_error(
+        "lanai::machine: during a host program's event, something changed what a sleeping "
+        "LANai's loop reads without bringing the core up first: only a card's host side "
+        "(Card::ring_doorbell, Card::write_sram) may change a card while host programs run");
+  return true;
 }
 
 bool ClockedCore::would_sleep_on() {

@@ -16,8 +16,10 @@
 // accesses, and a core whose polling loop
 // repeats may sleep instead of slicing: the kernel brings it up to the time
 // of each event that may reach it (see set_reach()) before the event runs,
-// and it wakes once the event changed what its loop reads. Results are the
-// same as if it had run all along.
+// and it wakes once the event changed what its loop reads; a host
+// program's events leave it where it is unless they reach its card, whose
+// host side brings it up first (bring_up()). Results are the same as if it
+// had run all along.
 #pragma once
 
 #include <cstdint>
@@ -69,6 +71,14 @@ public:
   // processor reaches it.
   void set_reach(kernel::EventReach reach) { reach_ = reach; }
   kernel::EventReach reach() const { return reach_; }
+  // What the host side of the card calls before it changes anything the
+  // core may read (a doorbell, SRAM): a sleeping core is brought up to the
+  // host program's event under way (Kernel::bring_up), which leaves the
+  // cores it does not change where they are.
+  void bring_up() {
+    if (asleep_)
+      kernel_.bring_up(*this);
+  }
 
 private:
   void slice();
@@ -89,6 +99,7 @@ private:
   bool sleeps_on() override;
   bool would_sleep_on() override;
   void wake(kernel::SimTime now) override;
+  bool settle(bool brought_up) override;
 
   kernel::Kernel& kernel_;
   iss::Cpu& cpu_;

@@ -74,6 +74,7 @@ void Card::start() {
 }
 
 bool Card::ring_doorbell(const via_doorbell& doorbell) {
+  core_.bring_up();
   // The queue notes the LANai cycle the write arrived at.
   const bool queued = doorbells_->ring(doorbell, core_.cycle_at(kernel_.now()));
   if (trace_.on()) {
@@ -90,10 +91,12 @@ bool Card::ring_doorbell(const via_doorbell& doorbell) {
 bool Card::doorbell_room(std::uint32_t vi) const { return doorbells_->has_room(vi); }
 
 void Card::write_sram(std::uint32_t address, std::span<const std::uint8_t> bytes) {
+  core_.bring_up();
   cpu_.write_sram(address, bytes);
 }
 
 void Card::write_sram_word(std::uint32_t address, std::uint32_t value) {
+  core_.bring_up();
   cpu_.write_word(address, value);
 }
 

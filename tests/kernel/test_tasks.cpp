@@ -4,6 +4,7 @@
 // an error that names the task; removal withdraws a pending wake; a pending
 // wake reaches other tasks at its time plus its task's lookahead.
 #include "emulator/kernel/event_queue.hpp"
+#include "tests/kernel/logging_sleeper.hpp"
 
 #include <doctest/doctest.h>
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 using namespace lanai::kernel;
+using lanai::kernel::testing::LoggingSleeper;
 
 TEST_CASE("a task wake runs after every event of its time") {
   Kernel k;
@@ -93,39 +95,6 @@ TEST_CASE("wakes of one time run in the order the tasks were added, whenever wok
   CHECK(order == std::vector<int>{1, 2, 3});
   CHECK_FALSE(k.next_wake(time, next));
 }
-
-namespace {
-
-// A sleeper that records what the kernel asks of it and wakes its task
-// once `wake_after` events have run.
-struct LoggingSleeper final : Kernel::Sleeper {
-  Kernel& kernel;
-  TaskId task;
-  int wake_after;
-  std::vector<std::int64_t> advanced; // ns
-  std::vector<bool> through;          // brought up through that time (late)
-  int checks = 0;
-  SimTime woken_at = SimTime::max();
-
-  LoggingSleeper(Kernel& k, TaskId t, int after) : kernel(k), task(t), wake_after(after) {}
-  void advance_to(SimTime time, bool late) override {
-    advanced.push_back(time.ps() / 1000);
-    through.push_back(late);
-  }
-  bool sleeps_on() override {
-    if (++checks < wake_after)
-      return true;
-    wake(kernel.now());
-    return false;
-  }
-  bool would_sleep_on() override { return checks + 1 < wake_after; }
-  void wake(SimTime now) override {
-    woken_at = now;
-    kernel.wake_task(task, now);
-  }
-};
-
-} // namespace
 
 TEST_CASE("a sleeper is brought up to each event's time before it, and wakes when told") {
   Kernel k;
