@@ -177,29 +177,43 @@ void Kernel::execute_deferring(const Entry& entry, bool late, Slot& s) {
     const Done done{*this, entry.slot};
     s.callback();
   } catch (...) {
-    for (SleeperEntry& sleeper : sleepers_)
-      sleeper.brought_up = false;
+    wake_brought_up(sleepers_.begin());
     throw;
   }
-  // Settled in turn: one may throw, and those before it have left the list
-  // if they woke, those after it are still asleep and unsettled, with their
-  // marks cleared for the next event.
-  std::vector<SleeperEntry>::iterator kept = sleepers_.begin();
+  // Settled in turn. One may throw: those before it have left the list if
+  // they woke; of those after it, the ones brought up wake, since what the
+  // event changed for them is not known, and waking is always exact (they
+  // run on); the others sleep on, unchanged as far as is known.
+  auto kept = sleepers_.begin();
   for (auto it = sleepers_.begin(); it != sleepers_.end(); ++it) {
     const bool brought_up = std::exchange(it->brought_up, false);
     bool asleep;
     try {
       asleep = it->sleeper->settle(brought_up);
     } catch (...) {
-      for (auto rest = it + 1; rest != sleepers_.end(); ++rest)
-        rest->brought_up = false;
-      sleepers_.erase(kept, it);
+      // It stays on the list (the run ends with its error).
+      *kept++ = *it;
+      wake_brought_up(sleepers_.erase(kept, it + 1));
       throw;
     }
     if (asleep)
       *kept++ = *it;
   }
   sleepers_.erase(kept, sleepers_.end());
+}
+
+void Kernel::wake_brought_up(std::vector<SleeperEntry>::iterator from) {
+  std::vector<SleeperEntry> woken;
+  for (auto it = from; it != sleepers_.end();) {
+    if (it->brought_up) {
+      woken.push_back(*it);
+      it = sleepers_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (const SleeperEntry& s : woken)
+    s.sleeper->wake(now_);
 }
 
 void Kernel::bring_up(Sleeper& sleeper) {
@@ -209,7 +223,7 @@ void Kernel::bring_up(Sleeper& sleeper) {
     if (s.sleeper != &sleeper || s.brought_up)
       continue;
     s.brought_up = true;
-    sleeper.advance_to(deferred_.time, deferred_.late);
+    sleeper.bring_up_to(deferred_.time, deferred_.late);
     return;
   }
 }

@@ -189,6 +189,12 @@ public:
     virtual bool would_sleep_on() = 0;
     // Leaves the sleep: wakes its task no earlier than `now`.
     virtual void wake(SimTime now) = 0;
+    // Up to the time of the event of reach EventReach::brought_up under way,
+    // at the callback's request (Kernel::bring_up): as advance_to, but it
+    // must find nothing it depends on changed since it last checked (the
+    // change would come before the advance, which must see the state
+    // before it), or it throws std::logic_error.
+    virtual void bring_up_to(SimTime time, bool late) = 0;
     // After an event of reach EventReach::brought_up, whose callback brought
     // it up if `brought_up`: whether it sleeps on (sleeps_on()); if it was
     // not brought up, it must find nothing it depends on changed, or it
@@ -271,6 +277,10 @@ private:
             (s.own == EventReach::anything.code || s.own == reach));
   }
   void execute_deferring(const Entry& entry, bool late, Slot& s);
+  // Wakes the sleepers from `from` on that the event under way brought up,
+  // and takes them off the list: after an error, what it changed for them
+  // is not known.
+  void wake_brought_up(std::vector<SleeperEntry>::iterator from);
 
   // In heap_ (timed_heap.hpp): the root is the smallest (time, sequence).
 

@@ -192,14 +192,24 @@ bool ClockedCore::sleeps_on() {
   return false;
 }
 
-bool ClockedCore::settle(bool brought_up) {
-  if (brought_up)
-    return sleeps_on();
+void ClockedCore::require_unchanged() {
   if (!cpu_.idle_inputs_unchanged())
     throw std::logic_error(
         "lanai::machine: during a host program's event, something changed what a sleeping "
-        "LANai's loop reads without bringing the core up first: only a card's host side "
-        "(Card::ring_doorbell, Card::write_sram) may change a card while host programs run");
+        "LANai's loop reads without bringing the core up first: a program may reach a card "
+        "only through its host side (Card::ring_doorbell, Card::write_sram, "
+        "Card::read_sram_word)");
+}
+
+void ClockedCore::bring_up_to(kernel::SimTime time, bool late) {
+  require_unchanged();
+  advance_to(time, late);
+}
+
+bool ClockedCore::settle(bool brought_up) {
+  if (brought_up)
+    return sleeps_on();
+  require_unchanged();
   return true;
 }
 

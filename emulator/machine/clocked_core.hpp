@@ -71,10 +71,10 @@ public:
   // processor reaches it.
   void set_reach(kernel::EventReach reach) { reach_ = reach; }
   kernel::EventReach reach() const { return reach_; }
-  // What the host side of the card calls before it changes anything the
-  // core may read (a doorbell, SRAM): a sleeping core is brought up to the
-  // host program's event under way (Kernel::bring_up), which leaves the
-  // cores it does not change where they are.
+  // What the host side of the card calls before it reads or changes
+  // anything the core reads or writes (a doorbell, SRAM): a sleeping core
+  // is brought up to the host program's event under way (Kernel::bring_up),
+  // which leaves the cores it does not reach where they are.
   void bring_up() {
     if (asleep_)
       kernel_.bring_up(*this);
@@ -99,7 +99,11 @@ private:
   bool sleeps_on() override;
   bool would_sleep_on() override;
   void wake(kernel::SimTime now) override;
+  void bring_up_to(kernel::SimTime time, bool late) override;
   bool settle(bool brought_up) override;
+  // Throws std::logic_error unless nothing the sleeping core's loop reads
+  // changed since it last checked (Cpu::idle_inputs_unchanged).
+  void require_unchanged();
 
   kernel::Kernel& kernel_;
   iss::Cpu& cpu_;

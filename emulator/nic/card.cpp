@@ -100,7 +100,10 @@ void Card::write_sram_word(std::uint32_t address, std::uint32_t value) {
   cpu_.write_word(address, value);
 }
 
-std::uint32_t Card::read_sram_word(std::uint32_t address) const { return cpu_.read_word(address); }
+std::uint32_t Card::read_sram_word(std::uint32_t address) {
+  core_.bring_up();
+  return cpu_.read_word(address);
+}
 
 std::uint32_t Card::symbol(std::string_view name) const {
   const auto address = image_.find_symbol(name);

@@ -58,9 +58,15 @@ public:
   // so that it waits rather than ring into a full queue.
   bool doorbell_room(std::uint32_t vi) const;
   // Programmed I/O into SRAM (the driver fills the configuration block).
+  // Each, like ring_doorbell, first brings a sleeping core up to the host
+  // program's event under way (machine::ClockedCore::bring_up): the host
+  // sees and changes SRAM as it stands at that time.
   void write_sram(std::uint32_t address, std::span<const std::uint8_t> bytes);
   void write_sram_word(std::uint32_t address, std::uint32_t value); // big endian
-  std::uint32_t read_sram_word(std::uint32_t address) const;
+  std::uint32_t read_sram_word(std::uint32_t address);
+  // A word of SRAM as it stands, for a look from outside the run (its
+  // statistics, after it): no core is brought up.
+  std::uint32_t sram_word(std::uint32_t address) const { return cpu_.read_word(address); }
   // SRAM address of a firmware symbol; throws std::out_of_range naming it.
   std::uint32_t symbol(std::string_view name) const;
   bool has_symbol(std::string_view name) const;

@@ -28,14 +28,14 @@ std::vector<FirmwareCounter> firmware_counters(const Card& card) {
     return address % 4 == 0 && address <= sram && bytes <= sram - address;
   };
   for (std::uint32_t entry = *begin; entry + 8 <= *end && inside(entry, 8); entry += 8) {
-    const std::uint32_t name_at = card.read_sram_word(entry);
-    const std::uint32_t value_at = card.read_sram_word(entry + 4);
+    const std::uint32_t name_at = card.sram_word(entry);
+    const std::uint32_t value_at = card.sram_word(entry + 4);
     if (!inside(value_at, 4))
       continue;
     std::string name;
     bool ended = false;
     for (std::uint32_t a = name_at; a < sram && name.size() <= kMaxName; ++a) {
-      const auto c = static_cast<std::uint8_t>(card.read_sram_word(a & ~3u) >> (24 - 8 * (a % 4)));
+      const auto c = static_cast<std::uint8_t>(card.sram_word(a & ~3u) >> (24 - 8 * (a % 4)));
       if (c == 0) {
         ended = true;
         break;
@@ -46,7 +46,7 @@ std::vector<FirmwareCounter> firmware_counters(const Card& card) {
     }
     if (!ended || name.empty())
       continue;
-    counters.push_back({std::move(name), card.read_sram_word(value_at)});
+    counters.push_back({std::move(name), card.sram_word(value_at)});
   }
   return counters;
 }

@@ -1,7 +1,7 @@
 // A sleeper for the kernel's tests: it records what the kernel asks of it
 // and wakes its task once `wake_after` events have run. Set `changed` to
-// stand for something that changed what it depends on: settling without
-// having been brought up then throws, as a card's core does.
+// stand for something that changed what it depends on: being brought up,
+// or settling without having been, then throws, as a card's core does.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +38,11 @@ struct LoggingSleeper final : Kernel::Sleeper {
   void wake(SimTime now) override {
     woken_at = now;
     kernel.wake_task(task, now);
+  }
+  void bring_up_to(SimTime time, bool late) override {
+    if (changed)
+      throw std::logic_error("changed before being brought up");
+    advance_to(time, late);
   }
   bool settle(bool brought_up) override {
     settled.push_back(brought_up);

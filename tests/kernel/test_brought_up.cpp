@@ -106,3 +106,44 @@ TEST_CASE("a host program's event with no sleepers runs as any other") {
   k.run();
   CHECK(ran);
 }
+
+TEST_CASE("a sleeper changed before a host program's event brings it up refuses to come up") {
+  Kernel k;
+  LoggingSleeper s(k, k.add_task([] {}, "core"), 100);
+  k.add_sleeper(s);
+  k.schedule_at(
+      nanoseconds(2),
+      [&] {
+        s.changed = true;
+        k.bring_up(s);
+      },
+      "host", EventReach::brought_up);
+  CHECK_THROWS_WITH_AS(k.run(), "changed before being brought up", std::logic_error);
+  CHECK(s.advanced.empty());
+}
+
+TEST_CASE("after an error in a host program's event, the sleepers it brought up wake") {
+  // What the event changed for them is not known; waking is always exact.
+  Kernel k;
+  int runs = 0;
+  LoggingSleeper up(k, k.add_task([&] { ++runs; }, "up"), 100),
+      down(k, k.add_task([] {}, "down"), 100);
+  k.add_sleeper(up);
+  k.add_sleeper(down);
+  k.schedule_at(
+      nanoseconds(2),
+      [&] {
+        k.bring_up(up);
+        throw std::runtime_error("the program failed");
+      },
+      "host", EventReach::brought_up);
+  CHECK_THROWS_WITH_AS(k.run(), "the program failed", std::runtime_error);
+  CHECK(up.woken_at == nanoseconds(2));
+  CHECK(down.woken_at == SimTime::max());
+  CHECK(k.deferred_advance() == nullptr);
+  // The kernel goes on: the woken one runs, the other sleeps on.
+  k.schedule_at(nanoseconds(3), [] {});
+  k.run();
+  CHECK(runs == 1);
+  CHECK(down.advanced == std::vector<std::int64_t>{3});
+}
