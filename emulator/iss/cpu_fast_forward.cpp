@@ -92,11 +92,19 @@ std::uint64_t Cpu::laps_that_fit(std::uint64_t lap_cycles, std::uint64_t lap_ins
   // instruction may cost no cycles, so ending at the limit is not enough)
   // and no later than the instruction limit.
   // A lap that polls a register must not poll past the access limit.
+  // (Divisions cost tens of cycles, and this runs at every skip: a span
+  // shorter than a lap, and an instruction limit that holds those laps, are
+  // told apart without one.)
   cycle_limit = std::min(cycle_limit, access_limit_);
-  const std::uint64_t laps = cycle_limit > cycles_ ? (cycle_limit - cycles_ - 1) / lap_cycles : 0;
+  const std::uint64_t span = cycle_limit > cycles_ ? cycle_limit - cycles_ - 1 : 0;
+  const std::uint64_t laps = span < lap_cycles ? 0 : span / lap_cycles;
   if (lap_instructions == 0 || instruction_limit <= instructions_)
     return 0;
-  return std::min(laps, (instruction_limit - instructions_) / lap_instructions);
+  const std::uint64_t room = instruction_limit - instructions_;
+  std::uint64_t needed = 0;
+  if (!__builtin_mul_overflow(laps, lap_instructions, &needed) && needed <= room)
+    return laps;
+  return std::min(laps, room / lap_instructions);
 }
 
 std::uint64_t Cpu::skip_laps(std::uint64_t lap_cycles, std::uint64_t lap_instructions,
