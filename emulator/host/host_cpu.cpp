@@ -16,12 +16,13 @@ namespace lanai::host {
 namespace {
 
 thread_local HostCpu* running_host = nullptr;
+thread_local SwitchObserver* switch_observer = nullptr;
 
 // A program reaches a card only through the card's host side, which brings
-// the card's sleeping core up before it changes anything the core reads:
-// the program's events leave the other sleeping cores where they are.
+// the card's sleeping core up before it reads or changes what the core
+// reads or writes: the program's events leave the other sleeping cores
+// where they are.
 constexpr kernel::EventReach program_reach = kernel::EventReach::brought_up;
-thread_local SwitchObserver* switch_observer = nullptr;
 
 // Makes `host` current while its fiber runs, restoring the outer one after.
 class CurrentHost {

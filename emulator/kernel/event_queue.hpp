@@ -230,8 +230,8 @@ public:
   const DeferredAdvance* deferred_advance() const { return deferring_ ? &deferred_ : nullptr; }
   // Brings `sleeper` up to the event whose callback runs, if it is one of
   // reach EventReach::brought_up and has not brought it up yet: what the
-  // host side of a card calls before it changes anything the card's
-  // processor may read. Does nothing otherwise.
+  // host side of a card calls before it reads or changes anything the
+  // card's processor reads or writes. Does nothing otherwise.
   void bring_up(Sleeper& sleeper);
 
   // Label of the event or task whose callback is running; empty outside
