@@ -102,7 +102,7 @@ uint32_t waiting_at_free; // 1 << class for each class with work waiting then
 // counter: the loop then polls only the event word, and a core that polls
 // only registers that change at events sleeps until one comes. (A wait on
 // the cycle counter is fast-forwarded too, but found again after every
-// event, and the card has many: docs/lanai-iss.md.)
+// event, and the card has many: docs/fast-forward.md.)
 [[gnu::always_inline]] inline void wait_out(const Work& work, JobClass c, uint32_t cycles) {
   const int32_t wait = static_cast<int32_t>(cycles) - overrun_cycles[c];
   const int32_t left = wait - static_cast<int32_t>(cycle_now() - work.started);
