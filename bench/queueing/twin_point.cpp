@@ -132,7 +132,7 @@ TwinMemory register_memory(host::Cluster& cluster, const TwinPointSpec& spec) {
 // The firmware's configuration block: the services' LANai times in cycles,
 // the transfers and where they go.
 twin_config_block config_block(const TwinPointSpec& spec, const profile::HardwareProfile& p,
-                               const TwinMemory& m, const std::vector<std::uint8_t>& route) {
+                               const TwinMemory& m) {
   const TwinServices& s = spec.services;
   twin_config_block block{};
   block.pooled = spec.pooled ? 1u : 0u;
@@ -146,7 +146,7 @@ twin_config_block config_block(const TwinPointSpec& spec, const profile::Hardwar
   block.ptag = TwinMemory::kPtag;
   block.data_host_lo = static_cast<std::uint32_t>(m.data_host);
   block.data_host_hi = static_cast<std::uint32_t>(m.data_host >> 32);
-  block.route_byte = route.empty() ? 0u : route.front();
+  block.route_byte = 0; // the sink takes the packet whatever its route
   return block;
 }
 
@@ -207,6 +207,9 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
     return fail(e.what());
   }
   config.nodes = 1;
+  // The model's messages leave after the send DMA: the card's port sends
+  // into a sink, and nothing comes back.
+  config.send_into_sinks = true;
   config.seed = spec.seed;
 
   const kernel::SimTime cell = spec.min_duration / static_cast<std::int64_t>(spec.batches);
@@ -223,7 +226,7 @@ TwinPointResult run_twin_point(const TwinPointSpec& spec, const std::atomic<bool
     return fail(fmt::format("firmware '{}' has no '{}': it is not a queueing twin firmware",
                             spec.firmware, TWIN_CONFIG_SYMBOL));
   const TwinMemory memory = register_memory(cluster, spec);
-  write_config(card, config_block(spec, config.profile, memory, cluster.network().route(0, 0)));
+  write_config(card, config_block(spec, config.profile, memory));
 
   StopRule rule(spec, meter);
   DoorbellSource source;

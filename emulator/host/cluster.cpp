@@ -49,7 +49,8 @@ Cluster::Cluster(ClusterConfig config) : config_(std::move(config)) {
                                             config_.switches, config_.nodes));
   const std::size_t per_switch = (config_.nodes + config_.switches - 1) / config_.switches;
   network_ =
-      config_.switches == 1
+      config_.send_into_sinks ? wire::sinks(kernel_, stats_, config_.profile, config_.nodes)
+      : config_.switches == 1
           ? wire::single_switch(kernel_, stats_, config_.profile, config_.nodes)
           : wire::switch_chain(kernel_, stats_, config_.profile, per_switch, config_.switches);
   for (std::size_t i = 0; i < config_.nodes; ++i) {

@@ -31,6 +31,10 @@ struct ClusterConfig {
   // Crossbar switches in a chain, nodes spread evenly over them (node n on
   // switch n / ceil(nodes / switches)); 1 is the default single switch.
   std::size_t switches = 1;
+  // No switches: every node's port sends into a sink of its own
+  // (wire::sinks), for a model of the send side alone. No node reaches
+  // another, and `switches` is not used.
+  bool send_into_sinks = false;
   // Firmware of each node (size == nodes), or one image every node runs
   // (size 1).
   std::vector<loader::LinkedImage> firmware;

@@ -17,6 +17,8 @@ Link& Network::link(std::string_view name) {
 std::vector<std::uint8_t> Network::route(std::size_t from, std::size_t to) const {
   if (from >= ports_.size() || to >= ports_.size())
     throw std::out_of_range("lanai::wire: route between unknown nodes");
+  if (sinks())
+    throw std::logic_error("lanai::wire: a fabric of sinks has no routes");
   const std::size_t k = nodes_per_switch_;
   const std::size_t a = from / k;
   const std::size_t b = to / k;
@@ -24,6 +26,26 @@ std::vector<std::uint8_t> Network::route(std::size_t from, std::size_t to) const
   std::vector<std::uint8_t> r(a > b ? a - b : b - a, towards);
   r.push_back(static_cast<std::uint8_t>(to % k));
   return r;
+}
+
+Link& Network::add_link(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+                        const profile::HardwareProfile& profile, const std::string& name) {
+  links_.push_back(
+      std::make_unique<Link>(kernel, stats, name, LinkTiming::from_profile(profile.wire)));
+  if (profile.faults.any())
+    links_.back()->set_faults(std::make_unique<LinkFaults>(profile.faults, name, stats));
+  return *links_.back();
+}
+
+NetworkPort& Network::add_port(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+                               const profile::HardwareProfile& profile, std::size_t node) {
+  const std::string name = fmt::format("wire.node{}", node);
+  ports_.push_back(std::make_unique<NetworkPort>(
+      kernel, stats, name, static_cast<std::uint32_t>(node), profile.wire.max_payload_bytes));
+  Link& tx = add_link(kernel, stats, profile, name + ".tx");
+  Link& rx = add_link(kernel, stats, profile, name + ".rx");
+  ports_.back()->attach(tx, rx);
+  return *ports_.back();
 }
 
 namespace {
@@ -59,37 +81,26 @@ std::unique_ptr<Network> switch_chain(kernel::Kernel& kernel, kernel::StatsRegis
 
   std::unique_ptr<Network> net(new Network);
   net->nodes_per_switch_ = nodes_per_switch;
-  const LinkTiming timing = LinkTiming::from_profile(profile.wire);
   const kernel::SimTime routing = kernel::nanoseconds(profile.wire.switch_latency_ns);
-  auto make_link = [&](std::string name) -> Link& {
-    net->links_.push_back(std::make_unique<Link>(kernel, stats, name, timing));
-    if (profile.faults.any())
-      net->links_.back()->set_faults(std::make_unique<LinkFaults>(profile.faults, name, stats));
-    return *net->links_.back();
-  };
 
   for (std::size_t s = 0; s < switches; ++s)
     net->switches_.push_back(std::make_unique<CrossbarSwitch>(
         kernel, stats, fmt::format("wire.sw{}", s), ports, routing));
 
   for (std::size_t n = 0; n < nodes_per_switch * switches; ++n) {
-    const std::string name = fmt::format("wire.node{}", n);
-    net->ports_.push_back(std::make_unique<NetworkPort>(
-        kernel, stats, name, static_cast<std::uint32_t>(n), profile.wire.max_payload_bytes));
-    Link& tx = make_link(name + ".tx");
-    Link& rx = make_link(name + ".rx");
-    net->ports_.back()->attach(tx, rx);
+    const std::size_t first = net->links_.size();
+    net->add_port(kernel, stats, profile, n);
     CrossbarSwitch& sw = *net->switches_[n / nodes_per_switch];
-    sw.attach_input(n % nodes_per_switch, tx);
-    sw.attach_output(n % nodes_per_switch, rx);
+    sw.attach_input(n % nodes_per_switch, *net->links_[first]);
+    sw.attach_output(n % nodes_per_switch, *net->links_[first + 1]);
   }
 
   // Port k faces the previous switch, port k + 1 the next one.
   for (std::size_t s = 0; s + 1 < switches; ++s) {
     CrossbarSwitch& left = *net->switches_[s];
     CrossbarSwitch& right = *net->switches_[s + 1];
-    Link& up = make_link(fmt::format("wire.sw{}_to_sw{}", s, s + 1));
-    Link& down = make_link(fmt::format("wire.sw{}_to_sw{}", s + 1, s));
+    Link& up = net->add_link(kernel, stats, profile, fmt::format("wire.sw{}_to_sw{}", s, s + 1));
+    Link& down = net->add_link(kernel, stats, profile, fmt::format("wire.sw{}_to_sw{}", s + 1, s));
     left.attach_output(nodes_per_switch + 1, up);
     right.attach_input(nodes_per_switch, up);
     right.attach_output(nodes_per_switch, down);
@@ -103,6 +114,21 @@ std::unique_ptr<Network> single_switch(kernel::Kernel& kernel, kernel::StatsRegi
                                        const profile::HardwareProfile& profile,
                                        std::size_t n_nodes) {
   return switch_chain(kernel, stats, profile, n_nodes, 1);
+}
+
+std::unique_ptr<Network> sinks(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+                               const profile::HardwareProfile& profile, std::size_t n_nodes) {
+  if (n_nodes == 0)
+    throw std::invalid_argument("lanai::wire: a fabric needs at least one node");
+  std::unique_ptr<Network> net(new Network);
+  for (std::size_t n = 0; n < n_nodes; ++n) {
+    const std::size_t first = net->links_.size();
+    net->add_port(kernel, stats, profile, n);
+    net->sinks_.push_back(std::make_unique<Sink>(kernel, stats, fmt::format("wire.sink{}", n)));
+    net->links_[first]->connect_receiver(*net->sinks_.back());
+  }
+  check_link_down(*net, profile.faults);
+  return net;
 }
 
 } // namespace lanai::wire

@@ -1,6 +1,7 @@
 // Ready-made fabrics built from the hardware profile: every node on one
 // crossbar switch (the default), or a chain of switches for multi-hop routes,
-// with the source route from any node to any other.
+// with the source route from any node to any other; or every node's port
+// sending into a sink of its own, for a model of the send side alone.
 #pragma once
 
 #include "emulator/kernel/event_queue.hpp"
@@ -9,10 +10,12 @@
 #include "emulator/wire/crossbar_switch.hpp"
 #include "emulator/wire/link.hpp"
 #include "emulator/wire/network_port.hpp"
+#include "emulator/wire/sink.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,21 +30,34 @@ public:
   // Links in creation order; find one by its statistics name.
   const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
   Link& link(std::string_view name);
+  // A fabric of sinks has one per node, and no switch and no route.
+  bool sinks() const { return !sinks_.empty(); }
 
   // Output-port bytes leading from node `from` to node `to`, first hop
-  // first. Throws std::out_of_range for an unknown node.
+  // first. Throws std::out_of_range for an unknown node, and
+  // std::logic_error in a fabric of sinks.
   std::vector<std::uint8_t> route(std::size_t from, std::size_t to) const;
 
 private:
   friend std::unique_ptr<Network> switch_chain(kernel::Kernel&, kernel::StatsRegistry&,
                                                const profile::HardwareProfile&, std::size_t,
                                                std::size_t);
+  friend std::unique_ptr<Network> sinks(kernel::Kernel&, kernel::StatsRegistry&,
+                                        const profile::HardwareProfile&, std::size_t);
   Network() = default;
+  // A link, with the profile's line faults if it has any.
+  Link& add_link(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+                 const profile::HardwareProfile& profile, const std::string& name);
+  // Node `node`'s port "wire.node<node>" with its links ".tx" and ".rx"
+  // (the last two links).
+  NetworkPort& add_port(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+                        const profile::HardwareProfile& profile, std::size_t node);
 
   std::size_t nodes_per_switch_ = 0;
   std::vector<std::unique_ptr<Link>> links_;
   std::vector<std::unique_ptr<CrossbarSwitch>> switches_;
   std::vector<std::unique_ptr<NetworkPort>> ports_;
+  std::vector<std::unique_ptr<Sink>> sinks_;
 };
 
 // `switches` switches in a line. Switch s has its nodes on ports
@@ -57,5 +73,12 @@ std::unique_ptr<Network> switch_chain(kernel::Kernel& kernel, kernel::StatsRegis
 std::unique_ptr<Network> single_switch(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
                                        const profile::HardwareProfile& profile,
                                        std::size_t n_nodes);
+
+// n_nodes nodes, each sending into a sink of its own ("wire.sink<n>") that
+// takes every packet as its head arrives: a packet sent leaves, and none
+// ever arrives. Names: node n's port "wire.node<n>", its links
+// "wire.node<n>.tx" and ".rx" (the latter never carries anything).
+std::unique_ptr<Network> sinks(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+                               const profile::HardwareProfile& profile, std::size_t n_nodes);
 
 } // namespace lanai::wire

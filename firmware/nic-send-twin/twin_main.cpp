@@ -5,7 +5,8 @@
 // takes the model's service time for its class on the core's clock, then
 // hands the message to the next device: the host DMA fetches the
 // descriptor, then the data; the network send DMA, which has no waiting
-// room, sends it back to this card, where the receive DMA drops it.
+// room, sends it, and it leaves (the bench sends the card's port into a
+// sink).
 #include <lanai/queue_twin_abi.h>
 
 #include "common/devices.h"
@@ -40,10 +41,9 @@ JobFifo<kQueueJobs> pooled_queue{pooled_slots, 0, 0};
 JobFifo<kQueueJobs> host_dma_jobs{host_dma_slots, 0, 0};
 
 // Descriptors land in one scratch area; data in one send buffer whose
-// route byte sits just in front of it; packets come back into another.
+// route byte sits just in front of it.
 alignas(8) VIA_ZEROED_AT_LOAD uint8_t descriptor_area[256]{};
 alignas(8) VIA_ZEROED_AT_LOAD uint8_t send_buffer[kBufferBytes]{};
-alignas(8) VIA_ZEROED_AT_LOAD uint8_t receive_buffer[kBufferBytes]{};
 constexpr uint32_t kDataOffset = 4;
 
 const char kStateDoorbell[] = TWIN_STATE_DOORBELL;
@@ -164,20 +164,10 @@ template <Discipline d>
   end_work<d>(work, kDescriptor, config.descriptor_cycles);
 }
 
-// The returning packet of the previous send is long in by now (the send
-// DMA went idle before this job started): take it and re-arm.
-[[gnu::always_inline]] inline void drop_returned_packet() {
-  if ((via::nrdma_status() & LANAI_NRDMA_STATUS_DONE) == 0u)
-    return;
-  via::nrdma_acknowledge();
-  (void)via::nrdma_arm(via::sram_address(receive_buffer), kBufferBytes);
-}
-
 template <Discipline d>
 [[gnu::always_inline]] inline void serve_data(uint32_t message) {
   Work work = begin_work(kData, kStateData, TWIN_VISIT_LANAI_DATA, message);
   wait_out(work, kData, config.data_cycles);
-  drop_returned_packet();
   via::trace_tag(TWIN_VISIT_NSDMA, message);
   send_buffer[kDataOffset - 1] = static_cast<uint8_t>(config.route_byte);
   if (via::nsdma_start(via::sram_address(send_buffer + kDataOffset - 1), config.data_bytes + 1u,
@@ -364,7 +354,6 @@ extern "C" int main() {
   twin::read_config();
   if (twin::config.lanai_only != 0u)
     twin::serve_doorbells_only();
-  (void)via::nrdma_arm(via::sram_address(twin::receive_buffer), twin::kBufferBytes);
   if (twin::config.pooled != 0u)
     twin::serve_pooled();
   twin::poll_cyclically();

@@ -29,7 +29,7 @@ typedef struct {
   uint32_t ptag;
   uint32_t data_host_lo; /* host address of the data */
   uint32_t data_host_hi;
-  uint32_t route_byte; /* the send DMA's one-byte source route (back to this card) */
+  uint32_t route_byte; /* the send DMA's one-byte source route (the bench's sink ignores it) */
   uint32_t failure;    /* set by the firmware: a TWIN_FAIL_* code, 0 while all is well */
 } twin_config_block;
 
