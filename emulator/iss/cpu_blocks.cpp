@@ -129,6 +129,7 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
   std::uint32_t stored = 0;         // the word index of the last store
   std::uint32_t device_address = 0; // a device register accessed in place
   const DirectRegister* stable_direct = nullptr; // a stable one's direct read, if the bus has one
+  const DirectRegister* clock_direct = nullptr;  // a clock's direct read
   std::uint32_t* staging_word = nullptr; // the device's word a staging register's store goes to
   bool device_store = false;
   // Accesses with side effects are made in place only on a bus that leaves
@@ -318,6 +319,10 @@ device_load : {
     stable_direct = reg.direct.read != nullptr ? &reg.direct : nullptr;
     goto stable_read;
   }
+  if (reg.direct.read_clock != nullptr) {
+    clock_direct = &reg.direct;
+    goto clock_read;
+  }
   if (direct) {
     device_store = false;
     goto device_access;
@@ -415,6 +420,22 @@ stable_read : {
     goto stop_before;
   if (watch_.clean())
     watch_.note_read(device_address, value);
+  regs[op->rd] = value;
+  cycles += std::uint64_t{costs_.mmio_cycles} - costs_.load_cycles;
+  goto accessed;
+}
+clock_read : {
+  // A read of a clock with a direct form, made as device_access makes it
+  // but without the bus: the clock adds no time, halts nothing, writes
+  // nothing the core holds and cannot be unmapped.
+  const std::uint64_t at = access_cycle(block, op, cycles, loaded);
+  if (at >= access_limit_) {
+    exit = BlockExit::deferred;
+    goto stop_before;
+  }
+  const std::uint32_t value = clock_direct->read_clock(clock_direct->clock_owner, at);
+  if (watch_.clean())
+    watch_.note_clock(device_address, at, value);
   regs[op->rd] = value;
   cycles += std::uint64_t{costs_.mmio_cycles} - costs_.load_cycles;
   goto accessed;

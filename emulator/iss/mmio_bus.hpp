@@ -14,7 +14,7 @@ enum class MmioStatus : std::uint8_t {
 };
 
 // A register the core may access without going through MmioBus::read or
-// write (see MmioBus::direct_register). Either part may be missing.
+// write (see MmioBus::direct_register). Any part may be missing.
 struct DirectRegister {
   // A stable register (MmioBus::stable_read) whose read is this function
   // of `owner`: what read() gives at any cycle, with status ok.
@@ -23,6 +23,10 @@ struct DirectRegister {
   // A staging register: a write stores its value in this word of the
   // device and does nothing else (no time, no work started, never refused).
   std::uint32_t* word = nullptr;
+  // A clock (MmioBus::clock_read): what read() does and gives at `cycle`,
+  // with status ok and no time of its own.
+  std::uint32_t (*read_clock)(void* owner, std::uint64_t cycle) = nullptr;
+  void* clock_owner = nullptr;
 };
 
 class MmioBus {

@@ -54,6 +54,8 @@ private:
     entry = {ask(address), bus_ != nullptr ? bus_->direct_register(address) : DirectRegister{}};
     if (!entry.stable()) // a direct read stands in for a stable one only
       entry.direct.read = nullptr;
+    if (!entry.clock()) // and a direct clock read for a clock
+      entry.direct.read_clock = nullptr;
     return entry;
   }
   std::uint8_t ask(std::uint32_t address) const {

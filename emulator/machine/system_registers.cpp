@@ -14,8 +14,7 @@ iss::MmioStatus SystemRegisters::read(std::uint32_t address, std::uint64_t cycle
     return iss::MmioStatus::ok;
   case LANAI_REG_CYCLE_LO:
     // Latching the high half makes a LO-then-HI read pair consistent.
-    latched_cycle_hi_ = static_cast<std::uint32_t>(cycle >> 32);
-    value = static_cast<std::uint32_t>(cycle);
+    value = read_cycle_lo(cycle);
     return iss::MmioStatus::ok;
   case LANAI_REG_CYCLE_HI:
     value = latched_cycle_hi_;
@@ -42,6 +41,17 @@ bool SystemRegisters::stable_read(std::uint32_t address) const {
 
 bool SystemRegisters::clock_read(std::uint32_t address) const {
   return address == LANAI_REG_CYCLE_LO;
+}
+
+iss::DirectRegister SystemRegisters::direct_register(std::uint32_t address) {
+  iss::DirectRegister direct;
+  if (address == LANAI_REG_CYCLE_LO) {
+    direct.read_clock = [](void* owner, std::uint64_t cycle) {
+      return static_cast<SystemRegisters*>(owner)->read_cycle_lo(cycle);
+    };
+    direct.clock_owner = this;
+  }
+  return direct;
 }
 
 iss::MmioStatus SystemRegisters::write(std::uint32_t address, std::uint64_t, std::uint32_t value) {

@@ -31,6 +31,14 @@ public:
   // The cycle counter's low word.
   bool clock_read(std::uint32_t address) const override;
   bool unmapped_is_untouched() const override { return true; }
+  // The cycle counter's low word, read directly.
+  iss::DirectRegister direct_register(std::uint32_t address) override;
+  // A read of the cycle counter's low word at `cycle` (it latches the high
+  // word).
+  std::uint32_t read_cycle_lo(std::uint64_t cycle) {
+    latched_cycle_hi_ = static_cast<std::uint32_t>(cycle >> 32);
+    return static_cast<std::uint32_t>(cycle);
+  }
 
 private:
   std::uint32_t sram_bytes_;

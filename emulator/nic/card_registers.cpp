@@ -175,9 +175,11 @@ iss::DirectRegister CardRegisters::direct_register(std::uint32_t address) {
     return direct;
   switch (block_of(address)) {
   case system_block:
-    if (address == LANAI_REG_EVENT_STATUS && devices_.doorbells != nullptr &&
-        devices_.hdma != nullptr && devices_.nsdma != nullptr && devices_.nrdma != nullptr &&
-        timer_ != nullptr) {
+    if (clock_read(address)) {
+      direct = system_.direct_register(address);
+    } else if (address == LANAI_REG_EVENT_STATUS && devices_.doorbells != nullptr &&
+               devices_.hdma != nullptr && devices_.nsdma != nullptr && devices_.nrdma != nullptr &&
+               timer_ != nullptr) {
       direct.read = [](const void* owner) {
         return static_cast<const CardRegisters*>(owner)->event_status();
       };

@@ -231,9 +231,13 @@ TEST_CASE("the card's direct registers are its reads and writes, made in place")
       LANAI_REG_HDMA_PTAG,    LANAI_REG_HDMA_SRAM,      LANAI_REG_HDMA_LENGTH,
       LANAI_REG_NSDMA_SRAM,   LANAI_REG_NSDMA_LENGTH,   LANAI_REG_NSDMA_ROUTE_LEN,
       LANAI_REG_NRDMA_SRAM,   LANAI_REG_NRDMA_CAPACITY, LANAI_REG_TRACE_TAG};
-  std::set<std::uint32_t> with_word, with_read;
+  std::set<std::uint32_t> with_word, with_read, with_clock;
   for (std::uint32_t a = LANAI_MMIO_BASE; a < LANAI_MMIO_BASE + 0x1000; a += 4) {
     const lanai::iss::DirectRegister d = bus.direct_register(a);
+    if (d.read_clock != nullptr) {
+      with_clock.insert(a);
+      CHECK(bus.clock_read(a));
+    }
     if (d.word != nullptr) {
       with_word.insert(a);
       CAPTURE(a);
@@ -247,6 +251,16 @@ TEST_CASE("the card's direct registers are its reads and writes, made in place")
   }
   CHECK(with_word == staging);
   CHECK(with_read == std::set<std::uint32_t>{LANAI_REG_EVENT_STATUS});
+  CHECK(with_clock == std::set<std::uint32_t>{LANAI_REG_CYCLE_LO});
+  // The cycle counter read in place gives the access cycle's low word and
+  // latches its high word, as read() does.
+  const lanai::iss::DirectRegister clock = bus.direct_register(LANAI_REG_CYCLE_LO);
+  CHECK(clock.read_clock(clock.clock_owner, 0x0000000A87654321ull) == 0x87654321u);
+  CHECK(f.read(0, LANAI_REG_CYCLE_HI) == 0x0Au);
+  std::uint32_t lo = 0;
+  REQUIRE(bus.read(LANAI_REG_CYCLE_LO, 0x0000000B00000007ull, lo) == lanai::iss::MmioStatus::ok);
+  CHECK(lo == 7u);
+  CHECK(f.read(0, LANAI_REG_CYCLE_HI) == 0x0Bu);
   // The event word read in place follows the devices as read() does.
   const lanai::iss::DirectRegister event = bus.direct_register(LANAI_REG_EVENT_STATUS);
   CHECK(event.read(event.owner) == f.read(0, LANAI_REG_EVENT_STATUS));
