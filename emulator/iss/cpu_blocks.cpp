@@ -8,51 +8,11 @@
 // it there, and the instruction is stepped.
 #include "emulator/iss/cpu.hpp"
 
-#include <bit>
-#include <cstring>
-
 #include "emulator/iss/cpu_arithmetic.hpp"
+#include "emulator/iss/sram_order.hpp"
 #include "lanai/register_map.h"
 
 namespace lanai::iss {
-
-namespace {
-
-std::uint32_t big_endian(std::uint32_t v) {
-  if constexpr (std::endian::native == std::endian::little)
-    return __builtin_bswap32(v);
-  return v;
-}
-
-std::uint32_t load_be32(const std::uint8_t* p) {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  return big_endian(v);
-}
-
-void store_be32(std::uint8_t* p, std::uint32_t v) {
-  v = big_endian(v);
-  std::memcpy(p, &v, 4);
-}
-
-std::uint32_t read_part(const std::uint8_t* p, std::uint32_t width, bool zero_extend) {
-  if (width == 4)
-    return load_be32(p);
-  if (width == 2) {
-    const std::uint32_t h = std::uint32_t(p[0]) << 8 | p[1];
-    return zero_extend ? h : static_cast<std::uint32_t>(static_cast<std::int16_t>(h));
-  }
-  return zero_extend ? p[0] : static_cast<std::uint32_t>(static_cast<std::int8_t>(p[0]));
-}
-
-std::uint32_t read_before(const std::uint8_t* p, std::uint32_t width) {
-  std::uint32_t before = 0;
-  for (std::uint32_t i = 0; i < width; ++i)
-    before = before << 8 | p[i];
-  return before;
-}
-
-} // namespace
 
 // Out of line and cold: the executor's loop stays small.
 [[gnu::noinline, gnu::cold]] const Block* Cpu::build_block_at(std::uint32_t pc) {
