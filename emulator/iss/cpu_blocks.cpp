@@ -336,7 +336,7 @@ staging_store : {
   watch_.taint();
   if (device_address < LANAI_TRACE_PORT_FIRST || device_address > LANAI_TRACE_PORT_LAST)
     cycles += std::uint64_t{costs_.mmio_cycles} - costs_.store_cycles;
-  goto accessed;
+  goto accessed_quietly;
 }
 accessed:
   // As step(): a halt or a yield ends the run after the access, unless the
@@ -350,6 +350,13 @@ accessed:
     goto after_access;
   }
   yield_ = false;
+  if (cycles + block->max_start >= cycle_limit)
+    goto after_access;
+  LANAI_NEXT();
+accessed_quietly:
+  // An access with no effect but its time (a staging word, a stable
+  // register, a clock) halts nothing and asks for no yield, and none is
+  // pending inside a run of blocks: only the limit is left to check.
   if (cycles + block->max_start >= cycle_limit)
     goto after_access;
   LANAI_NEXT();
@@ -382,7 +389,7 @@ stable_read : {
     watch_.note_read(device_address, value);
   regs[op->rd] = value;
   cycles += std::uint64_t{costs_.mmio_cycles} - costs_.load_cycles;
-  goto accessed;
+  goto accessed_quietly;
 }
 clock_read : {
   // A read of a clock with a direct form, made as device_access makes it
@@ -398,7 +405,7 @@ clock_read : {
     watch_.note_clock(device_address, at, value);
   regs[op->rd] = value;
   cycles += std::uint64_t{costs_.mmio_cycles} - costs_.load_cycles;
-  goto accessed;
+  goto accessed_quietly;
 }
 op_store_word : {
   const std::uint32_t ea = regs[op->rs1] + op->imm;

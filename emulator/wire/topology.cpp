@@ -17,7 +17,7 @@ Link& Network::link(std::string_view name) {
 std::vector<std::uint8_t> Network::route(std::size_t from, std::size_t to) const {
   if (from >= ports_.size() || to >= ports_.size())
     throw std::out_of_range("lanai::wire: route between unknown nodes");
-  if (sinks())
+  if (has_sinks())
     throw std::logic_error("lanai::wire: a fabric of sinks has no routes");
   const std::size_t k = nodes_per_switch_;
   const std::size_t a = from / k;
@@ -37,15 +37,15 @@ Link& Network::add_link(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
   return *links_.back();
 }
 
-NetworkPort& Network::add_port(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
-                               const profile::HardwareProfile& profile, std::size_t node) {
+Network::PortLinks Network::add_port(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+                                     const profile::HardwareProfile& profile, std::size_t node) {
   const std::string name = fmt::format("wire.node{}", node);
   ports_.push_back(std::make_unique<NetworkPort>(
       kernel, stats, name, static_cast<std::uint32_t>(node), profile.wire.max_payload_bytes));
   Link& tx = add_link(kernel, stats, profile, name + ".tx");
   Link& rx = add_link(kernel, stats, profile, name + ".rx");
   ports_.back()->attach(tx, rx);
-  return *ports_.back();
+  return {tx, rx};
 }
 
 namespace {
@@ -88,11 +88,10 @@ std::unique_ptr<Network> switch_chain(kernel::Kernel& kernel, kernel::StatsRegis
         kernel, stats, fmt::format("wire.sw{}", s), ports, routing));
 
   for (std::size_t n = 0; n < nodes_per_switch * switches; ++n) {
-    const std::size_t first = net->links_.size();
-    net->add_port(kernel, stats, profile, n);
+    const Network::PortLinks port = net->add_port(kernel, stats, profile, n);
     CrossbarSwitch& sw = *net->switches_[n / nodes_per_switch];
-    sw.attach_input(n % nodes_per_switch, *net->links_[first]);
-    sw.attach_output(n % nodes_per_switch, *net->links_[first + 1]);
+    sw.attach_input(n % nodes_per_switch, port.tx);
+    sw.attach_output(n % nodes_per_switch, port.rx);
   }
 
   // Port k faces the previous switch, port k + 1 the next one.
@@ -122,10 +121,9 @@ std::unique_ptr<Network> sinks(kernel::Kernel& kernel, kernel::StatsRegistry& st
     throw std::invalid_argument("lanai::wire: a fabric needs at least one node");
   std::unique_ptr<Network> net(new Network);
   for (std::size_t n = 0; n < n_nodes; ++n) {
-    const std::size_t first = net->links_.size();
-    net->add_port(kernel, stats, profile, n);
+    const Network::PortLinks port = net->add_port(kernel, stats, profile, n);
     net->sinks_.push_back(std::make_unique<Sink>(kernel, stats, fmt::format("wire.sink{}", n)));
-    net->links_[first]->connect_receiver(*net->sinks_.back());
+    port.tx.connect_receiver(*net->sinks_.back());
   }
   check_link_down(*net, profile.faults);
   return net;

@@ -31,7 +31,7 @@ public:
   const std::vector<std::unique_ptr<Link>>& links() const { return links_; }
   Link& link(std::string_view name);
   // A fabric of sinks has one per node, and no switch and no route.
-  bool sinks() const { return !sinks_.empty(); }
+  bool has_sinks() const { return !sinks_.empty(); }
 
   // Output-port bytes leading from node `from` to node `to`, first hop
   // first. Throws std::out_of_range for an unknown node, and
@@ -48,10 +48,13 @@ private:
   // A link, with the profile's line faults if it has any.
   Link& add_link(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
                  const profile::HardwareProfile& profile, const std::string& name);
-  // Node `node`'s port "wire.node<node>" with its links ".tx" and ".rx"
-  // (the last two links).
-  NetworkPort& add_port(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
-                        const profile::HardwareProfile& profile, std::size_t node);
+  // Node `node`'s port "wire.node<node>" with its links ".tx" and ".rx".
+  struct PortLinks {
+    Link& tx;
+    Link& rx;
+  };
+  PortLinks add_port(kernel::Kernel& kernel, kernel::StatsRegistry& stats,
+                     const profile::HardwareProfile& profile, std::size_t node);
 
   std::size_t nodes_per_switch_ = 0;
   std::vector<std::unique_ptr<Link>> links_;

@@ -91,7 +91,7 @@ TEST_CASE("back-to-back packets into a sink leave at the link rate") {
 
 TEST_CASE("a fabric of sinks has no routes and needs a node") {
   SinkFabric f(2);
-  CHECK(f.net->sinks());
+  CHECK(f.net->has_sinks());
   CHECK_THROWS_AS((void)f.net->route(0, 1), std::logic_error);
   CHECK_THROWS_AS((void)f.net->route(0, 2), std::out_of_range);
   lanai::kernel::Kernel kernel;
@@ -99,5 +99,5 @@ TEST_CASE("a fabric of sinks has no routes and needs a node") {
   CHECK_THROWS_AS(lanai::wire::sinks(kernel, stats, lanai::profile::default_profile(), 0),
                   std::invalid_argument);
   CHECK_FALSE(
-      lanai::wire::single_switch(kernel, stats, lanai::profile::default_profile(), 2)->sinks());
+      lanai::wire::single_switch(kernel, stats, lanai::profile::default_profile(), 2)->has_sinks());
 }
