@@ -103,6 +103,14 @@ Cpu::BlockExit Cpu::run_blocks(std::uint64_t cycle_limit, std::uint64_t instruct
     LANAI_DISPATCH();                                                                              \
   } while (0)
 #define LANAI_HOLDS(cond) ((conds[flags] >> (cond)) & 1u)
+// `at`: the cycle of the register access `op` makes; one past the access
+// limit is deferred, the core left before `op`.
+#define LANAI_ACCESS_AT(at)                                                                        \
+  const std::uint64_t at = access_cycle(block, op, cycles, loaded);                                \
+  if (at >= access_limit_) {                                                                       \
+    exit = BlockExit::deferred;                                                                    \
+    goto stop_before;                                                                              \
+  }
 
 enter:
   if (pc >= sram_bytes || (pc & 3u))
@@ -293,11 +301,7 @@ device_access : {
   // A register access with a side effect (a pop, a latch, a DMA engine's
   // GO), made as the stepper makes it (Cpu::mmio_access), wait states and
   // all; the access may end the run.
-  const std::uint64_t at = access_cycle(block, op, cycles, loaded);
-  if (at >= access_limit_) {
-    exit = BlockExit::deferred;
-    goto stop_before;
-  }
+  LANAI_ACCESS_AT(at);
   std::uint32_t value = device_store ? regs[op->rd_read] : 0;
   const std::uint64_t writes_before = outside_writes_, mark = cycles_;
   const MmioStatus status =
@@ -327,11 +331,7 @@ staging_store : {
   // A store to a staging register, made as device_access makes it but
   // straight into the device's word (MmioBus::direct_register): nothing
   // else happens, so nothing can end the run or change the core.
-  const std::uint64_t at = access_cycle(block, op, cycles, loaded);
-  if (at >= access_limit_) {
-    exit = BlockExit::deferred;
-    goto stop_before;
-  }
+  LANAI_ACCESS_AT(at);
   *staging_word = regs[op->rd_read];
   watch_.taint();
   if (device_address < LANAI_TRACE_PORT_FIRST || device_address > LANAI_TRACE_PORT_LAST)
@@ -375,11 +375,7 @@ stable_read : {
   // would do it (Cpu::mmio_access): at the cycle the instruction starts,
   // before its interlock; a refusal is left to the stepper, which reads
   // again and faults or halts.
-  const std::uint64_t at = access_cycle(block, op, cycles, loaded);
-  if (at >= access_limit_) {
-    exit = BlockExit::deferred;
-    goto stop_before;
-  }
+  LANAI_ACCESS_AT(at);
   std::uint32_t value = 0;
   if (stable_direct != nullptr)
     value = stable_direct->read(stable_direct->owner);
@@ -395,11 +391,7 @@ clock_read : {
   // A read of a clock with a direct form, made as device_access makes it
   // but without the bus: the clock adds no time, halts nothing, writes
   // nothing the core holds and cannot be unmapped.
-  const std::uint64_t at = access_cycle(block, op, cycles, loaded);
-  if (at >= access_limit_) {
-    exit = BlockExit::deferred;
-    goto stop_before;
-  }
+  LANAI_ACCESS_AT(at);
   const std::uint32_t value = clock_direct->read_clock(clock_direct->clock_owner, at);
   if (watch_.clean())
     watch_.note_clock(device_address, at, value);
@@ -579,6 +571,7 @@ leave:
 #undef LANAI_DISPATCH
 #undef LANAI_NEXT
 #undef LANAI_HOLDS
+#undef LANAI_ACCESS_AT
 }
 
 } // namespace lanai::iss
